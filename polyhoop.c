@@ -1,0 +1,252 @@
+/* polyhoop: two-dimensional soft matter as deformable polygons ("hoops"), after the PolyHoop
+ * paper (Vetter, Runser & Iber 2023; ../shared/SPEC.md).
+ *
+ * main() is in three parts: prolog (options, input, banner, frame 0), loop (Nf frames of Ns
+ * steps, a status line per frame), epilog (timing summary). One step, as in the paper:
+ *   1. remodel:    split edges longer than lmax, collapse edges shorter than lmin   (3.1)
+ *   2. geometry:   areas, perimeters, arclengths, longest edge
+ *   3. internal:   forces within each polygon and per-vertex dissipation           (2.3)
+ *   4. contact:    pair forces between hoop segments, found on the cell grid       (2.3, 3.4)
+ *   5. integrate:  semi-implicit Euler, growth of the target areas                 (3.5, 3.2)
+ *   6. topology:   removal below Amin, division above Amax                         (3.2) */
+#define _POSIX_C_SOURCE 200809L
+#include "forces.h"
+#include "integrate.h"
+#include "off.h"
+#include "sim.h"
+#include "topology.h"
+#include "vtp.h"
+#include <errno.h>
+#include <limits.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef PH_VERSION
+#define PH_VERSION "unknown"
+#endif
+
+const char *const timer_names[T_COUNT] = { "remodel", "geometry", "internal forces", "contact",
+                                           "integrate", "topology", "output" };
+
+void sim_init(Sim *s, const Params *P, uint64_t seed)
+{
+    memset(s, 0, sizeof *s);
+    s->P = *P;
+    ensemble_init(&s->e, seed);
+    contact_init(&s->contact);
+    remodel_init(&s->remodel);
+}
+
+void sim_free(Sim *s)
+{
+    ensemble_free(&s->e);
+    contact_free(&s->contact);
+    remodel_free(&s->remodel);
+}
+
+void sim_draw_traits(Sim *s)
+{
+    for (int p = 0; p < s->e.np; p++)
+        if (!s->e.rigid[p]) topology_draw_traits(&s->e, &s->P, p);
+}
+
+int step(Sim *s)
+{
+    Ensemble *e = &s->e;
+    const Params *P = &s->P;
+    double t0 = omp_get_wtime(), t1;
+#define LAP(k) (t1 = omp_get_wtime(), s->timer[k] += t1 - t0, t0 = t1)
+    remodel(e, P, &s->remodel);                          LAP(T_REMODEL);
+    double lmax = forces_update_geometry(e);             LAP(T_GEOMETRY);
+    forces_internal(e, P, NULL);                         LAP(T_INTERNAL);
+    contact_forces(&s->contact, e, P, lmax, NULL);       LAP(T_CONTACT);
+    s->vertex_steps += e->nv_used;
+    int bad = integrate(e, P);                           LAP(T_INTEGRATE);
+    if (bad >= 0) return bad;
+    int removed;
+    s->divisions += topology_update(e, P, &removed);
+    s->removals += removed;                              LAP(T_TOPOLOGY);
+#undef LAP
+    e->step++;
+    e->t = (double)e->step * P->dt;
+    return -1;
+}
+
+void sim_neighbors(Sim *s, int *nb)
+{
+    double lmax = forces_update_geometry(&s->e);
+    contact_forces(&s->contact, &s->e, &s->P, lmax, NULL);
+    contact_neighbors(&s->contact, &s->e, nb);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: polyhoop [options] [input.off]\n"
+        "Simulates the polygons of input.off (default inputs/ensemble.off) with the parameters\n"
+        "compiled in from %s; writes frames DIR/frame%%06d.vtp.\n"
+        "  -o DIR       output folder, created if missing (default outputs/)\n"
+        "  -n N         number of frames after the initial one (default Nf = %d)\n"
+        "  -s N         steps per frame (default Ns = %d)\n"
+        "  -j N         threads (default: OMP_NUM_THREADS or all cores)\n"
+        "  --seed N     seed of the random numbers (default 1)\n"
+        "  -q           no status line per frame\n"
+        "  -h, --help   this help\n"
+        "Exit status: 0 done, 2 bad input or usage, 3 numerical blow-up, 4 output error.\n",
+        params_file, params_compiled.Nf, params_compiled.Ns);
+}
+
+static long parse_count(const char *opt, const char *arg, long min)
+{
+    char *end;
+    errno = 0;
+    long v = arg ? strtol(arg, &end, 10) : 0;
+    if (!arg || errno || *end || end == arg || v < min || v > INT_MAX) {
+        fprintf(stderr, "polyhoop: option %s needs an integer >= %ld, got '%s'\n", opt, min, arg ? arg : "");
+        usage(stderr);
+        exit(2);
+    }
+    return v;
+}
+
+/* mkdir -p */
+static int make_dir(const char *path)
+{
+    char buf[4096];
+    if (strlen(path) >= sizeof buf) { errno = ENAMETOOLONG; return -1; }
+    strcpy(buf, path);
+    for (char *c = buf + 1; *c; c++)
+        if (*c == '/') {
+            *c = 0;
+            if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+            *c = '/';
+        }
+    if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+    struct stat st;
+    if (stat(buf, &st) || !S_ISDIR(st.st_mode)) { errno = ENOTDIR; return -1; }
+    return 0;
+}
+
+static void write_frame(Sim *s, const char *dir, int frame, const char *meta, int *nb)
+{
+    double t0 = omp_get_wtime();
+    char path[4200], err[4400];
+    snprintf(path, sizeof path, "%s/frame%06d.vtp", dir, frame);
+    sim_neighbors(s, nb);
+    if (vtp_write(path, &s->e, nb, meta, err, sizeof err)) {
+        fprintf(stderr, "polyhoop: cannot write frame %d: %s\n", frame, err);
+        exit(4);
+    }
+    s->timer[T_OUTPUT] += omp_get_wtime() - t0;
+}
+
+int main(int argc, char **argv)
+{
+    /* ---- prolog ---- */
+    const char *input = "inputs/ensemble.off", *dir = "outputs";
+    int frames = params_compiled.Nf, steps = params_compiled.Ns, quiet = 0;
+    uint64_t seed = 1;
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        else if (!strcmp(a, "-o") && k + 1 < argc) dir = argv[++k];
+        else if (!strcmp(a, "-n")) frames = (int)parse_count(a, k + 1 < argc ? argv[++k] : NULL, 0);
+        else if (!strcmp(a, "-s")) steps = (int)parse_count(a, k + 1 < argc ? argv[++k] : NULL, 1);
+        else if (!strcmp(a, "-j")) omp_set_num_threads((int)parse_count(a, k + 1 < argc ? argv[++k] : NULL, 1));
+        else if (!strcmp(a, "--seed")) seed = (uint64_t)parse_count(a, k + 1 < argc ? argv[++k] : NULL, 0);
+        else if (!strcmp(a, "-q")) quiet = 1;
+        else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "polyhoop: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        } else input = a;
+    }
+    char err[8192];
+    if (params_check(&params_compiled, err, sizeof err)) {
+        fprintf(stderr, "polyhoop: %s: %s\n", params_file, err);
+        return 2;
+    }
+    OffData off;
+    if (off_read(input, &off, err, sizeof err)) {
+        fprintf(stderr, "polyhoop: %s\n", err);
+        return 2;
+    }
+    static Sim sim;
+    sim_init(&sim, &params_compiled, seed);
+    sim.P.Nf = frames;
+    sim.P.Ns = steps;
+    for (int p = 0; p < off.np; p++)
+        ensemble_add_polygon(&sim.e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase,
+                             p < sim.P.Nr);
+    off_free(&off);
+    if (sim.P.Nr > sim.e.np) {
+        fprintf(stderr, "polyhoop: %s: Nr = %d rigid polygons requested but the input has only %d\n",
+                params_file, sim.P.Nr, sim.e.np);
+        return 2;
+    }
+    sim_draw_traits(&sim);
+    if (make_dir(dir)) {
+        fprintf(stderr, "polyhoop: cannot create output folder %s: %s\n", dir, strerror(errno));
+        return 4;
+    }
+
+    char *meta = NULL;
+    size_t metalen = 0;
+    FILE *m = open_memstream(&meta, &metalen);
+    if (!m) { perror("polyhoop"); return 1; }
+    fprintf(m, "polyhoop %s\nparameters: %s\ninput: %s\nseed: %llu\nframe steps: %d\n", PH_VERSION,
+            params_file, input, (unsigned long long)seed, steps);
+    params_print(m, &sim.P, "  ");
+    fclose(m);
+    printf("polyhoop %s  (%s, %d threads)\ninput %s: %d polygons, %d vertices, %d rigid\n"
+           "output %s/frame%%06d.vtp: %d frames of %d steps, dt = %g, to t = %g; seed %llu\n",
+           PH_VERSION, params_file, omp_get_max_threads(), input, sim.e.np, ensemble_vertex_count(&sim.e),
+           sim.P.Nr, dir, frames, steps, sim.P.dt, frames * (double)steps * sim.P.dt, (unsigned long long)seed);
+    params_print(stdout, &sim.P, "  ");
+    fflush(stdout);
+
+    int *nb = NULL;
+    size_t nbcap = 0;
+#define ENSURE_NB() do { if ((size_t)sim.e.np_cap > nbcap) { nbcap = (size_t)sim.e.np_cap; \
+    nb = realloc(nb, nbcap * sizeof *nb); if (!nb) { perror("polyhoop"); return 1; } } } while (0)
+    ENSURE_NB();
+    write_frame(&sim, dir, 0, meta, nb);
+    double wall0 = omp_get_wtime();
+    if (!quiet) printf("frame %6d  t = %-10.6g polygons %7d  vertices %9d  wall %8.2f s\n", 0, sim.e.t,
+                       sim.e.np, ensemble_vertex_count(&sim.e), 0.0);
+
+    /* ---- loop ---- */
+    for (int f = 1; f <= frames; f++) {
+        for (int k = 0; k < steps; k++) {
+            int bad = step(&sim);
+            if (bad >= 0) {
+                fprintf(stderr, "polyhoop: numerical blow-up at t = %.6g (step %lld): polygon %d (id %lld) "
+                        "has a non-finite vertex position; frames up to %d are intact. "
+                        "Try a smaller dt.\n", sim.e.t + sim.P.dt, (long long)sim.e.step + 1, bad,
+                        (long long)sim.e.id[bad], f - 1);
+                return 3;
+            }
+        }
+        ENSURE_NB();
+        write_frame(&sim, dir, f, meta, nb);
+        if (!quiet) printf("frame %6d  t = %-10.6g polygons %7d  vertices %9d  wall %8.2f s\n", f, sim.e.t,
+                           sim.e.np, ensemble_vertex_count(&sim.e), omp_get_wtime() - wall0);
+        fflush(stdout);
+    }
+
+    /* ---- epilog ---- */
+    double wall = omp_get_wtime() - wall0, loop = 0;
+    for (int k = 0; k < T_COUNT; k++) loop += sim.timer[k];
+    printf("done: %d frames, %lld steps, %lld divisions, %lld removals in %.2f s wall "
+           "(%.3g vertex updates/s, %d threads)\n", frames, (long long)sim.e.step, (long long)sim.divisions,
+           (long long)sim.removals, wall, sim.vertex_steps / (wall > 0 ? wall : 1), omp_get_max_threads());
+    for (int k = 0; k < T_COUNT; k++)
+        printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], sim.timer[k], 100 * sim.timer[k] / (loop > 0 ? loop : 1));
+    free(nb);
+    free(meta);
+    sim_free(&sim);
+    return 0;
+}

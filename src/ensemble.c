@@ -1,0 +1,135 @@
+/* Storage of the ensemble: allocation, growth of the flat arrays, adding and removing polygons.
+ * See ensemble.h for the layout. Every allocation failure ends the program (status 1): there is
+ * no sensible way to go on without memory. */
+#include "ensemble.h"
+#include "geometry.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *grow(void *p, size_t n, size_t size)
+{
+    void *q = realloc(p, n * size);
+    if (!q && n) {
+        fprintf(stderr, "polyhoop: out of memory (%zu bytes)\n", n * size);
+        exit(1);
+    }
+    return q;
+}
+
+void ensemble_init(Ensemble *e, uint64_t seed)
+{
+    memset(e, 0, sizeof *e);
+    e->seed = seed;
+}
+
+void ensemble_free(Ensemble *e)
+{
+    free(e->x); free(e->y); free(e->vx); free(e->vy); free(e->fx); free(e->fy);
+    free(e->l0); free(e->arc); free(e->pid);
+    free(e->start); free(e->count); free(e->A); free(e->L); free(e->A0); free(e->Amax);
+    free(e->alpha); free(e->birth); free(e->id); free(e->parent); free(e->phase); free(e->rigid);
+    memset(e, 0, sizeof *e);
+}
+
+void ensemble_reserve(Ensemble *e, int nv, int np)
+{
+    if (e->nv_used + nv > e->nv_cap) {
+        int cap = e->nv_cap ? e->nv_cap : 64;
+        while (cap < e->nv_used + nv) cap *= 2;
+        e->x = grow(e->x, (size_t)cap, sizeof *e->x);
+        e->y = grow(e->y, (size_t)cap, sizeof *e->y);
+        e->vx = grow(e->vx, (size_t)cap, sizeof *e->vx);
+        e->vy = grow(e->vy, (size_t)cap, sizeof *e->vy);
+        e->fx = grow(e->fx, (size_t)cap, sizeof *e->fx);
+        e->fy = grow(e->fy, (size_t)cap, sizeof *e->fy);
+        e->l0 = grow(e->l0, (size_t)cap, sizeof *e->l0);
+        e->arc = grow(e->arc, (size_t)cap, sizeof *e->arc);
+        e->pid = grow(e->pid, (size_t)cap, sizeof *e->pid);
+        e->nv_cap = cap;
+    }
+    if (e->np + np > e->np_cap) {
+        int cap = e->np_cap ? e->np_cap : 16;
+        while (cap < e->np + np) cap *= 2;
+        e->start = grow(e->start, (size_t)cap, sizeof *e->start);
+        e->count = grow(e->count, (size_t)cap, sizeof *e->count);
+        e->A = grow(e->A, (size_t)cap, sizeof *e->A);
+        e->L = grow(e->L, (size_t)cap, sizeof *e->L);
+        e->A0 = grow(e->A0, (size_t)cap, sizeof *e->A0);
+        e->Amax = grow(e->Amax, (size_t)cap, sizeof *e->Amax);
+        e->alpha = grow(e->alpha, (size_t)cap, sizeof *e->alpha);
+        e->birth = grow(e->birth, (size_t)cap, sizeof *e->birth);
+        e->id = grow(e->id, (size_t)cap, sizeof *e->id);
+        e->parent = grow(e->parent, (size_t)cap, sizeof *e->parent);
+        e->phase = grow(e->phase, (size_t)cap, sizeof *e->phase);
+        e->rigid = grow(e->rigid, (size_t)cap, sizeof *e->rigid);
+        e->np_cap = cap;
+    }
+}
+
+int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, const double *vx,
+                          const double *vy, const double *l0)
+{
+    ensemble_reserve(e, n, 1);
+    int p = e->np++, s = e->nv_used;
+    e->start[p] = s;
+    e->count[p] = n;
+    memcpy(e->x + s, x, (size_t)n * sizeof *x);
+    memcpy(e->y + s, y, (size_t)n * sizeof *y);
+    memcpy(e->vx + s, vx, (size_t)n * sizeof *vx);
+    memcpy(e->vy + s, vy, (size_t)n * sizeof *vy);
+    memcpy(e->l0 + s, l0, (size_t)n * sizeof *l0);
+    for (int k = 0; k < n; k++) {
+        e->fx[s + k] = e->fy[s + k] = 0;
+        e->pid[s + k] = p;
+    }
+    e->nv_used += n;
+    e->A[p] = e->A0[p] = geom_area(x, y, n);
+    e->L[p] = geom_perimeter(x, y, n);
+    e->Amax[p] = INFINITY;
+    e->alpha[p] = 0;
+    e->birth[p] = e->t;
+    e->id[p] = e->next_id++;
+    e->parent[p] = -1;
+    e->phase[p] = 1;
+    e->rigid[p] = 0;
+    return p;
+}
+
+int ensemble_add_polygon(Ensemble *e, int n, const double *x, const double *y, int phase, int rigid)
+{
+    double *v = calloc((size_t)n, sizeof *v), *l0 = malloc((size_t)n * sizeof *l0);
+    if (!v || !l0) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
+    for (int k = 0; k < n; k++) l0[k] = hypot(x[(k + 1) % n] - x[k], y[(k + 1) % n] - y[k]);
+    int p = ensemble_push_polygon(e, n, x, y, v, v, l0);
+    e->phase[p] = (signed char)(phase >= 0 ? 1 : -1);
+    e->rigid[p] = (unsigned char)(rigid != 0);
+    free(v);
+    free(l0);
+    return p;
+}
+
+void ensemble_keep(Ensemble *e, const unsigned char *keep)
+{
+    int q = 0;
+    for (int p = 0; p < e->np; p++) {
+        if (!keep[p]) { e->gaps = 1; continue; }
+        if (q != p) {
+            e->start[q] = e->start[p]; e->count[q] = e->count[p]; e->A[q] = e->A[p];
+            e->L[q] = e->L[p]; e->A0[q] = e->A0[p]; e->Amax[q] = e->Amax[p];
+            e->alpha[q] = e->alpha[p]; e->birth[q] = e->birth[p]; e->id[q] = e->id[p];
+            e->parent[q] = e->parent[p]; e->phase[q] = e->phase[p]; e->rigid[q] = e->rigid[p];
+            for (int i = e->start[q]; i < e->start[q] + e->count[q]; i++) e->pid[i] = q;
+        }
+        q++;
+    }
+    e->np = q;
+}
+
+int ensemble_vertex_count(const Ensemble *e)
+{
+    int n = 0;
+    for (int p = 0; p < e->np; p++) n += e->count[p];
+    return n;
+}

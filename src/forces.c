@@ -1,0 +1,137 @@
+/* Internal forces of a polygon, one block per term of paper eq. 1 / SPEC section 2. Each block
+ * adds its energy to U and minus its gradient to (fx, fy). Notation as in the SPEC:
+ * e_k = r_{k+1} - r_k, l_k = |e_k|, t_k = e_k / l_k, perp(x, y) = (-y, x). Vertex k of the
+ * polygon is slot s + k; the polygon is processed by one thread, so scattering into the
+ * neighbouring vertices of the same polygon is race-free. */
+#include "forces.h"
+#include "geometry.h"
+#include <math.h>
+
+double forces_update_geometry(Ensemble *e)
+{
+    double lmax = 0;
+    #pragma omp parallel for schedule(dynamic, 16) reduction(max : lmax)
+    for (int p = 0; p < e->np; p++) {
+        int s = e->start[p], n = e->count[p];
+        const double *x = e->x + s, *y = e->y + s;
+        double a = 0, arc = 0;
+        for (int k = 0; k < n; k++) {
+            int k1 = k + 1 == n ? 0 : k + 1;
+            double dx = x[k1] - x[k], dy = y[k1] - y[k], l = sqrt(dx * dx + dy * dy);
+            a += x[k] * y[k1] - x[k1] * y[k];
+            e->arc[s + k] = arc;
+            arc += l;
+            if (l > lmax) lmax = l;
+        }
+        e->A[p] = 0.5 * a;
+        e->L[p] = arc;
+    }
+    return lmax;
+}
+
+double forces_polygon(Ensemble *e, const Params *P, int p)
+{
+    int s = e->start[p], n = e->count[p];
+    const double *x = e->x + s, *y = e->y + s, *vx = e->vx + s, *vy = e->vy + s, *l0 = e->l0 + s;
+    double *fx = e->fx + s, *fy = e->fy + s, U = 0;
+    for (int k = 0; k < n; k++) fx[k] = fy[k] = 0;
+    if (e->rigid[p]) return 0;
+
+    /* area elasticity: U = ka/2 (A - A0)^2, dA/dr_k = -n_k / 2 with n_k = perp(r_{k+1} - r_{k-1}) */
+    double dA = e->A[p] - e->A0[p];
+    U += 0.5 * P->ka * dA * dA;
+    double ca = 0.5 * P->ka * dA;
+    for (int k = 0; k < n; k++) {
+        int km = k ? k - 1 : n - 1, kp = k + 1 == n ? 0 : k + 1;
+        fx[k] -= ca * (y[kp] - y[km]);
+        fy[k] += ca * (x[kp] - x[km]);
+    }
+
+    /* line tension U = gamma L, and edge elasticity U = kl/2 sum eps_k^2 l0'_k with
+     * eps_k = l_k / l0'_k - 1 and l0'_k = l0_k L0 / sum l0, L0 = sqrt(4 pi Q A0) (SPEC 2) */
+    double scale = 0;
+    if (P->kl > 0) {
+        double sum0 = 0;
+        for (int k = 0; k < n; k++) sum0 += l0[k];
+        scale = sqrt(4 * PH_PI * P->Q * fmax(e->A0[p], 0)) / sum0;
+    }
+    for (int k = 0; k < n; k++) {
+        int kp = k + 1 == n ? 0 : k + 1;
+        double ex = x[kp] - x[k], ey = y[kp] - y[k], l = sqrt(ex * ex + ey * ey), c = P->gamma;
+        U += P->gamma * l;
+        if (P->kl > 0) {
+            double lr = l0[k] * scale, eps = l / lr - 1;
+            U += 0.5 * P->kl * eps * eps * lr;
+            c += P->kl * eps;
+        }
+        fx[k] += c * ex / l; fy[k] += c * ey / l;
+        fx[kp] -= c * ex / l; fy[kp] -= c * ey / l;
+    }
+
+    /* bending: U = kb/2 sum kappa_k^2 lbar_k with kappa_k = 2 d_k / (lbar_k b_k) (paper eqs.
+     * 11-13), d_k = e_{k-1} ^ e_k, b_k = l_{k-1} l_k + e_{k-1}.e_k. Our choice: current lengths
+     * in b and lbar, so kappa_k = 2 tan(theta_k / 2) / lbar_k and U_k = 2 kb (d_k/b_k)^2 / lbar_k
+     * depends on positions only; below is its exact gradient (the paper's eq. 19 assumes
+     * inextensible edges and is not the gradient of any energy). */
+    if (P->kb > 0) {
+        for (int k = 0; k < n; k++) {
+            int km = k ? k - 1 : n - 1, kp = k + 1 == n ? 0 : k + 1;
+            double ax = x[k] - x[km], ay = y[k] - y[km];     /* e1 = e_{k-1} */
+            double bx = x[kp] - x[k], by = y[kp] - y[k];     /* e2 = e_k */
+            double l1 = sqrt(ax * ax + ay * ay), l2 = sqrt(bx * bx + by * by), lb = 0.5 * (l1 + l2);
+            double d = ax * by - ay * bx, b = l1 * l2 + ax * bx + ay * by, phi = d / b;
+            U += 2 * P->kb * phi * phi / lb;
+            /* dU/de = 2 kb (2 phi dphi/de / lb - phi^2 dlb/de / lb^2), dphi/de = (dd/de - phi db/de) / b */
+            double c1 = 4 * P->kb * phi / (lb * b), c2 = P->kb * phi * phi / (lb * lb);
+            double g1x = c1 * (by - phi * (l2 / l1 * ax + bx)) - c2 * ax / l1;
+            double g1y = c1 * (-bx - phi * (l2 / l1 * ay + by)) - c2 * ay / l1;
+            double g2x = c1 * (-ay - phi * (l1 / l2 * bx + ax)) - c2 * bx / l2;
+            double g2y = c1 * (ax - phi * (l1 / l2 * by + ay)) - c2 * by / l2;
+            /* e1 = r_k - r_{k-1}, e2 = r_{k+1} - r_k; force = -gradient */
+            fx[km] += g1x; fy[km] += g1y;
+            fx[k] -= g1x - g2x; fy[k] -= g1y - g2y;
+            fx[kp] -= g2x; fy[kp] -= g2y;
+        }
+    }
+
+    /* hydrostatic pressure: U = rho g phi S_x with S_x = 1/6 sum w_k (y_k + y_{k+1}),
+     * w_k = r_k ^ r_{k+1} (paper eq. 14); r_k appears in the terms k-1 and k */
+    double cg = P->rho * P->g * e->phase[p] / 6;
+    if (cg != 0) {
+        for (int k = 0; k < n; k++) {
+            int km = k ? k - 1 : n - 1, kp = k + 1 == n ? 0 : k + 1;
+            double wm = x[km] * y[k] - x[k] * y[km], w = x[k] * y[kp] - x[kp] * y[k];
+            U += cg * w * (y[k] + y[kp]);
+            fx[k] -= cg * (y[kp] * (y[k] + y[kp]) - y[km] * (y[km] + y[k]));
+            fy[k] -= cg * (x[km] * (y[km] + y[k]) - x[kp] * (y[k] + y[kp]) + wm + w);
+        }
+    }
+
+    /* edge gravity: U = gl sum y_k (paper eq. 15) */
+    for (int k = 0; k < n; k++) {
+        U += P->gl * y[k];
+        fy[k] -= P->gl;
+    }
+
+    /* dissipation (paper eq. 25): viscous damping -cv v and drag -(rho cd / 4) |v.n| v */
+    double cdrag = 0.25 * P->rho * P->cd;
+    for (int k = 0; k < n; k++) {
+        int km = k ? k - 1 : n - 1, kp = k + 1 == n ? 0 : k + 1;
+        double c = P->cv;
+        if (cdrag != 0) c += cdrag * fabs(-vx[k] * (y[kp] - y[km]) + vy[k] * (x[kp] - x[km]));
+        fx[k] -= c * vx[k];
+        fy[k] -= c * vy[k];
+    }
+    return U;
+}
+
+void forces_internal(Ensemble *e, const Params *P, double *energy)
+{
+    if (energy) { /* serial, so that the sum is taken in polygon order */
+        *energy = 0;
+        for (int p = 0; p < e->np; p++) *energy += forces_polygon(e, P, p);
+        return;
+    }
+    #pragma omp parallel for schedule(dynamic, 16)
+    for (int p = 0; p < e->np; p++) forces_polygon(e, P, p);
+}

@@ -1,0 +1,19 @@
+/* Forces on the vertices from terms that act within one polygon (SPEC section 2, paper eq. 19
+ * and eq. 25): the conservative terms, each the exact gradient of the energy computed beside it,
+ * and the per-vertex dissipation (viscous damping, drag). Pair interactions are in contact.h. */
+#ifndef PH_FORCES_H
+#define PH_FORCES_H
+#include "ensemble.h"
+#include "params.h"
+
+/* Recomputes A, L and the arclength `arc` of every polygon; returns the longest edge. */
+double forces_update_geometry(Ensemble *e);
+
+/* Sets fx, fy of every vertex of polygon p to its internal force (zero for rigid polygons) and
+ * returns the polygon's internal potential energy. Needs A of p from forces_update_geometry. */
+double forces_polygon(Ensemble *e, const Params *P, int p);
+
+/* All polygons, in parallel; with energy != NULL (tests), serially, storing the total energy. */
+void forces_internal(Ensemble *e, const Params *P, double *energy);
+
+#endif

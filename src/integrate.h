@@ -1,0 +1,13 @@
+/* Time integration (paper 3.5, SPEC 3): semi-implicit Euler for every vertex of a non-rigid
+ * polygon, v <- v + dt f, r <- r + dt v (m = 1), and growth of the target area, A0 <- A0 + alpha dt
+ * while A / A0 > beta (beta = 0: always). */
+#ifndef PH_INTEGRATE_H
+#define PH_INTEGRATE_H
+#include "ensemble.h"
+#include "params.h"
+
+/* Advances positions, velocities and target areas by one step (A from the step's geometry pass).
+ * Returns -1, or the lowest index of a polygon whose new positions are not finite. */
+int integrate(Ensemble *e, const Params *P);
+
+#endif

@@ -1,0 +1,321 @@
+/* The OFF reader. The file is read line by line (getline, so no limit on line length); '#' starts a
+ * comment, blank lines are skipped, and each remaining "content line" is cut into whitespace-separated
+ * tokens in place. The grammar is line-oriented: the header "OFF" alone, then "Nv Np Ne", then Nv
+ * lines "x y z", then Np lines "k i1 ... ik", then nothing but comments and blank lines. Vertices and
+ * polygons are stored in arrays that grow as lines are actually read, never at the size the header
+ * claims, so a lying header cannot make us allocate more than the file holds. */
+#define _POSIX_C_SOURCE 200809L
+#include "off.h"
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define WHITESPACE " \t\r\n\v\f"
+
+typedef struct { double x, y; int phase; } Vertex;
+
+typedef struct {
+    const char *path;
+    FILE *f;
+    char *buf; size_t bufcap;        /* getline's buffer: one line of the file */
+    char **tok; size_t ntok, tokcap; /* tokens of the current content line, pointing into buf */
+    long line;                       /* number of the last line read */
+    char *err; size_t errlen;
+} Reader;
+
+/* Writes "path:line: message" into the caller's buffer and returns -1, so errors read `return fail(...)`. */
+static int fail(Reader *r, long line, const char *fmt, ...)
+{
+    if (r->errlen == 0) return -1;
+    int n = snprintf(r->err, r->errlen, "%s:%ld: ", r->path, line);
+    if (n >= 0 && (size_t)n < r->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Advances to the next line with at least one token. Returns 1, 0 at end of file, -1 on error. */
+static int next_line(Reader *r)
+{
+    ssize_t len;
+    while ((len = getline(&r->buf, &r->bufcap, r->f)) != -1) {
+        r->line++;
+        /* A NUL would silently end the line for the string functions below. */
+        if (memchr(r->buf, '\0', (size_t)len)) return fail(r, r->line, "unexpected NUL byte (binary data?)");
+        char *hash = strchr(r->buf, '#');
+        if (hash) *hash = '\0';
+        r->ntok = 0;
+        for (char *s = r->buf + strspn(r->buf, WHITESPACE); *s; s += strspn(s, WHITESPACE)) {
+            if (r->ntok == r->tokcap) {
+                size_t cap = 2 * r->tokcap + 8;
+                char **t = realloc(r->tok, cap * sizeof *t);
+                if (!t) return fail(r, r->line, "out of memory");
+                r->tok = t;
+                r->tokcap = cap;
+            }
+            r->tok[r->ntok++] = s;
+            s += strcspn(s, WHITESPACE);
+            if (*s) *s++ = '\0';
+        }
+        if (r->ntok) return 1;
+    }
+    if (ferror(r->f)) return fail(r, r->line, "read error: %s", strerror(errno));
+    return 0;
+}
+
+/* 1 if the whole token is a decimal integer that fits in a long. */
+static int parse_long(const char *s, long *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtol(s, &end, 10);
+    return end != s && *end == '\0' && errno == 0;
+}
+
+/* 1 if the whole token is a number. Overflow (ERANGE) gives +-HUGE_VAL and is caught by the callers'
+ * isfinite check; underflow to a subnormal or zero is a harmless loss of precision and accepted. */
+static int parse_double(const char *s, double *v)
+{
+    char *end;
+    *v = strtod(s, &end);
+    return end != s && *end == '\0';
+}
+
+static int read_header(Reader *r, int *nv, int *np)
+{
+    int got = next_line(r);
+    if (got < 0) return -1;
+    if (got == 0) return fail(r, r->line ? r->line : 1, "expected header 'OFF', found end of file (empty file)");
+    if (strcmp(r->tok[0], "OFF") != 0) return fail(r, r->line, "expected header 'OFF', found '%.40s'", r->tok[0]);
+    if (r->ntok > 1) return fail(r, r->line, "expected only 'OFF' on the header line, found '%.40s' after it", r->tok[1]);
+
+    got = next_line(r);
+    if (got < 0) return -1;
+    if (got == 0) return fail(r, r->line, "expected counts 'Nv Np Ne' after the header, found end of file");
+    if (r->ntok != 3) return fail(r, r->line, "expected 3 counts 'Nv Np Ne', found %zu fields", r->ntok);
+    static const char *const name[3] = { "Nv (vertex count)", "Np (polygon count)", "Ne (edge count)" };
+    long c[3];
+    for (int a = 0; a < 3; a++) {
+        if (!parse_long(r->tok[a], &c[a]) || c[a] < 0)
+            return fail(r, r->line, "expected a non-negative integer for %s, found '%.40s'", name[a], r->tok[a]);
+        if (a < 2 && c[a] > INT_MAX)
+            return fail(r, r->line, "%s = %ld is too large (at most %d)", name[a], c[a], INT_MAX);
+    }
+    if (c[1] == 0) return fail(r, r->line, "Np = 0: the file declares no polygons, nothing to simulate");
+    *nv = (int)c[0];
+    *np = (int)c[1];
+    return 0;
+}
+
+static int read_vertices(Reader *r, int nv, Vertex **v)
+{
+    size_t cap = 0;
+    for (int i = 0; i < nv; i++) {
+        int got = next_line(r);
+        if (got < 0) return -1;
+        if (got == 0) return fail(r, r->line, "premature end of file: expected %d vertex lines, found %d", nv, i);
+        if (r->ntok != 3) return fail(r, r->line, "expected 3 fields 'x y z' for vertex %d, found %zu", i, r->ntok);
+        double c[3];
+        for (int a = 0; a < 3; a++) {
+            if (!parse_double(r->tok[a], &c[a]))
+                return fail(r, r->line, "expected a number for %c of vertex %d, found '%.40s'", "xyz"[a], i, r->tok[a]);
+            if (!isfinite(c[a]))
+                return fail(r, r->line, "%c of vertex %d is not finite: '%.40s'", "xyz"[a], i, r->tok[a]);
+        }
+        /* z only carries the phase, so any integer-valued number is accepted ("2", "2.0", "2e0"). */
+        if (c[2] != floor(c[2]))
+            return fail(r, r->line, "expected an integer z (odd: phase +1, even: phase -1) for vertex %d, found '%.40s'", i, r->tok[2]);
+        if (fabs(c[2]) > 0x1p53) /* beyond 2^53 doubles are all even: the parity in the text is lost */
+            return fail(r, r->line, "z of vertex %d is too large to tell odd from even: '%.40s'", i, r->tok[2]);
+        if ((size_t)i == cap) {
+            cap = cap ? 2 * cap : 16;
+            if (cap > (size_t)nv) cap = (size_t)nv;
+            Vertex *t = realloc(*v, cap * sizeof *t);
+            if (!t) return fail(r, r->line, "out of memory");
+            *v = t;
+        }
+        (*v)[i] = (Vertex){ c[0], c[1], fmod(c[2], 2.0) != 0 ? 1 : -1 };
+    }
+    return 0;
+}
+
+/* Sign of the turn a -> b -> c: +1 left, -1 right, 0 collinear. When rounding could flip the sign
+ * (|det| within the first-stage error bound (3 + 16 eps) eps (|l| + |r|) of Shewchuk's orientation
+ * predicate) we answer 0: the crossing test then counts a touch, so a polygon that is degenerate to
+ * within rounding is rejected rather than let through by luck. */
+static int orient(const double *x, const double *y, int a, int b, int c)
+{
+    double l = (x[b] - x[a]) * (y[c] - y[a]), r = (y[b] - y[a]) * (x[c] - x[a]), d = l - r;
+    double bound = 3.3306690738754716e-16 * (fabs(l) + fabs(r));
+    return d > bound ? 1 : d < -bound ? -1 : 0;
+}
+
+/* 1 if c, known to be collinear with segment ab, lies on it. */
+static int on_segment(const double *x, const double *y, int a, int b, int c)
+{
+    return fmin(x[a], x[b]) <= x[c] && x[c] <= fmax(x[a], x[b]) &&
+           fmin(y[a], y[b]) <= y[c] && y[c] <= fmax(y[a], y[b]);
+}
+
+/* 1 if the closed segments ab and cd cross or touch. */
+static int segments_meet(const double *x, const double *y, int a, int b, int c, int d)
+{
+    int o1 = orient(x, y, a, b, c), o2 = orient(x, y, a, b, d);
+    int o3 = orient(x, y, c, d, a), o4 = orient(x, y, c, d, b);
+    if (o1 * o2 < 0 && o3 * o4 < 0) return 1;
+    return (o1 == 0 && on_segment(x, y, a, b, c)) || (o2 == 0 && on_segment(x, y, a, b, d)) ||
+           (o3 == 0 && on_segment(x, y, c, d, a)) || (o4 == 0 && on_segment(x, y, c, d, b));
+}
+
+/* Checks polygon p (vertex indices idx[0..n-1], coordinates already copied into P) and makes it
+ * counter-clockwise. Phase and repeats are checked first because they explain the later failures. */
+static int check_polygon(Reader *r, int p, const int *idx, const Vertex *v, OffPolygon *P)
+{
+    int n = P->n;
+    for (int j = 0; j < n; j++) {
+        int a = idx[j], b = idx[(j + 1) % n];
+        if (a == b)
+            return fail(r, r->line, "polygon %d lists vertex %d twice in a row (positions %d and %d)", p, a, j, (j + 1) % n);
+        if (v[a].x == v[b].x && v[a].y == v[b].y)
+            return fail(r, r->line, "polygon %d: consecutive vertices %d and %d have identical coordinates (%.17g, %.17g)",
+                        p, a, b, v[a].x, v[a].y);
+        if (v[a].phase != v[idx[0]].phase)
+            return fail(r, r->line, "polygon %d mixes phases: vertex %d has phase %+d (z %s) but vertex %d has phase %+d (z %s)",
+                        p, idx[0], v[idx[0]].phase, v[idx[0]].phase > 0 ? "odd" : "even", a, v[a].phase, v[a].phase > 0 ? "odd" : "even");
+    }
+    P->phase = v[idx[0]].phase;
+
+    /* Shoelace about vertex 0, which keeps the products small when the polygon is far from the origin.
+     * An area within the sum's rounding error (about n eps times the sum of |products|) counts as zero:
+     * collinear points such as (0,0) (0.49,0.63) (0.7,0.9) leave a residue of 5.6e-17, not 0. */
+    double twice_area = 0, magnitude = 0;
+    for (int j = 1; j + 1 < n; j++) {
+        double l = (P->x[j] - P->x[0]) * (P->y[j + 1] - P->y[0]), rr = (P->x[j + 1] - P->x[0]) * (P->y[j] - P->y[0]);
+        twice_area += l - rr;
+        magnitude += fabs(l) + fabs(rr);
+    }
+    if (fabs(twice_area) <= (n + 4) * DBL_EPSILON * magnitude)
+        return fail(r, r->line, "polygon %d has zero area (collinear or degenerate vertices)", p);
+
+    /* Every pair of edges that share no vertex; edge j runs from vertex j to vertex j+1. */
+    for (int i = 0; i < n; i++)
+        for (int j = i + 2; j < n - (i == 0); j++)
+            if (segments_meet(P->x, P->y, i, i + 1, j, (j + 1) % n))
+                return fail(r, r->line, "polygon %d is self-intersecting: edge %d-%d meets edge %d-%d",
+                            p, idx[i], idx[i + 1], idx[j], idx[(j + 1) % n]);
+
+    if (twice_area < 0) {
+        for (int j = 0, k = n - 1; j < k; j++, k--) {
+            double tx = P->x[j], ty = P->y[j];
+            P->x[j] = P->x[k]; P->y[j] = P->y[k];
+            P->x[k] = tx; P->y[k] = ty;
+        }
+        fprintf(stderr, "%s:%ld: warning: polygon %d is clockwise; reversed to counter-clockwise\n", r->path, r->line, p);
+    }
+    return 0;
+}
+
+static int read_faces(Reader *r, int nv, int np, const Vertex *v, OffData *out)
+{
+    size_t cap = 0, idxcap = 0;
+    int *idx = NULL, rc = 0;
+    for (int p = 0; p < np && rc == 0; p++) {
+        int got = next_line(r);
+        if (got <= 0) {
+            rc = got < 0 ? -1 : fail(r, r->line, "premature end of file: expected %d face lines, found %d", np, p);
+            break;
+        }
+        long k;
+        if (!parse_long(r->tok[0], &k)) {
+            rc = fail(r, r->line, "expected an integer vertex count k at the start of face %d, found '%.40s'", p, r->tok[0]);
+            break;
+        }
+        if (k < 3) { rc = fail(r, r->line, "face %d has k = %ld vertices, expected at least 3", p, k); break; }
+        if ((size_t)k != r->ntok - 1) { /* from here on k is bounded by the line's length */
+            rc = fail(r, r->line, "face %d declares k = %ld vertices but lists %zu indices", p, k, r->ntok - 1);
+            break;
+        }
+        if ((size_t)p == cap) {
+            cap = cap ? 2 * cap : 16;
+            if (cap > (size_t)np) cap = (size_t)np;
+            OffPolygon *t = realloc(out->poly, cap * sizeof *t);
+            if (!t) { rc = fail(r, r->line, "out of memory"); break; }
+            out->poly = t;
+        }
+        if ((size_t)k > idxcap) {
+            int *t = realloc(idx, (size_t)k * sizeof *t);
+            if (!t) { rc = fail(r, r->line, "out of memory"); break; }
+            idx = t;
+            idxcap = (size_t)k;
+        }
+        OffPolygon *P = &out->poly[out->np++]; /* counted now, so off_free releases it on any later failure */
+        *P = (OffPolygon){ (int)k, malloc((size_t)k * sizeof(double)), malloc((size_t)k * sizeof(double)), 0, (int)r->line };
+        if (!P->x || !P->y) { rc = fail(r, r->line, "out of memory"); break; }
+        for (int j = 0; j < k && rc == 0; j++) {
+            long i;
+            if (!parse_long(r->tok[j + 1], &i))
+                rc = fail(r, r->line, "expected an integer vertex index in face %d, found '%.40s'", p, r->tok[j + 1]);
+            else if (i < 0 || i >= nv)
+                rc = fail(r, r->line, "vertex index %ld in face %d is out of range (the file has %d vertices, numbered from 0)", i, p, nv);
+            else {
+                idx[j] = (int)i;
+                P->x[j] = v[i].x;
+                P->y[j] = v[i].y;
+            }
+        }
+        if (rc == 0) rc = check_polygon(r, p, idx, v, P);
+    }
+    free(idx);
+    return rc;
+}
+
+int off_read(const char *path, OffData *out, char *err, size_t errlen)
+{
+    Reader r = { .path = path, .err = err, .errlen = errlen };
+    Vertex *v = NULL;
+    int nv = 0, np = 0, rc;
+    *out = (OffData){ 0, NULL };
+    if (errlen) err[0] = '\0';
+
+    r.f = fopen(path, "r");
+    if (!r.f) return fail(&r, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(r.f), &st) == 0 && S_ISDIR(st.st_mode)) /* fopen accepts a directory; reading it fails later */
+        rc = fail(&r, 0, "is a directory, expected an OFF file");
+    else
+        rc = read_header(&r, &nv, &np);
+    if (rc == 0) rc = read_vertices(&r, nv, &v);
+    if (rc == 0) rc = read_faces(&r, nv, np, v, out);
+    if (rc == 0) {
+        int got = next_line(&r);
+        if (got != 0)
+            rc = got < 0 ? -1 : fail(&r, r.line, "unexpected content after the last face (%d faces declared): '%.40s'", np, r.tok[0]);
+    }
+
+    fclose(r.f);
+    free(r.buf);
+    free(r.tok);
+    free(v);
+    if (rc) off_free(out);
+    return rc;
+}
+
+void off_free(OffData *d)
+{
+    if (!d) return;
+    for (int p = 0; p < d->np; p++) {
+        free(d->poly[p].x);
+        free(d->poly[p].y);
+    }
+    free(d->poly);
+    *d = (OffData){ 0, NULL };
+}

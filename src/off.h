@@ -1,0 +1,17 @@
+/* The OFF reader: turns a GeomView OFF file (SPEC section 7) into polygons, each with its own copy
+ * of its vertex coordinates, stored counter-clockwise, and its phase (+1 for odd z, -1 for even z).
+ * Every malformed input is rejected with "path:line: what was expected, what was found"; line is 0
+ * when the file could not be opened at all. On failure *out is left empty ({0, NULL}), so calling
+ * off_free on it is always safe. */
+#ifndef PH_OFF_H
+#define PH_OFF_H
+#include <stddef.h>
+
+typedef struct OffPolygon { int n; double *x, *y; int phase; int line; } OffPolygon; /* line = line number of its face line in the file */
+typedef struct OffData { int np; OffPolygon *poly; } OffData;
+/* Reads a GeomView OFF file. Returns 0 on success. On any malformed input returns -1 and writes
+   "path:line: message" (message says what was expected and what was found) into err; never crashes, never leaks. */
+int off_read(const char *path, OffData *out, char *err, size_t errlen);
+void off_free(OffData *d);
+
+#endif

@@ -1,0 +1,37 @@
+/* A simulation: the parameters, the ensemble and the work buffers of the step, and what the
+ * step counts and times. step() and the set-up live in polyhoop.c. */
+#ifndef PH_SIM_H
+#define PH_SIM_H
+#include "contact.h"
+#include "ensemble.h"
+#include "params.h"
+#include "remodel.h"
+
+enum { T_REMODEL, T_GEOMETRY, T_INTERNAL, T_CONTACT, T_INTEGRATE, T_TOPOLOGY, T_OUTPUT, T_COUNT };
+extern const char *const timer_names[T_COUNT];
+
+typedef struct Sim {
+    Params P;
+    Ensemble e;
+    Contact contact;
+    Remodel remodel;
+    double timer[T_COUNT];     /* wall seconds spent in each phase */
+    double vertex_steps;       /* sum over steps of the vertex count */
+    int64_t divisions, removals;
+} Sim;
+
+void sim_init(Sim *s, const Params *P, uint64_t seed);
+void sim_free(Sim *s);
+
+/* Gives every non-rigid polygon its growth rate and division area (call once after loading). */
+void sim_draw_traits(Sim *s);
+
+/* Advances the simulation by one time step. Returns -1, or the index of a polygon whose
+ * positions became non-finite (the state is then not usable). */
+int step(Sim *s);
+
+/* Recomputes the geometry and contacts of the current state and fills nb[p] with the number of
+ * neighbouring polygons (for the output). */
+void sim_neighbors(Sim *s, int *nb);
+
+#endif

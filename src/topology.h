@@ -1,0 +1,21 @@
+/* Topological changes driven by area (paper 3.2, SPEC 5): removal of polygons smaller than Amin
+ * and division of polygons larger than their division area, along the short axis. Detection runs
+ * in parallel; changes are applied serially in polygon order, so runs are reproducible. */
+#ifndef PH_TOPOLOGY_H
+#define PH_TOPOLOGY_H
+#include "ensemble.h"
+#include "params.h"
+
+/* Draws a new growth rate and division area for polygon p (lognormal, SPEC 5). */
+void topology_draw_traits(Ensemble *e, const Params *P, int p);
+
+/* Divides polygon p through its centroid along its short axis. Daughter 1 takes slot range and
+ * index p, daughter 2 is appended; both get new ids with parent = p's id. Returns the index of
+ * daughter 2, or -1 if p cannot be divided now (too few vertices, no clean cut). */
+int topology_divide(Ensemble *e, const Params *P, int p);
+
+/* Removes the polygons below Amin, then divides those above Amax. Returns the number of
+ * divisions; *removed (may be NULL) receives the number of removals. */
+int topology_update(Ensemble *e, const Params *P, int *removed);
+
+#endif

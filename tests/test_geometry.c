@@ -1,0 +1,98 @@
+/* Geometry of polygons with known values: square, rotated and shifted rectangle, regular n-gon,
+ * L-shape (non-convex). */
+#include "geometry.h"
+#include "harness.h"
+
+void test_geometry_square(void)
+{
+    double x[] = { 0, 1, 1, 0 }, y[] = { 0, 0, 1, 1 }, cxx, cyy, cxy;
+    ENSURE_CLOSE(geom_area(x, y, 4), 1, 1e-15);
+    ENSURE_CLOSE(geom_perimeter(x, y, 4), 4, 1e-15);
+    Vec2 c = geom_centroid(x, y, 4);
+    ENSURE_CLOSE(c.x, 0.5, 1e-15);
+    ENSURE_CLOSE(c.y, 0.5, 1e-15);
+    ENSURE_CLOSE(geom_first_moment_x(x, y, 4), 0.5, 1e-15);
+    geom_second_moments(x, y, 4, &cxx, &cyy, &cxy);
+    ENSURE_CLOSE(cxx, 1.0 / 12, 1e-15);
+    ENSURE_CLOSE(cyy, 1.0 / 12, 1e-15);
+    ENSURE_SMALL(cxy, 1e-15);
+    Vec2 a;
+    ENSURE(geom_short_axis(x, y, 4, &a) == -1);          /* isotropic: no axis */
+    double xr[] = { 0, 0, 1, 1 }, yr[] = { 0, 1, 1, 0 };   /* clockwise: negative area */
+    ENSURE_CLOSE(geom_area(xr, yr, 4), -1, 1e-15);
+}
+
+/* a 2 x 1 rectangle turned by 30 degrees about its centre (3, -2) */
+void test_geometry_rotated_rectangle(void)
+{
+    double th = PH_PI / 6, c = cos(th), s = sin(th), u[] = { -1, 1, 1, -1 }, v[] = { -0.5, -0.5, 0.5, 0.5 };
+    double x[4], y[4], cxx, cyy, cxy;
+    for (int k = 0; k < 4; k++) { x[k] = 3 + c * u[k] - s * v[k]; y[k] = -2 + s * u[k] + c * v[k]; }
+    ENSURE_CLOSE(geom_area(x, y, 4), 2, 1e-14);
+    ENSURE_CLOSE(geom_perimeter(x, y, 4), 6, 1e-14);
+    Vec2 m = geom_centroid(x, y, 4);
+    ENSURE_CLOSE(m.x, 3, 1e-14);
+    ENSURE_CLOSE(m.y, -2, 1e-14);
+    ENSURE_CLOSE(geom_first_moment_x(x, y, 4), 2 * -2.0, 1e-13);
+    double iuu = 8.0 / 12, ivv = 2.0 / 12;                 /* a^3 b / 12 and a b^3 / 12 */
+    geom_second_moments(x, y, 4, &cxx, &cyy, &cxy);
+    ENSURE_CLOSE(cxx, c * c * iuu + s * s * ivv, 1e-13);
+    ENSURE_CLOSE(cyy, s * s * iuu + c * c * ivv, 1e-13);
+    ENSURE_CLOSE(cxy, c * s * (iuu - ivv), 1e-13);
+    Vec2 a;
+    ENSURE(geom_short_axis(x, y, 4, &a) == 0);
+    ENSURE_CLOSE(fabs(a.x * -s + a.y * c), 1, 1e-12);      /* along the short side, (-sin, cos) */
+}
+
+void test_geometry_regular_polygon(void)
+{
+    for (int n = 3; n <= 64; n *= 2) {
+        double x[64], y[64], R = 1.7, cxx, cyy, cxy;
+        for (int k = 0; k < n; k++) { x[k] = -4 + R * cos(2 * PH_PI * k / n); y[k] = 5 + R * sin(2 * PH_PI * k / n); }
+        double A = 0.5 * n * R * R * sin(2 * PH_PI / n);
+        ENSURE_CLOSE(geom_area(x, y, n), A, 1e-12);
+        ENSURE_CLOSE(geom_perimeter(x, y, n), 2 * n * R * sin(PH_PI / n), 1e-12);
+        Vec2 c = geom_centroid(x, y, n);
+        ENSURE_CLOSE(c.x, -4, 1e-12);
+        ENSURE_CLOSE(c.y, 5, 1e-12);
+        ENSURE_CLOSE(geom_first_moment_x(x, y, n), 5 * A, 1e-11);
+        /* polar moment of n triangles about the centre: A R^2 (2 + cos(2 pi / n)) / 6 */
+        geom_second_moments(x, y, n, &cxx, &cyy, &cxy);
+        ENSURE_CLOSE(cxx + cyy, A * R * R * (2 + cos(2 * PH_PI / n)) / 6, 1e-11);
+        ENSURE_CLOSE(cxx, cyy, 1e-11);
+        ENSURE_SMALL(cxy, 1e-11);
+    }
+}
+
+/* [0,2]x[0,1] united with [0,1]x[1,2] */
+void test_geometry_l_shape(void)
+{
+    double x[] = { 0, 2, 2, 1, 1, 0 }, y[] = { 0, 0, 1, 1, 2, 2 }, cxx, cyy, cxy;
+    ENSURE_CLOSE(geom_area(x, y, 6), 3, 1e-15);
+    ENSURE_CLOSE(geom_perimeter(x, y, 6), 8, 1e-15);
+    Vec2 c = geom_centroid(x, y, 6);
+    ENSURE_CLOSE(c.x, 5.0 / 6, 1e-15);
+    ENSURE_CLOSE(c.y, 5.0 / 6, 1e-15);
+    ENSURE_CLOSE(geom_first_moment_x(x, y, 6), 2.5, 1e-15);
+    geom_second_moments(x, y, 6, &cxx, &cyy, &cxy);
+    ENSURE_CLOSE(cxx, 11.0 / 12, 1e-14);   /* int x^2 = 3, minus A cx^2 = 25/12 */
+    ENSURE_CLOSE(cyy, 11.0 / 12, 1e-14);
+    ENSURE_CLOSE(cxy, -1.0 / 3, 1e-14);    /* int xy = 7/4, minus A cx cy = 25/12 */
+    Vec2 a;   /* eigenvalues 11/12 -+ 1/3: the short axis is the diagonal (1, 1)/sqrt 2 */
+    ENSURE(geom_short_axis(x, y, 6, &a) == 0);
+    ENSURE_CLOSE(fabs(a.x + a.y) / sqrt(2), 1, 1e-12);
+    ENSURE(!geom_point_inside(x, y, 6, 1.5, 1.5));         /* the notch */
+    ENSURE(geom_point_inside(x, y, 6, 0.5, 1.5));
+}
+
+void test_geometry_point_inside_and_distance(void)
+{
+    double xi;
+    Vec2 a = { 0, 0 }, b = { 2, 0 };
+    ENSURE_CLOSE(geom_point_segment_distance((Vec2){ 0.5, 1 }, a, b, &xi), 1, 1e-15);
+    ENSURE_CLOSE(xi, 0.25, 1e-15);
+    ENSURE_CLOSE(geom_point_segment_distance((Vec2){ 5, 4 }, a, b, &xi), 5, 1e-15);
+    ENSURE_CLOSE(xi, 1, 0);
+    ENSURE_CLOSE(geom_point_segment_distance((Vec2){ -3, -4 }, a, b, &xi), 5, 1e-15);
+    ENSURE_CLOSE(xi, 0, 0);
+}

@@ -1,0 +1,183 @@
+/* Tests of the frame writer (src/vtp.c): VTK's own reader accepts the file (scripts/check_vtp.py,
+ * skipped without python3-vtk9), numbers round-trip exactly, gap slots are skipped, and a failed
+ * write leaves neither the frame nor its .tmp behind. The ensemble is filled by hand, with an
+ * unused slot between the two polygons, so these tests need neither ensemble.c nor a gap-free
+ * layout. Each test works in its own mkdtemp directory and removes it when it passes. */
+#define _POSIX_C_SOURCE 200809L
+#include "harness.h"
+#include "geometry.h"
+#include "vtp.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Two squares: unit square at (0.1, 0.2), phase +1 (decimals that are not exact in binary);
+ * side-2 square at (2, 0), phase -1, rigid. Slot 4 is a gap whose value must not appear. */
+typedef struct {
+    double x[9], y[9];
+    int start[2], count[2], neighbors[2];
+    signed char phase[2];
+    unsigned char rigid[2];
+    Ensemble e;
+    char dir[64], path[96], tmp[100];
+} Fixture;
+
+static void fixture(Fixture *f)
+{
+    static const double x[9] = { 0.1, 1.1, 1.1, 0.1, 99, 2, 4, 4, 2 };
+    static const double y[9] = { 0.2, 0.2, 1.2, 1.2, 99, 0, 0, 2, 2 };
+    memset(f, 0, sizeof *f);
+    memcpy(f->x, x, sizeof x);
+    memcpy(f->y, y, sizeof y);
+    f->start[0] = 0, f->count[0] = 4, f->phase[0] = 1, f->neighbors[0] = 1;
+    f->start[1] = 5, f->count[1] = 4, f->phase[1] = -1, f->neighbors[1] = 1, f->rigid[1] = 1;
+    f->e = (Ensemble){ .x = f->x, .y = f->y, .start = f->start, .count = f->count,
+                       .phase = f->phase, .rigid = f->rigid, .np = 2, .nv_used = 9, .gaps = 1,
+                       .t = 0.25 };
+    strcpy(f->dir, "/tmp/ph_test_vtp_XXXXXX");
+    ENSURE(mkdtemp(f->dir) != NULL);
+    snprintf(f->path, sizeof f->path, "%s/frame000000.vtp", f->dir);
+    snprintf(f->tmp, sizeof f->tmp, "%s.tmp", f->path);
+}
+
+static void cleanup(const Fixture *f)
+{
+    remove(f->path);
+    remove(f->tmp);
+    ENSURE(rmdir(f->dir) == 0);
+}
+
+static int exists(const char *path) { struct stat st; return lstat(path, &st) == 0; }
+
+/* Reads a whole (small) file into a NUL-terminated malloc'd buffer. */
+static char *slurp(const char *path)
+{
+    enum { CAP = 1 << 16 };
+    char *s = malloc(CAP);
+    FILE *f = fopen(path, "rb");
+    ENSURE(s && f);
+    size_t n = fread(s, 1, CAP - 1, f);
+    fclose(f);
+    ENSURE(n < CAP - 1);
+    s[n] = 0;
+    return s;
+}
+
+void test_vtp_vtk_reads_frame(void)
+{
+    Fixture f;
+    fixture(&f);
+    char err[512] = "";
+    ENSURE_MSG(vtp_write(f.path, &f.e, f.neighbors, "test -- meta", err, sizeof err) == 0,
+               "%s", err);
+    char cmd[512], line[512] = "";
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/check_vtp.py %s --expect-points 8 "
+             "--expect-polys 2 --arrays area,perimeter,neighbors,phase,rigid --expect-time 0.25",
+             f.path);
+    FILE *p = popen(cmd, "r");
+    ENSURE(p != NULL);
+    if (!fgets(line, sizeof line, p)) line[0] = 0;
+    int status = pclose(p);
+    cleanup(&f);   /* before the checks, so a failure here leaves nothing in /tmp */
+    ENSURE(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 77 || WEXITSTATUS(status) == 127) {
+        if (WEXITSTATUS(status) == 127) SKIP("/usr/bin/python3 missing");
+        SKIP("python3-vtk9 missing: apt-get install python3-vtk9");
+    }
+    ENSURE_MSG(WEXITSTATUS(status) == 0, "check_vtp.py exited %d", WEXITSTATUS(status));
+    static const char head[] = "points=8 polys=2 arrays=area,perimeter,neighbors,phase,rigid ";
+    ENSURE_MSG(strncmp(line, head, sizeof head - 1) == 0, "output: %s", line);
+    const char *s = strstr(line, "area_sum=");
+    ENSURE(s != NULL);
+    double sum = strtod(s + 9, NULL);
+    double want = geom_area(f.x, f.y, 4) + geom_area(f.x + 5, f.y + 5, 4);
+    ENSURE_CLOSE(sum, 5.0, 1e-12);
+    ENSURE_MSG(sum == want, "area_sum %.17g != %.17g: areas did not round-trip", sum, want);
+}
+
+/* Every point (x, y, z = (phase+1)/2) reads back bit-identical, in polygon order without the gap;
+ * the meta comment holds no "--"; TIME is there. */
+void test_vtp_exact_roundtrip(void)
+{
+    Fixture f;
+    fixture(&f);
+    char err[512] = "";
+    ENSURE_MSG(vtp_write(f.path, &f.e, NULL, "a--b---c-", err, sizeof err) == 0, "%s", err);
+    char *text = slurp(f.path);
+    char *c0 = strstr(text, "<!--"), *c1 = strstr(text, "-->");
+    ENSURE(c0 && c1 && c0 < c1);
+    for (char *q = c0 + 4; q < c1; q++) ENSURE(!(q[0] == '-' && q[1] == '-'));
+    ENSURE(strstr(text, "Name=\"TIME\" NumberOfTuples=\"1\" format=\"ascii\">0.25<") != NULL);
+    char *s = strstr(text, "<Points>");
+    ENSURE(s != NULL);
+    s = strchr(strstr(s, "<DataArray"), '>') + 1;
+    for (int p = 0; p < 2; p++)
+        for (int i = f.start[p]; i < f.start[p] + f.count[p]; i++) {
+            char *end;
+            ENSURE(strtod(s, &end) == f.x[i] && end > s); s = end;
+            ENSURE(strtod(s, &end) == f.y[i] && end > s); s = end;
+            ENSURE(strtod(s, &end) == (p == 0 ? 1.0 : 0.0) && end > s); s = end;
+        }
+    while (*s == ' ' || *s == '\n') s++;
+    ENSURE(strncmp(s, "</DataArray>", 12) == 0);
+    ENSURE(strstr(text, "<DataArray type=\"Int32\" Name=\"neighbors\" format=\"ascii\">\n0\n0\n"));
+    free(text);
+    cleanup(&f);
+}
+
+void test_vtp_no_tmp_left(void)
+{
+    Fixture f;
+    fixture(&f);
+    char err[512] = "";
+    for (int k = 0; k < 2; k++) {   /* the second write replaces the first */
+        ENSURE_MSG(vtp_write(f.path, &f.e, f.neighbors, NULL, err, sizeof err) == 0, "%s", err);
+        ENSURE(exists(f.path));
+        ENSURE(!exists(f.tmp));
+    }
+    cleanup(&f);
+}
+
+void test_vtp_missing_dir_fails(void)
+{
+    Fixture f;
+    fixture(&f);
+    char path[160], err[512] = "";
+    snprintf(path, sizeof path, "%s/no/such/dir/f.vtp", f.dir);
+    ENSURE(vtp_write(path, &f.e, NULL, NULL, err, sizeof err) == -1);
+    ENSURE_MSG(strncmp(err, path, strlen(path)) == 0 && strstr(err, "No such file"), "%s", err);
+    ENSURE(!exists(path));
+    cleanup(&f);
+}
+
+/* A full disk: the .tmp is a symlink to /dev/full, so every flushed write fails with ENOSPC. */
+void test_vtp_disk_full_detected(void)
+{
+    Fixture f;
+    fixture(&f);
+    if (!exists("/dev/full")) { cleanup(&f); SKIP("no /dev/full"); }
+    ENSURE(symlink("/dev/full", f.tmp) == 0);
+    char err[512] = "";
+    ENSURE(vtp_write(f.path, &f.e, f.neighbors, "meta", err, sizeof err) == -1);
+    ENSURE_MSG(strncmp(err, f.path, strlen(f.path)) == 0 && strstr(err, "space"), "%s", err);
+    ENSURE(!exists(f.path));
+    ENSURE(!exists(f.tmp));
+    cleanup(&f);
+}
+
+void test_vtp_readonly_dir_fails(void)
+{
+    if (geteuid() == 0) SKIP("running as root: a read-only directory does not stop root");
+    Fixture f;
+    fixture(&f);
+    ENSURE(chmod(f.dir, 0500) == 0);
+    char err[512] = "";
+    int r = vtp_write(f.path, &f.e, NULL, NULL, err, sizeof err);
+    ENSURE(chmod(f.dir, 0700) == 0);
+    ENSURE(r == -1);
+    ENSURE_MSG(strncmp(err, f.path, strlen(f.path)) == 0 && strstr(err, "ermission"), "%s", err);
+    ENSURE(!exists(f.path) && !exists(f.tmp));
+    cleanup(&f);
+}
