@@ -1,0 +1,20 @@
+/* Shared helpers of the tests: parameter sets and small ensembles. */
+#ifndef PH_FIXTURES_H
+#define PH_FIXTURES_H
+#include "ensemble.h"
+#include "params.h"
+#include <stdint.h>
+
+/* Every coefficient zero, geometry as the defaults (h, lmin, lmax, sh, ss), dt = 1e-4. */
+Params fx_params_zero(void);
+
+/* Adds a regular n-gon of radius R centred at (cx, cy), rotated by angle phi; returns its index. */
+int fx_add_ngon(Ensemble *e, int n, double R, double cx, double cy, double phi);
+
+/* A small deterministic generator for test inputs: uniform in [a, b). */
+double fx_uniform(uint64_t *state, double a, double b);
+
+/* Runs the program with arguments `args` from the repo root; output to `log`. Returns its exit status. */
+int fx_run(const char *args, const char *log);
+
+#endif

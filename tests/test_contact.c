@@ -1,0 +1,219 @@
+/* Pair interactions: the force is minus the gradient of the pair energy in each zone of the
+ * trilinear law, between polygons and within one; pair forces conserve momentum; the contact
+ * grid finds exactly the pairs an all-pairs search finds. */
+#include "contact.h"
+#include "fixtures.h"
+#include "forces.h"
+#include "harness.h"
+#include <stdlib.h>
+#include <string.h>
+
+static Params pair_params(void)
+{
+    Params P = fx_params_zero();
+    P.kr = 1e7; P.kh = 1e6; P.sh = 0.01; P.ss = 0.01;
+    return P;
+}
+
+static double pair_energy(Contact *c, Ensemble *e, const Params *P)
+{
+    double U, lmax = forces_update_geometry(e);
+    for (int i = 0; i < e->nv_used; i++) e->fx[i] = e->fy[i] = 0;
+    contact_forces(c, e, P, lmax, &U);
+    return U;
+}
+
+/* relative error of the pair forces against central differences of the pair energy */
+static double gradient_error(Contact *c, Ensemble *e, const Params *P, double *fbig)
+{
+    int n = e->nv_used;
+    double *f = malloc(2 * (size_t)n * sizeof *f), big = 0, err = 0, d = 1e-7;
+    pair_energy(c, e, P);
+    for (int i = 0; i < n; i++) { f[2 * i] = e->fx[i]; f[2 * i + 1] = e->fy[i]; big = fmax(big, hypot(e->fx[i], e->fy[i])); }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < 2; k++) {
+            double *r = k ? &e->y[i] : &e->x[i], r0 = *r;
+            *r = r0 + d; double up = pair_energy(c, e, P);
+            *r = r0 - d; double dn = pair_energy(c, e, P);
+            *r = r0;
+            err = fmax(err, fabs(f[2 * i + k] + (up - dn) / (2 * d)));
+        }
+    free(f);
+    *fbig = big;
+    return big > 0 ? err / big : INFINITY;
+}
+
+void test_contact_potential_derivative(void)
+{
+    Params P = pair_params();
+    for (int same = 0; same < 2; same++)
+        for (double s = -0.02; s < 0.03; s += 0.00037) {
+            double d = 1e-7, g = (contact_u(&P, s + d, same) - contact_u(&P, s - d, same)) / (2 * d);
+            ENSURE_MSG(fabs(g - contact_du(&P, s, same)) < 1e-3 * (1 + fabs(g)), "s = %g same = %d", s, same);
+        }
+    /* continuity at the zone boundaries, zero beyond the reach, attraction only between polygons */
+    ENSURE_SMALL(contact_u(&P, 0.02, 0), 1e-12);
+    ENSURE_SMALL(contact_du(&P, 0.02, 0), 1e-9);
+    ENSURE_CLOSE(contact_du(&P, 0.01, 0), P.kh * 0.01, 1e-9);
+    ENSURE(contact_du(&P, 0.005, 0) > 0 && contact_du(&P, 0.005, 1) == 0 && contact_du(&P, -0.001, 1) < 0);
+}
+
+/* A flat hoop with 0.1-long edges and a thin triangle whose tip sits at separation s above the
+ * middle of one edge: the tip interacts with that edge only, in the zone chosen by s. */
+static void probe_setup(Ensemble *e, double s, double h)
+{
+    ensemble_init(e, 1);
+    double x[40], y[40];
+    int n = 0;
+    for (int k = 0; k <= 20; k++) { x[n] = -1 + 0.1 * k; y[n++] = 0; }
+    x[n] = 1; y[n++] = -0.5; x[n] = -1; y[n++] = -0.5;
+    ensemble_add_polygon(e, n, x, y, 1, 0);
+    double tx[3] = { 0.0123, 0.0123 + 0.02, 0.0123 - 0.02 }, ty[3] = { s + h, s + h + 0.6, s + h + 0.6 };
+    ensemble_add_polygon(e, 3, tx, ty, 1, 0);
+    uint64_t st = 3;   /* small random shifts keep every projection away from edge ends */
+    for (int i = 0; i < e->nv_used; i++) { e->x[i] += fx_uniform(&st, -1e-4, 1e-4); e->y[i] += fx_uniform(&st, -1e-4, 1e-4); }
+}
+
+void test_contact_gradient_each_zone(void)
+{
+    Params P = pair_params();
+    double s_zone[3] = { -0.004, 0.004, 0.015 };   /* repulsion, hardening, softening */
+    for (int z = 0; z < 3; z++) {
+        Ensemble e;
+        Contact c;
+        contact_init(&c);
+        probe_setup(&e, s_zone[z], P.h);
+        double big, err = gradient_error(&c, &e, &P, &big);
+        ENSURE_MSG(big > 1e3, "zone %d: no force (%g)", z, big);
+        ENSURE_MSG(err < 1e-6, "zone %d: relative error %.3g", z, err);
+        /* the tip is pushed away in the repulsive zone and pulled in the adhesive ones */
+        int tip = e.start[1];
+        ENSURE(z == 0 ? e.fy[tip] > 0 : e.fy[tip] < 0);
+        contact_free(&c);
+        ensemble_free(&e);
+    }
+}
+
+/* One thin polygon (a strip of height 0.008 < h) whose long sides repel each other; vertices
+ * of the two sides are staggered so every projection is interior. */
+void test_contact_gradient_self_repulsion(void)
+{
+    Params P = pair_params();
+    double x[64], y[64];
+    int n = 0;
+    for (int k = 0; k <= 10; k++) { x[n] = 0.1 * k; y[n++] = 0; }
+    for (int k = 0; k < 10; k++) { x[n] = 0.95 - 0.1 * k; y[n++] = 0.008; }
+    Ensemble e;
+    Contact c;
+    ensemble_init(&e, 1);
+    contact_init(&c);
+    ensemble_add_polygon(&e, n, x, y, 1, 0);
+    uint64_t st = 11;
+    for (int i = 0; i < n; i++) { e.x[i] += fx_uniform(&st, -1e-4, 1e-4); e.y[i] += fx_uniform(&st, -1e-4, 1e-4); }
+    double big, err = gradient_error(&c, &e, &P, &big);
+    ENSURE(big > 1e3);
+    ENSURE_MSG(err < 1e-6, "relative error %.3g", err);
+    /* the sides push apart: bottom vertices down, top vertices up (the middle ones) */
+    ENSURE(e.fy[5] < 0 && e.fy[15] > 0);
+    contact_free(&c);
+    ensemble_free(&e);
+}
+
+/* With damping and friction on and random velocities, the pair forces of an overlapping pile of
+ * polygons sum to zero. */
+void test_contact_momentum(void)
+{
+    Params P = pair_params();
+    P.cc = 30; P.mu = 0.4;
+    Ensemble e;
+    Contact c;
+    ensemble_init(&e, 1);
+    contact_init(&c);
+    uint64_t st = 5;
+    for (int p = 0; p < 30; p++)
+        fx_add_ngon(&e, 12, 0.1, fx_uniform(&st, 0, 0.6), fx_uniform(&st, 0, 0.6), fx_uniform(&st, 0, 6));
+    for (int i = 0; i < e.nv_used; i++) { e.vx[i] = fx_uniform(&st, -1, 1); e.vy[i] = fx_uniform(&st, -1, 1); }
+    pair_energy(&c, &e, &P);
+    double sx = 0, sy = 0, big = 0;
+    for (int i = 0; i < e.nv_used; i++) { sx += e.fx[i]; sy += e.fy[i]; big = fmax(big, hypot(e.fx[i], e.fy[i])); }
+    ENSURE(big > 1e3);
+    ENSURE_SMALL(sx / big, 1e-11);
+    ENSURE_SMALL(sy / big, 1e-11);
+    contact_free(&c);
+    ensemble_free(&e);
+}
+
+/* the (P, Q) pairs found through the grid, as a sorted list of P * nv + Q */
+static int cmp_long(const void *a, const void *b) { long x = *(const long *)a, y = *(const long *)b; return (x > y) - (x < y); }
+
+static void compare_with_brute_force(Ensemble *e, const Params *P)
+{
+    Contact c;
+    contact_init(&c);
+    pair_energy(&c, e, P);
+    int nv = e->nv_used, ng = 0, nb = 0;
+    long *grid = malloc((size_t)nv * nv * sizeof *grid), *brute = malloc((size_t)nv * nv * sizeof *brute);
+    for (int i = 0; i < nv; i++) {
+        const PairRec *r = c.buf[c.rec_tid[i]] + c.rec_off[i];
+        for (int m = 0; m < c.rec_n[i]; m++) grid[ng++] = (long)i * nv + r[m].q;
+        for (int q = 0; q < nv; q++) {
+            PairRec rr;
+            if (q != i && contact_pair(e, P, i, q, &rr, NULL)) brute[nb++] = (long)i * nv + q;
+        }
+    }
+    qsort(grid, (size_t)ng, sizeof *grid, cmp_long);
+    ENSURE_MSG(ng == nb, "grid found %d pairs, all-pairs search %d", ng, nb);
+    for (int k = 0; k < ng; k++) ENSURE(grid[k] == brute[k]);
+    ENSURE(nb > 0);
+    free(grid);
+    free(brute);
+    contact_free(&c);
+}
+
+void test_contact_grid_matches_brute_force(void)
+{
+    Params P = pair_params();
+    for (int trial = 0; trial < 20; trial++) {
+        Ensemble e;
+        ensemble_init(&e, 1);
+        uint64_t st = 1000 + (uint64_t)trial;
+        int np = 5 + trial * 3;
+        double box = 0.15 * sqrt(np);
+        for (int p = 0; p < np; p++) {
+            int n = 3 + (int)fx_uniform(&st, 0, 10);
+            fx_add_ngon(&e, n, fx_uniform(&st, 0.03, 0.15), fx_uniform(&st, 0, box), fx_uniform(&st, 0, box), fx_uniform(&st, 0, 6.3));
+        }
+        /* vertices exactly on the bounding box extremes, on a lattice of the cell size */
+        double lmax = forces_update_geometry(&e), cs = (lmax + params_cutoff(&P)) * (1 + 1e-9);
+        double sq[4][2] = { { 0, 0 }, { 3, 0 }, { 3, 3 }, { 0, 3 } }, x[4], y[4];
+        for (int k = 0; k < 4; k++) { x[k] = -1 + cs * sq[k][0]; y[k] = -1 + cs * sq[k][1]; }
+        ensemble_add_polygon(&e, 4, x, y, 1, 0);
+        for (int k = 0; k < 4; k++) { x[k] = -1 + cs * (3 + sq[k][0] / 3) + 0.001; y[k] = -1 + cs * (3 + sq[k][1] / 3) + 0.001; }
+        ensemble_add_polygon(&e, 4, x, y, 1, 0);
+        if (trial % 5 == 4) {   /* one polygon far away */
+            for (int k = 0; k < 4; k++) { x[k] = 1e6 + sq[k][0] * 0.01; y[k] = 1e6 + sq[k][1] * 0.01; }
+            ensemble_add_polygon(&e, 4, x, y, 1, 0);
+        }
+        if (trial % 2) e.rigid[0] = e.rigid[1] = 1;   /* rigid-rigid pairs are skipped */
+        compare_with_brute_force(&e, &P);
+        ensemble_free(&e);
+    }
+}
+
+/* A vertex far away must not make the grid large: at most 4 cells per vertex (+16). */
+void test_contact_grid_bounded_memory(void)
+{
+    Params P = pair_params();
+    Ensemble e;
+    Contact c;
+    ensemble_init(&e, 1);
+    contact_init(&c);
+    fx_add_ngon(&e, 40, 1, 0, 0, 0);
+    e.x[7] = 1e9; e.y[7] = 1e9;
+    pair_energy(&c, &e, &P);
+    ENSURE((double)c.nx * c.ny <= 4.0 * 40 + 16);
+    /* and every vertex is inside its cell's range */
+    for (int i = 0; i < 40; i++) ENSURE(c.cell[i] >= 0 && c.cell[i] < c.nx * c.ny);
+    contact_free(&c);
+    ensemble_free(&e);
+}

@@ -1,0 +1,47 @@
+/* The shared test helpers (fixtures.h); this file holds no tests itself. */
+#define _POSIX_C_SOURCE 200809L
+#include "fixtures.h"
+#include "geometry.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+Params fx_params_zero(void)
+{
+    Params P = params_compiled;
+    P.alpha_mu = P.alpha_CV = P.beta = P.Amin = P.Amax_CV = 0;
+    P.Amax_mu = INFINITY;
+    P.ka = P.gamma = P.kl = P.kb = P.kr = P.kh = P.mu = P.rho = P.g = P.gl = P.cv = P.cc = P.cd = 0;
+    P.theta = 0;
+    P.dt = 1e-4;
+    P.Nr = 0;
+    return P;
+}
+
+int fx_add_ngon(Ensemble *e, int n, double R, double cx, double cy, double phi)
+{
+    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    for (int k = 0; k < n; k++) {
+        x[k] = cx + R * cos(phi + 2 * PH_PI * k / n);
+        y[k] = cy + R * sin(phi + 2 * PH_PI * k / n);
+    }
+    int p = ensemble_add_polygon(e, n, x, y, 1, 0);
+    free(x);
+    free(y);
+    return p;
+}
+
+double fx_uniform(uint64_t *state, double a, double b)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return a + (b - a) * (double)(*state >> 11) * 0x1.0p-53;
+}
+
+int fx_run(const char *args, const char *log)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "./polyhoop %s > %s 2>&1", args, log);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}

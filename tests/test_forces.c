@@ -1,0 +1,128 @@
+/* Internal forces: each conservative term is minus the gradient of its energy (central finite
+ * differences on randomly perturbed polygons), internal forces carry no net force or torque,
+ * and the dissipative terms have the paper's form. */
+#include "fixtures.h"
+#include "forces.h"
+#include "geometry.h"
+#include "harness.h"
+#include <stdlib.h>
+
+static double energy(Ensemble *e, const Params *P)
+{
+    double U;
+    forces_update_geometry(e);
+    forces_internal(e, P, &U);
+    return U;
+}
+
+/* A perturbed 16-gon away from the origin with random rest lengths and A0 != A. */
+static void make_polygon(Ensemble *e, uint64_t seed, int phase)
+{
+    ensemble_init(e, 1);
+    int p = fx_add_ngon(e, 16, 1.0, 0.7, -0.4, 0.3);
+    uint64_t st = seed;
+    for (int i = 0; i < 16; i++) {
+        e->x[i] += fx_uniform(&st, -0.08, 0.08);
+        e->y[i] += fx_uniform(&st, -0.08, 0.08);
+        e->l0[i] *= fx_uniform(&st, 0.7, 1.3);
+    }
+    e->A0[p] = 2.4;
+    e->phase[p] = (signed char)phase;
+}
+
+/* max over coordinates of |f + dU/dx| relative to max |f|; returns max |f| too */
+static double gradient_error(Ensemble *e, const Params *P, double *fbig)
+{
+    int n = e->count[0];
+    double *fx = malloc((size_t)n * sizeof *fx), *fy = malloc((size_t)n * sizeof *fy), big = 0, err = 0;
+    energy(e, P);
+    for (int i = 0; i < n; i++) { fx[i] = e->fx[i]; fy[i] = e->fy[i]; big = fmax(big, fmax(fabs(fx[i]), fabs(fy[i]))); }
+    const double d = 1e-6;
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < 2; c++) {
+            double *r = c ? &e->y[i] : &e->x[i], r0 = *r;
+            *r = r0 + d; double up = energy(e, P);
+            *r = r0 - d; double dn = energy(e, P);
+            *r = r0;
+            double g = (up - dn) / (2 * d), f = c ? fy[i] : fx[i];
+            err = fmax(err, fabs(f + g));
+        }
+    free(fx);
+    free(fy);
+    *fbig = big;
+    return err / big;
+}
+
+void test_forces_gradient_each_term(void)
+{
+    static const char *names[] = { "area", "line tension", "edge elasticity", "bending", "hydrostatic", "edge gravity" };
+    for (int term = 0; term < 6; term++)
+        for (int trial = 0; trial < 3; trial++) {
+            Params P = fx_params_zero();
+            if (term == 0) P.ka = 1e5;
+            if (term == 1) P.gamma = 1e3;
+            if (term == 2) { P.kl = 1e4; P.Q = 1.2; }
+            if (term == 3) P.kb = 2.0;
+            if (term == 4) { P.rho = 3; P.g = 9.8; }
+            if (term == 5) P.gl = 4.0;
+            Ensemble e;
+            make_polygon(&e, 17 + 101 * (uint64_t)trial, trial == 1 ? -1 : 1);
+            double fmax, err = gradient_error(&e, &P, &fmax);
+            ENSURE_MSG(fmax > 0, "%s: no force", names[term]);
+            ENSURE_MSG(err < 1e-6, "%s (trial %d): relative error %.3g", names[term], trial, err);
+            ensemble_free(&e);
+        }
+}
+
+void test_forces_gradient_all_terms(void)
+{
+    Params P = fx_params_zero();
+    P.ka = 1e5; P.gamma = 1e3; P.kl = 1e4; P.kb = 0.5; P.rho = 2; P.g = 5; P.gl = 1;
+    Ensemble e;
+    make_polygon(&e, 99, 1);
+    double fmax, err = gradient_error(&e, &P, &fmax);
+    ENSURE_MSG(err < 1e-6, "relative error %.3g", err);
+    ensemble_free(&e);
+}
+
+/* Area, tension, edge elasticity and bending are invariant under translation and rotation:
+ * their forces sum to zero and carry no torque. */
+void test_forces_momentum_and_torque(void)
+{
+    Params P = fx_params_zero();
+    P.ka = 1e5; P.gamma = 1e3; P.kl = 1e4; P.Q = 1.1; P.kb = 1.5;
+    Ensemble e;
+    make_polygon(&e, 5, 1);
+    energy(&e, &P);
+    double sx = 0, sy = 0, tq = 0, big = 0;
+    for (int i = 0; i < e.count[0]; i++) {
+        sx += e.fx[i]; sy += e.fy[i];
+        tq += e.x[i] * e.fy[i] - e.y[i] * e.fx[i];
+        big = fmax(big, hypot(e.fx[i], e.fy[i]));
+    }
+    ENSURE(big > 1e3);
+    ENSURE_SMALL(sx / big, 1e-12);
+    ENSURE_SMALL(sy / big, 1e-12);
+    ENSURE_SMALL(tq / big, 1e-11);
+    ensemble_free(&e);
+}
+
+/* viscous damping -cv v and drag -(rho cd / 4) |v.n| v, with n = perp(r_{k+1} - r_{k-1}) */
+void test_forces_dissipation(void)
+{
+    Params P = fx_params_zero();
+    P.cv = 7; P.rho = 2; P.cd = 0.5;
+    Ensemble e;
+    ensemble_init(&e, 1);
+    fx_add_ngon(&e, 8, 1.0, 0, 0, 0);
+    for (int i = 0; i < 8; i++) { e.vx[i] = 0.1 * i - 0.3; e.vy[i] = 0.05 * i * i - 0.2; }
+    energy(&e, &P);
+    for (int i = 0; i < 8; i++) {
+        int a = (i + 7) % 8, b = (i + 1) % 8;
+        double nx = -(e.y[b] - e.y[a]), ny = e.x[b] - e.x[a];
+        double c = 7 + 0.25 * 2 * 0.5 * fabs(e.vx[i] * nx + e.vy[i] * ny);
+        ENSURE_CLOSE(e.fx[i], -c * e.vx[i], 1e-14);
+        ENSURE_CLOSE(e.fy[i], -c * e.vy[i], 1e-14);
+    }
+    ensemble_free(&e);
+}
