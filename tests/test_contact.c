@@ -68,7 +68,7 @@ static void probe_setup(Ensemble *e, double s, double h)
     for (int k = 0; k <= 20; k++) { x[n] = -1 + 0.1 * k; y[n++] = 0; }
     x[n] = 1; y[n++] = -0.5; x[n] = -1; y[n++] = -0.5;
     ensemble_add_polygon(e, n, x, y, 1, 0);
-    double tx[3] = { 0.0123, 0.0123 + 0.02, 0.0123 - 0.02 }, ty[3] = { s + h, s + h + 0.6, s + h + 0.6 };
+    double tx[3] = { 0.0623, 0.0623 + 0.02, 0.0623 - 0.02 }, ty[3] = { s + h, s + h + 0.6, s + h + 0.6 };
     ensemble_add_polygon(e, 3, tx, ty, 1, 0);
     uint64_t st = 3;   /* small random shifts keep every projection away from edge ends */
     for (int i = 0; i < e->nv_used; i++) { e->x[i] += fx_uniform(&st, -1e-4, 1e-4); e->y[i] += fx_uniform(&st, -1e-4, 1e-4); }
