@@ -51,8 +51,8 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
  * adds the pair energy to *u (if u). Returns 0 if they do not interact (SPEC 2). */
 int contact_pair(const Ensemble *e, const Params *P, int i, int q, PairRec *r, double *u);
 
-/* After contact_forces: nb[p] = number of other polygons with a vertex-edge pair of p closer
- * than h + sh + ss. */
+/* After contact_forces: nb[p] = number of other polygons with a vertex-edge pair of p within the
+ * reach (params_cutoff: h + sh + ss, or h without adhesion). */
 void contact_neighbors(const Contact *c, const Ensemble *e, int *nb);
 
 /* The pair energy u(s) of SPEC 2 / paper eq. 4, shifted so that it vanishes beyond the reach

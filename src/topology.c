@@ -2,13 +2,12 @@
  * 1. The cut is the line through the centroid c along the short axis a (random if the polygon
  *    is isotropic). Each edge whose ends lie on opposite sides crosses it; of the crossings, the
  *    nearest to c on either side along a bound the chord through c.
- * 2. With the crossing edges (a0, a1) and (b0, b1), daughter 1 is the chain a1 .. b0 and
- *    daughter 2 the chain b1 .. a0 (counter-clockwise), each closed by a straight seal edge.
- * 3. While the two seal edges are closer than h, the chain end nearest to the cut line is
- *    dropped (each daughter keeps at least 3 vertices, otherwise the division is abandoned).
- * 4. A seal's rest length gives it the mother's mean stretch L / sum l0; the target area is
- *    shared in proportion to the daughters' areas; both draw new traits. The long seals are
- *    split by the next remodeling pass. */
+ * 2. Each daughter is the chain of vertices on one side, between the two crossing edges, minus
+ *    any end vertex closer than h/2 to the line; its ends are new vertices on the boundary at
+ *    distance h/2 from the line, joined by a straight seal edge. The two seals are thus h apart.
+ * 3. A seal's rest length gives it the mother's mean stretch L / sum l0, the cut edges keep their
+ *    rest length in proportion; the target area is shared in proportion to the daughters' areas;
+ *    both draw new traits. The long seals are split by the next remodeling pass. */
 #include "topology.h"
 #include "geometry.h"
 #include "rng.h"
@@ -23,16 +22,34 @@ void topology_draw_traits(Ensemble *e, const Params *P, int p)
     e->Amax[p] = rng_lognormal(e->seed, &e->draws, P->Amax_mu, P->Amax_CV);
 }
 
-static double segment_distance(Vec2 a, Vec2 b, Vec2 c, Vec2 d)
+/* Builds one daughter: the vertices from `first` walking forward (cyclic) while on side `side`
+ * (sd * side >= h/2), with a new vertex before and after where the boundary crosses sd = side h/2.
+ * Writes x, y, vx, vy, l0 into d[0..4] and returns the vertex count (0 if the chain is empty). */
+static int daughter(const Ensemble *e, int p, const double *sd, int first, int last, double side,
+                    double h, double stretch, double *d[5])
 {
-    double d1 = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-    double d2 = (b.x - a.x) * (d.y - a.y) - (b.y - a.y) * (d.x - a.x);
-    double d3 = (d.x - c.x) * (a.y - c.y) - (d.y - c.y) * (a.x - c.x);
-    double d4 = (d.x - c.x) * (b.y - c.y) - (d.y - c.y) * (b.x - c.x);
-    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
-        return 0;                                         /* they cross */
-    return fmin(fmin(geom_point_segment_distance(a, c, d, NULL), geom_point_segment_distance(b, c, d, NULL)),
-                fmin(geom_point_segment_distance(c, a, b, NULL), geom_point_segment_distance(d, a, b, NULL)));
+    int s = e->start[p], n = e->count[p];
+    while (sd[first] * side < h / 2 && first != last) first = (first + 1) % n;
+    while (sd[last] * side < h / 2 && last != first) last = (last - 1 + n) % n;
+    if (sd[first] * side < h / 2) return 0;
+    int m = 0, before = (first - 1 + n) % n, after = (last + 1) % n;
+    /* point where edge (i, j) crosses sd = side h / 2, as a fraction from i */
+#define CROSS(i, j) ((sd[i] - side * h / 2) / (sd[i] - sd[j]))
+    double f = CROSS(before, first);
+#define PUT(i, j, f, rest) do { d[0][m] = e->x[s + i] + (f) * (e->x[s + j] - e->x[s + i]); \
+    d[1][m] = e->y[s + i] + (f) * (e->y[s + j] - e->y[s + i]); \
+    d[2][m] = e->vx[s + i] + (f) * (e->vx[s + j] - e->vx[s + i]); \
+    d[3][m] = e->vy[s + i] + (f) * (e->vy[s + j] - e->vy[s + i]); d[4][m++] = (rest); } while (0)
+    PUT(before, first, f, (1 - f) * e->l0[s + before]);
+    for (int k = first;; k = (k + 1) % n) {
+        if (k == last) { PUT(k, k, 0.0, CROSS(last, after) * e->l0[s + k]); break; }
+        PUT(k, k, 0.0, e->l0[s + k]);
+    }
+    PUT(last, after, CROSS(last, after), 0.0);
+#undef PUT
+#undef CROSS
+    d[4][m - 1] = hypot(d[0][0] - d[0][m - 1], d[1][0] - d[1][m - 1]) / stretch;   /* the seal */
+    return m;
 }
 
 int topology_divide(Ensemble *e, const Params *P, int p)
@@ -46,8 +63,8 @@ int topology_divide(Ensemble *e, const Params *P, int p)
         double phi = 2 * PH_PI * rng_uniform(e->seed, &e->draws);
         a.x = cos(phi); a.y = sin(phi);
     }
-    /* side of each vertex: sd > 0 left of the cut line */
-    double *sd = malloc((size_t)n * sizeof *sd);
+    /* signed distance of each vertex from the cut line, > 0 on its left */
+    double *sd = malloc((size_t)n * 11 * sizeof *sd);
     if (!sd) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
     for (int k = 0; k < n; k++) sd[k] = a.x * (y[k] - c.y) - a.y * (x[k] - c.x);
     int ka = -1, kb = -1;
@@ -61,55 +78,26 @@ int topology_divide(Ensemble *e, const Params *P, int p)
         if (t <= 0 && t > tb) { tb = t; kb = k; }
     }
     if (ka < 0 || kb < 0 || (sd[ka] > 0) == (sd[kb] > 0)) { free(sd); return -1; }
-    /* daughter 1: a1 .. b0, daughter 2: b1 .. a0 (indices walk forward, cyclic) */
-    int a1 = (ka + 1) % n, b0 = kb, b1 = (kb + 1) % n, a0 = ka;
-    int n1 = (b0 - a1 + n) % n + 1, n2 = (a0 - b1 + n) % n + 1;
-    for (;;) {
-        Vec2 pa0 = { x[a0], y[a0] }, pa1 = { x[a1], y[a1] }, pb0 = { x[b0], y[b0] }, pb1 = { x[b1], y[b1] };
-        if (segment_distance(pb0, pa1, pa0, pb1) >= P->h) break;
-        /* drop the chain end closest to the cut line (ties: fixed order a1, b0, b1, a0) */
-        int ends[4] = { a1, b0, b1, a0 }, best = -1;
-        for (int j = 0; j < 4; j++) {
-            if ((j < 2 ? n1 : n2) <= 3) continue;
-            if (best < 0 || fabs(sd[ends[j]]) < fabs(sd[ends[best]])) best = j;
-        }
-        if (best < 0) { free(sd); return -1; }
-        if (best == 0) a1 = (a1 + 1) % n;
-        else if (best == 1) b0 = (b0 - 1 + n) % n;
-        else if (best == 2) b1 = (b1 + 1) % n;
-        else a0 = (a0 - 1 + n) % n;
-        if (best < 2) n1--; else n2--;
-    }
-    free(sd);
 
-    /* copy the daughters out, then write daughter 1 over the mother and append daughter 2 */
     double sum0 = 0;
     for (int k = 0; k < n; k++) sum0 += e->l0[s + k];
-    double stretch = e->L[p] > 0 ? geom_perimeter(x, y, n) / sum0 : 1;
-    double *buf = malloc((size_t)(n1 + n2) * 5 * sizeof *buf);
-    if (!buf) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
-    int first[2] = { a1, b1 }, len[2] = { n1, n2 };
-    double *d[2][5];
-    for (int h = 0; h < 2; h++) {
-        for (int f = 0; f < 5; f++) d[h][f] = buf + (size_t)(n1 + n2) * f + (h ? n1 : 0);
-        for (int j = 0; j < len[h]; j++) {
-            int i = s + (first[h] + j) % n;
-            d[h][0][j] = e->x[i]; d[h][1][j] = e->y[i];
-            d[h][2][j] = e->vx[i]; d[h][3][j] = e->vy[i]; d[h][4][j] = e->l0[i];
-        }
-        int last = len[h] - 1;   /* the seal runs from the last vertex back to the first */
-        d[h][4][last] = hypot(d[h][0][0] - d[h][0][last], d[h][1][0] - d[h][1][last]) / stretch;
-    }
-    double A1 = geom_area(d[0][0], d[0][1], n1), A2 = geom_area(d[1][0], d[1][1], n2);
+    double stretch = geom_perimeter(x, y, n) / sum0, *d1[5], *d2[5];
+    for (int f = 0; f < 5; f++) { d1[f] = sd + (size_t)n * (1 + f); d2[f] = sd + (size_t)n * (6 + f); }
+    /* daughter 1 follows the crossing edge ka (from a1 to b0), daughter 2 the edge kb */
+    double side1 = sd[(ka + 1) % n] > 0 ? 1 : -1;
+    int n1 = daughter(e, p, sd, (ka + 1) % n, kb, side1, P->h, stretch, d1);
+    int n2 = daughter(e, p, sd, (kb + 1) % n, ka, -side1, P->h, stretch, d2);
+    if (n1 < 3 || n2 < 3 || n1 > n || n2 > n) { free(sd); return -1; }
+    double A1 = geom_area(d1[0], d1[1], n1), A2 = geom_area(d2[0], d2[1], n2);
+    if (!(A1 > 0 && A2 > 0)) { free(sd); return -1; }
+
     double A0 = e->A0[p];
     int64_t mother = e->id[p];
     int phase = e->phase[p];
-    int q = ensemble_push_polygon(e, n2, d[1][0], d[1][1], d[1][2], d[1][3], d[1][4]);
+    int q = ensemble_push_polygon(e, n2, d2[0], d2[1], d2[2], d2[3], d2[4]);
     s = e->start[p];   /* the arrays may have moved */
-    for (int f = 0; f < 5; f++) {
-        double *dst[5] = { e->x, e->y, e->vx, e->vy, e->l0 };
-        memcpy(dst[f] + s, d[0][f], (size_t)n1 * sizeof(double));
-    }
+    double *dst[5] = { e->x, e->y, e->vx, e->vy, e->l0 };
+    for (int f = 0; f < 5; f++) memcpy(dst[f] + s, d1[f], (size_t)n1 * sizeof(double));
     e->count[p] = n1;
     e->gaps = 1;
     e->A[p] = A1;
@@ -121,7 +109,7 @@ int topology_divide(Ensemble *e, const Params *P, int p)
     e->birth[p] = e->birth[q] = e->t;
     topology_draw_traits(e, P, p);
     topology_draw_traits(e, P, q);
-    free(buf);
+    free(sd);
     return q;
 }
 
@@ -142,8 +130,6 @@ int topology_update(Ensemble *e, const Params *P, int *removed)
     }
     for (int p = 0; p < np; p++)
         if (flag[p] == 2) {
-            /* perimeters are needed for the seal stretch */
-            e->L[p] = geom_perimeter(e->x + e->start[p], e->y + e->start[p], e->count[p]);
             if (topology_divide(e, P, p) >= 0) divisions++;
         }
     if (gone) {
