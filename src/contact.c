@@ -23,7 +23,7 @@ void contact_init(Contact *c) { memset(c, 0, sizeof *c); }
 
 void contact_free(Contact *c)
 {
-    free(c->cell_start); free(c->items); free(c->cell);
+    free(c->cell_start); free(c->items); free(c->cell); free(c->gx); free(c->gy); free(c->gn);
     free(c->rec_off); free(c->rec_n); free(c->rec_tid); free(c->u);
     for (int t = 0; t < c->nthreads; t++) free(c->buf[t]);
     free(c->buf); free(c->buf_n); free(c->buf_cap);
@@ -37,6 +37,9 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         size_t n = (size_t)c->nv_cap;
         c->items = xrealloc(c->items, n * sizeof *c->items);
         c->cell = xrealloc(c->cell, n * sizeof *c->cell);
+        c->gx = xrealloc(c->gx, n * sizeof *c->gx);
+        c->gy = xrealloc(c->gy, n * sizeof *c->gy);
+        c->gn = xrealloc(c->gn, n * sizeof *c->gn);
         c->rec_off = xrealloc(c->rec_off, n * sizeof *c->rec_off);
         c->rec_n = xrealloc(c->rec_n, n * sizeof *c->rec_n);
         c->rec_tid = xrealloc(c->rec_tid, n * sizeof *c->rec_tid);
@@ -86,6 +89,7 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
             c->items[c->cell_start[c->cell[i]]++] = i;
     for (int k = ncell; k > 0; k--) c->cell_start[k] = c->cell_start[k - 1];
     c->cell_start[0] = 0;
+    for (int m = 0; m < nv; m++) { c->gx[m] = e->x[c->items[m]]; c->gy[m] = e->y[c->items[m]]; }
 }
 
 double contact_du(const Params *P, double s, int same)
@@ -165,20 +169,21 @@ static void push_rec(Contact *c, int tid, const PairRec *r)
     c->buf[tid][c->buf_n[tid]++] = *r;
 }
 
-/* Visits the vertex slots in the 3x3 cells around slot i, in grid order. */
-#define FOR_NEIGHBOURS(c, i, j, body) do { \
+/* Visits the positions m (in items order) of the 3x3 cells around slot i, in grid order: each
+ * row of three cells is one contiguous range of items. */
+#define FOR_NEIGHBOURS(c, i, m, ...) do { \
     int cx_ = (c)->cell[i] % (c)->nx, cy_ = (c)->cell[i] / (c)->nx; \
-    for (int gy_ = cy_ > 0 ? cy_ - 1 : 0; gy_ <= cy_ + 1 && gy_ < (c)->ny; gy_++) \
-        for (int gx_ = cx_ > 0 ? cx_ - 1 : 0; gx_ <= cx_ + 1 && gx_ < (c)->nx; gx_++) { \
-            int g_ = gy_ * (c)->nx + gx_; \
-            for (int m_ = (c)->cell_start[g_]; m_ < (c)->cell_start[g_ + 1]; m_++) { \
-                int j = (c)->items[m_]; body } } } while (0)
+    int x0_ = cx_ > 0 ? cx_ - 1 : 0, x1_ = cx_ + 1 < (c)->nx ? cx_ + 1 : cx_; \
+    for (int gy_ = cy_ > 0 ? cy_ - 1 : 0; gy_ <= cy_ + 1 && gy_ < (c)->ny; gy_++) { \
+        int end_ = (c)->cell_start[gy_ * (c)->nx + x1_ + 1]; \
+        for (int m = (c)->cell_start[gy_ * (c)->nx + x0_]; m < end_; m++) { __VA_ARGS__ } } } while (0)
 
 void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, double *energy)
 {
     /* every interacting pair lies within lmax + reach: with cells that large (and a margin
      * against rounding), both vertices of every pair's edge lie in the 3x3 cells of P */
-    contact_grid(c, e, (lmax + params_cutoff(P)) * (1 + 1e-9));
+    double reach = (lmax + params_cutoff(P)) * (1 + 1e-9), reach2 = reach * reach;
+    contact_grid(c, e, reach);
     int nt = 1;
 #ifdef _OPENMP
     nt = omp_get_max_threads();
@@ -205,9 +210,12 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
                 double fx = 0, fy = 0, u = 0;
                 c->rec_tid[i] = (unsigned char)tid;
                 c->rec_off[i] = c->buf_n[tid];
-                FOR_NEIGHBOURS(c, i, j, {
+                double px = e->x[i], py = e->y[i];
+                FOR_NEIGHBOURS(c, i, m, {
+                    double dx = c->gx[m] - px, dy = c->gy[m] - py;
                     PairRec r;
-                    if (j != i && contact_pair(e, P, i, j, &r, energy ? &u : NULL)) {
+                    int j = c->items[m];
+                    if (dx * dx + dy * dy < reach2 && j != i && contact_pair(e, P, i, j, &r, energy ? &u : NULL)) {
                         fx += r.fx; fy += r.fy;
                         push_rec(c, tid, &r);
                     }
@@ -217,13 +225,19 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
                 if (!e->rigid[p]) { e->fx[i] += fx; e->fy[i] += fy; }
             }
         }
+        #pragma omp for schedule(static)
+        for (int m = 0; m < c->cell_start[c->nx * c->ny]; m++) c->gn[m] = c->rec_n[c->items[m]];
         /* pass 2: each moving vertex collects the reactions on the edges it ends */
         #pragma omp for schedule(dynamic, 8)
         for (int p = 0; p < e->np; p++) {
             if (e->rigid[p]) continue;
             for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-                double fx = 0, fy = 0;
-                FOR_NEIGHBOURS(c, i, j, {
+                double fx = 0, fy = 0, px = e->x[i], py = e->y[i];
+                FOR_NEIGHBOURS(c, i, m, {
+                    if (!c->gn[m]) continue;
+                    double dx = c->gx[m] - px, dy = c->gy[m] - py;
+                    if (dx * dx + dy * dy >= reach2) continue;
+                    int j = c->items[m];
                     const PairRec *r = c->buf[c->rec_tid[j]] + c->rec_off[j];
                     for (int m = 0; m < c->rec_n[j]; m++) {
                         if (r[m].k == i) { fx -= (1 - r[m].w) * r[m].fx; fy -= (1 - r[m].w) * r[m].fy; }

@@ -26,6 +26,8 @@ typedef struct Contact {
     int *cell_start;       /* items of cell c: items[cell_start[c] .. cell_start[c+1]) */
     int *items;            /* vertex slots sorted by cell, in slot order within a cell */
     int *cell;             /* cell of each vertex slot */
+    double *gx, *gy;       /* positions in the order of items, for a contiguous first test */
+    int *gn;               /* record counts in the order of items */
     /* pair records of the last evaluation: those of vertex i are buf[tid[i]][off[i] ..+ n[i]] */
     int *rec_off, *rec_n;
     unsigned char *rec_tid;
