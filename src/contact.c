@@ -23,7 +23,7 @@ void contact_init(Contact *c) { memset(c, 0, sizeof *c); }
 
 void contact_free(Contact *c)
 {
-    free(c->cell_start); free(c->items); free(c->cell); free(c->gx); free(c->gy); free(c->gn);
+    free(c->cell_start); free(c->items); free(c->cell); free(c->gx); free(c->gy); free(c->gl); free(c->gp); free(c->gn);
     free(c->rec_off); free(c->rec_n); free(c->rec_tid); free(c->u);
     for (int t = 0; t < c->nthreads; t++) free(c->buf[t]);
     free(c->buf); free(c->buf_n); free(c->buf_cap);
@@ -39,6 +39,8 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         c->cell = xrealloc(c->cell, n * sizeof *c->cell);
         c->gx = xrealloc(c->gx, n * sizeof *c->gx);
         c->gy = xrealloc(c->gy, n * sizeof *c->gy);
+        c->gl = xrealloc(c->gl, n * sizeof *c->gl);
+        c->gp = xrealloc(c->gp, n * sizeof *c->gp);
         c->gn = xrealloc(c->gn, n * sizeof *c->gn);
         c->rec_off = xrealloc(c->rec_off, n * sizeof *c->rec_off);
         c->rec_n = xrealloc(c->rec_n, n * sizeof *c->rec_n);
@@ -49,8 +51,9 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
     int nv = 0;
     for (int p = 0; p < e->np; p++) {
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-            xmin = fmin(xmin, e->x[i]); xmax = fmax(xmax, e->x[i]);
-            ymin = fmin(ymin, e->y[i]); ymax = fmax(ymax, e->y[i]);
+            double x = e->x[i], y = e->y[i];   /* (plain comparisons: fmin/fmax are library calls) */
+            xmin = x < xmin ? x : xmin; xmax = x > xmax ? x : xmax;
+            ymin = y < ymin ? y : ymin; ymax = y > ymax ? y : ymax;
         }
         nv += e->count[p];
     }
@@ -84,12 +87,22 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         }
     for (int k = 0; k < ncell; k++) c->cell_start[k + 1] += c->cell_start[k];
     /* fill in slot order; cell_start[k] walks to the start of cell k+1, then shift back */
-    for (int p = 0; p < e->np; p++)
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
-            c->items[c->cell_start[c->cell[i]]++] = i;
+    for (int p = 0; p < e->np; p++) {
+        int s = e->start[p], n = e->count[p];
+        double lprev = hypot(e->x[s] - e->x[s + n - 1], e->y[s] - e->y[s + n - 1]);
+        for (int i = s; i < s + n; i++) {
+            int j = i + 1 < s + n ? i + 1 : s, m = c->cell_start[c->cell[i]]++;
+            double l = sqrt((e->x[j] - e->x[i]) * (e->x[j] - e->x[i]) + (e->y[j] - e->y[i]) * (e->y[j] - e->y[i]));
+            c->items[m] = i;
+            c->gx[m] = e->x[i];
+            c->gy[m] = e->y[i];
+            c->gl[m] = l > lprev ? l : lprev;
+            c->gp[m] = p;
+            lprev = l;
+        }
+    }
     for (int k = ncell; k > 0; k--) c->cell_start[k] = c->cell_start[k - 1];
     c->cell_start[0] = 0;
-    for (int m = 0; m < nv; m++) { c->gx[m] = e->x[c->items[m]]; c->gy[m] = e->y[c->items[m]]; }
 }
 
 double contact_du(const Params *P, double s, int same)
@@ -123,7 +136,9 @@ int contact_pair(const Ensemble *e, const Params *P, int i, int q, PairRec *r, d
     double ax = e->x[qn] - qx, ay = e->y[qn] - qy, bx = e->x[qp] - qx, by = e->y[qp] - qy;
     double dx = px - qx, dy = py - qy;
     double aa = ax * ax + ay * ay, bb = bx * bx + by * by;
-    double ta = fmin(fmax((dx * ax + dy * ay) / aa, 0), 1), tb = fmin(fmax((dx * bx + dy * by) / bb, 0), 1);
+    double ta = (dx * ax + dy * ay) / aa, tb = (dx * bx + dy * by) / bb;
+    ta = ta < 0 ? 0 : ta > 1 ? 1 : ta;
+    tb = tb < 0 ? 0 : tb > 1 ? 1 : tb;
     double ra2 = (dx - ta * ax) * (dx - ta * ax) + (dy - ta * ay) * (dy - ta * ay);
     double rb2 = (dx - tb * bx) * (dx - tb * bx) + (dy - tb * by) * (dy - tb * by);
     double t;
@@ -182,7 +197,7 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
 {
     /* every interacting pair lies within lmax + reach: with cells that large (and a margin
      * against rounding), both vertices of every pair's edge lie in the 3x3 cells of P */
-    double reach = (lmax + params_cutoff(P)) * (1 + 1e-9), reach2 = reach * reach;
+    double cutoff = params_cutoff(P) * (1 + 1e-9), reach = (lmax + params_cutoff(P)) * (1 + 1e-9), reach2 = reach * reach;
     contact_grid(c, e, reach);
     int nt = 1;
 #ifdef _OPENMP
@@ -210,12 +225,16 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
                 double fx = 0, fy = 0, u = 0;
                 c->rec_tid[i] = (unsigned char)tid;
                 c->rec_off[i] = c->buf_n[tid];
+                /* a candidate q can interact only if it lies within the reach (h within one polygon)
+                 * plus its longer edge; the two neighbours of i along its hoop never do */
                 double px = e->x[i], py = e->y[i];
+                int inext = ens_next(e, i), iprev = ens_prev(e, i);
                 FOR_NEIGHBOURS(c, i, m, {
-                    double dx = c->gx[m] - px, dy = c->gy[m] - py;
-                    PairRec r;
+                    double dx = c->gx[m] - px, dy = c->gy[m] - py, lim = c->gl[m] + (c->gp[m] == p ? P->h : cutoff);
+                    if (dx * dx + dy * dy >= lim * lim) continue;
                     int j = c->items[m];
-                    if (dx * dx + dy * dy < reach2 && j != i && contact_pair(e, P, i, j, &r, energy ? &u : NULL)) {
+                    PairRec r;
+                    if (j != i && j != inext && j != iprev && contact_pair(e, P, i, j, &r, energy ? &u : NULL)) {
                         fx += r.fx; fy += r.fy;
                         push_rec(c, tid, &r);
                     }

@@ -26,8 +26,10 @@ typedef struct Contact {
     int *cell_start;       /* items of cell c: items[cell_start[c] .. cell_start[c+1]) */
     int *items;            /* vertex slots sorted by cell, in slot order within a cell */
     int *cell;             /* cell of each vertex slot */
-    double *gx, *gy;       /* positions in the order of items, for a contiguous first test */
-    int *gn;               /* record counts in the order of items */
+    /* in the order of items, for a contiguous first test of each candidate: position, longest
+     * edge at the vertex, polygon, and number of records of the last evaluation */
+    double *gx, *gy, *gl;
+    int *gp, *gn;
     /* pair records of the last evaluation: those of vertex i are buf[tid[i]][off[i] ..+ n[i]] */
     int *rec_off, *rec_n;
     unsigned char *rec_tid;
