@@ -8,9 +8,11 @@
  *   3. internal:   forces within each polygon and per-vertex dissipation           (2.3)
  *   4. contact:    pair forces between hoop segments, found on the cell grid       (2.3, 3.4)
  *   5. integrate:  semi-implicit Euler, growth of the target areas                 (3.5, 3.2)
- *   6. topology:   removal below Amin, division above Amax                         (3.2) */
+ *   6. fusion:     merging and splitting of touching hoops                         (3.3)
+ *   7. topology:   removal below Amin, division above Amax                         (3.2) */
 #define _POSIX_C_SOURCE 200809L
 #include "forces.h"
+#include "fusion.h"
 #include "integrate.h"
 #include "off.h"
 #include "sim.h"
@@ -29,7 +31,7 @@
 #endif
 
 const char *const timer_names[T_COUNT] = { "remodel", "geometry", "internal forces", "contact",
-                                           "integrate", "topology", "output" };
+                                           "integrate", "fusion", "topology", "output" };
 
 void sim_init(Sim *s, const Params *P, uint64_t seed)
 {
@@ -65,14 +67,24 @@ int step(Sim *s)
     contact_forces(&s->contact, e, P, lmax, NULL);       LAP(T_CONTACT);
     s->vertex_steps += e->nv_used;
     int bad = integrate(e, P);                           LAP(T_INTEGRATE);
-    if (bad >= 0) return bad;
+    if (bad >= 0) {
+        snprintf(s->error, sizeof s->error, "numerical blow-up at t = %.6g (step %lld): polygon %d (id %lld) "
+                 "has a non-finite vertex position", e->t + P->dt, (long long)e->step + 1, bad, (long long)e->id[bad]);
+        return -1;
+    }
+    fusion_update(e, P, &s->contact, &s->fusions1, &s->fusions2);  LAP(T_FUSION);
     int removed;
     s->divisions += topology_update(e, P, &removed);
     s->removals += removed;                              LAP(T_TOPOLOGY);
 #undef LAP
     e->step++;
     e->t = (double)e->step * P->dt;
-    return -1;
+    char msg[256];
+    if (s->validate && ensemble_validate(e, msg, sizeof msg)) {
+        snprintf(s->error, sizeof s->error, "invalid state after step %lld (t = %g): %s", (long long)e->step, e->t, msg);
+        return -1;
+    }
+    return 0;
 }
 
 void sim_neighbors(Sim *s, int *nb)
@@ -221,12 +233,8 @@ int main(int argc, char **argv)
     /* ---- loop ---- */
     for (int f = 1; f <= frames; f++) {
         for (int k = 0; k < steps; k++) {
-            int bad = step(&sim);
-            if (bad >= 0) {
-                fprintf(stderr, "polyhoop: numerical blow-up at t = %.6g (step %lld): polygon %d (id %lld) "
-                        "has a non-finite vertex position; frames up to %d are intact. "
-                        "Try a smaller dt.\n", sim.e.t + sim.P.dt, (long long)sim.e.step + 1, bad,
-                        (long long)sim.e.id[bad], f - 1);
+            if (step(&sim)) {
+                fprintf(stderr, "polyhoop: %s; frames up to %d are intact. Try a smaller dt.\n", sim.error, f - 1);
                 return 3;
             }
         }
@@ -240,9 +248,10 @@ int main(int argc, char **argv)
     /* ---- epilog ---- */
     double wall = omp_get_wtime() - wall0, loop = 0;
     for (int k = 0; k < T_COUNT; k++) loop += sim.timer[k];
-    printf("done: %d frames, %lld steps, %lld divisions, %lld removals in %.2f s wall "
-           "(%.3g vertex updates/s, %d threads)\n", frames, (long long)sim.e.step, (long long)sim.divisions,
-           (long long)sim.removals, wall, sim.vertex_steps / (wall > 0 ? wall : 1), omp_get_max_threads());
+    printf("done: %d frames, %lld steps in %.2f s wall (%.3g vertex updates/s, %d threads)\n"
+           "events: %lld divisions, %lld removals, %lld fusions (type I), %lld splits (type II)\n",
+           frames, (long long)sim.e.step, wall, sim.vertex_steps / (wall > 0 ? wall : 1), omp_get_max_threads(),
+           (long long)sim.divisions, (long long)sim.removals, (long long)sim.fusions1, (long long)sim.fusions2);
     for (int k = 0; k < T_COUNT; k++)
         printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], sim.timer[k], 100 * sim.timer[k] / (loop > 0 ? loop : 1));
     free(nb);

@@ -133,3 +133,39 @@ int ensemble_vertex_count(const Ensemble *e)
     for (int p = 0; p < e->np; p++) n += e->count[p];
     return n;
 }
+
+static int crosses(const Ensemble *e, int a, int b, int c, int d)
+{
+    double d1 = (e->x[b] - e->x[a]) * (e->y[c] - e->y[a]) - (e->y[b] - e->y[a]) * (e->x[c] - e->x[a]);
+    double d2 = (e->x[b] - e->x[a]) * (e->y[d] - e->y[a]) - (e->y[b] - e->y[a]) * (e->x[d] - e->x[a]);
+    double d3 = (e->x[d] - e->x[c]) * (e->y[a] - e->y[c]) - (e->y[d] - e->y[c]) * (e->x[a] - e->x[c]);
+    double d4 = (e->x[d] - e->x[c]) * (e->y[b] - e->y[c]) - (e->y[d] - e->y[c]) * (e->x[b] - e->x[c]);
+    return d1 * d2 < 0 && d3 * d4 < 0;
+}
+
+int ensemble_validate(const Ensemble *e, char *msg, size_t len)
+{
+    for (int p = 0; p < e->np; p++) {
+        int s = e->start[p], n = e->count[p];
+        if (n < 3) { snprintf(msg, len, "polygon %d (id %lld) has %d vertices", p, (long long)e->id[p], n); return -1; }
+        for (int i = s; i < s + n; i++)
+            if (e->pid[i] != p || !isfinite(e->x[i]) || !isfinite(e->y[i]) || !(e->l0[i] > 0)) {
+                snprintf(msg, len, "polygon %d (id %lld): vertex slot %d is bad (owner %d, rest length %g)",
+                         p, (long long)e->id[p], i, e->pid[i], e->l0[i]);
+                return -1;
+            }
+        double a = geom_area(e->x + s, e->y + s, n);
+        if (!(a > 0)) { snprintf(msg, len, "polygon %d (id %lld) has area %g (not counter-clockwise)", p, (long long)e->id[p], a); return -1; }
+        for (int i = s; i < s + n; i++)
+            for (int j = i + 2; j < s + n; j++) {
+                int i1 = i + 1, j1 = j + 1 < s + n ? j + 1 : s;
+                if (j1 == i) continue;
+                if (crosses(e, i, i1, j, j1)) {
+                    snprintf(msg, len, "polygon %d (id %lld) intersects itself (edges at slots %d and %d)",
+                             p, (long long)e->id[p], i, j);
+                    return -1;
+                }
+            }
+    }
+    return 0;
+}

@@ -74,6 +74,11 @@ static inline int ens_prev(const Ensemble *e, int i)
     return i == e->start[p] ? e->start[p] + e->count[p] - 1 : i - 1;
 }
 
+/* Checks every polygon: at least 3 vertices, finite positions, slots owned by it, counter-
+ * clockwise with positive area, no two non-adjacent edges crossing. Returns 0, or -1 with the
+ * first problem in msg. O(sum of squared polygon sizes): for tests and checked runs. */
+int ensemble_validate(const Ensemble *e, char *msg, size_t len);
+
 /* Total number of vertices in polygons (excludes gaps). */
 int ensemble_vertex_count(const Ensemble *e);
 

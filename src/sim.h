@@ -7,7 +7,7 @@
 #include "params.h"
 #include "remodel.h"
 
-enum { T_REMODEL, T_GEOMETRY, T_INTERNAL, T_CONTACT, T_INTEGRATE, T_TOPOLOGY, T_OUTPUT, T_COUNT };
+enum { T_REMODEL, T_GEOMETRY, T_INTERNAL, T_CONTACT, T_INTEGRATE, T_FUSION, T_TOPOLOGY, T_OUTPUT, T_COUNT };
 extern const char *const timer_names[T_COUNT];
 
 typedef struct Sim {
@@ -17,7 +17,9 @@ typedef struct Sim {
     Remodel remodel;
     double timer[T_COUNT];     /* wall seconds spent in each phase */
     double vertex_steps;       /* sum over steps of the vertex count */
-    int64_t divisions, removals;
+    int64_t divisions, removals, fusions1, fusions2;
+    int validate;              /* 1: check every polygon after every step (tests) */
+    char error[512];           /* why the last step failed */
 } Sim;
 
 void sim_init(Sim *s, const Params *P, uint64_t seed);
@@ -26,8 +28,9 @@ void sim_free(Sim *s);
 /* Gives every non-rigid polygon its growth rate and division area (call once after loading). */
 void sim_draw_traits(Sim *s);
 
-/* Advances the simulation by one time step. Returns -1, or the index of a polygon whose
- * positions became non-finite (the state is then not usable). */
+/* Advances the simulation by one time step. Returns 0, or -1 when a position became non-finite
+ * or (with s->validate) a polygon failed ensemble_validate; s->error then says which polygon,
+ * when and why, and the state is not usable. */
 int step(Sim *s);
 
 /* Recomputes the geometry and contacts of the current state and fills nb[p] with the number of

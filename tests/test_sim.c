@@ -35,7 +35,7 @@ void test_sim_energy_bounded_without_dissipation(void)
     int n = 100000, window = n / 10;
     double Kmax = 0, mean[2] = { 0, 0 }, lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
     for (int k = 0; k < n; k++) {
-        ENSURE(step(&s) < 0);
+        ENSURE_MSG(step(&s) == 0, "%s", s.error);
         double E = total_energy(&s), K = 0;
         for (int i = 0; i < s.e.nv_used; i++) K += 0.5 * (s.e.vx[i] * s.e.vx[i] + s.e.vy[i] * s.e.vy[i]);
         Kmax = fmax(Kmax, K);
@@ -69,7 +69,7 @@ void test_sim_laplace_law(void)
     }
     double R = 0.5 * (lo + hi);
     ENSURE(R < 0.9);           /* a strong effect, not a rounding */
-    for (int k = 0; k < 30000; k++) ENSURE(step(&s) < 0);
+    for (int k = 0; k < 30000; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
     int n = s.e.count[0];
     double A = geom_area(s.e.x, s.e.y, n), Rm = sqrt(A / PH_PI);
     ENSURE_MSG(fabs(Rm / R - 1) < 0.01, "radius %.5f, Laplace %.5f", Rm, R);
@@ -121,7 +121,7 @@ void test_sim_adhesive_cells_flat_interface(void)
     static Sim s;
     two_cells(&s, &P, P.h + 0.005);
     for (int k = 0; k < 20000; k++) {
-        ENSURE(step(&s) < 0);
+        ENSURE_MSG(step(&s) == 0, "%s", s.error);
         if (k % 500 == 0) ENSURE(!edges_cross(&s.e, 0, 1) && gap(&s.e, 0, 1) > 0.5 * P.h);
     }
     /* vertices of cell 0 within the adhesion range of cell 1 form the interface */
@@ -166,7 +166,7 @@ void test_sim_no_attraction_without_adhesion(void)
         two_cells(&s, &P, P.h + 0.005);
         double d0 = centroid_distance(&s.e), dmin = d0;
         for (int k = 0; k < 5000; k++) {
-            ENSURE(step(&s) < 0);
+            ENSURE_MSG(step(&s) == 0, "%s", s.error);
             dmin = fmin(dmin, centroid_distance(&s.e));
         }
         if (adhesive) ENSURE_MSG(dmin < d0 - 0.01, "the adhesive control did not attract (%.4g)", d0 - dmin);
