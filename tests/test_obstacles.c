@@ -1,0 +1,140 @@
+/* Rigid obstacles, hydrostatic pressure with the phase flag, and thread-independence of a run
+ * with fusion. */
+#include "fixtures.h"
+#include "geometry.h"
+#include "harness.h"
+#include "sim.h"
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int segments_cross(const Ensemble *e, int i, int j)
+{
+    int i1 = ens_next(e, i), j1 = ens_next(e, j);
+    double ax = e->x[i], ay = e->y[i], bx = e->x[i1], by = e->y[i1], cx = e->x[j], cy = e->y[j], dx = e->x[j1], dy = e->y[j1];
+    double d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax), d2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax);
+    double d3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx), d4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx);
+    return d1 * d2 < 0 && d3 * d4 < 0;
+}
+
+/* A soft cell falls under edge gravity into a rigid V-shaped trough: it comes to rest at the
+ * bottom, no vertex ever crosses the floor, and the floor's vertices never move. */
+void test_obstacles_cell_rests_on_rigid_v(void)
+{
+    Params P = params_compiled;
+    P.alpha_mu = 0; P.Amax_mu = INFINITY; P.kh = 0; P.gl = 10;
+    static Sim s;
+    sim_init(&s, &P, 1);
+    s.validate = 1;
+    double vx[] = { -1.5, 0, 1.5, 1.5, 0, -1.5 }, vy[] = { 1.3, -0.2, 1.3, 1.5, 0, 1.5 };
+    ensemble_add_polygon(&s.e, 6, vx, vy, 1, 1);
+    fx_add_ngon(&s.e, 30, 0.3, 0.15, 1.0, 0);
+    ENSURE_MSG(step(&s) == 0, "%s", s.error);     /* the floor's long edges are refined once */
+    int nf = s.e.count[0];
+    double *fx = malloc((size_t)nf * 2 * sizeof *fx);
+    memcpy(fx, s.e.x + s.e.start[0], (size_t)nf * sizeof *fx);
+    memcpy(fx + nf, s.e.y + s.e.start[0], (size_t)nf * sizeof *fx);
+    double vmax = 0;
+    for (int k = 0; k < 40000; k++) {
+        ENSURE_MSG(step(&s) == 0, "%s", s.error);
+        if (k % 100) continue;
+        int f = 0, c = 1;
+        for (int i = s.e.start[c]; i < s.e.start[c] + s.e.count[c]; i++) {
+            ENSURE_MSG(!geom_point_inside(s.e.x + s.e.start[f], s.e.y + s.e.start[f], s.e.count[f], s.e.x[i], s.e.y[i]),
+                       "a vertex crossed into the floor at step %d", k);
+            for (int j = s.e.start[f]; j < s.e.start[f] + s.e.count[f]; j++) ENSURE(!segments_cross(&s.e, i, j));
+        }
+    }
+    ENSURE(s.e.count[0] == nf);
+    ENSURE(memcmp(fx, s.e.x + s.e.start[0], (size_t)nf * sizeof *fx) == 0);
+    ENSURE(memcmp(fx + nf, s.e.y + s.e.start[0], (size_t)nf * sizeof *fx) == 0);
+    for (int i = s.e.start[1]; i < s.e.start[1] + s.e.count[1]; i++) vmax = fmax(vmax, hypot(s.e.vx[i], s.e.vy[i]));
+    Vec2 c = geom_centroid(s.e.x + s.e.start[1], s.e.y + s.e.start[1], s.e.count[1]);
+    ENSURE_MSG(vmax < 0.01, "still moving: %g", vmax);
+    ENSURE_MSG(fabs(c.x) < 0.02, "not at the bottom: x = %g", c.x);
+    ENSURE_MSG(c.y > 0.3 && c.y < 0.5, "centroid height %g", c.y);   /* radius 0.3 sqrt 2 = 0.42 */
+    free(fx);
+    sim_free(&s);
+}
+
+/* Hydrostatic pressure U = rho g phi S_x pushes a polygon with the net force -rho g phi A; with
+ * viscous damping its M vertices reach the terminal velocity -rho g phi A / (M cv): a phi = -1
+ * bubble rises and a phi = +1 drop sinks at the same speed. */
+void test_obstacles_buoyancy_terminal_velocity(void)
+{
+    Params P = params_compiled;
+    P.alpha_mu = 0; P.Amax_mu = INFINITY; P.rho = 1; P.g = 10;
+    static Sim s;
+    sim_init(&s, &P, 1);
+    fx_add_ngon(&s.e, 40, 0.5, -2, 0, 0);
+    fx_add_ngon(&s.e, 40, 0.5, 2, 0, 0);
+    s.e.phase[0] = -1;
+    for (int k = 0; k < 20000; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
+    for (int p = 0; p < 2; p++) {
+        int n = s.e.count[p];
+        double vy = 0, A = geom_area(s.e.x + s.e.start[p], s.e.y + s.e.start[p], n);
+        for (int i = s.e.start[p]; i < s.e.start[p] + n; i++) vy += s.e.vy[i] / n;
+        double expect = -P.rho * P.g * s.e.phase[p] * A / (n * P.cv);
+        ENSURE_MSG(fabs(vy / expect - 1) < 0.01, "polygon %d: vy = %g, expected %g", p, vy, expect);
+    }
+    sim_free(&s);
+}
+
+/* a small emulsion in a rigid box: drops of both phases, some nested, some touching */
+static void emulsion(Sim *s, const Params *P)
+{
+    sim_init(s, P, 42);
+    double bx[] = { -2.2, 2.2, 2.2, -2.2 }, by[] = { -2.2, -2.2, -2, -2 };
+    ensemble_add_polygon(&s->e, 4, bx, by, 1, 1);                 /* floor */
+    double tx[] = { -2.2, 2.2, 2.2, -2.2 }, ty[] = { 2, 2, 2.2, 2.2 };
+    ensemble_add_polygon(&s->e, 4, tx, ty, 1, 1);                 /* lid */
+    uint64_t st = 7;
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 6; b++) {
+            double r = fx_uniform(&st, 0.2, 0.3), cx = -1.65 + 0.66 * a + fx_uniform(&st, -0.02, 0.02);
+            int p = fx_add_ngon(&s->e, 40, r, cx, -1.65 + 0.66 * b, fx_uniform(&st, 0, 6.3));
+            s->e.phase[p] = (signed char)((a + b) % 2 ? 1 : -1);
+            if ((a * 6 + b) % 5 == 0) {                            /* a nested drop */
+                int q = fx_add_ngon(&s->e, 20, 0.4 * r, cx, -1.65 + 0.66 * b, 0);
+                s->e.phase[q] = (signed char)-s->e.phase[p];
+            }
+        }
+}
+
+static uint64_t state_hash(const Ensemble *e)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+            double v[4] = { e->x[i], e->y[i], e->vx[i], e->vy[i] };
+            const unsigned char *b = (const unsigned char *)v;
+            for (size_t k = 0; k < sizeof v; k++) h = (h ^ b[k]) * 1099511628211ull;
+        }
+    return h ^ (uint64_t)e->np;
+}
+
+/* The same emulsion with fusion on (paper Fig. 2G parameters) gives bit-identical states at 1
+ * and 2 threads, fusions included. */
+void test_obstacles_emulsion_thread_independent(void)
+{
+    Params P = params_compiled;
+    P.h = 0.01; P.lmin = 0.01; P.lmax = 0.03; P.Q = 0; P.kl = 0; P.kb = 0; P.alpha_mu = 0; P.Amax_mu = INFINITY;
+    P.ka = 1e7; P.gamma = 1e2; P.kr = 1e5; P.kh = 0; P.sh = P.ss = 0; P.theta = 0.85; P.mu = 0;
+    P.g = 1; P.gl = 0; P.rho = 1e3; P.cv = 1; P.cc = 30; P.cd = 1; P.dt = 1e-4;
+    uint64_t hash[2];
+    int64_t fusions = 0;
+    int threads = omp_get_max_threads();
+    for (int t = 0; t < 2; t++) {
+        static Sim s;
+        emulsion(&s, &P);
+        s.validate = 1;
+        omp_set_num_threads(t + 1);
+        for (int k = 0; k < 3000; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
+        hash[t] = state_hash(&s.e);
+        fusions = s.fusions1 + s.fusions2;
+        sim_free(&s);
+    }
+    omp_set_num_threads(threads);
+    ENSURE_MSG(fusions > 0, "no fusion happened: the test would prove little");
+    ENSURE(hash[0] == hash[1]);
+}
