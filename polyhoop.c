@@ -106,6 +106,7 @@ static void usage(FILE *f)
         "  -j N         threads (default: OMP_NUM_THREADS or all cores)\n"
         "  --seed N     seed of the random numbers (default 1)\n"
         "  -q           no status line per frame\n"
+        "  --check      validate every polygon after every step (slow; stops at the first fault)\n"
         "  -h, --help   this help\n"
         "Exit status: 0 done, 2 bad input or usage, 3 numerical blow-up, 4 output error.\n",
         params_file, params_compiled.Nf, params_compiled.Ns);
@@ -159,7 +160,7 @@ int main(int argc, char **argv)
 {
     /* ---- prolog ---- */
     const char *input = "inputs/ensemble.off", *dir = "outputs";
-    int frames = params_compiled.Nf, steps = params_compiled.Ns, quiet = 0;
+    int frames = params_compiled.Nf, steps = params_compiled.Ns, quiet = 0, check = 0;
     uint64_t seed = 1;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
@@ -170,6 +171,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "-j")) omp_set_num_threads((int)parse_count(a, k + 1 < argc ? argv[++k] : NULL, 1));
         else if (!strcmp(a, "--seed")) seed = (uint64_t)parse_count(a, k + 1 < argc ? argv[++k] : NULL, 0);
         else if (!strcmp(a, "-q")) quiet = 1;
+        else if (!strcmp(a, "--check")) check = 1;
         else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "polyhoop: unknown or incomplete option '%s'\n", a);
             usage(stderr);
@@ -190,6 +192,7 @@ int main(int argc, char **argv)
     sim_init(&sim, &params_compiled, seed);
     sim.P.Nf = frames;
     sim.P.Ns = steps;
+    sim.validate = check;
     for (int p = 0; p < off.np; p++)
         ensemble_add_polygon(&sim.e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase,
                              p < sim.P.Nr);

@@ -1,0 +1,33 @@
+/* Emulsion (paper Fig. 2G, Table 3): drops of two phases in a rigid box rise or sink by
+ * buoyancy, fuse on contact (theta) and form nested drops. Input: inputs/emulsion.off
+ * (scripts/make_inputs.py): make PARAMS=params/emulsion.h && ./polyhoop inputs/emulsion.off */
+#define P_h         0.01      /* [L]     edge thickness */
+#define P_lmin      0.01      /* [L]     minimum edge length */
+#define P_lmax      0.03      /* [L]     maximum edge length */
+#define P_Q         0.0       /* [-]     target isoparametric ratio (no edge elasticity) */
+#define P_sh        0.0       /* [L]     adhesion hardening zone */
+#define P_ss        0.0       /* [L]     adhesion softening zone */
+#define P_theta     0.85      /* [-]     fusion threshold */
+#define P_alpha_mu  0.0       /* [L^2/T] mean growth rate */
+#define P_alpha_CV  0.0       /* [-]     its coefficient of variation */
+#define P_beta      0.0       /* [-]     growth gate */
+#define P_Amin      0.0       /* [L^2]   removal area */
+#define P_Amax_mu   INFINITY  /* [L^2]   division area: no division */
+#define P_Amax_CV   0.0       /* [-]     its coefficient of variation */
+#define P_ka        1e7       /* [1/(L^2 T^2)] area stiffness */
+#define P_gamma     1e2       /* [L/T^2] line tension */
+#define P_kl        0.0       /* [L/T^2] edge rigidity */
+#define P_kb        0.0       /* [L^3/T^2] bending rigidity */
+#define P_kr        1e5       /* [1/T^2] repulsion stiffness */
+#define P_kh        0.0       /* [1/T^2] adhesion stiffness */
+#define P_mu        0.0       /* [-]     friction coefficient */
+#define P_rho       1e3       /* [1/L^2] density difference inside - outside */
+#define P_g         1.0       /* [L/T^2] gravitational acceleration */
+#define P_gl        0.0       /* [L/T^2] edge gravity */
+#define P_cv        1.0       /* [1/T]   viscous damping */
+#define P_cc        30.0      /* [1/T]   contact damping */
+#define P_cd        1.0       /* [-]     drag coefficient */
+#define P_dt        1e-4      /* [T]     time step */
+#define P_Nf        100       /* frames */
+#define P_Ns        1000      /* steps per frame */
+#define P_Nr        4         /* rigid walls: floor, lid, left, right */
