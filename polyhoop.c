@@ -11,6 +11,7 @@
  *   6. fusion:     merging and splitting of touching hoops                         (3.3)
  *   7. topology:   removal below Amin, division above Amax                         (3.2) */
 #define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
 #include "forces.h"
 #include "fusion.h"
 #include "integrate.h"
@@ -20,6 +21,7 @@
 #include "vtp.h"
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,16 +100,21 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: polyhoop [options] [input.off]\n"
+        "       polyhoop [options] --restart DIR\n"
         "Simulates the polygons of input.off (default inputs/ensemble.off) with the parameters\n"
-        "compiled in from %s; writes frames DIR/frame%%06d.vtp.\n"
-        "  -o DIR       output folder, created if missing (default outputs/)\n"
-        "  -n N         number of frames after the initial one (default Nf = %d)\n"
-        "  -s N         steps per frame (default Ns = %d)\n"
-        "  -j N         threads (default: OMP_NUM_THREADS or all cores)\n"
-        "  --seed N     seed of the random numbers (default 1)\n"
-        "  -q           no status line per frame\n"
-        "  --check      validate every polygon after every step (slow; stops at the first fault)\n"
-        "  -h, --help   this help\n"
+        "compiled in from %s; writes DIR/frame%%06d.vtp, DIR/frames.pvd and DIR/checkpoint.bin.\n"
+        "  -o DIR         output folder, created if missing (default outputs/)\n"
+        "  -n N           number of frames after the initial one (default Nf = %d)\n"
+        "  -s N           steps per frame (default Ns = %d)\n"
+        "  -j N           threads (default: OMP_NUM_THREADS or all cores)\n"
+        "  --seed N       seed of the random numbers (default 1)\n"
+        "  --ascii        write frames as ASCII instead of zlib-compressed binary\n"
+        "  --checkpoint-every K  write DIR/checkpoint.bin every K frames (default 1; 0: never)\n"
+        "  --restart DIR  continue the run found in DIR (its checkpoint), writing on into DIR\n"
+        "  --check        validate every polygon after every step (slow; stops at the first fault)\n"
+        "  -q             no status line per frame\n"
+        "  -h, --help     this help\n"
+        "SIGINT or SIGTERM: the run finishes its step, writes a checkpoint and stops (status 130/143).\n"
         "Exit status: 0 done, 2 bad input or usage, 3 numerical blow-up, 4 output error.\n",
         params_file, params_compiled.Nf, params_compiled.Ns);
 }
@@ -143,33 +150,70 @@ static int make_dir(const char *path)
     return 0;
 }
 
-static void write_frame(Sim *s, const char *dir, int frame, const char *meta, int *nb)
+static volatile sig_atomic_t stop_signal;
+static void on_signal(int sig) { stop_signal = sig; }
+
+/* What the output of a run needs besides the simulation. */
+typedef struct Output {
+    const char *dir, *input;
+    char *meta;
+    int ascii, every;
+    int *nb;
+    size_t nbcap;
+    double *times;     /* simulated time of every frame, for the .pvd */
+} Output;
+
+static void save_checkpoint(Sim *s, Output *o, int frame)
+{
+    char path[4200], err[4400];
+    snprintf(path, sizeof path, "%s/checkpoint.bin", o->dir);
+    if (checkpoint_write(path, s, frame, o->input, err, sizeof err)) {
+        fprintf(stderr, "polyhoop: cannot write the checkpoint: %s\n", err);
+        exit(4);
+    }
+}
+
+/* Writes frame `frame` of the current state, the collection up to it and, if due, a checkpoint. */
+static void write_frame(Sim *s, Output *o, int frame)
 {
     double t0 = omp_get_wtime();
     char path[4200], err[4400];
-    snprintf(path, sizeof path, "%s/frame%06d.vtp", dir, frame);
-    sim_neighbors(s, nb);
-    if (vtp_write(path, &s->e, nb, meta, err, sizeof err)) {
+    if ((size_t)s->e.np > o->nbcap) {
+        o->nbcap = (size_t)s->e.np_cap;
+        o->nb = realloc(o->nb, o->nbcap * sizeof *o->nb);
+        if (!o->nb) { perror("polyhoop"); exit(1); }
+    }
+    sim_neighbors(s, o->nb);
+    VtpOptions opt = { o->ascii, s->P.ka, o->nb, o->meta };
+    snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
+    o->times[frame] = (double)frame * s->P.Ns * s->P.dt;
+    if (vtp_write(path, &s->e, &opt, err, sizeof err) || vtp_write_collection(o->dir, frame + 1, o->times, err, sizeof err)) {
         fprintf(stderr, "polyhoop: cannot write frame %d: %s\n", frame, err);
         exit(4);
     }
+    if (o->every > 0 && frame % o->every == 0) save_checkpoint(s, o, frame);
     s->timer[T_OUTPUT] += omp_get_wtime() - t0;
 }
 
 int main(int argc, char **argv)
 {
     /* ---- prolog ---- */
-    const char *input = "inputs/ensemble.off", *dir = "outputs";
-    int frames = params_compiled.Nf, steps = params_compiled.Ns, quiet = 0, check = 0;
+    const char *input = "inputs/ensemble.off", *restart = NULL;
+    Output out = { .dir = "outputs", .every = 1 };
+    int frames = -1, steps = -1, quiet = 0, check = 0;
     uint64_t seed = 1;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
+        const char *next = k + 1 < argc ? argv[k + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
-        else if (!strcmp(a, "-o") && k + 1 < argc) dir = argv[++k];
-        else if (!strcmp(a, "-n")) frames = (int)parse_count(a, k + 1 < argc ? argv[++k] : NULL, 0);
-        else if (!strcmp(a, "-s")) steps = (int)parse_count(a, k + 1 < argc ? argv[++k] : NULL, 1);
-        else if (!strcmp(a, "-j")) omp_set_num_threads((int)parse_count(a, k + 1 < argc ? argv[++k] : NULL, 1));
-        else if (!strcmp(a, "--seed")) seed = (uint64_t)parse_count(a, k + 1 < argc ? argv[++k] : NULL, 0);
+        else if (!strcmp(a, "-o") && next) { out.dir = next; k++; }
+        else if (!strcmp(a, "--restart") && next) { restart = next; k++; }
+        else if (!strcmp(a, "-n")) { frames = (int)parse_count(a, next, 0); k++; }
+        else if (!strcmp(a, "-s")) { steps = (int)parse_count(a, next, 1); k++; }
+        else if (!strcmp(a, "-j")) { omp_set_num_threads((int)parse_count(a, next, 1)); k++; }
+        else if (!strcmp(a, "--seed")) { seed = (uint64_t)parse_count(a, next, 0); k++; }
+        else if (!strcmp(a, "--checkpoint-every")) { out.every = (int)parse_count(a, next, 0); k++; }
+        else if (!strcmp(a, "--ascii")) out.ascii = 1;
         else if (!strcmp(a, "-q")) quiet = 1;
         else if (!strcmp(a, "--check")) check = 1;
         else if (a[0] == '-' && a[1]) {
@@ -178,75 +222,123 @@ int main(int argc, char **argv)
             return 2;
         } else input = a;
     }
-    char err[8192];
+    char err[8192], saved_input[1024];
     if (params_check(&params_compiled, err, sizeof err)) {
         fprintf(stderr, "polyhoop: %s: %s\n", params_file, err);
         return 2;
     }
-    OffData off;
-    if (off_read(input, &off, err, sizeof err)) {
-        fprintf(stderr, "polyhoop: %s\n", err);
-        return 2;
-    }
     static Sim sim;
     sim_init(&sim, &params_compiled, seed);
-    sim.P.Nf = frames;
-    sim.P.Ns = steps;
     sim.validate = check;
-    for (int p = 0; p < off.np; p++)
-        ensemble_add_polygon(&sim.e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase,
-                             p < sim.P.Nr);
-    off_free(&off);
-    if (sim.P.Nr > sim.e.np) {
-        fprintf(stderr, "polyhoop: %s: Nr = %d rigid polygons requested but the input has only %d\n",
-                params_file, sim.P.Nr, sim.e.np);
-        return 2;
+    int frame = 0;
+    if (restart) {
+        /* continue a run: its checkpoint has the state and the parameters, which must be the
+         * ones compiled in (frames -n may be raised) */
+        char path[4200];
+        out.dir = restart;
+        snprintf(path, sizeof path, "%s/checkpoint.bin", restart);
+        if (checkpoint_read(path, &sim, &frame, saved_input, sizeof saved_input, err, sizeof err)) {
+            fprintf(stderr, "polyhoop: cannot restart: %s\n", err);
+            return 2;
+        }
+        Params compiled = params_compiled;
+        compiled.Nf = sim.P.Nf;
+        compiled.Ns = sim.P.Ns;
+        char a[4096], b[4096];
+        FILE *fa = fmemopen(a, sizeof a, "w"), *fb = fmemopen(b, sizeof b, "w");
+        params_print(fa, &compiled, ""); params_print(fb, &sim.P, "");
+        fclose(fa); fclose(fb);
+        if (strcmp(a, b)) {
+            fprintf(stderr, "polyhoop: cannot restart %s: it was run with other parameters than %s\n", path, params_file);
+            return 2;
+        }
+        if (steps >= 0 && steps != sim.P.Ns) {
+            fprintf(stderr, "polyhoop: cannot restart with -s %d: the run has %d steps per frame\n", steps, sim.P.Ns);
+            return 2;
+        }
+        input = saved_input;
+        seed = sim.e.seed;
+        sim.validate = check;
+        if (frames >= 0) sim.P.Nf = frames;
+    } else {
+        OffData off;
+        if (off_read(input, &off, err, sizeof err)) {
+            fprintf(stderr, "polyhoop: %s\n", err);
+            return 2;
+        }
+        if (frames >= 0) sim.P.Nf = frames;
+        if (steps >= 0) sim.P.Ns = steps;
+        for (int p = 0; p < off.np; p++)
+            ensemble_add_polygon(&sim.e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase, p < sim.P.Nr);
+        off_free(&off);
+        if (sim.P.Nr > sim.e.np) {
+            fprintf(stderr, "polyhoop: %s: Nr = %d rigid polygons requested but the input has only %d\n",
+                    params_file, sim.P.Nr, sim.e.np);
+            return 2;
+        }
+        sim_draw_traits(&sim);
     }
-    sim_draw_traits(&sim);
-    if (make_dir(dir)) {
-        fprintf(stderr, "polyhoop: cannot create output folder %s: %s\n", dir, strerror(errno));
+    frames = sim.P.Nf;
+    steps = sim.P.Ns;
+    out.input = input;
+    if (make_dir(out.dir)) {
+        fprintf(stderr, "polyhoop: cannot create output folder %s: %s\n", out.dir, strerror(errno));
         return 4;
     }
+    out.times = malloc(((size_t)frames + 1) * sizeof *out.times);
+    if (!out.times) { perror("polyhoop"); return 1; }
+    for (int k = 0; k <= frames; k++) out.times[k] = (double)k * steps * sim.P.dt;
 
-    char *meta = NULL;
     size_t metalen = 0;
-    FILE *m = open_memstream(&meta, &metalen);
+    FILE *m = open_memstream(&out.meta, &metalen);
     if (!m) { perror("polyhoop"); return 1; }
-    fprintf(m, "polyhoop %s\nparameters: %s\ninput: %s\nseed: %llu\nframe steps: %d\n", PH_VERSION,
-            params_file, input, (unsigned long long)seed, steps);
+    fprintf(m, "polyhoop %s\nparameters: %s\ninput: %s\nseed: %llu\n", PH_VERSION, params_file, input,
+            (unsigned long long)seed);
     params_print(m, &sim.P, "  ");
     fclose(m);
-    printf("polyhoop %s  (%s, %d threads)\ninput %s: %d polygons, %d vertices, %d rigid\n"
-           "output %s/frame%%06d.vtp: %d frames of %d steps, dt = %g, to t = %g; seed %llu\n",
-           PH_VERSION, params_file, omp_get_max_threads(), input, sim.e.np, ensemble_vertex_count(&sim.e),
-           sim.P.Nr, dir, frames, steps, sim.P.dt, frames * (double)steps * sim.P.dt, (unsigned long long)seed);
+    printf("polyhoop %s  (%s, %d threads)\n%s %s: %d polygons, %d vertices, %d rigid\n"
+           "output %s/frame%%06d.vtp (%s): frames %d..%d of %d steps, dt = %g, to t = %g; seed %llu\n",
+           PH_VERSION, params_file, omp_get_max_threads(), restart ? "restart from" : "input", restart ? restart : input,
+           sim.e.np, ensemble_vertex_count(&sim.e), sim.P.Nr, out.dir, out.ascii ? "ASCII" : "zlib",
+           restart ? frame + 1 : 0, frames, steps, sim.P.dt, frames * (double)steps * sim.P.dt,
+           (unsigned long long)seed);
     params_print(stdout, &sim.P, "  ");
     fflush(stdout);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 
-    int *nb = NULL;
-    size_t nbcap = 0;
-#define ENSURE_NB() do { if ((size_t)sim.e.np_cap > nbcap) { nbcap = (size_t)sim.e.np_cap; \
-    nb = realloc(nb, nbcap * sizeof *nb); if (!nb) { perror("polyhoop"); return 1; } } } while (0)
-    ENSURE_NB();
-    write_frame(&sim, dir, 0, meta, nb);
+    if (!restart) write_frame(&sim, &out, 0);
     double wall0 = omp_get_wtime();
-    if (!quiet) printf("frame %6d  t = %-10.6g polygons %7d  vertices %9d  wall %8.2f s\n", 0, sim.e.t,
-                       sim.e.np, ensemble_vertex_count(&sim.e), 0.0);
+    int64_t step0 = sim.e.step, step_end = (int64_t)frames * steps;
+#define STATUS(f) do { if (!quiet) { double w_ = omp_get_wtime() - wall0, r_ = (double)(sim.e.step - step0) / (w_ > 0 ? w_ : 1); \
+    printf("frame %6d/%d  t = %-9.6g polygons %7d  vertices %9d  wall %8.2f s  %7.0f steps/s  ETA %.0f s\n", \
+           f, frames, sim.e.t, sim.e.np, ensemble_vertex_count(&sim.e), w_, r_, r_ > 0 ? (double)(step_end - sim.e.step) / r_ : 0.0); \
+    fflush(stdout); } } while (0)
+    if (!restart) STATUS(0);
 
-    /* ---- loop ---- */
-    for (int f = 1; f <= frames; f++) {
-        for (int k = 0; k < steps; k++) {
-            if (step(&sim)) {
-                fprintf(stderr, "polyhoop: %s; frames up to %d are intact. Try a smaller dt.\n", sim.error, f - 1);
-                return 3;
-            }
+    /* ---- loop: steps until the last frame; a frame every `steps` steps ---- */
+    while (sim.e.step < step_end) {
+        if (step(&sim)) {
+            fprintf(stderr, "polyhoop: %s; frames up to %d are intact. Try a smaller dt.\n", sim.error, frame);
+            return 3;
         }
-        ENSURE_NB();
-        write_frame(&sim, dir, f, meta, nb);
-        if (!quiet) printf("frame %6d  t = %-10.6g polygons %7d  vertices %9d  wall %8.2f s\n", f, sim.e.t,
-                           sim.e.np, ensemble_vertex_count(&sim.e), omp_get_wtime() - wall0);
-        fflush(stdout);
+        if (sim.e.step % steps == 0) {
+            frame = (int)(sim.e.step / steps);
+            write_frame(&sim, &out, frame);
+            STATUS(frame);
+        }
+        if (stop_signal) {
+            save_checkpoint(&sim, &out, frame);
+            fprintf(stderr, "polyhoop: stopped by signal %d at t = %g (step %lld); checkpoint written. "
+                    "Continue with: ./polyhoop --restart %s\n", (int)stop_signal, sim.e.t, (long long)sim.e.step, out.dir);
+            return 128 + stop_signal;
+        }
     }
+    if (out.every > 0 && frame % out.every) save_checkpoint(&sim, &out, frame);
+#undef STATUS
 
     /* ---- epilog ---- */
     double wall = omp_get_wtime() - wall0, loop = 0;
@@ -257,8 +349,9 @@ int main(int argc, char **argv)
            (long long)sim.divisions, (long long)sim.removals, (long long)sim.fusions1, (long long)sim.fusions2);
     for (int k = 0; k < T_COUNT; k++)
         printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], sim.timer[k], 100 * sim.timer[k] / (loop > 0 ? loop : 1));
-    free(nb);
-    free(meta);
+    free(out.nb);
+    free(out.meta);
+    free(out.times);
     sim_free(&sim);
     return 0;
 }

@@ -29,7 +29,7 @@ void ensemble_free(Ensemble *e)
     free(e->x); free(e->y); free(e->vx); free(e->vy); free(e->fx); free(e->fy);
     free(e->l0); free(e->arc); free(e->pid);
     free(e->start); free(e->count); free(e->A); free(e->L); free(e->A0); free(e->Amax);
-    free(e->alpha); free(e->birth); free(e->id); free(e->parent); free(e->phase); free(e->rigid);
+    free(e->alpha); free(e->birth); free(e->id); free(e->parent); free(e->gen); free(e->phase); free(e->rigid);
     memset(e, 0, sizeof *e);
 }
 
@@ -62,6 +62,7 @@ void ensemble_reserve(Ensemble *e, int nv, int np)
         e->birth = grow(e->birth, (size_t)cap, sizeof *e->birth);
         e->id = grow(e->id, (size_t)cap, sizeof *e->id);
         e->parent = grow(e->parent, (size_t)cap, sizeof *e->parent);
+        e->gen = grow(e->gen, (size_t)cap, sizeof *e->gen);
         e->phase = grow(e->phase, (size_t)cap, sizeof *e->phase);
         e->rigid = grow(e->rigid, (size_t)cap, sizeof *e->rigid);
         e->np_cap = cap;
@@ -92,6 +93,7 @@ int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, 
     e->birth[p] = e->t;
     e->id[p] = e->next_id++;
     e->parent[p] = -1;
+    e->gen[p] = 0;
     e->phase[p] = 1;
     e->rigid[p] = 0;
     return p;
@@ -119,7 +121,8 @@ void ensemble_keep(Ensemble *e, const unsigned char *keep)
             e->start[q] = e->start[p]; e->count[q] = e->count[p]; e->A[q] = e->A[p];
             e->L[q] = e->L[p]; e->A0[q] = e->A0[p]; e->Amax[q] = e->Amax[p];
             e->alpha[q] = e->alpha[p]; e->birth[q] = e->birth[p]; e->id[q] = e->id[p];
-            e->parent[q] = e->parent[p]; e->phase[q] = e->phase[p]; e->rigid[q] = e->rigid[p];
+            e->parent[q] = e->parent[p]; e->gen[q] = e->gen[p]; e->phase[q] = e->phase[p];
+            e->rigid[q] = e->rigid[p];
             for (int i = e->start[q]; i < e->start[q] + e->count[q]; i++) e->pid[i] = q;
         }
         q++;

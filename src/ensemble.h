@@ -33,6 +33,7 @@ typedef struct Ensemble {
     double *alpha;     /* growth rate dA0/dt */
     double *birth;     /* time of birth */
     int64_t *id, *parent;
+    int *gen;          /* generation: 0 for input polygons, mother's + 1 for the products of events */
     signed char *phase;    /* +1 or -1 */
     unsigned char *rigid;  /* 1: never moves (SPEC section 6) */
 

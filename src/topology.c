@@ -106,6 +106,7 @@ int topology_divide(Ensemble *e, const Params *P, int p)
     e->phase[q] = (signed char)phase;
     e->id[p] = e->next_id++;
     e->parent[p] = e->parent[q] = mother;
+    e->gen[p] = e->gen[q] = e->gen[p] + 1;
     e->birth[p] = e->birth[q] = e->t;
     topology_draw_traits(e, P, p);
     topology_draw_traits(e, P, q);

@@ -1,110 +1,136 @@
-/* The frame writer: one ASCII VTK XML PolyData file per call, written atomically (tmp + fsync +
- * rename). Layout of the file, one Piece:
+/* The frame writer. Every array is first gathered into a binary buffer (arrays below), then the
+ * file is assembled in memory and written atomically. Layout of a frame, one Piece:
  *   FieldData  TIME (simulated time, so ParaView shows it instead of the frame index)
- *   CellData   area, perimeter (computed here from the positions), neighbors, phase, rigid
- *   Points     x y z of every polygon's vertices in polygon order, gap slots skipped, so point k of
- *              the file is the k-th vertex counted over the polygons; z = (phase + 1) / 2
- *   Polys      connectivity (just 0..N-1 in that order) and offsets
- * Numbers are printed with %.17g (exact round trip, C locale) and nothing depends on the wall
- * clock, so the same state always gives the same bytes. Every write goes through out(), which
- * keeps the errno of the first failure; the file is only renamed into place if there was none. */
+ *   CellData   per polygon, in polygon order
+ *   PointData  velocity of every vertex
+ *   Points     x y z of every polygon's vertices in polygon order (gap slots skipped); z = (phase+1)/2
+ *   Polys      connectivity (0..N-1 in that order) and offsets
+ * ASCII numbers are printed with %.17g (exact round trip, C locale). Binary data are appended raw
+ * after the XML, each array zlib-compressed in blocks of 32 KiB behind VTK's header of UInt64s
+ * (number of blocks, block size, size of the last partial block or 0, compressed block sizes).
+ * Nothing depends on the wall clock, so the same state always gives the same bytes. */
 #define _POSIX_C_SOURCE 200809L
 #include "vtp.h"
 #include "geometry.h"
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
-typedef struct { FILE *f; int err; } Out;   /* err: errno of the first failed write, else 0 */
+/* a growable byte buffer; `bad` keeps the first failure (out of memory) */
+typedef struct { char *p; size_t n, cap; int bad; } Buf;
 
-static void out(Out *o, const char *fmt, ...)
+static void put(Buf *b, const void *data, size_t n)
 {
-    if (o->err) return;
+    if (b->bad) return;
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 1 << 16;
+        while (cap < b->n + n) cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) { b->bad = ENOMEM; return; }
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, data, n);
+    b->n += n;
+}
+
+static void putf(Buf *b, const char *fmt, ...)
+{
+    char small[512];
     va_list ap;
     va_start(ap, fmt);
-    errno = 0;
-    int r = vfprintf(o->f, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    if (r < 0) o->err = errno ? errno : EIO;
+    if (n < 0) { b->bad = EINVAL; return; }
+    if ((size_t)n < sizeof small) { put(b, small, (size_t)n); return; }
+    char *big = malloc((size_t)n + 1);
+    if (!big) { b->bad = ENOMEM; return; }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    put(b, big, (size_t)n);
+    free(big);
 }
 
-/* XML forbids "--" inside a comment and control characters other than tab and newline anywhere;
- * a '-' right before the end is harmless here because " -->" starts with a space. */
-static void out_comment(Out *o, const char *s)
+/* XML forbids "--" inside a comment and control characters other than tab and newline */
+static void put_comment(Buf *b, const char *s)
 {
-    out(o, "<!-- ");
+    putf(b, "<!-- ");
     for (char prev = 0; *s; prev = *s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '-' && prev == '-') out(o, " ");
-        out(o, "%c", c < 0x20 && c != '\t' && c != '\n' ? '?' : c);
+        if (c == '-' && prev == '-') put(b, " ", 1);
+        char o = c < 0x20 && c != '\t' && c != '\n' ? '?' : (char)c;
+        put(b, &o, 1);
     }
-    out(o, " -->\n");
+    putf(b, " -->\n");
 }
 
-static void array_open(Out *o, const char *type, const char *name)
+enum { F64, I64, I32, U8 };
+static const char *const type_name[] = { "Float64", "Int64", "Int32", "UInt8" };
+static const size_t type_size[] = { 8, 8, 4, 1 };
+
+typedef struct { const char *name; int type, ncomp; size_t count; void *data; } Array;
+
+static void put_ascii(Buf *b, const Array *a)
 {
-    out(o, "        <DataArray type=\"%s\" Name=\"%s\" format=\"ascii\">\n", type, name);
+    for (size_t k = 0; k < a->count * (size_t)a->ncomp; k++) {
+        const char *sep = (k + 1) % (size_t)a->ncomp ? " " : "\n";
+        switch (a->type) {
+        case F64: putf(b, "%.17g%s", ((double *)a->data)[k], sep); break;
+        case I64: putf(b, "%lld%s", (long long)((int64_t *)a->data)[k], sep); break;
+        case I32: putf(b, "%d%s", ((int32_t *)a->data)[k], sep); break;
+        default: putf(b, "%d%s", ((uint8_t *)a->data)[k], sep); break;
+        }
+    }
 }
 
-static void array_close(Out *o) { out(o, "        </DataArray>\n"); }
-
-static void write_body(Out *o, const Ensemble *e, const int *neighbors, const char *meta)
+/* appends the compressed array to `app`, VTK's zlib layout (see the file comment) */
+static void put_compressed(Buf *app, const Array *a)
 {
-    long long nv = 0;
-    for (int p = 0; p < e->np; p++) nv += e->count[p];
-
-    out(o, "<?xml version=\"1.0\"?>\n");
-    if (meta) out_comment(o, meta);
-    out(o, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
-           "header_type=\"UInt64\">\n  <PolyData>\n");
-    out(o, "    <FieldData>\n      <DataArray type=\"Float64\" Name=\"TIME\" NumberOfTuples=\"1\" "
-           "format=\"ascii\">%.17g</DataArray>\n    </FieldData>\n", e->t);
-    out(o, "    <Piece NumberOfPoints=\"%lld\" NumberOfPolys=\"%d\">\n", nv, e->np);
-
-    out(o, "      <CellData Scalars=\"area\">\n");
-    array_open(o, "Float64", "area");
-    for (int p = 0; p < e->np; p++)
-        out(o, "%.17g\n", geom_area(e->x + e->start[p], e->y + e->start[p], e->count[p]));
-    array_close(o);
-    array_open(o, "Float64", "perimeter");
-    for (int p = 0; p < e->np; p++)
-        out(o, "%.17g\n", geom_perimeter(e->x + e->start[p], e->y + e->start[p], e->count[p]));
-    array_close(o);
-    array_open(o, "Int32", "neighbors");
-    for (int p = 0; p < e->np; p++) out(o, "%d\n", neighbors ? neighbors[p] : 0);
-    array_close(o);
-    array_open(o, "Int32", "phase");
-    for (int p = 0; p < e->np; p++) out(o, "%d\n", e->phase[p]);
-    array_close(o);
-    array_open(o, "UInt8", "rigid");
-    for (int p = 0; p < e->np; p++) out(o, "%d\n", e->rigid[p]);
-    array_close(o);
-    out(o, "      </CellData>\n");
-
-    out(o, "      <Points>\n        <DataArray type=\"Float64\" NumberOfComponents=\"3\" "
-           "format=\"ascii\">\n");
-    for (int p = 0; p < e->np; p++)
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
-            out(o, "%.17g %.17g %.17g\n", e->x[i], e->y[i], (e->phase[p] + 1) / 2.0);
-    array_close(o);
-    out(o, "      </Points>\n");
-
-    out(o, "      <Polys>\n");
-    array_open(o, "Int64", "connectivity");
-    long long k = 0;
-    for (int p = 0; p < e->np; p++) {
-        for (int i = 0; i < e->count[p]; i++) out(o, i ? " %lld" : "%lld", k++);
-        out(o, "\n");
+    const size_t block = 32768, size = a->count * (size_t)a->ncomp * type_size[a->type];
+    uint64_t nb = (size + block - 1) / block, *head = calloc(3 + nb, sizeof *head);
+    Buf z = { 0 };
+    if (!head) { app->bad = ENOMEM; return; }
+    head[0] = nb;
+    head[1] = block;
+    head[2] = size % block;
+    for (uint64_t k = 0; k < nb; k++) {
+        size_t n = k + 1 < nb || !head[2] ? block : head[2];
+        uLongf zn = compressBound((uLong)n);
+        unsigned char *tmp = malloc(zn);
+        if (!tmp || compress2(tmp, &zn, (const Bytef *)a->data + k * block, (uLong)n, 6) != Z_OK) {
+            free(tmp);
+            app->bad = ENOMEM;
+            break;
+        }
+        head[3 + k] = zn;
+        put(&z, tmp, zn);
+        free(tmp);
     }
-    array_close(o);
-    array_open(o, "Int64", "offsets");
-    k = 0;
-    for (int p = 0; p < e->np; p++) out(o, "%lld\n", k += e->count[p]);
-    array_close(o);
-    out(o, "      </Polys>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
+    put(app, head, (3 + nb) * sizeof *head);   /* little-endian hosts only (checked in vtp_write) */
+    put(app, z.p, z.n);
+    if (z.bad) app->bad = z.bad;
+    free(z.p);
+    free(head);
+}
+
+static void put_array(Buf *b, Buf *app, const Array *a, int ascii)
+{
+    putf(b, "        <DataArray type=\"%s\" Name=\"%s\"", type_name[a->type], a->name);
+    if (a->ncomp > 1) putf(b, " NumberOfComponents=\"%d\"", a->ncomp);
+    if (ascii) {
+        putf(b, " format=\"ascii\">\n");
+        put_ascii(b, a);
+        putf(b, "        </DataArray>\n");
+    } else {
+        putf(b, " format=\"appended\" offset=\"%zu\"/>\n", app->n);
+        put_compressed(app, a);
+    }
 }
 
 static int fail(char *err, size_t errlen, const char *path, const char *why, int errnum)
@@ -113,28 +139,120 @@ static int fail(char *err, size_t errlen, const char *path, const char *why, int
     return -1;
 }
 
-int vtp_write(const char *path, const Ensemble *e, const int *neighbors, const char *meta,
-              char *err, size_t errlen)
+int write_file_atomic(const char *path, const void *data, size_t size, char *err, size_t errlen)
 {
     size_t len = strlen(path);
     char *tmp = malloc(len + sizeof ".tmp");
     if (!tmp) return fail(err, errlen, path, "out of memory", ENOMEM);
     memcpy(tmp, path, len);
     memcpy(tmp + len, ".tmp", sizeof ".tmp");
-
-    Out o = { fopen(tmp, "w"), 0 };
-    if (!o.f) {
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
         int errnum = errno;
         free(tmp);
         return fail(err, errlen, path, "cannot create the .tmp file", errnum);
     }
-    write_body(&o, e, neighbors, meta);
     const char *why = "write failed";
-    if (!o.err && fflush(o.f) != 0) o.err = errno;
-    if (!o.err && fsync(fileno(o.f)) != 0) { o.err = errno; why = "fsync failed"; }
-    if (fclose(o.f) != 0 && !o.err) o.err = errno;
-    if (!o.err && rename(tmp, path) != 0) { o.err = errno; why = "cannot rename the .tmp file"; }
-    if (o.err) remove(tmp);
+    int e = 0;
+    if (fwrite(data, 1, size, f) != size) e = errno ? errno : EIO;
+    if (!e && fflush(f) != 0) e = errno;
+    if (!e && fsync(fileno(f)) != 0) { e = errno; why = "fsync failed"; }
+    if (fclose(f) != 0 && !e) e = errno;
+    if (!e && rename(tmp, path) != 0) { e = errno; why = "cannot rename the .tmp file"; }
+    if (e) remove(tmp);
     free(tmp);
-    return o.err ? fail(err, errlen, path, why, o.err) : 0;
+    return e ? fail(err, errlen, path, why, e) : 0;
+}
+
+int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *err, size_t errlen)
+{
+    const uint16_t one = 1;
+    if (!opt->ascii && *(const uint8_t *)&one != 1) return fail(err, errlen, path, "binary output needs a little-endian host; use --ascii", ENOTSUP);
+    size_t np = (size_t)e->np, nv = 0;
+    for (int p = 0; p < e->np; p++) nv += (size_t)e->count[p];
+    /* gather: cell arrays, then per-vertex arrays */
+    double *cd = malloc((np * 6 + nv * 6 + 1) * sizeof *cd);
+    int64_t *ci = malloc((np * 3 + nv + 1) * sizeof *ci);
+    int32_t *c32 = malloc((np * 3 + 1) * sizeof *c32);
+    uint8_t *c8 = malloc(np + 1);
+    Buf b = { 0 }, app = { 0 };
+    if (!cd || !ci || !c32 || !c8) { free(cd); free(ci); free(c32); free(c8); return fail(err, errlen, path, "out of memory", ENOMEM); }
+    double *area = cd, *A0 = cd + np, *perim = cd + 2 * np, *press = cd + 3 * np, *age = cd + 4 * np;
+    double *pts = cd + 6 * np, *vel = pts + 3 * nv;
+    int64_t *id = ci, *parent = ci + np, *offs = ci + 2 * np, *conn = ci + 3 * np;
+    int32_t *gen = c32, *nb = c32 + np, *phase = c32 + 2 * np;
+    size_t k = 0;
+    for (int p = 0; p < e->np; p++) {
+        const double *x = e->x + e->start[p], *y = e->y + e->start[p];
+        area[p] = geom_area(x, y, e->count[p]);
+        perim[p] = geom_perimeter(x, y, e->count[p]);
+        A0[p] = e->A0[p];
+        press[p] = -opt->ka * (area[p] - e->A0[p]);
+        age[p] = e->t - e->birth[p];
+        id[p] = e->id[p]; parent[p] = e->parent[p]; gen[p] = e->gen[p];
+        nb[p] = opt->neighbors ? opt->neighbors[p] : 0;
+        phase[p] = e->phase[p];
+        c8[p] = e->rigid[p];
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++, k++) {
+            pts[3 * k] = e->x[i]; pts[3 * k + 1] = e->y[i]; pts[3 * k + 2] = (e->phase[p] + 1) / 2.0;
+            vel[3 * k] = e->vx[i]; vel[3 * k + 1] = e->vy[i]; vel[3 * k + 2] = 0;
+            conn[k] = (int64_t)k;
+        }
+        offs[p] = (int64_t)k;
+    }
+    const Array cells[] = {
+        { "id", I64, 1, np, id }, { "parent", I64, 1, np, parent }, { "generation", I32, 1, np, gen },
+        { "age", F64, 1, np, age }, { "area", F64, 1, np, area }, { "target_area", F64, 1, np, A0 },
+        { "perimeter", F64, 1, np, perim }, { "pressure", F64, 1, np, press },
+        { "neighbors", I32, 1, np, nb }, { "phase", I32, 1, np, phase }, { "rigid", U8, 1, np, c8 },
+    };
+    const Array velocity = { "velocity", F64, 3, nv, vel }, points = { "points", F64, 3, nv, pts };
+    const Array connectivity = { "connectivity", I64, 1, nv, conn }, offsets = { "offsets", I64, 1, np, offs };
+    double t = e->t;
+    const Array time = { "TIME", F64, 1, 1, &t };
+
+    putf(&b, "<?xml version=\"1.0\"?>\n");
+    if (opt->meta) put_comment(&b, opt->meta);
+    putf(&b, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\"%s>\n"
+             "  <PolyData>\n    <FieldData>\n", opt->ascii ? "" : " compressor=\"vtkZLibDataCompressor\"");
+    putf(&b, "        <DataArray type=\"Float64\" Name=\"TIME\" NumberOfTuples=\"1\"");
+    if (opt->ascii) putf(&b, " format=\"ascii\">%.17g</DataArray>\n", t);
+    else { putf(&b, " format=\"appended\" offset=\"%zu\"/>\n", app.n); put_compressed(&app, &time); }
+    putf(&b, "    </FieldData>\n    <Piece NumberOfPoints=\"%zu\" NumberOfPolys=\"%zu\">\n", nv, np);
+    putf(&b, "      <CellData Scalars=\"area\">\n");
+    for (size_t a = 0; a < sizeof cells / sizeof cells[0]; a++) put_array(&b, &app, &cells[a], opt->ascii);
+    putf(&b, "      </CellData>\n      <PointData Vectors=\"velocity\">\n");
+    put_array(&b, &app, &velocity, opt->ascii);
+    putf(&b, "      </PointData>\n      <Points>\n");
+    put_array(&b, &app, &points, opt->ascii);
+    putf(&b, "      </Points>\n      <Polys>\n");
+    put_array(&b, &app, &connectivity, opt->ascii);
+    put_array(&b, &app, &offsets, opt->ascii);
+    putf(&b, "      </Polys>\n    </Piece>\n  </PolyData>\n");
+    if (!opt->ascii) {
+        putf(&b, "  <AppendedData encoding=\"raw\">\n   _");
+        put(&b, app.p, app.n);
+        putf(&b, "\n  </AppendedData>\n");
+    }
+    putf(&b, "</VTKFile>\n");
+    free(cd); free(ci); free(c32); free(c8);
+    int r = b.bad || app.bad ? fail(err, errlen, path, "cannot assemble the frame", b.bad ? b.bad : app.bad)
+                             : write_file_atomic(path, b.p, b.n, err, errlen);
+    free(b.p);
+    free(app.p);
+    return r;
+}
+
+int vtp_write_collection(const char *dir, int n, const double *t, char *err, size_t errlen)
+{
+    Buf b = { 0 };
+    putf(&b, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n");
+    for (int k = 0; k < n; k++)
+        putf(&b, "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"frame%06d.vtp\"/>\n", t[k], k);
+    putf(&b, "  </Collection>\n</VTKFile>\n");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    int r = b.bad ? fail(err, errlen, path, "out of memory", b.bad) : write_file_atomic(path, b.p, b.n, err, errlen);
+    free(b.p);
+    return r;
 }

@@ -1,19 +1,30 @@
-/* Output frames: one VTK XML PolyData file (ASCII) per frame, one polygon per cell (SPEC section 7).
- * ParaView opens a numbered series of these directly; non-convex cells need Extract Surface +
- * Triangulate to render filled. */
+/* Output frames: one VTK XML PolyData file per frame, one polygon per cell (SPEC section 7), and
+ * the ParaView collection (.pvd) that lists the frames with their simulated times. ParaView
+ * opens either; non-convex cells need Extract Surface + Triangulate to render filled. */
 #ifndef PH_VTP_H
 #define PH_VTP_H
 #include <stddef.h>
 #include "ensemble.h"
 
-/* Writes the ensemble as one VTK XML PolyData file (ASCII), atomically: the data go to
- * "<path>.tmp", are flushed (fflush + fsync) and renamed to path, so a killed run never leaves a
- * truncated frame. neighbors[p] is the cell array "neighbors" (may be NULL -> all 0).
- * meta is free text (program version, parameter values...; may be NULL) written into an XML
- * comment right after the <?xml ...?> line ("--" is broken up so the comment stays valid).
- * Returns 0, or -1 with "path: reason (strerror)" in err; on failure no file named path is
- * created or half-written and the .tmp is removed. */
-int vtp_write(const char *path, const Ensemble *e, const int *neighbors, const char *meta,
-              char *err, size_t errlen);
+typedef struct VtpOptions {
+    int ascii;              /* 1: human-readable numbers; 0: zlib-compressed binary (default) */
+    double ka;              /* area stiffness, for the cell array pressure = -ka (A - A0) */
+    const int *neighbors;   /* cell array "neighbors" (NULL: all 0) */
+    const char *meta;       /* free text for an XML comment at the top (version, parameters) */
+} VtpOptions;
+
+/* Writes the ensemble to path, atomically: the data go to "<path>.tmp", are flushed and synced,
+ * then renamed to path, so a killed run never leaves a truncated frame. Cell arrays: id, parent,
+ * generation, age, area, target_area, perimeter, pressure, neighbors, phase, rigid; point array
+ * velocity; field TIME. Returns 0, or -1 with "path: reason (strerror)" in err (no file named
+ * path is then created or changed, and the .tmp is removed). */
+int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *err, size_t errlen);
+
+/* Writes dir/frames.pvd (atomically) listing dir/frame%06d.vtp for frames 0..n-1 at times t[k]. */
+int vtp_write_collection(const char *dir, int n, const double *t, char *err, size_t errlen);
+
+/* Writes `size` bytes to path atomically (tmp file, fsync, rename); the building block of the
+ * writers above and of checkpoints. Returns 0 or -1 with the reason in err. */
+int write_file_atomic(const char *path, const void *data, size_t size, char *err, size_t errlen);
 
 #endif

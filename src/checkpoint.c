@@ -1,0 +1,132 @@
+/* Layout (host byte order, checked on reading): a fixed header (magic, version, byte-order mark,
+ * sizes, the Params struct, random stream, time and counters, input name), then per polygon in
+ * order its vertex count and data, then per vertex, polygon by polygon, x y vx vy l0. Gap slots
+ * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
+ * it anyway, so the continuation is unchanged. */
+#include "checkpoint.h"
+#include "vtp.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Header {
+    char magic[24];
+    uint32_t version, order, params_size, reserved;
+    Params P;
+    uint64_t seed, draws;
+    int64_t step, next_id, divisions, removals, fusions1, fusions2;
+    double t;
+    int32_t frame, np, nv, reserved2;
+    char input[1024];
+} Header;
+
+static const char MAGIC[24] = "polyhoop checkpoint\n";
+
+typedef struct { char *p; size_t n, cap; } Buf;
+
+static int put(Buf *b, const void *d, size_t n)
+{
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 1 << 16;
+        while (cap < b->n + n) cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) return -1;
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, d, n);
+    b->n += n;
+    return 0;
+}
+
+int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, char *err, size_t len)
+{
+    const Ensemble *e = &s->e;
+    Header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, MAGIC, sizeof MAGIC);
+    h.version = 1; h.order = 0x01020304u; h.params_size = sizeof(Params);
+    h.P = s->P; h.seed = e->seed; h.draws = e->draws; h.step = e->step; h.next_id = e->next_id;
+    h.divisions = s->divisions; h.removals = s->removals; h.fusions1 = s->fusions1; h.fusions2 = s->fusions2;
+    h.t = e->t; h.frame = frame; h.np = e->np; h.nv = ensemble_vertex_count(e);
+    snprintf(h.input, sizeof h.input, "%s", input);
+    Buf b = { 0 };
+    int bad = put(&b, &h, sizeof h);
+    for (int p = 0; p < e->np && !bad; p++) {
+        int32_t n = e->count[p], gen = e->gen[p];
+        double d[4] = { e->A0[p], e->Amax[p], e->alpha[p], e->birth[p] };
+        int64_t ids[2] = { e->id[p], e->parent[p] };
+        bad |= put(&b, &n, sizeof n) | put(&b, &gen, sizeof gen) | put(&b, d, sizeof d) | put(&b, ids, sizeof ids);
+        bad |= put(&b, &e->phase[p], 1) | put(&b, &e->rigid[p], 1);
+    }
+    for (int p = 0; p < e->np && !bad; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+            double v[5] = { e->x[i], e->y[i], e->vx[i], e->vy[i], e->l0[i] };
+            bad |= put(&b, v, sizeof v);
+        }
+    int r = bad ? (snprintf(err, len, "%s: out of memory", path), -1) : write_file_atomic(path, b.p, b.n, err, len);
+    free(b.p);
+    return r;
+}
+
+static int bad_file(char *err, size_t len, const char *path, const char *why)
+{
+    snprintf(err, len, "%s: %s", path, why);
+    return -1;
+}
+
+int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, char *err, size_t len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(err, len, "%s: cannot open (%s)", path, strerror(errno)); return -1; }
+    Header h;
+    if (fread(&h, sizeof h, 1, f) != 1) { fclose(f); return bad_file(err, len, path, "too short for a checkpoint"); }
+    if (memcmp(h.magic, MAGIC, sizeof MAGIC) || h.version != 1) { fclose(f); return bad_file(err, len, path, "not a polyhoop checkpoint (or another version)"); }
+    if (h.order != 0x01020304u || h.params_size != sizeof(Params)) { fclose(f); return bad_file(err, len, path, "written on a different kind of machine or build"); }
+    if (h.np < 0 || h.nv < 0 || h.frame < 0) { fclose(f); return bad_file(err, len, path, "corrupt header"); }
+    Ensemble *e = &s->e;
+    ensemble_free(e);
+    ensemble_init(e, h.seed);
+    s->P = h.P;
+    int ok = 1, total = 0;
+    int32_t *n = malloc(((size_t)h.np + 1) * sizeof *n);
+    double *pd = malloc(((size_t)h.np + 1) * 4 * sizeof *pd);
+    int64_t *pi = malloc(((size_t)h.np + 1) * 2 * sizeof *pi);
+    int32_t *gen = malloc(((size_t)h.np + 1) * sizeof *gen);
+    signed char *phase = malloc((size_t)h.np + 1);
+    unsigned char *rigid = malloc((size_t)h.np + 1);
+    ok = n && pd && pi && gen && phase && rigid;
+    for (int p = 0; ok && p < h.np; p++) {
+        ok = fread(&n[p], sizeof *n, 1, f) == 1 && fread(&gen[p], sizeof *gen, 1, f) == 1 &&
+             fread(pd + 4 * p, sizeof *pd, 4, f) == 4 && fread(pi + 2 * p, sizeof *pi, 2, f) == 2 &&
+             fread(&phase[p], 1, 1, f) == 1 && fread(&rigid[p], 1, 1, f) == 1 && n[p] >= 3 && n[p] <= h.nv - total;
+        if (ok) total += n[p];
+    }
+    ok = ok && total == h.nv;
+    double *v = ok ? malloc(((size_t)h.nv + 1) * 5 * sizeof *v) : NULL;
+    ok = ok && v && fread(v, 5 * sizeof *v, (size_t)h.nv, f) == (size_t)h.nv && fgetc(f) == EOF;
+    fclose(f);
+    if (ok) {
+        double *x = malloc(((size_t)h.nv + 1) * 5 * sizeof *x);
+        ok = x != NULL;
+        for (int p = 0, k = 0; ok && p < h.np; k += n[p], p++) {
+            double *c[5];
+            for (int j = 0; j < 5; j++) c[j] = x + (size_t)h.nv * j;
+            for (int i = 0; i < n[p]; i++)
+                for (int j = 0; j < 5; j++) c[j][i] = v[5 * (k + i) + j];
+            int q = ensemble_push_polygon(e, n[p], c[0], c[1], c[2], c[3], c[4]);
+            e->A0[q] = pd[4 * p]; e->Amax[q] = pd[4 * p + 1]; e->alpha[q] = pd[4 * p + 2]; e->birth[q] = pd[4 * p + 3];
+            e->id[q] = pi[2 * p]; e->parent[q] = pi[2 * p + 1]; e->gen[q] = gen[p];
+            e->phase[q] = phase[p]; e->rigid[q] = rigid[p];
+        }
+        free(x);
+    }
+    free(n); free(pd); free(pi); free(gen); free(phase); free(rigid); free(v);
+    if (!ok) return bad_file(err, len, path, "truncated or corrupt");
+    e->draws = h.draws; e->step = h.step; e->next_id = h.next_id; e->t = h.t;
+    s->divisions = h.divisions; s->removals = h.removals; s->fusions1 = h.fusions1; s->fusions2 = h.fusions2;
+    *frame = h.frame;
+    snprintf(input, inlen, "%s", h.input);
+    return 0;
+}

@@ -1,0 +1,16 @@
+/* Checkpoints: the full state of a run (every vertex and polygon datum, the random stream, time,
+ * step, frame, event counts, parameters) in one binary file, written atomically, so that a run
+ * continued from it produces the same frames, bit for bit, as one never interrupted. */
+#ifndef PH_CHECKPOINT_H
+#define PH_CHECKPOINT_H
+#include "sim.h"
+#include <stddef.h>
+
+/* Writes the state of s at the given frame count and input name to path. 0 or -1 with err. */
+int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, char *err, size_t len);
+
+/* Reads path into s (initialised by sim_init with any parameters; they are replaced by the
+ * checkpoint's). Fills *frame and input. Returns 0, or -1 with "path: reason" in err. */
+int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, char *err, size_t len);
+
+#endif

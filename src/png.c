@@ -1,0 +1,380 @@
+/* The picture writer: rasterises the polygons into an RGB buffer and encodes it as a PNG.
+ * Layout: one buffer of width x height pixels, 3 bytes each, rows top to bottom. A Canvas is a
+ * band of whole rows of that buffer: the drawing area on top, the legend strip (26 s pixels high,
+ * s = the text scale) below it. Polygons are mapped to pixel coordinates (y pointing down),
+ * filled by an even-odd scanline rule at pixel centres, largest |area| first (ties by index), and
+ * outlined afterwards, so a neighbour's fill never hides an edge. The PNG has one IHDR, one IDAT
+ * (every row with filter type 0, deflated by zlib's compress2) and IEND; CRCs are zlib's crc32.
+ * No clocks, no globals: the same input gives the same bytes. */
+#define _POSIX_C_SOURCE 200809L
+#include "png.h"
+#include "geometry.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+enum { LEGEND_MIN_HEIGHT = 60, MAX_SIDE = 16384 };
+
+static const unsigned char WHITE[3] = { 255, 255, 255 }, DARK[3] = { 40, 40, 40 },
+                           LIGHT_GREY[3] = { 204, 204, 204 }, MID_GREY[3] = { 128, 128, 128 };
+
+void png_colour(double t, unsigned char rgb[3])
+{
+    /* viridis (van der Walt and Smith, matplotlib) sampled at t = 0, 0.1, ..., 1 */
+    static const unsigned char map[11][3] = {
+        { 68, 1, 84 },    { 72, 36, 117 },  { 65, 68, 135 },  { 53, 95, 141 },
+        { 42, 120, 142 }, { 33, 145, 140 }, { 34, 168, 132 }, { 68, 191, 112 },
+        { 122, 209, 81 }, { 189, 223, 38 }, { 253, 231, 37 },
+    };
+    if (!(t > 0)) t = 0;
+    if (t > 1) t = 1;
+    int k = (int)(t * 10);
+    if (k > 9) k = 9;
+    double f = t * 10 - k;
+    for (int c = 0; c < 3; c++)
+        rgb[c] = (unsigned char)lround(map[k][c] + f * (map[k + 1][c] - map[k][c]));
+}
+
+typedef struct { unsigned char *rgb; int w, h; } Canvas;   /* h rows of w pixels */
+
+static void put(const Canvas *c, int i, int j, const unsigned char col[3])
+{
+    if (i < 0 || j < 0 || i >= c->w || j >= c->h) return;
+    memcpy(c->rgb + 3 * ((size_t)j * (size_t)c->w + (size_t)i), col, 3);
+}
+
+/* First pixel index whose centre k + 0.5 is >= v, clamped to [lo, hi]. */
+static int first_centre(double v, int lo, int hi)
+{
+    double k = ceil(v - 0.5);
+    return k < lo ? lo : k > hi ? hi : (int)k;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double u = *(const double *)a, v = *(const double *)b;
+    return (u > v) - (u < v);
+}
+
+/* Even-odd fill of the polygon (X[k], Y[k]) in pixel coordinates: on each row the crossings of
+ * the line through the pixel centres are sorted and the spans between pairs are filled. An edge
+ * counts when its ends lie on different sides of the line (half-open), so a vertex on the line
+ * is counted once. cross holds at least n doubles. */
+static void fill_polygon(const Canvas *c, const double *X, const double *Y, int n, double *cross,
+                         const unsigned char col[3])
+{
+    double ymin = Y[0], ymax = Y[0];
+    for (int k = 1; k < n; k++) { ymin = fmin(ymin, Y[k]); ymax = fmax(ymax, Y[k]); }
+    int j0 = first_centre(ymin, 0, c->h), j1 = first_centre(ymax, 0, c->h);
+    for (int j = j0; j < j1; j++) {
+        double yc = j + 0.5;
+        int m = 0;
+        for (int k = 0, l = n - 1; k < n; l = k++)
+            if ((Y[k] <= yc) != (Y[l] <= yc))
+                cross[m++] = X[l] + (yc - Y[l]) * (X[k] - X[l]) / (Y[k] - Y[l]);
+        qsort(cross, (size_t)m, sizeof *cross, cmp_double);
+        for (int q = 0; q + 1 < m; q += 2) {
+            int i1 = first_centre(cross[q + 1], 0, c->w);
+            for (int i = first_centre(cross[q], 0, c->w); i < i1; i++) put(c, i, j, col);
+        }
+    }
+}
+
+/* Line from (x0, y0) to (x1, y1) in pixel coordinates: clipped to the canvas (Liang-Barsky),
+ * then one pixel per unit step along the longer axis (DDA); the pixel is the one containing
+ * the point. */
+static void draw_line(const Canvas *c, double x0, double y0, double x1, double y1,
+                      const unsigned char col[3])
+{
+    double dx = x1 - x0, dy = y1 - y0, t0 = 0, t1 = 1;
+    const double p[4] = { -dx, dx, -dy, dy }, q[4] = { x0, c->w - x0, y0, c->h - y0 };
+    for (int k = 0; k < 4; k++) {
+        if (p[k] == 0) {
+            if (q[k] < 0) return;
+            continue;
+        }
+        double r = q[k] / p[k];
+        if (p[k] < 0 && r > t0) t0 = r;
+        if (p[k] > 0 && r < t1) t1 = r;
+    }
+    if (t0 > t1) return;
+    double ax = x0 + t0 * dx, ay = y0 + t0 * dy, bx = x0 + t1 * dx, by = y0 + t1 * dy;
+    int steps = (int)ceil(fmax(fabs(bx - ax), fabs(by - ay)));
+    for (int k = 0; k <= steps; k++) {
+        double f = steps ? (double)k / steps : 0;
+        put(c, (int)floor(ax + f * (bx - ax)), (int)floor(ay + f * (by - ay)), col);
+    }
+}
+
+/* A 5 x 7 bitmap font: one byte per row, top row first, bit 4 = leftmost column. */
+typedef struct { char ch; unsigned char row[7]; } Glyph;
+static const Glyph FONT[] = {
+    { '0', { 0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E } },
+    { '1', { 0x04, 0x0C, 0x04, 0x04, 0x04, 0x04, 0x0E } },
+    { '2', { 0x0E, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1F } },
+    { '3', { 0x1F, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0E } },
+    { '4', { 0x02, 0x06, 0x0A, 0x12, 0x1F, 0x02, 0x02 } },
+    { '5', { 0x1F, 0x10, 0x1E, 0x01, 0x01, 0x11, 0x0E } },
+    { '6', { 0x06, 0x08, 0x10, 0x1E, 0x11, 0x11, 0x0E } },
+    { '7', { 0x1F, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08 } },
+    { '8', { 0x0E, 0x11, 0x11, 0x0E, 0x11, 0x11, 0x0E } },
+    { '9', { 0x0E, 0x11, 0x11, 0x0F, 0x01, 0x02, 0x0C } },
+    { 'a', { 0x0E, 0x11, 0x11, 0x1F, 0x11, 0x11, 0x11 } },
+    { 'b', { 0x1E, 0x11, 0x11, 0x1E, 0x11, 0x11, 0x1E } },
+    { 'c', { 0x0E, 0x11, 0x10, 0x10, 0x10, 0x11, 0x0E } },
+    { 'd', { 0x1C, 0x12, 0x11, 0x11, 0x11, 0x12, 0x1C } },
+    { 'e', { 0x1F, 0x10, 0x10, 0x1E, 0x10, 0x10, 0x1F } },
+    { 'f', { 0x1F, 0x10, 0x10, 0x1E, 0x10, 0x10, 0x10 } },
+    { 'g', { 0x0E, 0x11, 0x10, 0x17, 0x11, 0x11, 0x0F } },
+    { 'h', { 0x11, 0x11, 0x11, 0x1F, 0x11, 0x11, 0x11 } },
+    { 'i', { 0x0E, 0x04, 0x04, 0x04, 0x04, 0x04, 0x0E } },
+    { 'j', { 0x07, 0x02, 0x02, 0x02, 0x02, 0x12, 0x0C } },
+    { 'k', { 0x11, 0x12, 0x14, 0x18, 0x14, 0x12, 0x11 } },
+    { 'l', { 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x1F } },
+    { 'm', { 0x11, 0x1B, 0x15, 0x15, 0x11, 0x11, 0x11 } },
+    { 'n', { 0x11, 0x11, 0x19, 0x15, 0x13, 0x11, 0x11 } },
+    { 'o', { 0x0E, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0E } },
+    { 'p', { 0x1E, 0x11, 0x11, 0x1E, 0x10, 0x10, 0x10 } },
+    { 'q', { 0x0E, 0x11, 0x11, 0x11, 0x15, 0x12, 0x0D } },
+    { 'r', { 0x1E, 0x11, 0x11, 0x1E, 0x14, 0x12, 0x11 } },
+    { 's', { 0x0F, 0x10, 0x10, 0x0E, 0x01, 0x01, 0x1E } },
+    { 't', { 0x1F, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04 } },
+    { 'u', { 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0E } },
+    { 'v', { 0x11, 0x11, 0x11, 0x11, 0x11, 0x0A, 0x04 } },
+    { 'w', { 0x11, 0x11, 0x11, 0x15, 0x15, 0x15, 0x0A } },
+    { 'x', { 0x11, 0x11, 0x0A, 0x04, 0x0A, 0x11, 0x11 } },
+    { 'y', { 0x11, 0x11, 0x0A, 0x04, 0x04, 0x04, 0x04 } },
+    { 'z', { 0x1F, 0x01, 0x02, 0x04, 0x08, 0x10, 0x1F } },
+    { ' ', { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 } },
+    { '.', { 0x00, 0x00, 0x00, 0x00, 0x00, 0x0C, 0x0C } },
+    { ',', { 0x00, 0x00, 0x00, 0x00, 0x0C, 0x04, 0x08 } },
+    { ':', { 0x00, 0x0C, 0x0C, 0x00, 0x0C, 0x0C, 0x00 } },
+    { ';', { 0x00, 0x0C, 0x0C, 0x00, 0x0C, 0x04, 0x08 } },
+    { '=', { 0x00, 0x00, 0x1F, 0x00, 0x1F, 0x00, 0x00 } },
+    { '+', { 0x00, 0x04, 0x04, 0x1F, 0x04, 0x04, 0x00 } },
+    { '-', { 0x00, 0x00, 0x00, 0x1F, 0x00, 0x00, 0x00 } },
+    { '_', { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1F } },
+    { '(', { 0x02, 0x04, 0x08, 0x08, 0x08, 0x04, 0x02 } },
+    { ')', { 0x08, 0x04, 0x02, 0x02, 0x02, 0x04, 0x08 } },
+    { '/', { 0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x00 } },
+    { '%', { 0x18, 0x19, 0x02, 0x04, 0x08, 0x13, 0x03 } },
+    { '?', { 0x0E, 0x11, 0x01, 0x02, 0x04, 0x00, 0x04 } },
+};
+enum { NGLYPH = sizeof FONT / sizeof FONT[0] };
+
+/* Letters print in one case (capital shapes); anything not in the font prints as '?'. */
+static const Glyph *glyph(char ch)
+{
+    if (ch >= 'A' && ch <= 'Z') ch = (char)(ch - 'A' + 'a');
+    for (int k = 0; k < NGLYPH; k++)
+        if (FONT[k].ch == ch) return &FONT[k];
+    return &FONT[NGLYPH - 1];
+}
+
+/* Text with its top left corner at (x, y), each font pixel an s x s block, 6 s per character. */
+static void draw_text(const Canvas *c, int x, int y, int s, const char *text)
+{
+    for (; *text; text++, x += 6 * s) {
+        const Glyph *g = glyph(*text);
+        for (int r = 0; r < 7 * s; r++)
+            for (int q = 0; q < 5 * s; q++)
+                if (g->row[r / s] >> (4 - q / s) & 1) put(c, x + q, y + r, DARK);
+    }
+}
+
+/* The legend strip (26 s rows): a framed colour bar from lo to hi, and under it lo at the bar's
+ * left end, hi at its right end and the label centred. Without a range only the label shows. */
+static void draw_legend(const Canvas *c, int s, int have_range, double lo, double hi,
+                        const char *label)
+{
+    int x0 = 8 * s, x1 = c->w - 8 * s, y0 = 4 * s, y1 = 12 * s, ty = 15 * s;
+    for (int i = x0; i < x1; i++) {
+        unsigned char col[3];
+        png_colour((i - x0 + 0.5) / (x1 - x0), col);
+        for (int j = y0; j < y1; j++) put(c, i, j, col);
+    }
+    for (int i = x0 - 1; i <= x1; i++) { put(c, i, y0 - 1, DARK); put(c, i, y1, DARK); }
+    for (int j = y0 - 1; j <= y1; j++) { put(c, x0 - 1, j, DARK); put(c, x1, j, DARK); }
+    if (have_range) {
+        char a[32], b[32];
+        snprintf(a, sizeof a, "%.4g", lo);
+        snprintf(b, sizeof b, "%.4g", hi);
+        draw_text(c, x0, ty, s, a);
+        draw_text(c, x1 - (6 * (int)strlen(b) - 1) * s, ty, s, b);
+    }
+    int n = (int)strlen(label);
+    draw_text(c, (c->w - (6 * n - 1) * s) / 2, ty, s, label);
+}
+
+typedef struct { double area; int p; } Order;
+
+static int cmp_order(const void *a, const void *b)
+{
+    const Order *u = a, *v = b;
+    if (u->area != v->area) return u->area < v->area ? 1 : -1;   /* larger first */
+    return (u->p > v->p) - (u->p < v->p);
+}
+
+/* Renders the picture into rgb (width x height, already allocated). Returns 0, or -1 when out
+ * of memory. */
+static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
+                  const double *value, const char *label, double vmin, double vmax,
+                  const PngView *view)
+{
+    int s = height / 300 < 1 ? 1 : height / 300 > 4 ? 4 : height / 300;
+    int legend = height >= LEGEND_MIN_HEIGHT ? 26 * s : 0;
+    Canvas area = { rgb, width, height - legend };
+    Canvas strip = { rgb + 3 * (size_t)width * (size_t)area.h, width, legend };
+    for (size_t k = 0; k < (size_t)width * (size_t)height; k++) memcpy(rgb + 3 * k, WHITE, 3);
+
+    /* colour range; rigid polygons (drawn grey) do not count */
+    int have_range = 1;
+    double lo = vmin, hi = vmax;
+    if (!(vmin < vmax) || !isfinite(vmin) || !isfinite(vmax)) {
+        lo = INFINITY, hi = -INFINITY;
+        for (int p = 0; value && p < e->np; p++)
+            if (!e->rigid[p] && isfinite(value[p])) { lo = fmin(lo, value[p]); hi = fmax(hi, value[p]); }
+        have_range = lo <= hi;
+    }
+
+    /* world rectangle -> pixels: centre (cx, cy) at the centre of the area, scale px/unit */
+    double bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY;
+    if (view) {
+        bx0 = view->x0, by0 = view->y0, bx1 = view->x1, by1 = view->y1;
+    } else {
+        for (int p = 0; p < e->np; p++)
+            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
+                if (isfinite(e->x[i]) && isfinite(e->y[i])) {
+                    bx0 = fmin(bx0, e->x[i]); bx1 = fmax(bx1, e->x[i]);
+                    by0 = fmin(by0, e->y[i]); by1 = fmax(by1, e->y[i]);
+                }
+        if (!(bx0 <= bx1)) bx0 = by0 = 0, bx1 = by1 = 1;   /* no vertices */
+        double mx = 0.05 * (bx1 - bx0), my = 0.05 * (by1 - by0);
+        bx0 -= mx, bx1 += mx, by0 -= my, by1 += my;
+    }
+    double cx = 0.5 * (bx0 + bx1), cy = 0.5 * (by0 + by1), sw = fabs(bx1 - bx0),
+           sh = fabs(by1 - by0);
+    double scale = fmin(sw > 0 ? area.w / sw : INFINITY, sh > 0 ? area.h / sh : INFINITY);
+    if (!(scale < INFINITY)) scale = 1;   /* a single point: any scale shows it */
+
+    /* pixel coordinates of every vertex slot; drawing order by |area|. A polygon with a vertex
+     * beyond far_px pixels (a blow-up) is left out, which keeps every later product finite. */
+    const double far_px = 1e9;
+    size_t nv = (size_t)e->nv_used + 1, np = (size_t)e->np + 1;   /* + 1: never malloc(0) */
+    double *X = malloc(nv * sizeof *X), *Y = malloc(nv * sizeof *Y);
+    double *cross = malloc(nv * sizeof *cross);
+    Order *order = malloc(np * sizeof *order);
+    if (!X || !Y || !cross || !order) { free(X); free(Y); free(cross); free(order); return -1; }
+    int n = 0;
+    for (int p = 0; p < e->np; p++) {
+        int i0 = e->start[p], m = e->count[p], ok = m >= 3;
+        for (int i = i0; i < i0 + m; i++) {
+            X[i] = 0.5 * area.w + (e->x[i] - cx) * scale;
+            Y[i] = 0.5 * area.h - (e->y[i] - cy) * scale;
+            ok = ok && fabs(X[i]) <= far_px && fabs(Y[i]) <= far_px;   /* false for NaN too */
+        }
+        if (ok) order[n++] = (Order){ fabs(geom_area(X + i0, Y + i0, m)), p };
+    }
+    qsort(order, (size_t)n, sizeof *order, cmp_order);
+
+    for (int k = 0; k < n; k++) {
+        int p = order[k].p;
+        unsigned char col[3];
+        double v = value ? value[p] : NAN;
+        if (e->rigid[p]) memcpy(col, MID_GREY, 3);
+        else if (isnan(v)) memcpy(col, LIGHT_GREY, 3);
+        else png_colour(hi > lo ? (v - lo) / (hi - lo) : 0.5, col);
+        fill_polygon(&area, X + e->start[p], Y + e->start[p], e->count[p], cross, col);
+    }
+    for (int k = 0; k < n; k++)
+        for (int i = e->start[order[k].p], m = e->count[order[k].p], q = 0; q < m; q++)
+            draw_line(&area, X[i + q], Y[i + q], X[i + (q + 1) % m], Y[i + (q + 1) % m], DARK);
+    if (legend) draw_legend(&strip, s, have_range, lo, hi, label ? label : "");
+    free(X); free(Y); free(cross); free(order);
+    return 0;
+}
+
+/* One chunk: length, type, data, CRC of type and data. Returns 0, or -1 on a write error. */
+static int chunk(FILE *f, const char *type, const unsigned char *data, size_t n)
+{
+    unsigned char len[4] = { (unsigned char)(n >> 24), (unsigned char)(n >> 16),
+                             (unsigned char)(n >> 8), (unsigned char)n };
+    uLong crc = crc32(0L, (const Bytef *)type, 4);
+    if (n) crc = crc32(crc, data, (uInt)n);
+    unsigned char end[4] = { (unsigned char)(crc >> 24), (unsigned char)(crc >> 16),
+                             (unsigned char)(crc >> 8), (unsigned char)crc };
+    if (fwrite(len, 1, 4, f) != 4 || fwrite(type, 1, 4, f) != 4) return -1;
+    if (n && fwrite(data, 1, n, f) != n) return -1;
+    return fwrite(end, 1, 4, f) == 4 ? 0 : -1;
+}
+
+static int fail(char *err, size_t errlen, const char *path, const char *why, int errnum)
+{
+    if (err && errlen) {
+        if (errnum) snprintf(err, errlen, "%s: %s (%s)", path, why, strerror(errnum));
+        else snprintf(err, errlen, "%s: %s", path, why);
+    }
+    return -1;
+}
+
+int png_write(const char *path, const Ensemble *e, const double *value, const char *label,
+              double vmin, double vmax, int width, int height, const PngView *view, char *err,
+              size_t errlen)
+{
+    if (width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE)
+        return fail(err, errlen, path, "image size must be 1..16384 pixels on each side", 0);
+
+    /* picture, then the scanlines (filter byte 0 + RGB) deflated */
+    size_t row = 1 + 3 * (size_t)width, raw_n = row * (size_t)height;
+    unsigned char *rgb = malloc(3 * (size_t)width * (size_t)height), *raw = malloc(raw_n);
+    uLongf z_n = compressBound((uLong)raw_n);
+    unsigned char *z = malloc(z_n);
+    if (!rgb || !raw || !z || render(rgb, width, height, e, value, label, vmin, vmax, view)) {
+        free(rgb); free(raw); free(z);
+        return fail(err, errlen, path, "out of memory", ENOMEM);
+    }
+    for (int j = 0; j < height; j++) {
+        raw[row * (size_t)j] = 0;
+        memcpy(raw + row * (size_t)j + 1, rgb + 3 * (size_t)width * (size_t)j, row - 1);
+    }
+    free(rgb);
+    int zr = compress2(z, &z_n, raw, (uLong)raw_n, Z_DEFAULT_COMPRESSION);
+    free(raw);
+    if (zr != Z_OK) { free(z); return fail(err, errlen, path, "zlib compress2 failed", 0); }
+
+    size_t len = strlen(path);
+    char *tmp = malloc(len + sizeof ".tmp");
+    if (!tmp) { free(z); return fail(err, errlen, path, "out of memory", ENOMEM); }
+    memcpy(tmp, path, len);
+    memcpy(tmp + len, ".tmp", sizeof ".tmp");
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        int errnum = errno;
+        free(z); free(tmp);
+        return fail(err, errlen, path, "cannot create the .tmp file", errnum);
+    }
+
+    /* IHDR: width, height, bit depth 8, colour type 2 (RGB), deflate, filter set 0, no interlace */
+    static const unsigned char signature[8] = { 137, 'P', 'N', 'G', '\r', '\n', 26, '\n' };
+    unsigned char ihdr[13] = { (unsigned char)(width >> 24), (unsigned char)(width >> 16),
+                               (unsigned char)(width >> 8), (unsigned char)width,
+                               (unsigned char)(height >> 24), (unsigned char)(height >> 16),
+                               (unsigned char)(height >> 8), (unsigned char)height,
+                               8, 2, 0, 0, 0 };
+    int bad = 0;
+    errno = 0;
+    const char *why = "write failed";
+    if (fwrite(signature, 1, 8, f) != 8 || chunk(f, "IHDR", ihdr, 13) ||
+        chunk(f, "IDAT", z, z_n) || chunk(f, "IEND", NULL, 0) || fflush(f) != 0)
+        bad = errno ? errno : EIO;
+    if (!bad && fsync(fileno(f)) != 0) { bad = errno; why = "fsync failed"; }
+    if (fclose(f) != 0 && !bad) bad = errno ? errno : EIO;
+    if (!bad && rename(tmp, path) != 0) { bad = errno; why = "cannot rename the .tmp file"; }
+    if (bad) remove(tmp);
+    free(z); free(tmp);
+    return bad ? fail(err, errlen, path, why, bad) : 0;
+}

@@ -1,0 +1,33 @@
+/* A built-in picture of one frame: the polygons filled with a colour map of one value per polygon,
+ * outlined, with a legend, written as an RGB PNG (zlib only, no image library). For a quick look
+ * at a run without ParaView; the .vtp frames remain the data. */
+#ifndef PH_PNG_H
+#define PH_PNG_H
+#include <stddef.h>
+#include "ensemble.h"
+
+typedef struct PngView { double x0, y0, x1, y1; } PngView;   /* world rectangle shown */
+
+/* Draws the polygons of e filled with a colour map of value[p] (one value per polygon; NaN, or
+ * value == NULL, gives light grey; rigid polygons are always mid grey), with 1-pixel dark
+ * outlines, on white, into a width x height RGB PNG. Larger polygons are drawn first, so nested
+ * ones show on top. A strip at the bottom holds the legend (colour bar, min and max as numbers,
+ * the label; letters, digits and " .,:;=+-_()/%" print, other characters as '?'); it is left out
+ * when height < 60. Polygons with a non-finite vertex, or one more than 1e9 pixels away from the
+ * picture's centre, are not drawn.
+ * view: the world rectangle shown, fitted into the drawing area with the aspect ratio kept
+ * (1 world unit = the same pixels in x and y) and centred; NULL: all vertices with a margin of
+ * 5 % of their extent on every side.
+ * vmin/vmax: colour range; if !(vmin < vmax) (or one is not finite) the range is taken from the
+ * finite values of the polygons that are not rigid (min..max; a constant gives the mid colour).
+ * The file is written atomically (path.tmp, fflush + fsync, rename), and the same input gives
+ * the same bytes. Returns 0, or -1 with "path: reason" in err (the .tmp is then removed). */
+int png_write(const char *path, const Ensemble *e, const double *value, const char *label,
+              double vmin, double vmax, int width, int height, const PngView *view, char *err,
+              size_t errlen);
+
+/* The colour map (viridis, 11 control points, linear in between) at t in [0, 1]; t is clamped,
+ * NaN gives the colour of 0. */
+void png_colour(double t, unsigned char rgb[3]);
+
+#endif

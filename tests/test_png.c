@@ -1,0 +1,322 @@
+/* Tests of the picture writer (src/png.c). Every picture is read back by an independent decoder,
+ * tests/png_probe.py (Python's struct and zlib: chunk CRCs, inflate, row filters), which prints
+ * the size and the RGB of chosen pixels; the tests skip without /usr/bin/python3. Pictures that
+ * check pixels use an explicit view of [0, 2] x [0, 2] on 40 x 40 pixels (20 pixels per unit,
+ * no legend since the height is below 60), so world (x, y) is pixel (20 x, 40 - 20 y) and an edge
+ * at a multiple of 0.25 falls exactly on a pixel boundary. Each test works in its own mkdtemp
+ * directory and removes it when it passes. */
+#define _POSIX_C_SOURCE 200809L
+#include "harness.h"
+#include "ensemble.h"
+#include "png.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const PngView VIEW = { 0, 0, 2, 2 };
+static const int WHITE[3] = { 255, 255, 255 }, DARK[3] = { 40, 40, 40 };
+
+typedef struct { char dir[64], path[96], tmp[100]; } Dir;
+
+static void dir_open(Dir *d)
+{
+    strcpy(d->dir, "/tmp/ph_test_png_XXXXXX");
+    ENSURE(mkdtemp(d->dir) != NULL);
+    snprintf(d->path, sizeof d->path, "%s/frame.png", d->dir);
+    snprintf(d->tmp, sizeof d->tmp, "%s.tmp", d->path);
+}
+
+static void dir_close(const Dir *d)
+{
+    remove(d->path);
+    remove(d->tmp);
+    ENSURE(rmdir(d->dir) == 0);
+}
+
+static int exists(const char *path) { struct stat st; return lstat(path, &st) == 0; }
+
+/* Appends the counter-clockwise rectangle [x0, x1] x [y0, y1]. */
+static void add_rect(Ensemble *e, double x0, double y0, double x1, double y1, int rigid)
+{
+    double x[4] = { x0, x1, x1, x0 }, y[4] = { y0, y0, y1, y1 };
+    ensemble_add_polygon(e, 4, x, y, 1, rigid);
+}
+
+/* Decodes path with tests/png_probe.py: the size into wh, the RGB of pixel (xy[2k], xy[2k+1])
+ * into rgb[k], k < n. */
+static void probe(const char *path, const int *xy, int n, int wh[2], int (*rgb)[3])
+{
+    char cmd[4096];
+    size_t len = (size_t)snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/png_probe.py %s", path);
+    for (int k = 0; k < n; k++) {
+        ENSURE(len < sizeof cmd);
+        len += (size_t)snprintf(cmd + len, sizeof cmd - len, " %d,%d", xy[2 * k], xy[2 * k + 1]);
+    }
+    ENSURE(len < sizeof cmd);
+    FILE *p = popen(cmd, "r");
+    ENSURE(p != NULL);
+    int got = fscanf(p, "%d %d", &wh[0], &wh[1]) == 2;
+    for (int k = 0; got && k < n; k++)
+        got = fscanf(p, "%d %d %d", &rgb[k][0], &rgb[k][1], &rgb[k][2]) == 3;
+    int status = pclose(p);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) SKIP("/usr/bin/python3 missing");
+    ENSURE_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0 && got,
+               "png_probe.py rejected %s (status %d)", path, status);
+}
+
+static int same(const int a[3], const int b[3]) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
+
+static void ensure_colour(const int got[3], const int want[3], int x, int y)
+{
+    ENSURE_MSG(same(got, want), "pixel %d,%d is %d %d %d, expected %d %d %d", x, y, got[0],
+               got[1], got[2], want[0], want[1], want[2]);
+}
+
+/* want[k] = the colour map at t[k] */
+static void map_colour(double t, int want[3])
+{
+    unsigned char c[3];
+    png_colour(t, c);
+    for (int k = 0; k < 3; k++) want[k] = c[k];
+}
+
+/* Probes the pixels (xy pairs) of a 40 x 40 picture and checks each against want[k]. */
+static void ensure_pixels(const char *path, const int *xy, int n, int (*want)[3])
+{
+    int wh[2], rgb[16][3];
+    ENSURE(n <= 16);
+    probe(path, xy, n, wh, rgb);
+    ENSURE(wh[0] == 40 && wh[1] == 40);
+    for (int k = 0; k < n; k++) ensure_colour(rgb[k], want[k], xy[2 * k], xy[2 * k + 1]);
+}
+
+/* Auto-fitted 200 x 150 picture with a legend; the ensemble is laid out by hand with a gap slot
+ * at (99, 99) between the polygons, which must neither be drawn nor widen the fitted view. The
+ * rectangle [0, 4] x [0, 2] plus 5 % margins, 44 x 22 units, fits 200 x 124 pixels (150 less the
+ * 26-row legend) at 45.45 pixels per unit: it covers pixels x 9.1..190.9, y 16.5..107.5. */
+void test_png_valid_file(void)
+{
+    double x[8] = { 0, 4, 4, 0, 99, 0.5, 1.5, 1 }, y[8] = { 0, 0, 2, 2, 99, 0.5, 0.5, 1.5 };
+    int start[2] = { 0, 5 }, count[2] = { 4, 3 };
+    unsigned char rigid[2] = { 0, 0 };
+    double value[2] = { 0, 1 };
+    Ensemble e = { .x = x, .y = y, .start = start, .count = count, .rigid = rigid, .np = 2,
+                   .nv_used = 8, .gaps = 1 };
+    Dir d;
+    dir_open(&d);
+    char err[256] = "";
+    ENSURE_MSG(png_write(d.path, &e, value, "area", 0, 0, 200, 150, NULL, err, sizeof err) == 0,
+               "%s", err);
+    ENSURE(!exists(d.tmp));
+
+    /* triangle centre (1, 0.83) -> pixel (54, 70); rectangle; margins; then column 100 of the
+     * legend strip (rows 124..149): colour bar and the label */
+    int xy[2 * 32] = { 54, 70, 150, 62, 4, 62, 195, 62, 100, 10, 100, 112 }, n = 6;
+    for (int j = 124; j < 150; j++, n++) xy[2 * n] = 100, xy[2 * n + 1] = j;
+    int wh[2], rgb[32][3], top[3], bottom[3], mid[3];
+    probe(d.path, xy, n, wh, rgb);
+    ENSURE(wh[0] == 200 && wh[1] == 150);
+    map_colour(1, top);
+    map_colour(0, bottom);
+    map_colour(0.5, mid);
+    ensure_colour(rgb[0], top, 54, 70);
+    ensure_colour(rgb[1], bottom, 150, 62);
+    for (int k = 2; k < 6; k++) ensure_colour(rgb[k], WHITE, xy[2 * k], xy[2 * k + 1]);
+    int bar = 0, text = 0;
+    for (int k = 6; k < n; k++) {
+        bar += abs(rgb[k][0] - mid[0]) + abs(rgb[k][1] - mid[1]) + abs(rgb[k][2] - mid[2]) <= 6;
+        text += same(rgb[k], DARK);
+    }
+    ENSURE_MSG(bar >= 3 && text >= 3, "legend column: %d bar pixels, %d text pixels", bar, text);
+    dir_close(&d);
+}
+
+/* Square [0.5, 1.5]^2 with value 1 of 0..1: its edges lie on pixel lines 10 and 30. */
+void test_png_known_square(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    add_rect(&e, 0.5, 0.5, 1.5, 1.5, 0);
+    double value[1] = { 1 };
+    Dir d;
+    dir_open(&d);
+    char err[256] = "";
+    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 40, 40, &VIEW, err, sizeof err) == 0,
+               "%s", err);
+    int top[3];
+    map_colour(1, top);
+    const int xy[] = { 20, 20, 11, 11, 29, 29, 5, 5, 35, 35, 9, 20, 31, 20, 20, 31, 20, 39,
+                       10, 20, 30, 20, 20, 10, 20, 30 };
+    int expect[13][3];
+    for (int k = 0; k < 13; k++)
+        memcpy(expect[k], k < 3 ? top : k < 9 ? WHITE : DARK, sizeof expect[k]);
+    ensure_pixels(d.path, xy, 13, expect);
+    ensemble_free(&e);
+    dir_close(&d);
+}
+
+/* An exact colour from the middle of the map, a rigid polygon (mid grey whatever its value) and
+ * a NaN value (light grey), with the explicit range 0..1. */
+void test_png_colours(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    add_rect(&e, 0.25, 0.75, 0.75, 1.25, 0);
+    add_rect(&e, 1.0, 0.75, 1.5, 1.25, 1);
+    add_rect(&e, 1.5, 0.25, 1.75, 0.5, 0);
+    double value[3] = { 0.3, 0.3, NAN };
+    Dir d;
+    dir_open(&d);
+    char err[256] = "";
+    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 40, 40, &VIEW, err, sizeof err) == 0,
+               "%s", err);
+    const int xy[] = { 10, 20, 25, 20, 33, 33 };
+    int wh[2], rgb[3][3], c30[3];
+    probe(d.path, xy, 3, wh, rgb);
+    map_colour(0.3, c30);
+    ensure_colour(rgb[0], c30, 10, 20);
+    ENSURE(rgb[1][0] == rgb[1][1] && rgb[1][1] == rgb[1][2] && rgb[1][0] > 100 && rgb[1][0] < 160);
+    ENSURE(rgb[2][0] == rgb[2][1] && rgb[2][1] == rgb[2][2] && rgb[2][0] > rgb[1][0] + 40 &&
+           rgb[2][0] < 255);
+    ensemble_free(&e);
+    dir_close(&d);
+}
+
+/* Without a range (vmin >= vmax) the values 2 and 4 span the map, the rigid polygon's 100 does
+ * not count; a constant value gives the middle colour. */
+void test_png_auto_range(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    add_rect(&e, 0.25, 0.75, 0.75, 1.25, 0);
+    add_rect(&e, 1.25, 0.75, 1.75, 1.25, 0);
+    add_rect(&e, 0.75, 1.5, 1.25, 1.75, 1);
+    double value[3] = { 2, 4, 100 }, flat[3] = { 3, 3, 3 };
+    Dir d;
+    dir_open(&d);
+    char err[256] = "";
+    ENSURE_MSG(png_write(d.path, &e, value, "v", 1, 1, 40, 40, &VIEW, err, sizeof err) == 0,
+               "%s", err);
+    const int xy[] = { 10, 20, 30, 20 };
+    int want[2][3];
+    map_colour(0, want[0]);
+    map_colour(1, want[1]);
+    ensure_pixels(d.path, xy, 2, want);
+    ENSURE_MSG(png_write(d.path, &e, flat, "v", 0, 0, 40, 40, &VIEW, err, sizeof err) == 0,
+               "%s", err);
+    map_colour(0.5, want[0]);
+    map_colour(0.5, want[1]);
+    ensure_pixels(d.path, xy, 2, want);
+    ensemble_free(&e);
+    dir_close(&d);
+}
+
+/* A U shape, [0.5, 1.5]^2 less the slot [0.75, 1.25] x [0.75, 1.5]: rows through the arms cross
+ * four edges, and the slot between the arms stays white. */
+void test_png_nonconvex(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    double x[8] = { 0.5, 1.5, 1.5, 1.25, 1.25, 0.75, 0.75, 0.5 };
+    double y[8] = { 0.5, 0.5, 1.5, 1.5, 0.75, 0.75, 1.5, 1.5 };
+    ensemble_add_polygon(&e, 8, x, y, 1, 0);
+    double value[1] = { 0 };
+    Dir d;
+    dir_open(&d);
+    char err[256] = "";
+    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 40, 40, &VIEW, err, sizeof err) == 0,
+               "%s", err);
+    const int xy[] = { 12, 15, 27, 15, 20, 27, 20, 18, 20, 12 };
+    int want[5][3];
+    for (int k = 0; k < 5; k++) {
+        if (k < 3) map_colour(0, want[k]);
+        else memcpy(want[k], WHITE, sizeof want[k]);
+    }
+    ensure_pixels(d.path, xy, 5, want);
+    ensemble_free(&e);
+    dir_close(&d);
+}
+
+/* The small square comes first in the ensemble but is drawn last, on top of the big one. */
+void test_png_nesting(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    add_rect(&e, 0.75, 0.75, 1.25, 1.25, 0);
+    add_rect(&e, 0.25, 0.25, 1.75, 1.75, 0);
+    double value[2] = { 1, 0 };
+    Dir d;
+    dir_open(&d);
+    char err[256] = "";
+    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 40, 40, &VIEW, err, sizeof err) == 0,
+               "%s", err);
+    const int xy[] = { 20, 20, 8, 8, 31, 20 };
+    int want[3][3];
+    map_colour(1, want[0]);
+    map_colour(0, want[1]);
+    map_colour(0, want[2]);
+    ensure_pixels(d.path, xy, 3, want);
+    ensemble_free(&e);
+    dir_close(&d);
+}
+
+/* A missing directory or a bad size: -1, the path in err, no file and no .tmp left. */
+void test_png_failure(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    add_rect(&e, 0, 0, 1, 1, 0);
+    double value[1] = { 1 };
+    Dir d;
+    dir_open(&d);
+    char path[160], tmp[170], err[256] = "";
+    snprintf(path, sizeof path, "%s/missing/frame.png", d.dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    ENSURE(png_write(path, &e, value, "v", 0, 1, 100, 100, NULL, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, path) == err, "err: %s", err);
+    ENSURE(!exists(path) && !exists(tmp));
+    err[0] = 0;
+    ENSURE(png_write(d.path, &e, value, "v", 0, 1, 0, 100, NULL, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, d.path) == err, "err: %s", err);
+    ENSURE(!exists(d.path) && !exists(d.tmp));
+    ensemble_free(&e);
+    dir_close(&d);
+}
+
+static long read_all(const char *path, unsigned char *buf, long cap)
+{
+    FILE *f = fopen(path, "rb");
+    ENSURE(f != NULL);
+    long n = (long)fread(buf, 1, (size_t)cap, f);
+    fclose(f);
+    return n;
+}
+
+/* The same input twice gives the same bytes. */
+void test_png_deterministic(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    for (int k = 0; k < 12; k++) add_rect(&e, k % 4, k / 4, k % 4 + 0.9, k / 4 + 0.7, k == 5);
+    double value[12];
+    for (int k = 0; k < 12; k++) value[k] = k == 7 ? NAN : 0.1 * k * k;
+    Dir d;
+    dir_open(&d);
+    char second[128], err[256] = "";
+    snprintf(second, sizeof second, "%s/again.png", d.dir);
+    ENSURE(png_write(d.path, &e, value, "speed", 0, 0, 320, 240, NULL, err, sizeof err) == 0);
+    ENSURE(png_write(second, &e, value, "speed", 0, 0, 320, 240, NULL, err, sizeof err) == 0);
+    enum { CAP = 1 << 20 };
+    unsigned char *a = malloc(CAP), *b = malloc(CAP);
+    ENSURE(a && b);
+    long na = read_all(d.path, a, CAP), nb = read_all(second, b, CAP);
+    int equal = na > 8 && na < CAP && na == nb && memcmp(a, b, (size_t)na) == 0;
+    free(a);
+    free(b);
+    ENSURE(equal);
+    remove(second);
+    ensemble_free(&e);
+    dir_close(&d);
+}
