@@ -16,6 +16,7 @@
 #include "fusion.h"
 #include "integrate.h"
 #include "off.h"
+#include "png.h"
 #include "sim.h"
 #include "topology.h"
 #include "vtp.h"
@@ -109,6 +110,11 @@ static void usage(FILE *f)
         "  -j N           threads (default: OMP_NUM_THREADS or all cores)\n"
         "  --seed N       seed of the random numbers (default 1)\n"
         "  --ascii        write frames as ASCII instead of zlib-compressed binary\n"
+        "  --png          also draw every frame as DIR/frame%%06d.png (see --png-*)\n"
+        "  --png-color A  colour the cells by cell array A (default area): id, parent, generation,\n"
+        "                 age, area, target_area, perimeter, pressure, neighbors, phase, rigid\n"
+        "  --png-size WxH picture size in pixels (default 800x800)\n"
+        "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fit each frame)\n"
         "  --checkpoint-every K  write DIR/checkpoint.bin every K frames (default 1; 0: never)\n"
         "  --restart DIR  continue the run found in DIR (its checkpoint), writing on into DIR\n"
         "  --check        validate every polygon after every step (slow; stops at the first fault)\n"
@@ -158,6 +164,10 @@ typedef struct Output {
     const char *dir, *input;
     char *meta;
     int ascii, every;
+    int png, png_w, png_h, png_fixed;
+    const char *png_color;
+    PngView png_view;
+    double *values;    /* the coloured cell array of the picture */
     int *nb;
     size_t nbcap;
     double *times;     /* simulated time of every frame, for the .pvd */
@@ -181,7 +191,8 @@ static void write_frame(Sim *s, Output *o, int frame)
     if ((size_t)s->e.np > o->nbcap) {
         o->nbcap = (size_t)s->e.np_cap;
         o->nb = realloc(o->nb, o->nbcap * sizeof *o->nb);
-        if (!o->nb) { perror("polyhoop"); exit(1); }
+        o->values = realloc(o->values, o->nbcap * sizeof *o->values);
+        if (!o->nb || !o->values) { perror("polyhoop"); exit(1); }
     }
     sim_neighbors(s, o->nb);
     VtpOptions opt = { o->ascii, s->P.ka, o->nb, o->meta };
@@ -191,6 +202,16 @@ static void write_frame(Sim *s, Output *o, int frame)
         fprintf(stderr, "polyhoop: cannot write frame %d: %s\n", frame, err);
         exit(4);
     }
+    if (o->png) {
+        vtp_cell_values(&s->e, &opt, o->png_color, o->values);
+        snprintf(path, sizeof path, "%s/frame%06d.png", o->dir, frame);
+        char label[256];
+        snprintf(label, sizeof label, "%s  t = %.4g", o->png_color, s->e.t);
+        if (png_write(path, &s->e, o->values, label, 0, 0, o->png_w, o->png_h, o->png_fixed ? &o->png_view : NULL, err, sizeof err)) {
+            fprintf(stderr, "polyhoop: cannot draw frame %d: %s\n", frame, err);
+            exit(4);
+        }
+    }
     if (o->every > 0 && frame % o->every == 0) save_checkpoint(s, o, frame);
     s->timer[T_OUTPUT] += omp_get_wtime() - t0;
 }
@@ -199,7 +220,7 @@ int main(int argc, char **argv)
 {
     /* ---- prolog ---- */
     const char *input = "inputs/ensemble.off", *restart = NULL;
-    Output out = { .dir = "outputs", .every = 1 };
+    Output out = { .dir = "outputs", .every = 1, .png_w = 800, .png_h = 800, .png_color = "area" };
     int frames = -1, steps = -1, quiet = 0, check = 0;
     uint64_t seed = 1;
     for (int k = 1; k < argc; k++) {
@@ -214,6 +235,27 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--seed")) { seed = (uint64_t)parse_count(a, next, 0); k++; }
         else if (!strcmp(a, "--checkpoint-every")) { out.every = (int)parse_count(a, next, 0); k++; }
         else if (!strcmp(a, "--ascii")) out.ascii = 1;
+        else if (!strcmp(a, "--png")) out.png = 1;
+        else if (!strcmp(a, "--png-color") && next) { out.png_color = next; out.png = 1; k++; }
+        else if (!strcmp(a, "--png-size") && next) {
+            char c;
+            if (sscanf(next, "%dx%d%c", &out.png_w, &out.png_h, &c) != 2 || out.png_w < 1 || out.png_h < 1 ||
+                out.png_w > 16384 || out.png_h > 16384) {
+                fprintf(stderr, "polyhoop: --png-size needs WxH with 1 <= W, H <= 16384, got '%s'\n", next);
+                return 2;
+            }
+            out.png = 1;
+            k++;
+        } else if (!strcmp(a, "--png-view") && next) {
+            PngView *v = &out.png_view;
+            char c;
+            if (sscanf(next, "%lf,%lf,%lf,%lf%c", &v->x0, &v->y0, &v->x1, &v->y1, &c) != 4 || !(v->x1 > v->x0) || !(v->y1 > v->y0)) {
+                fprintf(stderr, "polyhoop: --png-view needs x0,y0,x1,y1 with x0 < x1 and y0 < y1, got '%s'\n", next);
+                return 2;
+            }
+            out.png = out.png_fixed = 1;
+            k++;
+        }
         else if (!strcmp(a, "-q")) quiet = 1;
         else if (!strcmp(a, "--check")) check = 1;
         else if (a[0] == '-' && a[1]) {
@@ -223,6 +265,13 @@ int main(int argc, char **argv)
         } else input = a;
     }
     char err[8192], saved_input[1024];
+    int known = 0;
+    for (int k = 0; k < VTP_CELL_ARRAYS; k++) known |= !strcmp(out.png_color, vtp_cell_arrays[k]);
+    if (!known) {
+        fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (id, parent, generation, age, area, "
+                "target_area, perimeter, pressure, neighbors, phase, rigid)\n", out.png_color);
+        return 2;
+    }
     if (params_check(&params_compiled, err, sizeof err)) {
         fprintf(stderr, "polyhoop: %s: %s\n", params_file, err);
         return 2;
@@ -350,6 +399,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < T_COUNT; k++)
         printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], sim.timer[k], 100 * sim.timer[k] / (loop > 0 ? loop : 1));
     free(out.nb);
+    free(out.values);
     free(out.meta);
     free(out.times);
     sim_free(&sim);

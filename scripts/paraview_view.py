@@ -149,8 +149,9 @@ def main():
     rng, box = range_and_bounds(filled, assoc, a.color, times if animate else [t])
     if a.range:
         rng = tuple(a.range)
-    if rng[0] == rng[1]:
-        rng = (rng[0] - 0.5, rng[1] + 0.5)
+    if rng[1] - rng[0] <= 1e-12 * max(1, abs(rng[0])):  # constant array: centre it in a range
+        pad = max(0.5, 0.05 * abs(rng[0]))
+        rng = (rng[0] - pad, rng[1] + pad)
 
     view = CreateView("RenderView")
     view.ViewSize = [a.width, a.height]

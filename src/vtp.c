@@ -164,6 +164,38 @@ int write_file_atomic(const char *path, const void *data, size_t size, char *err
     return e ? fail(err, errlen, path, why, e) : 0;
 }
 
+const char *const vtp_cell_arrays[VTP_CELL_ARRAYS] = { "id", "parent", "generation", "age", "area", "target_area",
+                                                      "perimeter", "pressure", "neighbors", "phase", "rigid" };
+
+/* cell array k (in the order of vtp_cell_arrays) of polygon p */
+static double cell_value(const Ensemble *e, const VtpOptions *opt, int p, int k)
+{
+    const double *x = e->x + e->start[p], *y = e->y + e->start[p];
+    switch (k) {
+    case 0: return (double)e->id[p];
+    case 1: return (double)e->parent[p];
+    case 2: return e->gen[p];
+    case 3: return e->t - e->birth[p];
+    case 4: return geom_area(x, y, e->count[p]);
+    case 5: return e->A0[p];
+    case 6: return geom_perimeter(x, y, e->count[p]);
+    case 7: return -opt->ka * (geom_area(x, y, e->count[p]) - e->A0[p]);
+    case 8: return opt->neighbors ? opt->neighbors[p] : 0;
+    case 9: return e->phase[p];
+    default: return e->rigid[p];
+    }
+}
+
+int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, double *out)
+{
+    for (int k = 0; k < VTP_CELL_ARRAYS; k++)
+        if (!strcmp(name, vtp_cell_arrays[k])) {
+            for (int p = 0; p < e->np; p++) out[p] = cell_value(e, opt, p, k);
+            return 0;
+        }
+    return -1;
+}
+
 int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *err, size_t errlen)
 {
     const uint16_t one = 1;
@@ -183,12 +215,11 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     int32_t *gen = c32, *nb = c32 + np, *phase = c32 + 2 * np;
     size_t k = 0;
     for (int p = 0; p < e->np; p++) {
-        const double *x = e->x + e->start[p], *y = e->y + e->start[p];
-        area[p] = geom_area(x, y, e->count[p]);
-        perim[p] = geom_perimeter(x, y, e->count[p]);
-        A0[p] = e->A0[p];
-        press[p] = -opt->ka * (area[p] - e->A0[p]);
-        age[p] = e->t - e->birth[p];
+        age[p] = cell_value(e, opt, p, 3);
+        area[p] = cell_value(e, opt, p, 4);
+        A0[p] = cell_value(e, opt, p, 5);
+        perim[p] = cell_value(e, opt, p, 6);
+        press[p] = cell_value(e, opt, p, 7);
         id[p] = e->id[p]; parent[p] = e->parent[p]; gen[p] = e->gen[p];
         nb[p] = opt->neighbors ? opt->neighbors[p] : 0;
         phase[p] = e->phase[p];

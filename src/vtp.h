@@ -20,6 +20,14 @@ typedef struct VtpOptions {
  * path is then created or changed, and the .tmp is removed). */
 int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *err, size_t errlen);
 
+/* The cell arrays of the frames, by name, in the order of the file. */
+extern const char *const vtp_cell_arrays[];
+enum { VTP_CELL_ARRAYS = 11 };
+
+/* Fills out[p] with cell array `name` of every polygon (as written into a frame). Returns 0, or
+ * -1 if there is no cell array of that name. */
+int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, double *out);
+
 /* Writes dir/frames.pvd (atomically) listing dir/frame%06d.vtp for frames 0..n-1 at times t[k]. */
 int vtp_write_collection(const char *dir, int n, const double *t, char *err, size_t errlen);
 

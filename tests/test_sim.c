@@ -198,8 +198,16 @@ void test_sim_program_usage_and_bad_input(void)
     ENSURE(fx_run("/nonexistent.off", log) == 2 && grep_file(log, "/nonexistent.off"));
     snprintf(args, sizeof args, "-o /dev/null/x -n 1 -s 1");
     ENSURE(fx_run(args, log) == 4 && grep_file(log, "cannot create output folder /dev/null/x"));
-    snprintf(args, sizeof args, "-o %s/out -n 2 -s 10 -q", dir);
+    ENSURE(fx_run("--png-color bogus -n 0", log) == 2 && grep_file(log, "no cell array 'bogus'"));
+    ENSURE(fx_run("--png-size 12x -n 0", log) == 2 && grep_file(log, "--png-size needs WxH"));
+    snprintf(args, sizeof args, "-o %s/out -n 2 -s 10 -q --png-size 320x240 --png-color generation", dir);
     ENSURE(fx_run(args, log) == 0);
+    snprintf(args, sizeof args, "/usr/bin/python3 tests/png_probe.py %s/out/frame000002.png 5,5 > %s/probe 2>&1", dir, dir);
+    if (system(args) == 0) {
+        snprintf(log, sizeof log, "%s/probe", dir);
+        ENSURE_MSG(grep_file(log, "320 240"), "the picture is not 320 x 240");
+        ENSURE(grep_file(log, "255 255 255"));            /* a white corner */
+    }
     snprintf(args, sizeof args, "%s/out/frame000002.vtp", dir);
     FILE *f = fopen(args, "r");
     ENSURE(f);
@@ -224,7 +232,7 @@ void test_sim_default_run_thread_independent(void)
     snprintf(args, sizeof args, "diff -r %s/t1 %s/t2 > /dev/null", dir, dir);
     ENSURE_MSG(system(args) == 0, "frames differ between 1 and 2 threads (%s)", dir);
     snprintf(args, sizeof args, "grep -c '<Piece' %s/t2/frame000100.vtp > /dev/null && "
-             "grep -o 'NumberOfPolys=\"[0-9]*\"' %s/t2/frame000100.vtp > %s/polys", dir, dir, dir);
+             "grep -a -o 'NumberOfPolys=\"[0-9]*\"' %s/t2/frame000100.vtp > %s/polys", dir, dir, dir);
     ENSURE(system(args) == 0);
     snprintf(log, sizeof log, "%s/polys", dir);
     ENSURE_MSG(grep_file(log, "NumberOfPolys=\"128\""), "the default run did not end with 128 cells");
