@@ -54,10 +54,14 @@ build/polyhoop_lib.o: polyhoop.c $(wildcard src/*.h) build/flags build/version
 tests/run_tests: $(OBJ) build/polyhoop_lib.o $(TESTS:tests/%.c=build/%.o) build/run_tests.o
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-test: polyhoop tests/run_tests
+# a program built with a time step far too large, for the blow-up test
+tests/polyhoop_unstable: $(SRC) polyhoop.c $(wildcard src/*.h) tests/params_unstable.h build/flags
+	$(CC) $(CFLAGS) -Isrc -iquote . -DPH_PARAMS_FILE='"tests/params_unstable.h"' -DPH_VERSION='"$(VERSION)"' $(SRC) polyhoop.c -o $@ $(LDLIBS)
+
+test: polyhoop tests/run_tests tests/polyhoop_unstable
 	./tests/run_tests $(FILTER)
 
 clean:
-	rm -rf build polyhoop tests/run_tests
+	rm -rf build polyhoop tests/run_tests tests/polyhoop_unstable
 
 .PHONY: all run test clean FORCE

@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "checkpoint.h"
 #include "forces.h"
+#include "geometry.h"
 #include "fusion.h"
 #include "integrate.h"
 #include "off.h"
@@ -22,6 +23,7 @@
 #include "vtp.h"
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <omp.h>
 #include <stdio.h>
@@ -71,8 +73,16 @@ int step(Sim *s)
     s->vertex_steps += e->nv_used;
     int bad = integrate(e, P);                           LAP(T_INTEGRATE);
     if (bad >= 0) {
-        snprintf(s->error, sizeof s->error, "numerical blow-up at t = %.6g (step %lld): polygon %d (id %lld) "
-                 "has a non-finite vertex position", e->t + P->dt, (long long)e->step + 1, bad, (long long)e->id[bad]);
+        double vmax = 0;
+        int finite = 1;
+        for (int i = e->start[bad]; i < e->start[bad] + e->count[bad]; i++) {
+            finite &= isfinite(e->x[i]) && isfinite(e->y[i]);
+            vmax = fmax(vmax, hypot(e->vx[i], e->vy[i]));
+        }
+        snprintf(s->error, sizeof s->error, "numerical blow-up at t = %.6g (step %lld): polygon %d (id %lld) %s",
+                 e->t + P->dt, (long long)e->step + 1, bad, (long long)e->id[bad],
+                 finite ? "has a vertex moving farther than h in one step" : "has a non-finite vertex position");
+        if (finite) snprintf(s->error + strlen(s->error), sizeof s->error - strlen(s->error), " (speed %.3g > h/dt = %.3g)", vmax, P->h / P->dt);
         return -1;
     }
     fusion_update(e, P, &s->contact, &s->fusions1, &s->fusions2);  LAP(T_FUSION);
@@ -118,6 +128,7 @@ static void usage(FILE *f)
         "  --checkpoint-every K  write DIR/checkpoint.bin every K frames (default 1; 0: never)\n"
         "  --restart DIR  continue the run found in DIR (its checkpoint), writing on into DIR\n"
         "  --check        validate every polygon after every step (slow; stops at the first fault)\n"
+        "  --strict-input reject inputs whose polygons overlap (default: warn)\n"
         "  -q             no status line per frame\n"
         "  -h, --help     this help\n"
         "SIGINT or SIGTERM: the run finishes its step, writes a checkpoint and stops (status 130/143).\n"
@@ -156,6 +167,32 @@ static int make_dir(const char *path)
     return 0;
 }
 
+/* Checks an input beyond what the reader can: polygons whose edges cross (hoops that overlap
+ * beyond their thickness push apart violently: a warning, an error with strict), and edges so
+ * long that remodeling would create an unreasonable number of vertices. Returns 0 or -1. */
+static int check_input(Sim *s, const char *input, int strict)
+{
+    double pieces = 0;
+    for (int p = 0; p < s->e.np; p++)
+        for (int i = s->e.start[p]; i < s->e.start[p] + s->e.count[p]; i++) {
+            int j = ens_next(&s->e, i);
+            pieces += ceil(hypot(s->e.x[j] - s->e.x[i], s->e.y[j] - s->e.y[i]) / s->P.lmax);
+        }
+    if (pieces > 1e8) {
+        fprintf(stderr, "polyhoop: %s: the polygons are %.3g edges of length lmax = %g long; remodeling would "
+                "create that many vertices (wrong units, or a stray vertex?)\n", input, pieces, s->P.lmax);
+        return -1;
+    }
+    int a, b;
+    double lmax = forces_update_geometry(&s->e);
+    if (contact_crossing(&s->contact, &s->e, lmax, &a, &b)) {
+        fprintf(stderr, "polyhoop: %s: %s: polygons %d and %d overlap (their edges cross)%s\n", input,
+                strict ? "error" : "warning", a, b, strict ? "" : "; they will push apart violently (--strict-input rejects this)");
+        if (strict) return -1;
+    }
+    return 0;
+}
+
 static volatile sig_atomic_t stop_signal;
 static void on_signal(int sig) { stop_signal = sig; }
 
@@ -188,6 +225,16 @@ static void write_frame(Sim *s, Output *o, int frame)
 {
     double t0 = omp_get_wtime();
     char path[4200], err[4400];
+    /* a polygon turned inside out (area <= 0) means the run has gone wrong: stop before writing */
+    for (int p = 0; p < s->e.np; p++) {
+        double a = geom_area(s->e.x + s->e.start[p], s->e.y + s->e.start[p], s->e.count[p]);
+        if (!(a > 0)) {
+            fprintf(stderr, "polyhoop: numerical blow-up at t = %.6g: polygon %d (id %lld) is inverted (area %g); "
+                    "%s. Try a smaller dt.\n", s->e.t, p, (long long)s->e.id[p], a,
+                    frame ? "the earlier frames are intact" : "no frame was written");
+            exit(3);
+        }
+    }
     if ((size_t)s->e.np > o->nbcap) {
         o->nbcap = (size_t)s->e.np_cap;
         o->nb = realloc(o->nb, o->nbcap * sizeof *o->nb);
@@ -221,7 +268,7 @@ int main(int argc, char **argv)
     /* ---- prolog ---- */
     const char *input = "inputs/ensemble.off", *restart = NULL;
     Output out = { .dir = "outputs", .every = 1, .png_w = 800, .png_h = 800, .png_color = "area" };
-    int frames = -1, steps = -1, quiet = 0, check = 0;
+    int frames = -1, steps = -1, quiet = 0, check = 0, strict = 0;
     uint64_t seed = 1;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
@@ -258,6 +305,7 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(a, "-q")) quiet = 1;
         else if (!strcmp(a, "--check")) check = 1;
+        else if (!strcmp(a, "--strict-input")) strict = 1;
         else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "polyhoop: unknown or incomplete option '%s'\n", a);
             usage(stderr);
@@ -330,6 +378,13 @@ int main(int argc, char **argv)
     frames = sim.P.Nf;
     steps = sim.P.Ns;
     out.input = input;
+    const char *stiff;
+    double dt_max = params_stable_dt(&sim.P, &stiff);
+    if (sim.P.dt > dt_max)
+        fprintf(stderr, "polyhoop: warning: dt = %g exceeds the stability limit %.3g of the stiffest spring (%s); "
+                "expect a blow-up. Suggested: dt <= %.2g\n", sim.P.dt, dt_max, stiff, 0.5 * dt_max);
+    if (!restart && check_input(&sim, input, strict))
+        return 2;
     if (make_dir(out.dir)) {
         fprintf(stderr, "polyhoop: cannot create output folder %s: %s\n", out.dir, strerror(errno));
         return 4;

@@ -296,3 +296,30 @@ void contact_neighbors(const Contact *c, const Ensemble *e, int *nb)
     }
     free(list);
 }
+
+static int edges_cross(const Ensemble *e, int i, int j)
+{
+    int i1 = ens_next(e, i), j1 = ens_next(e, j);
+    double ax = e->x[i], ay = e->y[i], bx = e->x[i1], by = e->y[i1];
+    double cx = e->x[j], cy = e->y[j], dx = e->x[j1], dy = e->y[j1];
+    double d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax), d2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax);
+    double d3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx), d4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx);
+    return d1 * d2 < 0 && d3 * d4 < 0;
+}
+
+int contact_crossing(Contact *c, const Ensemble *e, double lmax, int *a, int *b)
+{
+    /* the start vertices of two crossing edges are at most 2 lmax apart: neighbouring cells */
+    contact_grid(c, e, 2 * lmax * (1 + 1e-9));
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
+            FOR_NEIGHBOURS(c, i, m, {
+                int j = c->items[m];
+                if (c->gp[m] != p && edges_cross(e, i, j)) {
+                    *a = p < c->gp[m] ? p : c->gp[m];
+                    *b = p < c->gp[m] ? c->gp[m] : p;
+                    return 1;
+                }
+            });
+    return 0;
+}

@@ -59,6 +59,10 @@ int contact_pair(const Ensemble *e, const Params *P, int i, int q, PairRec *r, d
  * reach (params_cutoff: h + sh + ss, or h without adhesion). */
 void contact_neighbors(const Contact *c, const Ensemble *e, int *nb);
 
+/* Finds two different polygons whose edges cross, using the grid (O(vertices)). Returns 1 and
+ * the lower polygon indices in *a < *b of the first such pair in slot order, or 0. */
+int contact_crossing(Contact *c, const Ensemble *e, double lmax, int *a, int *b);
+
 /* The pair energy u(s) of SPEC 2 / paper eq. 4, shifted so that it vanishes beyond the reach
  * (same = 1: within one polygon, repulsion only), and its derivative u'(s) (eq. 5). */
 double contact_u(const Params *P, double s, int same);

@@ -3,10 +3,12 @@
 #include "geometry.h"
 #include <math.h>
 
+/* Sums are taken relative to the first vertex: the result is the same, but a polygon far from
+ * the origin keeps its precision (absolute coordinates of 1e9 would cancel to zero area). */
 double geom_area(const double *x, const double *y, int n)
 {
-    double s = 0;
-    for (int k = 0, j = n - 1; k < n; j = k++) s += x[j] * y[k] - x[k] * y[j];
+    double s = 0, ox = x[0], oy = y[0];
+    for (int k = 0, j = n - 1; k < n; j = k++) s += (x[j] - ox) * (y[k] - oy) - (x[k] - ox) * (y[j] - oy);
     return 0.5 * s;
 }
 
@@ -19,21 +21,19 @@ double geom_perimeter(const double *x, const double *y, int n)
 
 double geom_first_moment_x(const double *x, const double *y, int n)
 {
-    double s = 0;
-    for (int k = 0, j = n - 1; k < n; j = k++) s += (x[j] * y[k] - x[k] * y[j]) * (y[j] + y[k]);
-    return s / 6;
+    return geom_area(x, y, n) * geom_centroid(x, y, n).y;
 }
 
 Vec2 geom_centroid(const double *x, const double *y, int n)
 {
-    double a = 0, sx = 0, sy = 0;
+    double a = 0, sx = 0, sy = 0, ox = x[0], oy = y[0];
     for (int k = 0, j = n - 1; k < n; j = k++) {
-        double w = x[j] * y[k] - x[k] * y[j];
+        double xj = x[j] - ox, yj = y[j] - oy, xk = x[k] - ox, yk = y[k] - oy, w = xj * yk - xk * yj;
         a += w;
-        sx += w * (x[j] + x[k]);
-        sy += w * (y[j] + y[k]);
+        sx += w * (xj + xk);
+        sy += w * (yj + yk);
     }
-    return (Vec2){ sx / (3 * a), sy / (3 * a) };
+    return (Vec2){ ox + sx / (3 * a), oy + sy / (3 * a) };
 }
 
 /* Second moments are taken relative to the first vertex and shifted to the centroid afterwards

@@ -1,11 +1,11 @@
-/* Semi-implicit Euler and growth; see integrate.h. The finiteness check costs one comparison
- * per vertex and lets the run stop at the first step that went wrong. */
+/* Semi-implicit Euler and growth; see integrate.h. The check (finite, and no faster than h per
+ * step) costs a few comparisons per vertex and stops the run at the first step that went wrong. */
 #include "integrate.h"
 #include <math.h>
 
 int integrate(Ensemble *e, const Params *P)
 {
-    const double dt = P->dt;
+    const double dt = P->dt, vmax2 = (P->h / dt) * (P->h / dt);
     int bad = e->np;
     #pragma omp parallel for schedule(dynamic, 16) reduction(min : bad)
     for (int p = 0; p < e->np; p++) {
@@ -16,7 +16,7 @@ int integrate(Ensemble *e, const Params *P)
             e->vy[i] += dt * e->fy[i];
             e->x[i] += dt * e->vx[i];
             e->y[i] += dt * e->vy[i];
-            ok &= isfinite(e->x[i]) && isfinite(e->y[i]);
+            ok &= isfinite(e->x[i]) && isfinite(e->y[i]) && e->vx[i] * e->vx[i] + e->vy[i] * e->vy[i] <= vmax2;
         }
         if (!ok && p < bad) bad = p;
         if (P->beta == 0 || e->A[p] > P->beta * e->A0[p]) e->A0[p] += e->alpha[p] * dt;

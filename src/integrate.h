@@ -7,7 +7,8 @@
 #include "params.h"
 
 /* Advances positions, velocities and target areas by one step (A from the step's geometry pass).
- * Returns -1, or the lowest index of a polygon whose new positions are not finite. */
+ * Returns -1, or the lowest index of a polygon with a vertex whose new position is not finite or
+ * that moved farther than h in the step (contacts would then be missed: the run is unstable). */
 int integrate(Ensemble *e, const Params *P);
 
 #endif

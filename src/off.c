@@ -1,4 +1,4 @@
-/* The OFF reader. The file is read line by line (getline, so no limit on line length); '#' starts a
+/* The OFF reader. The file is read line by line (lines up to 16 MiB, so memory stays bounded); '#' starts a
  * comment, blank lines are skipped, and each remaining "content line" is cut into whitespace-separated
  * tokens in place. The grammar is line-oriented: the header "OFF" alone, then "Nv Np Ne", then Nv
  * lines "x y z", then Np lines "k i1 ... ik", then nothing but comments and blank lines. Vertices and
@@ -23,7 +23,7 @@ typedef struct { double x, y; int phase; } Vertex;
 typedef struct {
     const char *path;
     FILE *f;
-    char *buf; size_t bufcap;        /* getline's buffer: one line of the file */
+    char *buf; size_t bufcap;        /* one line of the file */
     char **tok; size_t ntok, tokcap; /* tokens of the current content line, pointing into buf */
     long line;                       /* number of the last line read */
     char *err; size_t errlen;
@@ -43,12 +43,37 @@ static int fail(Reader *r, long line, const char *fmt, ...)
     return -1;
 }
 
+/* Reads one line (with its newline, if any) into r->buf; returns its length, -1 at end of file,
+ * -2 if it is longer than MAX_LINE: memory stays bounded whatever the file holds. */
+enum { MAX_LINE = 1 << 24 };
+static long read_line(Reader *r)
+{
+    size_t n = 0;
+    int c;
+    while ((c = getc(r->f)) != EOF) {
+        if (n + 2 > r->bufcap) {
+            if (r->bufcap >= MAX_LINE) return -2;
+            size_t cap = r->bufcap ? 2 * r->bufcap : 256;
+            char *b = realloc(r->buf, cap);
+            if (!b) return -2;
+            r->buf = b;
+            r->bufcap = cap;
+        }
+        r->buf[n++] = (char)c;
+        if (c == '\n') break;
+    }
+    if (n == 0 && c == EOF) return -1;
+    r->buf[n] = '\0';
+    return (long)n;
+}
+
 /* Advances to the next line with at least one token. Returns 1, 0 at end of file, -1 on error. */
 static int next_line(Reader *r)
 {
-    ssize_t len;
-    while ((len = getline(&r->buf, &r->bufcap, r->f)) != -1) {
+    long len;
+    while ((len = read_line(r)) != -1) {
         r->line++;
+        if (len == -2) return fail(r, r->line, "line longer than %d MiB (not an OFF file?)", MAX_LINE >> 20);
         /* A NUL would silently end the line for the string functions below. */
         if (memchr(r->buf, '\0', (size_t)len)) return fail(r, r->line, "unexpected NUL byte (binary data?)");
         char *hash = strchr(r->buf, '#');

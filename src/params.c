@@ -66,3 +66,12 @@ void params_print(FILE *f, const Params *p, const char *prefix)
     PR(g); PR(gl); PR(cv); PR(cc); PR(cd); PR(dt); PR(Nf); PR(Ns); PR(Nr);
 #undef PR
 }
+
+double params_stable_dt(const Params *p, const char **what)
+{
+    double k = p->kr;
+    *what = "repulsion kr";
+    double lmin = p->lmin > 0 ? p->lmin : p->h;
+    if (4 * (p->kl + p->gamma) / lmin > k) { k = 4 * (p->kl + p->gamma) / lmin; *what = "edge elasticity and line tension over lmin"; }
+    return k > 0 ? 2 / sqrt(k) : INFINITY;
+}

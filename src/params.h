@@ -25,6 +25,11 @@ static inline double params_cutoff(const Params *p) { return p->h + (p->kh > 0 ?
  * returns 0 or writes the first violation into msg and returns -1. */
 int params_check(const Params *p, char *msg, size_t len);
 
+/* The largest stable time step of semi-implicit Euler, dt < 2 / omega, estimated from the
+ * stiffest spring a vertex can feel: repulsion (kr), or edge elasticity and line tension over
+ * the shortest edge (4 (kl + gamma) / lmin, the zigzag mode). *what names the spring. */
+double params_stable_dt(const Params *p, const char **what);
+
 /* Writes every parameter as "name = value" lines, each prefixed by `prefix`. */
 void params_print(FILE *f, const Params *p, const char *prefix);
 
