@@ -1,6 +1,7 @@
 /* The contact grid (a counting sort of vertex slots by cell) and the pair interaction.
  * See contact.h for how the work is split between threads. */
 #include "contact.h"
+#include "geometry.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,11 +301,8 @@ void contact_neighbors(const Contact *c, const Ensemble *e, int *nb)
 static int edges_cross(const Ensemble *e, int i, int j)
 {
     int i1 = ens_next(e, i), j1 = ens_next(e, j);
-    double ax = e->x[i], ay = e->y[i], bx = e->x[i1], by = e->y[i1];
-    double cx = e->x[j], cy = e->y[j], dx = e->x[j1], dy = e->y[j1];
-    double d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax), d2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax);
-    double d3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx), d4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx);
-    return d1 * d2 < 0 && d3 * d4 < 0;
+    return geom_segments_cross((Vec2){ e->x[i], e->y[i] }, (Vec2){ e->x[i1], e->y[i1] },
+                               (Vec2){ e->x[j], e->y[j] }, (Vec2){ e->x[j1], e->y[j1] });
 }
 
 int contact_crossing(Contact *c, const Ensemble *e, double lmax, int *a, int *b)

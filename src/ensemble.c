@@ -139,11 +139,8 @@ int ensemble_vertex_count(const Ensemble *e)
 
 static int crosses(const Ensemble *e, int a, int b, int c, int d)
 {
-    double d1 = (e->x[b] - e->x[a]) * (e->y[c] - e->y[a]) - (e->y[b] - e->y[a]) * (e->x[c] - e->x[a]);
-    double d2 = (e->x[b] - e->x[a]) * (e->y[d] - e->y[a]) - (e->y[b] - e->y[a]) * (e->x[d] - e->x[a]);
-    double d3 = (e->x[d] - e->x[c]) * (e->y[a] - e->y[c]) - (e->y[d] - e->y[c]) * (e->x[a] - e->x[c]);
-    double d4 = (e->x[d] - e->x[c]) * (e->y[b] - e->y[c]) - (e->y[d] - e->y[c]) * (e->x[b] - e->x[c]);
-    return d1 * d2 < 0 && d3 * d4 < 0;
+    return geom_segments_cross((Vec2){ e->x[a], e->y[a] }, (Vec2){ e->x[b], e->y[b] },
+                               (Vec2){ e->x[c], e->y[c] }, (Vec2){ e->x[d], e->y[d] });
 }
 
 int ensemble_validate(const Ensemble *e, char *msg, size_t len)

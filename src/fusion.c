@@ -28,17 +28,6 @@ static int chain_slot(const Ensemble *e, const Chain *c, int j)
 
 static Vec2 at(const Ensemble *e, int slot) { return (Vec2){ e->x[slot], e->y[slot] }; }
 
-static double segment_distance(Vec2 a, Vec2 b, Vec2 c, Vec2 d)
-{
-    double d1 = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-    double d2 = (b.x - a.x) * (d.y - a.y) - (b.y - a.y) * (d.x - a.x);
-    double d3 = (d.x - c.x) * (a.y - c.y) - (d.y - c.y) * (a.x - c.x);
-    double d4 = (d.x - c.x) * (b.y - c.y) - (d.y - c.y) * (b.x - c.x);
-    if (d1 * d2 < 0 && d3 * d4 < 0) return 0;
-    return fmin(fmin(geom_point_segment_distance(a, c, d, NULL), geom_point_segment_distance(b, c, d, NULL)),
-                fmin(geom_point_segment_distance(c, a, b, NULL), geom_point_segment_distance(d, a, b, NULL)));
-}
-
 /* Drops chain ends nearest to the contact point until the bridges are h apart. With joined = 1
  * (type I) the bridges are end1->start2 and end2->start1, otherwise end1->start1 and end2->start2.
  * Returns -1 if a chain would get shorter than 2. */
@@ -47,8 +36,8 @@ static int separate_bridges(const Ensemble *e, Chain *c1, Chain *c2, int joined,
     for (;;) {
         int s1 = chain_slot(e, c1, 0), e1 = chain_slot(e, c1, c1->len - 1);
         int s2 = chain_slot(e, c2, 0), e2 = chain_slot(e, c2, c2->len - 1);
-        double d = joined ? segment_distance(at(e, e1), at(e, s2), at(e, e2), at(e, s1))
-                          : segment_distance(at(e, e1), at(e, s1), at(e, e2), at(e, s2));
+        double d = joined ? geom_segment_distance(at(e, e1), at(e, s2), at(e, e2), at(e, s1))
+                          : geom_segment_distance(at(e, e1), at(e, s1), at(e, e2), at(e, s2));
         if (d >= h) return 0;
         int ends[4] = { s1, e1, s2, e2 }, best = -1;
         double dbest = INFINITY;

@@ -2,6 +2,7 @@
  * topological changes. All sums run over the edges (k, k+1) of a cyclic vertex list. */
 #include "geometry.h"
 #include <math.h>
+#include <stddef.h>
 
 /* Sums are taken relative to the first vertex: the result is the same, but a polygon far from
  * the origin keeps its precision (absolute coordinates of 1e9 would cancel to zero area). */
@@ -90,4 +91,20 @@ double geom_point_segment_distance(Vec2 p, Vec2 a, Vec2 b, double *xi)
     t = t < 0 ? 0 : t > 1 ? 1 : t;
     if (xi) *xi = t;
     return hypot(dx - t * ex, dy - t * ey);
+}
+
+int geom_segments_cross(Vec2 a, Vec2 b, Vec2 c, Vec2 d)
+{
+    double d1 = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+    double d2 = (b.x - a.x) * (d.y - a.y) - (b.y - a.y) * (d.x - a.x);
+    double d3 = (d.x - c.x) * (a.y - c.y) - (d.y - c.y) * (a.x - c.x);
+    double d4 = (d.x - c.x) * (b.y - c.y) - (d.y - c.y) * (b.x - c.x);
+    return d1 * d2 < 0 && d3 * d4 < 0;
+}
+
+double geom_segment_distance(Vec2 a, Vec2 b, Vec2 c, Vec2 d)
+{
+    if (geom_segments_cross(a, b, c, d)) return 0;
+    return fmin(fmin(geom_point_segment_distance(a, c, d, NULL), geom_point_segment_distance(b, c, d, NULL)),
+                fmin(geom_point_segment_distance(c, a, b, NULL), geom_point_segment_distance(d, a, b, NULL)));
 }

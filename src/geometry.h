@@ -24,6 +24,12 @@ int geom_short_axis(const double *x, const double *y, int n, Vec2 *axis);
 /* 1 if (px, py) is inside the polygon (ray casting, even-odd rule), else 0. */
 int geom_point_inside(const double *x, const double *y, int n, double px, double py);
 
+/* 1 if segments ab and cd cross at a point inside both (touching does not count). */
+int geom_segments_cross(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
+
+/* Distance between segments ab and cd (0 if they cross). */
+double geom_segment_distance(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
+
 /* Distance from point p to segment ab; *xi (may be NULL) receives the clamped parameter in [0,1]. */
 double geom_point_segment_distance(Vec2 p, Vec2 a, Vec2 b, double *xi);
 

@@ -1,40 +1,4 @@
 /* The default parameters with a time step far too large: a run with them must blow up (tests). */
-/* geometry */
-#define P_h         0.01      /* [L]     edge (hoop) thickness, > 0 */
-#define P_lmin      0.02      /* [L]     minimum edge length, >= 0 */
-#define P_lmax      0.2       /* [L]     maximum edge length, > 2 lmin */
-#define P_Q         1.0       /* [-]     target isoparametric ratio L0^2 / (4 pi A0), > 0 */
-#define P_sh        0.01      /* [L]     adhesion hardening zone, >= 0 */
-#define P_ss        0.01      /* [L]     adhesion softening zone, >= 0 */
-#define P_theta     0.0       /* [-]     fusion threshold in [0, 1]; 0 = off */
-
-/* growth, removal and division */
-#define P_alpha_mu  1.0       /* [L^2/T] mean area growth rate */
-#define P_alpha_CV  0.0       /* [-]     its coefficient of variation (lognormal; 0 = exact) */
-#define P_beta      0.0       /* [-]     grow only while A/A0 > beta; 0 = always */
-#define P_Amin      0.0       /* [L^2]   polygons smaller than this are removed */
-#define P_Amax_mu   3.14159265358979323846  /* [L^2] mean division area (pi) */
-#define P_Amax_CV   0.0       /* [-]     its coefficient of variation (lognormal) */
-
-/* material */
-#define P_ka        1e5       /* [1/(L^2 T^2)] area stiffness */
-#define P_gamma     1e3       /* [L/T^2] line tension */
-#define P_kl        1e4       /* [L/T^2] edge (tensile) rigidity */
-#define P_kb        0.0       /* [L^3/T^2] bending rigidity */
-#define P_kr        1e7       /* [1/T^2] repulsion stiffness */
-#define P_kh        1e6       /* [1/T^2] adhesion stiffness */
-#define P_mu        0.0       /* [-]     dynamic Coulomb friction coefficient */
-#define P_rho       0.0       /* [1/L^2] density difference inside - outside */
-
-/* other */
-#define P_g         0.0       /* [L/T^2] gravitational acceleration (hydrostatic pressure) */
-#define P_gl        0.0       /* [L/T^2] edge gravitational acceleration */
-#define P_cv        10.0      /* [1/T]   viscous damping */
-#define P_cc        30.0      /* [1/T]   contact damping */
-#define P_cd        0.0       /* [-]     drag coefficient */
+#include "../params/default.h"
+#undef P_dt
 #define P_dt        1e-2      /* [T]     time step: far too large */
-
-/* run */
-#define P_Nf        100       /* frames written after the initial one */
-#define P_Ns        1000      /* steps per frame */
-#define P_Nr        0         /* the first Nr polygons of the input are rigid */

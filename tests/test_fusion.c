@@ -32,8 +32,12 @@ void test_fusion_two_circles_merge(void)
     fx_add_ngon(&s.e, 40, 0.5, -0.5 - 0.003, 0, 0);          /* 0.006 apart: closer than theta h */
     fx_add_ngon(&s.e, 40, 0.5, 0.5 + 0.003, 0, PH_PI);
     double A0 = s.e.A0[0] + s.e.A0[1], A = area_of(&s.e, 0) + area_of(&s.e, 1);
+    int64_t id0 = s.e.id[0], id1 = s.e.id[1];
     ENSURE_MSG(step(&s) == 0, "%s", s.error);
     ENSURE(s.e.np == 1 && s.fusions1 == 1 && s.fusions2 == 0);
+    /* a new id, never used before; its parent is one of the two; one generation on */
+    ENSURE(s.e.id[0] > id0 && s.e.id[0] > id1 && (s.e.parent[0] == id0 || s.e.parent[0] == id1));
+    ENSURE(s.e.gen[0] == 1);
     ENSURE_CLOSE(s.e.A0[0], A0, 1e-12);
     ENSURE_CLOSE(area_of(&s.e, 0), A, 0.01 * A);
     for (int k = 0; k < 200; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);    /* and it stays valid as it relaxes */
@@ -100,8 +104,11 @@ void test_fusion_dumbbell_splits(void)
     s.validate = 1;
     add_dumbbell(&s.e, 0.4, 0.5, 0.005);
     double A0 = s.e.A0[0];
+    int64_t mother = s.e.id[0];
     ENSURE_MSG(step(&s) == 0, "%s", s.error);
     ENSURE(s.fusions2 == 1 && s.e.np == 2);
+    ENSURE(s.e.parent[0] == mother && s.e.parent[1] == mother);
+    ENSURE(s.e.id[0] != s.e.id[1] && s.e.id[0] > mother && s.e.id[1] > mother);
     ENSURE(area_of(&s.e, 0) > 0 && area_of(&s.e, 1) > 0);
     ENSURE_CLOSE(s.e.A0[0] + s.e.A0[1], A0, 1e-12);
     ENSURE(s.e.phase[0] == 1 && s.e.phase[1] == 1);

@@ -1,0 +1,5 @@
+/* Benchmark (issue 6, paper section 5): the defaults with growth off; input from
+ * scripts/make_hex.py: hexagonal close packing of 48-vertex cells in adhesive contact. */
+#include "default.h"
+#undef P_alpha_mu
+#define P_alpha_mu  0.0       /* [L^2/T] mean area growth rate: off */

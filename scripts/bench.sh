@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Benchmarks (issue 6): each scenario at 1 and 2 threads, the minimum wall time of REPEATS runs.
+# Writes bench/results.csv and prints a table. Frame writing is excluded from the compute time
+# (the program times it as its own phase) and reported separately.
+#   scripts/bench.sh [REPEATS]      (make bench)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repeats=${1:-3}
+out=bench
+mkdir -p "$out" build-bench
+cc="gcc -std=c11 -O3 -fopenmp -Isrc -iquote ."
+build() {   # build NAME PARAMS: a program with that parameter header
+    $cc -DPH_PARAMS_FILE="\"$2\"" -DPH_VERSION="\"$(git describe --always --dirty 2>/dev/null || echo unknown)\"" \
+        src/*.c polyhoop.c -o "build-bench/polyhoop_$1" -lz -lm
+}
+build default params/default.h
+build hex params/hex.h
+build emulsion params/emulsion.h
+[ -f build-bench/hex2500.off ] || python3 scripts/make_hex.py 2500 build-bench/hex2500.off
+[ -f build-bench/hex10000.off ] || python3 scripts/make_hex.py 10000 build-bench/hex10000.off
+
+csv="$out/results.csv"
+echo "scenario,threads,wall_s,compute_s,output_s,vertex_steps,mvu_per_s_per_thread,peak_rss_mb,bytes_per_vertex,max_vertices,remodel,geometry,internal,contact,integrate,fusion,topology" > "$csv"
+run() {   # run NAME THREADS PROGRAM ARGS...
+    local name=$1 threads=$2 prog=$3; shift 3
+    local best=""
+    for r in $(seq "$repeats"); do
+        rm -rf "build-bench/run"
+        /usr/bin/time -f "%M" -o build-bench/rss env OMP_NUM_THREADS="$threads" "build-bench/polyhoop_$prog" -q -o build-bench/run --checkpoint-every 0 "$@" > build-bench/log
+        # compute time = sum of the phases except output; vertex updates from the summary
+        local line
+        line=$(awk -v rss="$(tail -n 1 build-bench/rss)" '
+            /^done:/ { for (i = 1; i <= NF; i++) if ($i == "wall") wall = $(i - 2); vus = $0; sub(/.*\(/, "", vus); sub(/ vertex.*/, "", vus) }
+            /^  [a-z]/ { name = $1; if (name == "internal") name = "internal"; t[name] = $(NF - 3); if ($1 != "output") comp += $(NF - 3); else outp = $(NF - 3) }
+            /^frame/ { for (i = 1; i <= NF; i++) if ($i == "vertices") nv = $(i + 1); if (nv > maxv) maxv = nv }
+            END { tot = comp > 0 ? comp : 1
+                  printf "%s,%s,%s,%.6g,%.0f,%.0f,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g", wall, comp, outp, vus * wall, rss / 1024, maxv,
+                         100 * t["remodel"] / tot, 100 * t["geometry"] / tot, 100 * t["internal"] / tot, 100 * t["contact"] / tot,
+                         100 * t["integrate"] / tot, 100 * t["fusion"] / tot, 100 * t["topology"] / tot }' build-bench/log)
+        local comp=${line#*,}; comp=${comp%%,*}
+        if [ -z "$best" ] || awk -v a="$comp" -v b="${best#*,}" 'BEGIN { split(b, x, ","); exit !(a < x[1]) }'; then best="$line"; fi
+    done
+    IFS=, read -r wall comp outp vsteps rss maxv p1 p2 p3 p4 p5 p6 p7 <<< "$best"
+    local mvu bpv
+    mvu=$(awk -v v="$vsteps" -v c="$comp" -v t="$threads" 'BEGIN { printf "%.3f", v / c / t / 1e6 }')
+    bpv=$(awk -v r="$rss" -v m="$maxv" 'BEGIN { printf "%.0f", r * 1048576 / m }')
+    echo "$name,$threads,$wall,$comp,$outp,$vsteps,$mvu,$rss,$bpv,$maxv,$p1,$p2,$p3,$p4,$p5,$p6,$p7" >> "$csv"
+}
+for t in 1 2; do
+    run default "$t" default -n 100 -s 1000
+    run hex2500 "$t" hex build-bench/hex2500.off -n 1 -s 1000
+    run hex10000 "$t" hex build-bench/hex10000.off -n 1 -s 1000
+    run foam "$t" emulsion inputs/emulsion.off -n 10 -s 1000
+done
+echo "minimum of $repeats repeats; compute = wall time without frame writing; MVU/s = million vertex updates per second per thread"
+column -s, -t < "$csv" | cut -c1-200
