@@ -219,6 +219,18 @@ static int check_polygon(Reader *r, int p, const int *idx, const Vertex *v, OffP
     }
     P->phase = v[idx[0]].phase;
 
+    /* Every product below is of two coordinate differences, each at most the bounding box's width or
+     * height, and the shoelace adds up 2 (n - 2) of them. A box so large that this overflows leaves
+     * area and orientation inf or nan (make fuzz found a square with one corner at x = -1e233 read
+     * with an infinite area; a clockwise one at +-1e308 was kept clockwise): reject it. */
+    double x0 = P->x[0], x1 = P->x[0], y0 = P->y[0], y1 = P->y[0];
+    for (int j = 1; j < n; j++) {
+        x0 = fmin(x0, P->x[j]); x1 = fmax(x1, P->x[j]);
+        y0 = fmin(y0, P->y[j]); y1 = fmax(y1, P->y[j]);
+    }
+    if (!(2.0 * n * (x1 - x0) * (y1 - y0) <= DBL_MAX))
+        return fail(r, r->line, "polygon %d is too large to compute with: it spans %.3g by %.3g", p, x1 - x0, y1 - y0);
+
     /* Shoelace about vertex 0, which keeps the products small when the polygon is far from the origin.
      * An area within the sum's rounding error (about n eps times the sum of |products|) counts as zero:
      * collinear points such as (0,0) (0.49,0.63) (0.7,0.9) leave a residue of 5.6e-17, not 0. */

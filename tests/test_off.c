@@ -308,6 +308,26 @@ void test_off_reject_self_intersecting(void)
     expect_reject(text, 10, "polygon 1 is self-intersecting: edge 1-2 meets edge 4-2");
 }
 
+/* Coordinates so far apart that the area overflows: found by make fuzz (tests/fuzz_off.c), which
+ * saw this square read with an infinite area; a clockwise one was kept clockwise. */
+void test_off_reject_too_large(void)
+{
+    expect_reject("OFF\n4 1 0\n-1e233 -1e150 1\n1e150 -1e150 1\n1e150 1e150 1\n-1e150 1e150 1\n4 0 1 2 3\n", 7,
+                  "polygon 0 is too large to compute with: it spans 1e+233 by 2e+150");
+    expect_reject("OFF\n4 1 0\n-1e308 -1e308 0\n1e308 -1e308 0\n1e308 1e308 0\n-1e308 1e308 0\n4 3 2 1 0\n", 7,
+                  "polygon 0 is too large to compute with");
+    /* large but still computable: read, and the clockwise listing reversed */
+    Result res = run_text("OFF\n4 1 0\n-1e150 -1e150 0\n1e150 -1e150 0\n1e150 1e150 0\n-1e150 1e150 0\n4 3 2 1 0\n");
+    ENSURE_MSG(res.rc == 0, "%s", res.err);
+    ENSURE(res.d.np == 1 && res.d.poly[0].n == 4);
+    const double x[4] = { -1e150, 1e150, 1e150, -1e150 }, y[4] = { -1e150, -1e150, 1e150, 1e150 };
+    for (int k = 0; k < 4; k++) {
+        ENSURE_CLOSE(res.d.poly[0].x[k], x[k], 0);
+        ENSURE_CLOSE(res.d.poly[0].y[k], y[k], 0);
+    }
+    off_free(&res.d);
+}
+
 void test_off_reject_trailing_garbage(void)
 {
     expect_reject(SQUARE "# fine\n\n3 0 1 2\n", 10, "unexpected content after the last face (1 faces declared): '3'");
