@@ -290,7 +290,7 @@ void contact_neighbors(const Contact *c, const Ensemble *e, int *nb)
                 list[n++] = e->pid[r[m].q];
             }
         }
-        qsort(list, (size_t)n, sizeof *list, cmp_int);
+        if (n > 1) qsort(list, (size_t)n, sizeof *list, cmp_int);   /* (qsort of NULL is undefined, even for n = 0) */
         int distinct = 0;
         for (int k = 0; k < n; k++) distinct += k == 0 || list[k] != list[k - 1];
         nb[p] = distinct;
