@@ -267,7 +267,7 @@ int main(int argc, char **argv)
 {
     /* ---- prolog ---- */
     const char *input = "inputs/ensemble.off", *restart = NULL;
-    Output out = { .dir = "outputs", .every = 1, .png_w = 800, .png_h = 800, .png_color = "area" };
+    static Output out = { .dir = "outputs", .every = 1, .png_w = 800, .png_h = 800, .png_color = "area" };  /* static, like sim: an early exit leaves nothing unreachable */
     int frames = -1, steps = -1, quiet = 0, check = 0, strict = 0;
     uint64_t seed = 1;
     for (int k = 1; k < argc; k++) {
