@@ -10,16 +10,6 @@
 #include <omp.h>
 #endif
 
-static void *xrealloc(void *p, size_t size)
-{
-    void *q = realloc(p, size ? size : 1);
-    if (!q) {
-        fprintf(stderr, "polyhoop: out of memory (%zu bytes)\n", size);
-        exit(1);
-    }
-    return q;
-}
-
 void contact_init(Contact *c) { memset(c, 0, sizeof *c); }
 
 void contact_free(Contact *c)
@@ -36,17 +26,17 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
     if (e->nv_used > c->nv_cap) {
         c->nv_cap = e->nv_used;
         size_t n = (size_t)c->nv_cap;
-        c->items = xrealloc(c->items, n * sizeof *c->items);
-        c->cell = xrealloc(c->cell, n * sizeof *c->cell);
-        c->gx = xrealloc(c->gx, n * sizeof *c->gx);
-        c->gy = xrealloc(c->gy, n * sizeof *c->gy);
-        c->gl = xrealloc(c->gl, n * sizeof *c->gl);
-        c->gp = xrealloc(c->gp, n * sizeof *c->gp);
-        c->gn = xrealloc(c->gn, n * sizeof *c->gn);
-        c->rec_off = xrealloc(c->rec_off, n * sizeof *c->rec_off);
-        c->rec_n = xrealloc(c->rec_n, n * sizeof *c->rec_n);
-        c->rec_tid = xrealloc(c->rec_tid, n * sizeof *c->rec_tid);
-        c->u = xrealloc(c->u, n * sizeof *c->u);
+        c->items = ph_realloc(c->items, n * sizeof *c->items);
+        c->cell = ph_realloc(c->cell, n * sizeof *c->cell);
+        c->gx = ph_realloc(c->gx, n * sizeof *c->gx);
+        c->gy = ph_realloc(c->gy, n * sizeof *c->gy);
+        c->gl = ph_realloc(c->gl, n * sizeof *c->gl);
+        c->gp = ph_realloc(c->gp, n * sizeof *c->gp);
+        c->gn = ph_realloc(c->gn, n * sizeof *c->gn);
+        c->rec_off = ph_realloc(c->rec_off, n * sizeof *c->rec_off);
+        c->rec_n = ph_realloc(c->rec_n, n * sizeof *c->rec_n);
+        c->rec_tid = ph_realloc(c->rec_tid, n * sizeof *c->rec_tid);
+        c->u = ph_realloc(c->u, n * sizeof *c->u);
     }
     double xmin = INFINITY, ymin = INFINITY, xmax = -INFINITY, ymax = -INFINITY;
     int nv = 0;
@@ -74,7 +64,7 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
     int ncell = c->nx * c->ny;
     if (ncell + 1 > c->ncell_cap) {
         c->ncell_cap = ncell + 1;
-        c->cell_start = xrealloc(c->cell_start, (size_t)c->ncell_cap * sizeof *c->cell_start);
+        c->cell_start = ph_realloc(c->cell_start, (size_t)c->ncell_cap * sizeof *c->cell_start);
     }
     memset(c->cell_start, 0, (size_t)(ncell + 1) * sizeof *c->cell_start);
     double inv = 1 / cs;
@@ -180,7 +170,7 @@ static void push_rec(Contact *c, int tid, const PairRec *r)
 {
     if (c->buf_n[tid] == c->buf_cap[tid]) {
         c->buf_cap[tid] = c->buf_cap[tid] ? 2 * c->buf_cap[tid] : 1024;
-        c->buf[tid] = xrealloc(c->buf[tid], (size_t)c->buf_cap[tid] * sizeof *c->buf[tid]);
+        c->buf[tid] = ph_realloc(c->buf[tid], (size_t)c->buf_cap[tid] * sizeof *c->buf[tid]);
     }
     c->buf[tid][c->buf_n[tid]++] = *r;
 }
@@ -205,9 +195,9 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
     nt = omp_get_max_threads();
 #endif
     if (nt > c->nthreads) {
-        c->buf = xrealloc(c->buf, (size_t)nt * sizeof *c->buf);
-        c->buf_n = xrealloc(c->buf_n, (size_t)nt * sizeof *c->buf_n);
-        c->buf_cap = xrealloc(c->buf_cap, (size_t)nt * sizeof *c->buf_cap);
+        c->buf = ph_realloc(c->buf, (size_t)nt * sizeof *c->buf);
+        c->buf_n = ph_realloc(c->buf_n, (size_t)nt * sizeof *c->buf_n);
+        c->buf_cap = ph_realloc(c->buf_cap, (size_t)nt * sizeof *c->buf_cap);
         for (int t = c->nthreads; t < nt; t++) { c->buf[t] = NULL; c->buf_cap[t] = 0; }
         c->nthreads = nt;
     }
@@ -286,7 +276,7 @@ void contact_neighbors(const Contact *c, const Ensemble *e, int *nb)
             const PairRec *r = c->buf[c->rec_tid[i]] + c->rec_off[i];
             for (int m = 0; m < c->rec_n[i]; m++) {
                 if (e->pid[r[m].q] == p) continue;
-                if (n == cap) { cap = cap ? 2 * cap : 64; list = xrealloc(list, (size_t)cap * sizeof *list); }
+                if (n == cap) { cap = cap ? 2 * cap : 64; list = ph_realloc(list, (size_t)cap * sizeof *list); }
                 list[n++] = e->pid[r[m].q];
             }
         }

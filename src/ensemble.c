@@ -8,15 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *grow(void *p, size_t n, size_t size)
+void *ph_realloc(void *p, size_t size)
 {
-    void *q = realloc(p, n * size);
-    if (!q && n) {
-        fprintf(stderr, "polyhoop: out of memory (%zu bytes)\n", n * size);
+    void *q = realloc(p, size ? size : 1);
+    if (!q) {
+        fprintf(stderr, "polyhoop: out of memory (%zu bytes)\n", size);
         exit(1);
     }
     return q;
 }
+
+static void *grow(void *p, size_t n, size_t size) { return ph_realloc(p, n * size); }
 
 void ensemble_init(Ensemble *e, uint64_t seed)
 {

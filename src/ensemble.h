@@ -45,6 +45,9 @@ typedef struct Ensemble {
     uint64_t draws;
 } Ensemble;
 
+/* realloc that ends the program (status 1) when memory runs out: there is no sensible way on. */
+void *ph_realloc(void *p, size_t size);
+
 void ensemble_init(Ensemble *e, uint64_t seed);
 void ensemble_free(Ensemble *e);
 

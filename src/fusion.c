@@ -85,8 +85,7 @@ static void bridge(double *d[5], int from, int to, double stretch)
 static void reverse(double *d[5], int n)
 {
     /* reversing the order: the edge i -> i+1 becomes the edge from i+1 to i, so rest lengths shift */
-    double *l = malloc((size_t)n * sizeof *l);
-    if (!l) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
+    double *l = ph_realloc(NULL, (size_t)n * sizeof *l);
     for (int i = 0; i < n; i++) l[i] = d[4][(n - 2 - i + n) % n];
     for (int f = 0; f < 4; f++)
         for (int i = 0, j = n - 1; i < j; i++, j--) { double t = d[f][i]; d[f][i] = d[f][j]; d[f][j] = t; }
@@ -118,8 +117,7 @@ static int fuse_two(Ensemble *e, const Params *P, const Candidate *c, unsigned c
     Chain c2 = y_in_x ? (Chain){ y, c->k - e->start[y], -1, ny } : (Chain){ y, c->k1 - e->start[y], 1, ny };
     if (separate_bridges(e, &c1, &c2, 1, at(e, c->i), P->h)) return 0;
     int n = c1.len + c2.len;
-    double *buf = malloc((size_t)n * 5 * sizeof *buf), *d[5], sl = 0, sl0 = 0;
-    if (!buf) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
+    double *buf = ph_realloc(NULL, (size_t)n * 5 * sizeof *buf), *d[5], sl = 0, sl0 = 0;
     for (int f = 0; f < 5; f++) d[f] = buf + (size_t)n * f;
     copy_chain(e, &c2, d, copy_chain(e, &c1, d, 0));
     stretch_of(e, x, &sl, &sl0);
@@ -153,8 +151,7 @@ static int split_one(Ensemble *e, const Params *P, const Candidate *c, unsigned 
     if (c1.len < 2 || c2.len < 2) return 0;
     if (separate_bridges(e, &c1, &c2, 0, at(e, c->i), P->h)) return 0;
     int n1 = c1.len, n2 = c2.len;
-    double *buf = malloc((size_t)(n1 + n2) * 5 * sizeof *buf), *d1[5], *d2[5], sl = 0, sl0 = 0;
-    if (!buf) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
+    double *buf = ph_realloc(NULL, (size_t)(n1 + n2) * 5 * sizeof *buf), *d1[5], *d2[5], sl = 0, sl0 = 0;
     for (int f = 0; f < 5; f++) { d1[f] = buf + (size_t)(n1 + n2) * f; d2[f] = d1[f] + n1; }
     copy_chain(e, &c1, d1, 0);
     copy_chain(e, &c2, d2, 0);
@@ -216,8 +213,7 @@ void fusion_update(Ensemble *e, const Params *P, const Contact *c, int64_t *type
                 if (!(d < P->theta * P->h)) continue;
                 if (n == cap) {
                     cap = cap ? 2 * cap : 64;
-                    cand = realloc(cand, (size_t)cap * sizeof *cand);
-                    if (!cand) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
+                    cand = ph_realloc(cand, (size_t)cap * sizeof *cand);
                 }
                 cand[n++] = (Candidate){ i, r[m].k, r[m].k1, d };
             }
@@ -225,8 +221,7 @@ void fusion_update(Ensemble *e, const Params *P, const Contact *c, int64_t *type
     }
     if (!n) return;
     qsort(cand, (size_t)n, sizeof *cand, cmp_candidate);
-    unsigned char *keep = malloc((size_t)np), *used = calloc((size_t)np, 1);
-    if (!keep || !used) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
+    unsigned char *keep = ph_realloc(NULL, (size_t)np), *used = memset(ph_realloc(NULL, (size_t)np), 0, (size_t)np);
     memset(keep, 1, (size_t)np);
     for (int k = 0; k < n; k++) {
         int x = e->pid[cand[k].i], y = e->pid[cand[k].k];
@@ -237,8 +232,7 @@ void fusion_update(Ensemble *e, const Params *P, const Contact *c, int64_t *type
         }
     }
     /* the new polygons were appended after np: keep them, drop the ones that took part */
-    unsigned char *all = malloc((size_t)e->np);
-    if (!all) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
+    unsigned char *all = ph_realloc(NULL, (size_t)e->np);
     memcpy(all, keep, (size_t)np);
     memset(all + np, 1, (size_t)(e->np - np));
     ensemble_keep(e, all);

@@ -20,13 +20,6 @@ void remodel_free(Remodel *r)
     memset(r, 0, sizeof *r);
 }
 
-static void *xrealloc(void *p, size_t size)
-{
-    void *q = realloc(p, size ? size : 1);
-    if (!q) { fprintf(stderr, "polyhoop: out of memory (%zu bytes)\n", size); exit(1); }
-    return q;
-}
-
 static int needs_remodel(const Ensemble *e, const Params *P, int p)
 {
     int s = e->start[p], n = e->count[p], coarsen = !e->rigid[p] && n > 3;
@@ -44,9 +37,8 @@ static int needs_remodel(const Ensemble *e, const Params *P, int p)
 static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r, int at, int write)
 {
     int s = e->start[p], n = e->count[p];
-    unsigned char *merge = malloc((size_t)n);      /* merge[k]: edge k collapses */
-    double *buf = malloc((size_t)n * 10 * sizeof *buf);
-    if (!merge || !buf) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
+    unsigned char *merge = ph_realloc(NULL, (size_t)n);      /* merge[k]: edge k collapses */
+    double *buf = ph_realloc(NULL, (size_t)n * 10 * sizeof *buf);
     /* two sets of (x, y, vx, vy, l0): the sweeps go from one to the other */
     double *a[5], *b[5];
     for (int f = 0; f < 5; f++) { a[f] = buf + (size_t)n * f; b[f] = buf + (size_t)n * (5 + f); }
@@ -111,8 +103,8 @@ int remodel(Ensemble *e, const Params *P, Remodel *r)
 {
     if (e->np > r->npcap) {
         r->npcap = e->np_cap;
-        r->newstart = xrealloc(r->newstart, (size_t)r->npcap * sizeof *r->newstart);
-        r->newcount = xrealloc(r->newcount, (size_t)r->npcap * sizeof *r->newcount);
+        r->newstart = ph_realloc(r->newstart, (size_t)r->npcap * sizeof *r->newstart);
+        r->newcount = ph_realloc(r->newcount, (size_t)r->npcap * sizeof *r->newcount);
     }
     int changed = 0;
     #pragma omp parallel for schedule(dynamic, 16) reduction(+ : changed)
@@ -135,11 +127,11 @@ int remodel(Ensemble *e, const Params *P, Remodel *r)
     if (total > r->cap) {
         int cap = total + total / 2 + 64;
         size_t n = (size_t)cap;
-        r->x = xrealloc(r->x, n * sizeof *r->x); r->y = xrealloc(r->y, n * sizeof *r->y);
-        r->vx = xrealloc(r->vx, n * sizeof *r->vx); r->vy = xrealloc(r->vy, n * sizeof *r->vy);
-        r->fx = xrealloc(r->fx, n * sizeof *r->fx); r->fy = xrealloc(r->fy, n * sizeof *r->fy);
-        r->l0 = xrealloc(r->l0, n * sizeof *r->l0); r->arc = xrealloc(r->arc, n * sizeof *r->arc);
-        r->pid = xrealloc(r->pid, n * sizeof *r->pid);
+        r->x = ph_realloc(r->x, n * sizeof *r->x); r->y = ph_realloc(r->y, n * sizeof *r->y);
+        r->vx = ph_realloc(r->vx, n * sizeof *r->vx); r->vy = ph_realloc(r->vy, n * sizeof *r->vy);
+        r->fx = ph_realloc(r->fx, n * sizeof *r->fx); r->fy = ph_realloc(r->fy, n * sizeof *r->fy);
+        r->l0 = ph_realloc(r->l0, n * sizeof *r->l0); r->arc = ph_realloc(r->arc, n * sizeof *r->arc);
+        r->pid = ph_realloc(r->pid, n * sizeof *r->pid);
         r->cap = cap;
     }
     #pragma omp parallel for schedule(dynamic, 16)

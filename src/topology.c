@@ -64,8 +64,7 @@ int topology_divide(Ensemble *e, const Params *P, int p)
         a.x = cos(phi); a.y = sin(phi);
     }
     /* signed distance of each vertex from the cut line, > 0 on its left */
-    double *sd = malloc((size_t)n * 11 * sizeof *sd);
-    if (!sd) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
+    double *sd = ph_realloc(NULL, (size_t)n * 11 * sizeof *sd);
     for (int k = 0; k < n; k++) sd[k] = a.x * (y[k] - c.y) - a.y * (x[k] - c.x);
     int ka = -1, kb = -1;
     double ta = INFINITY, tb = -INFINITY;
@@ -117,8 +116,7 @@ int topology_divide(Ensemble *e, const Params *P, int p)
 int topology_update(Ensemble *e, const Params *P, int *removed)
 {
     int np = e->np, gone = 0, divisions = 0;
-    unsigned char *flag = malloc((size_t)np + 1);
-    if (!flag) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
+    unsigned char *flag = ph_realloc(NULL, (size_t)np + 1);
     /* flag: 0 remove, 1 keep, 2 divide */
     #pragma omp parallel for schedule(dynamic, 16) reduction(+ : gone)
     for (int p = 0; p < np; p++) {
@@ -134,8 +132,7 @@ int topology_update(Ensemble *e, const Params *P, int *removed)
             if (topology_divide(e, P, p) >= 0) divisions++;
         }
     if (gone) {
-        flag = realloc(flag, (size_t)e->np);
-        if (!flag) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
+        flag = ph_realloc(flag, (size_t)e->np);
         for (int p = np; p < e->np; p++) flag[p] = 1;
         ensemble_keep(e, flag);
     }

@@ -14,6 +14,9 @@ int fx_add_ngon(Ensemble *e, int n, double R, double cx, double cy, double phi);
 /* A small deterministic generator for test inputs: uniform in [a, b). */
 double fx_uniform(uint64_t *state, double a, double b);
 
+/* Runs a shell script; returns its exit status (-1 if it did not exit normally). */
+int fx_sh(const char *script);
+
 /* Runs the program with arguments `args` from the repo root; output to `log`. Returns its exit status. */
 int fx_run(const char *args, const char *log);
 

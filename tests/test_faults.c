@@ -1,6 +1,7 @@
 /* The program under faults: an unstable time step, a full disk, bad inputs. Each case checks the
  * exit status, the message, and that nothing written before the fault is lost. */
 #define _POSIX_C_SOURCE 200809L
+#include "fixtures.h"
 #include "harness.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,17 +9,11 @@
 #include <sys/wait.h>
 #include <math.h>
 
-static int sh(const char *script)
-{
-    int st = system(script);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static int vtk_ok(const char *file)
 {
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/check_vtp.py %s > /dev/null 2>&1", file);
-    return sh(cmd);
+    return fx_sh(cmd);
 }
 
 /* dt far too large: a warning at start with the suggested dt, then exit 3 naming the polygon and
@@ -28,17 +23,17 @@ void test_faults_blow_up_stops_cleanly(void)
     char dir[] = "/tmp/ph_test_blowup_XXXXXX", cmd[1024], path[600];
     ENSURE(mkdtemp(dir));
     snprintf(cmd, sizeof cmd, "./tests/polyhoop_unstable -q -n 10 -s 100 -o %s/run > %s/out 2> %s/err", dir, dir, dir);
-    ENSURE(sh(cmd) == 3);
+    ENSURE(fx_sh(cmd) == 3);
     snprintf(cmd, sizeof cmd, "grep -q 'warning: dt = 0.01 exceeds the stability limit .* Suggested: dt <= ' %s/err && "
              "grep -q 'numerical blow-up at t = .*: polygon 0 (id 0) has a vertex moving farther than h' %s/err && "
              "grep -q 'frames up to 0 are intact' %s/err && [ -f %s/run/checkpoint.bin ] && [ ! -f %s/run/frame000001.vtp ]",
              dir, dir, dir, dir, dir);
-    ENSURE_MSG(sh(cmd) == 0, "messages or files not as expected (%s)", dir);
+    ENSURE_MSG(fx_sh(cmd) == 0, "messages or files not as expected (%s)", dir);
     snprintf(path, sizeof path, "%s/run/frame000000.vtp", dir);
     int st = vtk_ok(path);
     ENSURE_MSG(st == 0 || st == 77 || st == 127, "the last good frame is not readable");
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(sh(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
 }
 
 /* A 48 KiB file system fills up during the run: exit 4 with "No space left on device", every
@@ -48,15 +43,15 @@ void test_faults_disk_full(void)
     char dir[] = "/tmp/ph_test_full_XXXXXX", cmd[2048];
     ENSURE(mkdtemp(dir));
     snprintf(cmd, sizeof cmd, "mount -t tmpfs -o size=48k tmpfs %s 2> /dev/null", dir);
-    if (sh(cmd) != 0) {
+    if (fx_sh(cmd) != 0) {
         snprintf(cmd, sizeof cmd, "rmdir %s", dir);
-        sh(cmd);
+        fx_sh(cmd);
         SKIP("cannot mount a small tmpfs here (needs root with CAP_SYS_ADMIN)");
     }
     snprintf(cmd, sizeof cmd, "./polyhoop -q -n 100 -s 200 --checkpoint-every 0 -o %s > /dev/null 2> %s.err", dir, dir);
-    int st = sh(cmd);
+    int st = fx_sh(cmd);
     snprintf(cmd, sizeof cmd, "grep -q 'No space left on device' %s.err && ls %s | grep -q frame000003.vtp && ! ls %s | grep -q tmp", dir, dir, dir);
-    int files_ok = sh(cmd) == 0, frames_ok = 1;
+    int files_ok = fx_sh(cmd) == 0, frames_ok = 1;
     for (int k = 0; k < 100 && files_ok; k++) {
         char path[600];
         snprintf(path, sizeof path, "%s/frame%06d.vtp", dir, k);
@@ -67,7 +62,7 @@ void test_faults_disk_full(void)
         frames_ok &= v == 0 || v == 77 || v == 127;
     }
     snprintf(cmd, sizeof cmd, "umount %s && rmdir %s && rm -f %s.err", dir, dir, dir);
-    sh(cmd);
+    fx_sh(cmd);
     ENSURE_MSG(st == 4, "exit status %d, expected 4", st);
     ENSURE_MSG(files_ok, "no 'No space left' message, too few frames, or a .tmp left");
     ENSURE_MSG(frames_ok, "a frame written before the disk filled is not readable");
@@ -91,17 +86,17 @@ void test_faults_overlapping_input(void)
                      "4 0 1 2 3\n4 4 5 6 7\n");
     snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 -o %s/a %s 2> %s/err && grep -q 'warning: polygons 0 and 1 overlap' %s/err",
              dir, path, dir, dir);
-    ENSURE(sh(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
     snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --strict-input -o %s/b %s 2> %s/err", dir, path, dir);
-    ENSURE(sh(cmd) == 2);
+    ENSURE(fx_sh(cmd) == 2);
     snprintf(cmd, sizeof cmd, "grep -q 'error: polygons 0 and 1 overlap' %s/err", dir);
-    ENSURE(sh(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
     /* touching but not crossing: no warning */
     write_text(path, "OFF\n8 2 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n1.01 0 0\n2 0 0\n2 1 0\n1.01 1 0\n4 0 1 2 3\n4 4 5 6 7\n");
     snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --strict-input -o %s/c %s 2> %s/err", dir, path, dir);
-    ENSURE(sh(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(sh(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
 }
 
 /* a polygon with one vertex at (1e9, 1e9) would be refined into ~1e10 vertices: rejected */
@@ -112,11 +107,11 @@ void test_faults_stray_vertex_rejected(void)
     snprintf(path, sizeof path, "%s/stray.off", dir);
     write_text(path, "OFF\n4 1 0\n0 0 0\n1 0 0\n1e9 1e9 0\n0 1 0\n4 0 1 2 3\n");
     snprintf(cmd, sizeof cmd, "./polyhoop -q -n 1 -o %s/a %s 2> %s/err", dir, path, dir);
-    ENSURE(sh(cmd) == 2);
+    ENSURE(fx_sh(cmd) == 2);
     snprintf(cmd, sizeof cmd, "grep -q 'remodeling would create that many vertices' %s/err", dir);
-    ENSURE(sh(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(sh(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
 }
 
 /* A small polygon far away (at 1e9, 1e9) beside the default cell: the contact grid must not grow
@@ -134,9 +129,9 @@ void test_faults_escaped_polygon_bounded_memory(void)
     for (int k = 0; k < 40; k++) fprintf(f, " %d", k);
     fprintf(f, "\n3 40 41 42\n");
     fclose(f);
-    if (sh("[ -x /usr/bin/time ]") != 0) SKIP("no /usr/bin/time: apt-get install time");
+    if (fx_sh("[ -x /usr/bin/time ]") != 0) SKIP("no /usr/bin/time: apt-get install time");
     snprintf(cmd, sizeof cmd, "/usr/bin/time -f %%M -o %s/rss ./polyhoop -q -n 5 -s 200 -o %s/a %s > /dev/null 2>&1", dir, dir, path);
-    ENSURE(sh(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
     snprintf(path, sizeof path, "%s/rss", dir);
     f = fopen(path, "r");
     long kb = -1;
@@ -145,7 +140,7 @@ void test_faults_escaped_polygon_bounded_memory(void)
     fclose(f);
     ENSURE_MSG(kb > 0 && kb < 40000, "peak resident memory %ld KiB", kb);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(sh(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
 }
 
 /* a file that is one endless line: rejected after 16 MiB, memory bounded */
@@ -156,10 +151,10 @@ void test_faults_endless_line(void)
     snprintf(cmd, sizeof cmd, "head -c 40000000 /dev/zero | tr '\\\\0' '7' > %s/long.off && "
              "/usr/bin/time -f %%M -o %s/rss ./polyhoop -q -n 0 -o %s/a %s/long.off 2> %s/err; echo $? > %s/st",
              dir, dir, dir, dir, dir, dir);
-    sh(cmd);
+    fx_sh(cmd);
     snprintf(cmd, sizeof cmd, "grep -q 2 %s/st && grep -q 'long.off:1: line longer than 16 MiB' %s/err && [ $(tail -n 1 %s/rss) -lt 60000 ]",
              dir, dir, dir);
-    ENSURE_MSG(sh(cmd) == 0, "see %s", dir);
+    ENSURE_MSG(fx_sh(cmd) == 0, "see %s", dir);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(sh(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
 }

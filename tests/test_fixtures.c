@@ -38,10 +38,15 @@ double fx_uniform(uint64_t *state, double a, double b)
     return a + (b - a) * (double)(*state >> 11) * 0x1.0p-53;
 }
 
+int fx_sh(const char *script)
+{
+    int st = system(script);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 int fx_run(const char *args, const char *log)
 {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "./polyhoop %s > %s 2>&1", args, log);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return fx_sh(cmd);
 }

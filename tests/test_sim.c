@@ -238,18 +238,12 @@ void test_sim_default_run_thread_independent(void)
     ENSURE_MSG(grep_file(log, "NumberOfPolys=\"128\""), "the default run did not end with 128 cells");
     snprintf(args, sizeof args, "/usr/bin/python3 scripts/check_vtp.py %s/t2/frame000100.vtp --expect-polys 128 "
              "--arrays area,perimeter,neighbors > %s/vtk 2>&1", dir, dir);
-    int st = system(args);
-    st = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    int st = fx_sh(args);
     if (st == 0) { snprintf(args, sizeof args, "rm -rf %s", dir); ENSURE(system(args) == 0); }
     if (st == 77 || st == 127) SKIP("VTK readback: apt-get install python3-vtk9 (the rest passed)");
     ENSURE_MSG(st == 0, "VTK's reader rejected the frame (%s/vtk)", dir);
 }
 
-static int sh(const char *script)
-{
-    int st = system(script);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 /* A run killed with SIGKILL after some frames and continued with --restart (at another thread
  * count) writes the same frames and collection, byte for byte, as a run never interrupted. */
@@ -266,9 +260,9 @@ void test_sim_restart_after_kill(void)
              "[ ! -f $D/b/frame000060.vtp ]\n"             /* it really was interrupted */
              "./polyhoop -q -j 1 --restart $D/b > $D/log\n"
              "diff -r -x checkpoint.bin $D/a $D/b > /dev/null\n", dir);
-    ENSURE_MSG(sh(cmd) == 0, "restarted run differs (or was not interrupted): %s", dir);
+    ENSURE_MSG(fx_sh(cmd) == 0, "restarted run differs (or was not interrupted): %s", dir);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(sh(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
 }
 
 /* SIGTERM: the run finishes its step, writes a checkpoint mid-frame and exits with 128 + 15; the
@@ -287,8 +281,8 @@ void test_sim_sigterm_checkpoint(void)
              "grep -q 'checkpoint written. Continue with: ./polyhoop --restart' $D/err || exit 12\n"
              "./polyhoop -q --restart $D/b > /dev/null || exit 13\n"
              "diff -r -x checkpoint.bin $D/a $D/b > /dev/null || exit 14\n", dir);
-    int st = sh(cmd);
+    int st = fx_sh(cmd);
     ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(sh(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
 }

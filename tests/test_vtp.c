@@ -4,6 +4,7 @@
  * unused slot between the two polygons, so these tests need neither ensemble.c nor a gap-free
  * layout. Each test works in its own mkdtemp directory and removes it when it passes. */
 #define _POSIX_C_SOURCE 200809L
+#include "fixtures.h"
 #include "harness.h"
 #include "geometry.h"
 #include "vtp.h"
@@ -186,7 +187,6 @@ void test_vtp_readonly_dir_fails(void)
     cleanup(&f);
 }
 
-static int run(const char *cmd) { int st = system(cmd); return WIFEXITED(st) ? WEXITSTATUS(st) : -1; }
 
 /* The compressed binary frame and the ASCII frame of the same state read back, through VTK's own
  * reader, to the same points, polygons and arrays, value for value; all eleven cell arrays and the
@@ -203,20 +203,20 @@ void test_vtp_compressed_equals_ascii(void)
     const char *arrays = "id,parent,generation,age,area,target_area,perimeter,pressure,neighbors,phase,rigid";
     snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/check_vtp.py %s --expect-polys 2 --expect-points 8 --arrays %s "
              "--expect-time 0.25 --dump %s > /dev/null 2>&1", a, arrays, da);
-    int st = run(cmd);
-    if (st == 77 || st == 127) { snprintf(cmd, sizeof cmd, "rm -rf %s", f.dir); ENSURE(run(cmd) == 0); SKIP("python3-vtk9 missing: apt-get install python3-vtk9"); }
+    int st = fx_sh(cmd);
+    if (st == 77 || st == 127) { snprintf(cmd, sizeof cmd, "rm -rf %s", f.dir); ENSURE(fx_sh(cmd) == 0); SKIP("python3-vtk9 missing: apt-get install python3-vtk9"); }
     ENSURE_MSG(st == 0, "VTK rejected the ASCII frame");
     snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/check_vtp.py %s --expect-polys 2 --expect-points 8 --arrays %s "
              "--expect-time 0.25 --dump %s > /dev/null 2>&1", b, arrays, db);
-    ENSURE_MSG(run(cmd) == 0, "VTK rejected the compressed frame");
+    ENSURE_MSG(fx_sh(cmd) == 0, "VTK rejected the compressed frame");
     snprintf(cmd, sizeof cmd, "cmp -s %s %s && grep -q 'point velocity double' %s && grep -q 'cell id .* \\[7.0, 12.0\\]' %s && "
              "grep -q 'cell parent .* \\[3.0, -1.0\\]' %s && grep -q 'cell generation .* \\[2.0, 0.0\\]' %s && "
              "grep -q 'cell age .* \\[0.2, 0.25\\]' %s", da, db, da, da, da, da, da);
-    ENSURE_MSG(run(cmd) == 0, "the two frames read back differently (%s, %s)", da, db);
+    ENSURE_MSG(fx_sh(cmd) == 0, "the two frames read back differently (%s, %s)", da, db);
     struct stat sa, sb;
     ENSURE(stat(a, &sa) == 0 && stat(b, &sb) == 0);
     snprintf(cmd, sizeof cmd, "rm -rf %s", f.dir);
-    ENSURE(run(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
 }
 
 /* The .pvd collection lists every frame with its time. */
@@ -235,5 +235,5 @@ void test_vtp_collection_lists_frames(void)
     ENSURE(!strstr(s, "frame000003"));
     free(s);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(run(cmd) == 0);
+    ENSURE(fx_sh(cmd) == 0);
 }
