@@ -69,6 +69,7 @@ int step(Sim *s)
     remodel(e, P, &s->remodel);                          LAP(T_REMODEL);
     double lmax = forces_update_geometry(e);             LAP(T_GEOMETRY);
     forces_internal(e, P, NULL);                         LAP(T_INTERNAL);
+    s->contact.keep_records = P->theta > 0;              /* fusion looks at this step's pairs */
     contact_forces(&s->contact, e, P, lmax, NULL);       LAP(T_CONTACT);
     s->vertex_steps += e->nv_used;
     int bad = integrate(e, P);                           LAP(T_INTEGRATE);
@@ -103,6 +104,7 @@ int step(Sim *s)
 void sim_neighbors(Sim *s, int *nb)
 {
     double lmax = forces_update_geometry(&s->e);
+    s->contact.keep_records = 1;
     contact_forces(&s->contact, &s->e, &s->P, lmax, NULL);
     contact_neighbors(&s->contact, &s->e, nb);
 }

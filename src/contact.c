@@ -14,11 +14,26 @@ void contact_init(Contact *c) { memset(c, 0, sizeof *c); }
 
 void contact_free(Contact *c)
 {
-    free(c->cell_start); free(c->items); free(c->cell); free(c->gx); free(c->gy); free(c->gl); free(c->gp); free(c->gn);
-    free(c->rec_off); free(c->rec_n); free(c->rec_tid); free(c->u);
-    for (int t = 0; t < c->nthreads; t++) free(c->buf[t]);
-    free(c->buf); free(c->buf_n); free(c->buf_cap);
+    free(c->cell_start); free(c->items); free(c->cell); free(c->vcell_start); free(c->vitems); free(c->vcell);
+    free(c->gx); free(c->gy); free(c->gex); free(c->gey); free(c->gl); free(c->gk1); free(c->gp); free(c->u);
+    for (int t = 0; t < c->nthreads; t++) { free(c->rec[t]); free(c->near[t]); free(c->cand[t]); }
+    free(c->rec); free(c->rec_n); free(c->rec_cap); free(c->near); free(c->near_cap); free(c->cand); free(c->cand_cap);
     memset(c, 0, sizeof *c);
+}
+
+/* Sorts the vertex slots by key[slot] in [0, ncell), keeping slot order within a key: start[k] is
+ * the first position of key k in items (serial: a few memory operations per vertex). */
+static void counting_sort(const Ensemble *e, const int *key, int ncell, int *start, int *items)
+{
+    memset(start, 0, (size_t)(ncell + 1) * sizeof *start);
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) start[key[i] + 1]++;
+    for (int k = 0; k < ncell; k++) start[k + 1] += start[k];
+    /* start[k] walks to the start of key k+1, then shift back */
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) items[start[key[i]]++] = i;
+    for (int k = ncell; k > 0; k--) start[k] = start[k - 1];
+    start[0] = 0;
 }
 
 void contact_grid(Contact *c, const Ensemble *e, double cell_size)
@@ -28,18 +43,20 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         size_t n = (size_t)c->nv_cap;
         c->items = ph_realloc(c->items, n * sizeof *c->items);
         c->cell = ph_realloc(c->cell, n * sizeof *c->cell);
+        c->vitems = ph_realloc(c->vitems, n * sizeof *c->vitems);
+        c->vcell = ph_realloc(c->vcell, n * sizeof *c->vcell);
         c->gx = ph_realloc(c->gx, n * sizeof *c->gx);
         c->gy = ph_realloc(c->gy, n * sizeof *c->gy);
+        c->gex = ph_realloc(c->gex, n * sizeof *c->gex);
+        c->gey = ph_realloc(c->gey, n * sizeof *c->gey);
         c->gl = ph_realloc(c->gl, n * sizeof *c->gl);
+        c->gk1 = ph_realloc(c->gk1, n * sizeof *c->gk1);
         c->gp = ph_realloc(c->gp, n * sizeof *c->gp);
-        c->gn = ph_realloc(c->gn, n * sizeof *c->gn);
-        c->rec_off = ph_realloc(c->rec_off, n * sizeof *c->rec_off);
-        c->rec_n = ph_realloc(c->rec_n, n * sizeof *c->rec_n);
-        c->rec_tid = ph_realloc(c->rec_tid, n * sizeof *c->rec_tid);
         c->u = ph_realloc(c->u, n * sizeof *c->u);
     }
     double xmin = INFINITY, ymin = INFINITY, xmax = -INFINITY, ymax = -INFINITY;
     int nv = 0;
+    #pragma omp parallel for schedule(static) reduction(min : xmin, ymin) reduction(max : xmax, ymax) reduction(+ : nv)
     for (int p = 0; p < e->np; p++) {
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
             double x = e->x[i], y = e->y[i];   /* (plain comparisons: fmin/fmax are library calls) */
@@ -61,39 +78,40 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
     while (wx * wy > limit) { cs *= 2; wx = (xmax - xmin) / cs + 1; wy = (ymax - ymin) / cs + 1; }
     c->x0 = xmin; c->y0 = ymin; c->cs = cs;
     c->nx = (int)wx; c->ny = (int)wy;
-    int ncell = c->nx * c->ny;
+    int ncell = c->nx * c->ny, nx = c->nx, ny = c->ny;
     if (ncell + 1 > c->ncell_cap) {
         c->ncell_cap = ncell + 1;
         c->cell_start = ph_realloc(c->cell_start, (size_t)c->ncell_cap * sizeof *c->cell_start);
+        c->vcell_start = ph_realloc(c->vcell_start, (size_t)c->ncell_cap * sizeof *c->vcell_start);
     }
-    memset(c->cell_start, 0, (size_t)(ncell + 1) * sizeof *c->cell_start);
     double inv = 1 / cs;
-    for (int p = 0; p < e->np; p++)
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-            int ix = (int)((e->x[i] - xmin) * inv), iy = (int)((e->y[i] - ymin) * inv);
-            ix = ix < 0 ? 0 : ix >= c->nx ? c->nx - 1 : ix;   /* guards against rounding */
-            iy = iy < 0 ? 0 : iy >= c->ny ? c->ny - 1 : iy;
-            c->cell[i] = iy * c->nx + ix;
-            c->cell_start[c->cell[i] + 1]++;
-        }
-    for (int k = 0; k < ncell; k++) c->cell_start[k + 1] += c->cell_start[k];
-    /* fill in slot order; cell_start[k] walks to the start of cell k+1, then shift back */
+#define CELL_OF(x, y) (ix = (int)(((x) - xmin) * inv), iy = (int)(((y) - ymin) * inv), \
+        ix = ix < 0 ? 0 : ix >= nx ? nx - 1 : ix, iy = iy < 0 ? 0 : iy >= ny ? ny - 1 : iy, iy * nx + ix)   /* (guards against rounding) */
+    #pragma omp parallel for schedule(static)
     for (int p = 0; p < e->np; p++) {
-        int s = e->start[p], n = e->count[p];
-        double lprev = hypot(e->x[s] - e->x[s + n - 1], e->y[s] - e->y[s + n - 1]);
+        int s = e->start[p], n = e->count[p], ix, iy;
         for (int i = s; i < s + n; i++) {
-            int j = i + 1 < s + n ? i + 1 : s, m = c->cell_start[c->cell[i]]++;
-            double l = sqrt((e->x[j] - e->x[i]) * (e->x[j] - e->x[i]) + (e->y[j] - e->y[i]) * (e->y[j] - e->y[i]));
-            c->items[m] = i;
-            c->gx[m] = e->x[i];
-            c->gy[m] = e->y[i];
-            c->gl[m] = l > lprev ? l : lprev;
-            c->gp[m] = p;
-            lprev = l;
+            int j = i + 1 < s + n ? i + 1 : s;
+            c->vcell[i] = CELL_OF(e->x[i], e->y[i]);
+            c->cell[i] = CELL_OF(0.5 * (e->x[i] + e->x[j]), 0.5 * (e->y[i] + e->y[j]));
         }
     }
-    for (int k = ncell; k > 0; k--) c->cell_start[k] = c->cell_start[k - 1];
-    c->cell_start[0] = 0;
+#undef CELL_OF
+    counting_sort(e, c->vcell, ncell, c->vcell_start, c->vitems);
+    counting_sort(e, c->cell, ncell, c->cell_start, c->items);
+    /* the per-item copies, gathered in parallel */
+    #pragma omp parallel for schedule(static)
+    for (int m = 0; m < nv; m++) {
+        int i = c->items[m], j = ens_next(e, i);
+        double ex = e->x[j] - e->x[i], ey = e->y[j] - e->y[i];
+        c->gx[m] = e->x[i];
+        c->gy[m] = e->y[i];
+        c->gex[m] = ex;
+        c->gey[m] = ey;
+        c->gl[m] = sqrt(ex * ex + ey * ey);
+        c->gk1[m] = j;
+        c->gp[m] = e->pid[i];
+    }
 }
 
 double contact_du(const Params *P, double s, int same)
@@ -116,63 +134,222 @@ double contact_u(const Params *P, double s, int same)
     return 0;
 }
 
-int contact_pair(const Ensemble *e, const Params *P, int i, int q, PairRec *r, double *u)
+/* The interaction of vertex i with the point (1 - w) r_k + w r_k1 of edge k -> k1 (same: of its
+ * own polygon): the force on i in (*fx, *fy) and, if u, the pair energy in *u. Returns 0 if they
+ * do not interact (beyond the reach, self-contact exclusion). */
+static inline int pair_force(const Ensemble *e, const Params *P, int i, int k, int k1, double w, int same,
+                             double *fx, double *fy, double *u)
 {
-    int pi = e->pid[i], pq = e->pid[q], same = pi == pq;
+    double cx = (1 - w) * e->x[k] + w * e->x[k1], cy = (1 - w) * e->y[k] + w * e->y[k1];
+    double nx = cx - e->x[i], ny = cy - e->y[i], dist = sqrt(nx * nx + ny * ny);
+    if (!(dist < params_cutoff(P)) || dist == 0) return 0;
+    double s = dist - P->h;
+    if (same) {
+        if (s >= 0) return 0;
+        /* self-contact exclusion: arclength between P and the closest point <= h either way */
+        int p = e->pid[i];
+        double lk = e->L[p] - e->arc[k];   /* edge length from the arclengths */
+        if (k1 != e->start[p]) lk = e->arc[k1] - e->arc[k];
+        double L = e->L[p], da = fabs(e->arc[k] + w * lk - e->arc[i]);
+        if (da <= P->h || L - da <= P->h) return 0;
+    }
+    double inv = 1 / dist;
+    nx *= inv; ny *= inv;
+    /* normal force (eq. 5, -grad s = n by eq. 24), contact damping and Coulomb friction
+     * (eqs. 25-28), all from the velocity of the closest point relative to P */
+    double vrx = (1 - w) * e->vx[k] + w * e->vx[k1] - e->vx[i];
+    double vry = (1 - w) * e->vy[k] + w * e->vy[k1] - e->vy[i];
+    double vn = vrx * nx + vry * ny, fn = contact_du(P, s, same) + P->cc * vn;
+    *fx = fn * nx;
+    *fy = fn * ny;
+    if (P->mu > 0 && !same) {
+        double tx = vrx - vn * nx, ty = vry - vn * ny, vt = sqrt(tx * tx + ty * ty);
+        if (vt > 0) { *fx += P->mu * fabs(fn) * tx / vt; *fy += P->mu * fabs(fn) * ty / vt; }
+    }
+    if (u) *u = contact_u(P, s, same);
+    return 1;
+}
+
+int contact_pair(const Ensemble *e, const Params *P, int i, int q, PairRec *r, double *fx, double *fy, double *u)
+{
+    int pi = e->pid[i], pq = e->pid[q];
     if (e->rigid[pi] && e->rigid[pq]) return 0;
     int qn = ens_next(e, q), qp = ens_prev(e, q);
-    if (i == qn || i == qp) return 0;
+    if (i == q || i == qn || i == qp) return 0;
     double px = e->x[i], py = e->y[i], qx = e->x[q], qy = e->y[q];
     /* project P on q->qn and q->qp; t in [0,1] is measured from q */
     double ax = e->x[qn] - qx, ay = e->y[qn] - qy, bx = e->x[qp] - qx, by = e->y[qp] - qy;
     double dx = px - qx, dy = py - qy;
     double aa = ax * ax + ay * ay, bb = bx * bx + by * by;
     double ta = (dx * ax + dy * ay) / aa, tb = (dx * bx + dy * by) / bb;
-    ta = ta < 0 ? 0 : ta > 1 ? 1 : ta;
-    tb = tb < 0 ? 0 : tb > 1 ? 1 : tb;
+    ta = ta > 0 ? (ta < 1 ? ta : 1) : 0;   /* (a zero-length edge gives NaN: then 0) */
+    tb = tb > 0 ? (tb < 1 ? tb : 1) : 0;
     double ra2 = (dx - ta * ax) * (dx - ta * ax) + (dy - ta * ay) * (dy - ta * ay);
     double rb2 = (dx - tb * bx) * (dx - tb * bx) + (dy - tb * by) * (dy - tb * by);
-    double t;
-    if (ra2 <= rb2) { t = ta; r->k = q; r->k1 = qn; r->w = ta; }       /* tie: the edge after q */
-    else { t = tb; r->k = qp; r->k1 = q; r->w = 1 - tb; }
-    if (t >= 1) return 0;               /* P lies beyond the far end: that vertex's pair covers it */
-    double w = r->w;
-    double cx = (1 - w) * e->x[r->k] + w * e->x[r->k1], cy = (1 - w) * e->y[r->k] + w * e->y[r->k1];
-    double nx = cx - px, ny = cy - py, dist = sqrt(nx * nx + ny * ny);
-    if (!(dist < params_cutoff(P)) || dist == 0) return 0;
-    double s = dist - P->h;
-    if (same) {
-        if (s >= 0) return 0;
-        /* self-contact exclusion: arclength between P and the closest point <= h either way */
-        double lk = e->L[pi] - e->arc[r->k];   /* edge length from the arclengths */
-        if (r->k1 != e->start[pi]) lk = e->arc[r->k1] - e->arc[r->k];
-        double L = e->L[pi], da = fabs(e->arc[r->k] + w * lk - e->arc[i]);
-        if (da <= P->h || L - da <= P->h) return 0;
-    }
-    nx /= dist; ny /= dist;
-    /* normal force (eq. 5, -grad s = n by eq. 24), contact damping and Coulomb friction
-     * (eqs. 25-28), all from the velocity of the closest point relative to P */
-    double vrx = (1 - w) * e->vx[r->k] + w * e->vx[r->k1] - e->vx[i];
-    double vry = (1 - w) * e->vy[r->k] + w * e->vy[r->k1] - e->vy[i];
-    double vn = vrx * nx + vry * ny, fn = contact_du(P, s, same) + P->cc * vn;
-    r->fx = fn * nx;
-    r->fy = fn * ny;
-    if (P->mu > 0 && !same) {
-        double tx = vrx - vn * nx, ty = vry - vn * ny, vt = sqrt(tx * tx + ty * ty);
-        if (vt > 0) { r->fx += P->mu * fabs(fn) * tx / vt; r->fy += P->mu * fabs(fn) * ty / vt; }
-    }
-    r->q = q;
-    if (u) *u += contact_u(P, s, same);
+    double t = ra2 <= rb2 ? ta : tb;     /* tie: the edge after q */
+    if (t >= 1) return 0;                /* P lies beyond the far end: that vertex's pair covers it */
+    if (ra2 <= rb2) *r = (PairRec){ i, q, qn, 1, ta };
+    else *r = (PairRec){ i, qp, q, 2, 1 - tb };
+    double uu;
+    if (!pair_force(e, P, i, r->k, r->k1, r->w, pi == pq, fx, fy, u ? &uu : NULL)) return 0;
+    if (u) *u += uu;
     return 1;
 }
 
-static void push_rec(Contact *c, int tid, const PairRec *r)
+/* Grows a per-thread buffer to hold n + 1 elements. */
+#define RESERVE(buf, cap, n) do { if ((n) == (cap)) { (cap) = (cap) ? 2 * (cap) : 256; \
+    (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
+
+/* The pairs of the vertices of grid rows [STRIP s, STRIP s + STRIP): see contact.h. */
+enum { STRIP = 4 };
+static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, int tid, int want_u)
 {
-    if (c->buf_n[tid] == c->buf_cap[tid]) {
-        c->buf_cap[tid] = c->buf_cap[tid] ? 2 * c->buf_cap[tid] : 1024;
-        c->buf[tid] = ph_realloc(c->buf[tid], (size_t)c->buf_cap[tid] * sizeof *c->buf[tid]);
+    const double cutoff = params_cutoff(P), h = P->h;
+    const double *gx = c->gx, *gy = c->gy, *gex = c->gex, *gey = c->gey, *gl = c->gl;
+    const int *gp = c->gp, nx = c->nx, ny = c->ny;
+    int cy1 = STRIP * strip + STRIP < ny ? STRIP * strip + STRIP : ny;
+    for (int cy = STRIP * strip; cy < cy1; cy++)
+        for (int cx = 0; cx < nx; cx++) {
+            int mb = c->vcell_start[cy * nx + cx], me = c->vcell_start[cy * nx + cx + 1];
+            int x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < nx ? cx + 1 : cx;
+            int y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < ny ? cy + 1 : cy;
+            if (mb == me) continue;
+            int nst = 0;   /* the stencil's items: one contiguous range per row */
+            for (int gy_ = y0; gy_ <= y1; gy_++) nst += c->cell_start[gy_ * nx + x1 + 1] - c->cell_start[gy_ * nx + x0];
+            if (nst > c->cand_cap[tid]) {
+                c->cand_cap[tid] = 2 * nst;
+                c->cand[tid] = ph_realloc(c->cand[tid], (size_t)c->cand_cap[tid] * sizeof **c->cand);
+            }
+            int *cand = c->cand[tid];
+            for (int m = mb; m < me; m++) {
+                int i = c->vitems[m], p = e->pid[i], rigid = e->rigid[p], nc = 0, nn = 0;
+                double px = e->x[i], py = e->y[i];
+                /* 1. the edges within reach (h within one polygon), with the closest point of each;
+                 * the edges that end at i never act on it. First a cheap test on the distance to
+                 * the edge's first vertex, branch-free (a mispredicted branch per candidate cost
+                 * more than the test), then the projection. */
+                for (int gy_ = y0; gy_ <= y1; gy_++) {
+                    int je = c->cell_start[gy_ * nx + x1 + 1];
+                    for (int j = c->cell_start[gy_ * nx + x0]; j < je; j++) {
+                        double dx = px - gx[j] - 0.5 * gex[j], dy = py - gy[j] - 0.5 * gey[j], lim = 0.5 * gl[j] + (gp[j] == p ? h : cutoff);
+                        cand[nc] = j;
+                        nc += dx * dx + dy * dy < lim * lim;
+                    }
+                }
+                for (int a = 0; a < nc; a++) {
+                    int j = cand[a];
+                    double dx = px - gx[j], dy = py - gy[j], ex = gex[j], ey = gey[j], reach = gp[j] == p ? h : cutoff;
+                    double t = (dx * ex + dy * ey) / (ex * ex + ey * ey), w = t > 0 ? (t < 1 ? t : 1) : 0;
+                    double rx = dx - w * ex, ry = dy - w * ey, d2 = rx * rx + ry * ry;
+                    if (d2 >= reach * reach) continue;
+                    int k = c->items[j], k1 = c->gk1[j];
+                    if (gp[j] == p ? k == i || k1 == i : rigid && e->rigid[gp[j]]) continue;
+                    RESERVE(c->near[tid], c->near_cap[tid], nn);
+                    c->near[tid][nn++] = (Near){ j, k, k1, d2, w };
+                }
+                /* 2. which ends of each edge pick it (SPEC 2: the closer of a vertex's two edges, the
+                 * one after it on a tie; not when i lies beyond the far end or next to that vertex),
+                 * then the force, counted once per picking end */
+                const Near *nr = c->near[tid];
+                double fx = 0, fy = 0, u = 0;
+                for (int a = 0; a < nn; a++) {
+                    int same = gp[nr[a].m] == p, k = nr[a].k, k1 = nr[a].k1, ends = 0;
+                    if (nr[a].w < 1 && !(same && ens_prev(e, k) == i)) {
+                        ends |= 1;
+                        for (int b = 0; b < nn; b++)
+                            if (nr[b].k1 == k && nr[b].d2 < nr[a].d2) { ends &= ~1; break; }
+                    }
+                    if (nr[a].w > 0 && !(same && ens_next(e, k1) == i)) {
+                        ends |= 2;
+                        for (int b = 0; b < nn; b++)
+                            if (nr[b].k == k1 && nr[b].d2 <= nr[a].d2) { ends &= ~2; break; }
+                    }
+                    double f1x, f1y, u1, w = nr[a].w, n = ends == 3 ? 2 : 1;
+                    if (!ends || !pair_force(e, P, i, k, k1, w, same, &f1x, &f1y, want_u ? &u1 : NULL)) continue;
+                    f1x *= n; f1y *= n;
+                    fx += f1x; fy += f1y;
+                    if (want_u) u += n * u1;
+                    if (!e->rigid[gp[nr[a].m]]) {
+                        e->fx[k] -= (1 - w) * f1x; e->fy[k] -= (1 - w) * f1y;
+                        e->fx[k1] -= w * f1x; e->fy[k1] -= w * f1y;
+                    }
+                    if (c->keep_records) {
+                        RESERVE(c->rec[tid], c->rec_cap[tid], c->rec_n[tid]);
+                        c->rec[tid][c->rec_n[tid]++] = (PairRec){ i, k, k1, ends, w };
+                    }
+                }
+                if (!rigid) { e->fx[i] += fx; e->fy[i] += fy; }
+                if (want_u) c->u[i] = u;
+            }
+        }
+}
+
+void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, double *energy)
+{
+    /* the midpoint of an interacting edge is within lmax / 2 + reach of P: with cells that large
+     * (and a margin against rounding) it lies in P's 3x3 cells */
+    contact_grid(c, e, (0.5 * lmax + params_cutoff(P)) * (1 + 1e-9));
+    int nt = 1;
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+#endif
+    if (nt > c->nthreads) {
+        c->rec = ph_realloc(c->rec, (size_t)nt * sizeof *c->rec);
+        c->rec_n = ph_realloc(c->rec_n, (size_t)nt * sizeof *c->rec_n);
+        c->rec_cap = ph_realloc(c->rec_cap, (size_t)nt * sizeof *c->rec_cap);
+        c->near = ph_realloc(c->near, (size_t)nt * sizeof *c->near);
+        c->near_cap = ph_realloc(c->near_cap, (size_t)nt * sizeof *c->near_cap);
+        c->cand = ph_realloc(c->cand, (size_t)nt * sizeof *c->cand);
+        c->cand_cap = ph_realloc(c->cand_cap, (size_t)nt * sizeof *c->cand_cap);
+        for (int t = c->nthreads; t < nt; t++) {
+            c->rec[t] = NULL; c->rec_cap[t] = 0; c->near[t] = NULL; c->near_cap[t] = 0; c->cand[t] = NULL; c->cand_cap[t] = 0;
+        }
+        c->nthreads = nt;
     }
-    c->buf[tid][c->buf_n[tid]++] = *r;
+    for (int t = 0; t < c->nthreads; t++) c->rec_n[t] = 0;
+    if (energy)   /* vertices in no cell (gaps) own no energy */
+        for (int i = 0; i < e->nv_used; i++) c->u[i] = 0;
+    int nstrips = (c->ny + STRIP - 1) / STRIP;
+    #pragma omp parallel
+    {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        for (int phase = 0; phase < 2; phase++) {
+            #pragma omp for schedule(dynamic, 1)
+            for (int s = phase; s < nstrips; s += 2) strip_forces(c, e, P, s, tid, energy != NULL);
+        }
+    }
+    if (energy) {
+        *energy = 0;
+        for (int p = 0; p < e->np; p++)
+            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) *energy += c->u[i];
+    }
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const int *u = a, *v = b;
+    return u[0] != v[0] ? (u[0] > v[0]) - (u[0] < v[0]) : (u[1] > v[1]) - (u[1] < v[1]);
+}
+
+void contact_neighbors(const Contact *c, const Ensemble *e, int *nb)
+{
+    size_t n = 0, cap = 0;
+    int (*list)[2] = NULL;
+    for (int t = 0; t < c->nthreads; t++)
+        for (int m = 0; m < c->rec_n[t]; m++) {
+            int a = e->pid[c->rec[t][m].i], b = e->pid[c->rec[t][m].k];
+            if (a == b) continue;
+            if (n == cap) { cap = cap ? 2 * cap : 256; list = ph_realloc(list, cap * sizeof *list); }
+            list[n][0] = a; list[n][1] = b; n++;
+        }
+    if (n > 1) qsort(list, n, sizeof *list, cmp_pair);   /* (qsort of NULL is undefined, even for n = 0) */
+    for (int p = 0; p < e->np; p++) nb[p] = 0;
+    for (size_t k = 0; k < n; k++)
+        if (k == 0 || list[k][0] != list[k - 1][0] || list[k][1] != list[k - 1][1]) nb[list[k][0]]++;
+    free(list);
 }
 
 /* Visits the positions m (in items order) of the 3x3 cells around slot i, in grid order: each
@@ -184,110 +361,6 @@ static void push_rec(Contact *c, int tid, const PairRec *r)
         int end_ = (c)->cell_start[gy_ * (c)->nx + x1_ + 1]; \
         for (int m = (c)->cell_start[gy_ * (c)->nx + x0_]; m < end_; m++) { __VA_ARGS__ } } } while (0)
 
-void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, double *energy)
-{
-    /* every interacting pair lies within lmax + reach: with cells that large (and a margin
-     * against rounding), both vertices of every pair's edge lie in the 3x3 cells of P */
-    double cutoff = params_cutoff(P) * (1 + 1e-9), reach = (lmax + params_cutoff(P)) * (1 + 1e-9), reach2 = reach * reach;
-    contact_grid(c, e, reach);
-    int nt = 1;
-#ifdef _OPENMP
-    nt = omp_get_max_threads();
-#endif
-    if (nt > c->nthreads) {
-        c->buf = ph_realloc(c->buf, (size_t)nt * sizeof *c->buf);
-        c->buf_n = ph_realloc(c->buf_n, (size_t)nt * sizeof *c->buf_n);
-        c->buf_cap = ph_realloc(c->buf_cap, (size_t)nt * sizeof *c->buf_cap);
-        for (int t = c->nthreads; t < nt; t++) { c->buf[t] = NULL; c->buf_cap[t] = 0; }
-        c->nthreads = nt;
-    }
-    for (int t = 0; t < c->nthreads; t++) c->buf_n[t] = 0;
-
-    #pragma omp parallel
-    {
-        int tid = 0;
-#ifdef _OPENMP
-        tid = omp_get_thread_num();
-#endif
-        /* pass 1: each vertex evaluates its pairs, keeps its force, records the reactions */
-        #pragma omp for schedule(dynamic, 8)
-        for (int p = 0; p < e->np; p++) {
-            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-                double fx = 0, fy = 0, u = 0;
-                c->rec_tid[i] = (unsigned char)tid;
-                c->rec_off[i] = c->buf_n[tid];
-                /* a candidate q can interact only if it lies within the reach (h within one polygon)
-                 * plus its longer edge; the two neighbours of i along its hoop never do */
-                double px = e->x[i], py = e->y[i];
-                int inext = ens_next(e, i), iprev = ens_prev(e, i);
-                FOR_NEIGHBOURS(c, i, m, {
-                    double dx = c->gx[m] - px, dy = c->gy[m] - py, lim = c->gl[m] + (c->gp[m] == p ? P->h : cutoff);
-                    if (dx * dx + dy * dy >= lim * lim) continue;
-                    int j = c->items[m];
-                    PairRec r;
-                    if (j != i && j != inext && j != iprev && contact_pair(e, P, i, j, &r, energy ? &u : NULL)) {
-                        fx += r.fx; fy += r.fy;
-                        push_rec(c, tid, &r);
-                    }
-                });
-                c->rec_n[i] = c->buf_n[tid] - c->rec_off[i];
-                if (energy) c->u[i] = u;
-                if (!e->rigid[p]) { e->fx[i] += fx; e->fy[i] += fy; }
-            }
-        }
-        #pragma omp for schedule(static)
-        for (int m = 0; m < c->cell_start[c->nx * c->ny]; m++) c->gn[m] = c->rec_n[c->items[m]];
-        /* pass 2: each moving vertex collects the reactions on the edges it ends */
-        #pragma omp for schedule(dynamic, 8)
-        for (int p = 0; p < e->np; p++) {
-            if (e->rigid[p]) continue;
-            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-                double fx = 0, fy = 0, px = e->x[i], py = e->y[i];
-                FOR_NEIGHBOURS(c, i, m, {
-                    if (!c->gn[m]) continue;
-                    double dx = c->gx[m] - px, dy = c->gy[m] - py;
-                    if (dx * dx + dy * dy >= reach2) continue;
-                    int j = c->items[m];
-                    const PairRec *r = c->buf[c->rec_tid[j]] + c->rec_off[j];
-                    for (int m = 0; m < c->rec_n[j]; m++) {
-                        if (r[m].k == i) { fx -= (1 - r[m].w) * r[m].fx; fy -= (1 - r[m].w) * r[m].fy; }
-                        if (r[m].k1 == i) { fx -= r[m].w * r[m].fx; fy -= r[m].w * r[m].fy; }
-                    }
-                });
-                e->fx[i] += fx; e->fy[i] += fy;
-            }
-        }
-    }
-    if (energy) {
-        *energy = 0;
-        for (int p = 0; p < e->np; p++)
-            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) *energy += c->u[i];
-    }
-}
-
-static int cmp_int(const void *a, const void *b) { return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b); }
-
-void contact_neighbors(const Contact *c, const Ensemble *e, int *nb)
-{
-    int cap = 0, *list = NULL;
-    for (int p = 0; p < e->np; p++) {
-        int n = 0;
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-            const PairRec *r = c->buf[c->rec_tid[i]] + c->rec_off[i];
-            for (int m = 0; m < c->rec_n[i]; m++) {
-                if (e->pid[r[m].q] == p) continue;
-                if (n == cap) { cap = cap ? 2 * cap : 64; list = ph_realloc(list, (size_t)cap * sizeof *list); }
-                list[n++] = e->pid[r[m].q];
-            }
-        }
-        if (n > 1) qsort(list, (size_t)n, sizeof *list, cmp_int);   /* (qsort of NULL is undefined, even for n = 0) */
-        int distinct = 0;
-        for (int k = 0; k < n; k++) distinct += k == 0 || list[k] != list[k - 1];
-        nb[p] = distinct;
-    }
-    free(list);
-}
-
 static int edges_cross(const Ensemble *e, int i, int j)
 {
     int i1 = ens_next(e, i), j1 = ens_next(e, j);
@@ -297,8 +370,8 @@ static int edges_cross(const Ensemble *e, int i, int j)
 
 int contact_crossing(Contact *c, const Ensemble *e, double lmax, int *a, int *b)
 {
-    /* the start vertices of two crossing edges are at most 2 lmax apart: neighbouring cells */
-    contact_grid(c, e, 2 * lmax * (1 + 1e-9));
+    /* the midpoints of two crossing edges are at most lmax apart: neighbouring cells */
+    contact_grid(c, e, lmax * (1 + 1e-9));
     for (int p = 0; p < e->np; p++)
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
             FOR_NEIGHBOURS(c, i, m, {

@@ -1,49 +1,70 @@
 /* Pair interactions between hoop segments (paper eqs. 3-5, 16-18, 24-28; SPEC 2) and the contact
  * grid that finds them (paper 3.4). This module owns the grid: everything that needs neighbours
- * (pair forces, the neighbour count of the output) asks it.
+ * (pair forces, the neighbour count of the output, fusion) asks it.
  *
- * Determinism without atomics: every pair (vertex P, edge k-k1) is evaluated by the thread that
- * owns P, which adds the force on P to P and stores a record (k, k1, w, F). A second pass lets
- * every vertex collect the reactions -(1-w) F and -w F from the records of the vertices in its
- * 3x3 cells, in grid order. Each vertex's force is written by one thread only and summed in an
- * order that does not depend on the thread count. */
+ * Work per edge, not per vertex pair: the SPEC defines pairs (vertex P, vertex Q), where Q picks
+ * the closer of its two edges. Both ends of an edge may pick it, so the code projects P once on
+ * each nearby edge and counts how many of the edge's two ends pick it (0, 1 or 2) by comparing
+ * with the two adjacent edges, which lie in the same short list.
+ *
+ * The grid: edges are binned by their midpoint, in square cells of side lmax / 2 + reach, so the
+ * edges that can reach a vertex have their midpoints in the vertex's 3x3 cells.
+ *
+ * Determinism without atomics or a second pass: the grid rows are cut into strips of four rows.
+ * A vertex P in a strip writes its own force and the reactions on the ends of the edges it
+ * touches, which are at most lmax + reach, two rows, away from P, so strips two apart never
+ * write the same vertex. The
+ * even strips run in parallel, then the odd ones; each strip runs in a fixed order. Every force is
+ * therefore summed in the same order whatever the number of threads. */
 #ifndef PH_CONTACT_H
 #define PH_CONTACT_H
 #include "ensemble.h"
 #include "params.h"
 
+/* One interacting (vertex, edge) pair, kept when Contact.keep_records is set: vertex i, edge
+ * k -> k1 with closest point (1 - w) r_k + w r_k1; ends = which ends picked the edge
+ * (bit 0: k, bit 1: k1), so the SPEC's (P, Q) pairs are (i, k) and/or (i, k1). */
 typedef struct PairRec {
-    int q;          /* the vertex whose incident edges were searched */
-    int k, k1;      /* the edge chosen (k1 follows k); the closest point is (1-w) r_k + w r_k1 */
+    int i, k, k1, ends;
     double w;
-    double fx, fy;  /* force on the vertex P that owns the record */
 } PairRec;
+
+/* A nearby edge of the vertex being evaluated (work list of one thread). */
+typedef struct Near {
+    int m;          /* item of the edge's first vertex */
+    int k, k1;      /* its slots */
+    double d2, w;   /* squared distance from the vertex, barycentric coordinate of the closest point */
+} Near;
 
 typedef struct Contact {
     /* grid: square cells of side cs from (x0, y0), nx * ny of them */
     double x0, y0, cs;
     int nx, ny, ncell_cap, nv_cap;
-    int *cell_start;       /* items of cell c: items[cell_start[c] .. cell_start[c+1]) */
-    int *items;            /* vertex slots sorted by cell, in slot order within a cell */
-    int *cell;             /* cell of each vertex slot */
-    /* in the order of items, for a contiguous first test of each candidate: position, longest
-     * edge at the vertex, polygon, and number of records of the last evaluation */
-    double *gx, *gy, *gl;
-    int *gp, *gn;
-    /* pair records of the last evaluation: those of vertex i are buf[tid[i]][off[i] ..+ n[i]] */
-    int *rec_off, *rec_n;
-    unsigned char *rec_tid;
+    int *cell_start;       /* edges of cell c: items[cell_start[c] .. cell_start[c+1]) */
+    int *items;            /* edges (slot of their first vertex) sorted by the cell of their
+                            * midpoint, in slot order within a cell */
+    int *cell;             /* cell of the midpoint of each edge, by slot */
+    int *vcell_start, *vitems, *vcell;   /* the same for the vertices, by their position */
+    /* in the order of items, so that a stencil is scanned contiguously: the edge's first vertex,
+     * the vector to the next vertex, its length, the slot of that vertex, and the polygon */
+    double *gx, *gy, *gex, *gey, *gl;
+    int *gk1, *gp;
     double *u;             /* pair energy owned by each vertex (when requested) */
+    int keep_records;      /* set by the caller: keep the pairs of the next evaluation */
     int nthreads;
-    PairRec **buf;
-    int *buf_n, *buf_cap;
+    PairRec **rec;         /* per thread: the pairs found by that thread, in no particular order */
+    int *rec_n, *rec_cap;
+    Near **near;           /* per thread work lists: nearby edges, and candidate items */
+    int *near_cap;
+    int **cand, *cand_cap;
 } Contact;
 
 void contact_init(Contact *c);
 void contact_free(Contact *c);
 
-/* Bins all vertices into square cells of side >= cell_size (larger if the bounding box would
- * need more than 4 cells per vertex, so memory stays bounded by the vertex count). */
+/* Bins all vertices, and all edges by their midpoints, into square cells of side >= cell_size
+ * (larger if the bounding box would need more than 4 cells per vertex, so memory stays bounded
+ * by the vertex count). */
 void contact_grid(Contact *c, const Ensemble *e, double cell_size);
 
 /* Builds the grid for the current positions and adds all pair forces (conservative, contact
@@ -51,11 +72,12 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size);
  * energy != NULL the total pair energy is stored there (summed in slot order). */
 void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, double *energy);
 
-/* Evaluates the pair (vertex i, the closer of the two edges incident on vertex q), fills r and
- * adds the pair energy to *u (if u). Returns 0 if they do not interact (SPEC 2). */
-int contact_pair(const Ensemble *e, const Params *P, int i, int q, PairRec *r, double *u);
+/* The SPEC's definition, pair by pair, for tests: evaluates the pair (vertex i, the closer of the
+ * two edges incident on vertex q); if they interact, returns 1, stores the edge in r (ends = the
+ * bit of q), the force on i in (*fx, *fy) and adds the pair energy to *u (if u). */
+int contact_pair(const Ensemble *e, const Params *P, int i, int q, PairRec *r, double *fx, double *fy, double *u);
 
-/* After contact_forces: nb[p] = number of other polygons with a vertex-edge pair of p within the
+/* After contact_forces with keep_records: nb[p] = number of other polygons with a vertex-edge pair of p within the
  * reach (params_cutoff: h + sh + ss, or h without adhesion). */
 void contact_neighbors(const Contact *c, const Ensemble *e, int *nb);
 

@@ -200,25 +200,22 @@ void fusion_update(Ensemble *e, const Params *P, const Contact *c, int64_t *type
     if (P->theta <= 0) return;
     int n = 0, cap = 0, np = e->np;
     Candidate *cand = NULL;
-    for (int p = 0; p < np; p++) {
-        if (e->rigid[p]) continue;
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-            const PairRec *r = c->buf[c->rec_tid[i]] + c->rec_off[i];
-            for (int m = 0; m < c->rec_n[i]; m++) {
-                if (e->rigid[e->pid[r[m].k]]) continue;
-                double w = r[m].w;
-                double dx = (1 - w) * e->x[r[m].k] + w * e->x[r[m].k1] - e->x[i];
-                double dy = (1 - w) * e->y[r[m].k] + w * e->y[r[m].k1] - e->y[i];
-                double d = sqrt(dx * dx + dy * dy);
-                if (!(d < P->theta * P->h)) continue;
-                if (n == cap) {
-                    cap = cap ? 2 * cap : 64;
-                    cand = ph_realloc(cand, (size_t)cap * sizeof *cand);
-                }
-                cand[n++] = (Candidate){ i, r[m].k, r[m].k1, d };
+    for (int t = 0; t < c->nthreads; t++)   /* (the order does not matter: candidates are sorted) */
+        for (int m = 0; m < c->rec_n[t]; m++) {
+            const PairRec *r = &c->rec[t][m];
+            int i = r->i;
+            if (e->rigid[e->pid[i]] || e->rigid[e->pid[r->k]]) continue;
+            double w = r->w;
+            double dx = (1 - w) * e->x[r->k] + w * e->x[r->k1] - e->x[i];
+            double dy = (1 - w) * e->y[r->k] + w * e->y[r->k1] - e->y[i];
+            double d = sqrt(dx * dx + dy * dy);
+            if (!(d < P->theta * P->h)) continue;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 64;
+                cand = ph_realloc(cand, (size_t)cap * sizeof *cand);
             }
+            cand[n++] = (Candidate){ i, r->k, r->k1, d };
         }
-    }
     if (!n) return;
     qsort(cand, (size_t)n, sizeof *cand, cmp_candidate);
     unsigned char *keep = ph_realloc(NULL, (size_t)np), *used = memset(ph_realloc(NULL, (size_t)np), 0, (size_t)np);
