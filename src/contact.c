@@ -200,12 +200,30 @@ int contact_pair(const Ensemble *e, const Params *P, int i, int q, PairRec *r, d
 #define RESERVE(buf, cap, n) do { if ((n) == (cap)) { (cap) = (cap) ? 2 * (cap) : 256; \
     (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
 
+/* Appends to cand[nc..] the edges among items [jb, je) whose midpoints lie within half their
+ * length plus the reach of (px, py); returns the new count. Branch-free: a mispredicted branch
+ * per candidate cost more than the test. (A function of its own, so that the compiler keeps the
+ * arrays in registers.) */
+static __attribute__((noinline)) int scan(const Contact *c, int jb, int je, double px, double py, int p, double h,
+                                          double cutoff, int *restrict cand, int nc)
+{
+    const double *restrict gx = c->gx, *restrict gy = c->gy, *restrict gex = c->gex, *restrict gey = c->gey;
+    const double *restrict gl = c->gl;
+    const int *restrict gp = c->gp;
+    const double reach[2] = { cutoff, h };   /* (a table: the compiler made a branch of ?:) */
+    for (int j = jb; j < je; j++) {
+        double dx = px - gx[j] - 0.5 * gex[j], dy = py - gy[j] - 0.5 * gey[j], lim = 0.5 * gl[j] + reach[gp[j] == p];
+        cand[nc] = j;
+        nc += dx * dx + dy * dy < lim * lim;
+    }
+    return nc;
+}
+
 /* The pairs of the vertices of grid rows [STRIP s, STRIP s + STRIP): see contact.h. */
 enum { STRIP = 4 };
 static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, int tid, int want_u)
 {
-    const double cutoff = params_cutoff(P), h = P->h;
-    const double *gx = c->gx, *gy = c->gy, *gex = c->gex, *gey = c->gey, *gl = c->gl;
+    const double cutoff = params_cutoff(P), h = P->h, reach2[2] = { cutoff * cutoff, h * h };
     const int *gp = c->gp, nx = c->nx, ny = c->ny;
     int cy1 = STRIP * strip + STRIP < ny ? STRIP * strip + STRIP : ny;
     for (int cy = STRIP * strip; cy < cy1; cy++)
@@ -222,35 +240,30 @@ static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, in
             }
             int *cand = c->cand[tid];
             for (int m = mb; m < me; m++) {
-                int i = c->vitems[m], p = e->pid[i], rigid = e->rigid[p], nc = 0, nn = 0;
+                int i = c->vitems[m], p = e->pid[i], rigid = e->rigid[p], nc = 0;
                 double px = e->x[i], py = e->y[i];
                 /* 1. the edges within reach (h within one polygon), with the closest point of each;
                  * the edges that end at i never act on it. First a cheap test on the distance to
                  * the edge's first vertex, branch-free (a mispredicted branch per candidate cost
                  * more than the test), then the projection. */
-                for (int gy_ = y0; gy_ <= y1; gy_++) {
-                    int je = c->cell_start[gy_ * nx + x1 + 1];
-                    for (int j = c->cell_start[gy_ * nx + x0]; j < je; j++) {
-                        double dx = px - gx[j] - 0.5 * gex[j], dy = py - gy[j] - 0.5 * gey[j], lim = 0.5 * gl[j] + (gp[j] == p ? h : cutoff);
-                        cand[nc] = j;
-                        nc += dx * dx + dy * dy < lim * lim;
-                    }
-                }
+                for (int gy_ = y0; gy_ <= y1; gy_++)
+                    nc = scan(c, c->cell_start[gy_ * nx + x0], c->cell_start[gy_ * nx + x1 + 1], px, py, p, h, cutoff, cand, nc);
+                int nn = 0;
                 for (int a = 0; a < nc; a++) {
                     int j = cand[a];
-                    double dx = px - gx[j], dy = py - gy[j], ex = gex[j], ey = gey[j], reach = gp[j] == p ? h : cutoff;
+                    double dx = px - c->gx[j], dy = py - c->gy[j], ex = c->gex[j], ey = c->gey[j];
                     double t = (dx * ex + dy * ey) / (ex * ex + ey * ey), w = t > 0 ? (t < 1 ? t : 1) : 0;
                     double rx = dx - w * ex, ry = dy - w * ey, d2 = rx * rx + ry * ry;
-                    if (d2 >= reach * reach) continue;
+                    if (d2 >= reach2[gp[j] == p]) continue;
                     int k = c->items[j], k1 = c->gk1[j];
                     if (gp[j] == p ? k == i || k1 == i : rigid && e->rigid[gp[j]]) continue;
                     RESERVE(c->near[tid], c->near_cap[tid], nn);
                     c->near[tid][nn++] = (Near){ j, k, k1, d2, w };
                 }
+                const Near *nr = c->near[tid];
                 /* 2. which ends of each edge pick it (SPEC 2: the closer of a vertex's two edges, the
                  * one after it on a tie; not when i lies beyond the far end or next to that vertex),
                  * then the force, counted once per picking end */
-                const Near *nr = c->near[tid];
                 double fx = 0, fy = 0, u = 0;
                 for (int a = 0; a < nn; a++) {
                     int same = gp[nr[a].m] == p, k = nr[a].k, k1 = nr[a].k1, ends = 0;
