@@ -15,7 +15,7 @@ void contact_init(Contact *c) { memset(c, 0, sizeof *c); }
 void contact_free(Contact *c)
 {
     free(c->cell_start); free(c->items); free(c->cell); free(c->vcell_start); free(c->vitems); free(c->vcell);
-    free(c->gx); free(c->gy); free(c->gex); free(c->gey); free(c->gl); free(c->gk1); free(c->gp); free(c->u);
+    free(c->gs); free(c->ge); free(c->gk1); free(c->gp); free(c->u);
     for (int t = 0; t < c->nthreads; t++) { free(c->rec[t]); free(c->near[t]); free(c->cand[t]); }
     free(c->rec); free(c->rec_n); free(c->rec_cap); free(c->near); free(c->near_cap); free(c->cand); free(c->cand_cap);
     memset(c, 0, sizeof *c);
@@ -45,11 +45,8 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         c->cell = ph_realloc(c->cell, n * sizeof *c->cell);
         c->vitems = ph_realloc(c->vitems, n * sizeof *c->vitems);
         c->vcell = ph_realloc(c->vcell, n * sizeof *c->vcell);
-        c->gx = ph_realloc(c->gx, n * sizeof *c->gx);
-        c->gy = ph_realloc(c->gy, n * sizeof *c->gy);
-        c->gex = ph_realloc(c->gex, n * sizeof *c->gex);
-        c->gey = ph_realloc(c->gey, n * sizeof *c->gey);
-        c->gl = ph_realloc(c->gl, n * sizeof *c->gl);
+        c->gs = ph_realloc(c->gs, n * sizeof *c->gs);
+        c->ge = ph_realloc(c->ge, n * sizeof *c->ge);
         c->gk1 = ph_realloc(c->gk1, n * sizeof *c->gk1);
         c->gp = ph_realloc(c->gp, n * sizeof *c->gp);
         c->u = ph_realloc(c->u, n * sizeof *c->u);
@@ -77,6 +74,9 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
     }
     while (wx * wy > limit) { cs *= 2; wx = (xmax - xmin) / cs + 1; wy = (ymax - ymin) / cs + 1; }
     c->x0 = xmin; c->y0 = ymin; c->cs = cs;
+    /* covers the rounding of the single-precision first test: coordinates up to the extent,
+     * lengths and distances up to a few cells */
+    c->scan_margin = 1e-5 * cs + 64 * ldexp(fmax(xmax - xmin, ymax - ymin) + cs, -24);
     c->nx = (int)wx; c->ny = (int)wy;
     int ncell = c->nx * c->ny, nx = c->nx, ny = c->ny;
     if (ncell + 1 > c->ncell_cap) {
@@ -104,11 +104,8 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
     for (int m = 0; m < nv; m++) {
         int i = c->items[m], j = ens_next(e, i);
         double ex = e->x[j] - e->x[i], ey = e->y[j] - e->y[i];
-        c->gx[m] = e->x[i];
-        c->gy[m] = e->y[i];
-        c->gex[m] = ex;
-        c->gey[m] = ey;
-        c->gl[m] = sqrt(ex * ex + ey * ey);
+        c->ge[m] = (GridEdge){ e->x[i], e->y[i], ex, ey };
+        c->gs[m] = (GridScan){ (float)(e->x[i] + 0.5 * ex - xmin), (float)(e->y[i] + 0.5 * ey - ymin), (float)(0.5 * sqrt(ex * ex + ey * ey)), e->pid[i] };
         c->gk1[m] = j;
         c->gp[m] = e->pid[i];
     }
@@ -207,12 +204,11 @@ int contact_pair(const Ensemble *e, const Params *P, int i, int q, PairRec *r, d
 static __attribute__((noinline)) int scan(const Contact *c, int jb, int je, double px, double py, int p, double h,
                                           double cutoff, int *restrict cand, int nc)
 {
-    const double *restrict gx = c->gx, *restrict gy = c->gy, *restrict gex = c->gex, *restrict gey = c->gey;
-    const double *restrict gl = c->gl;
-    const int *restrict gp = c->gp;
-    const double reach[2] = { cutoff, h };   /* (a table: the compiler made a branch of ?:) */
+    const GridScan *restrict gs = c->gs;
+    const float x = (float)(px - c->x0), y = (float)(py - c->y0);
+    const float reach[2] = { (float)(cutoff + c->scan_margin), (float)(h + c->scan_margin) };   /* (a table: the compiler made a branch of ?:) */
     for (int j = jb; j < je; j++) {
-        double dx = px - gx[j] - 0.5 * gex[j], dy = py - gy[j] - 0.5 * gey[j], lim = 0.5 * gl[j] + reach[gp[j] == p];
+        float dx = x - gs[j].x, dy = y - gs[j].y, lim = gs[j].r + reach[gs[j].p == p];
         cand[nc] = j;
         nc += dx * dx + dy * dy < lim * lim;
     }
@@ -251,7 +247,7 @@ static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, in
                 int nn = 0;
                 for (int a = 0; a < nc; a++) {
                     int j = cand[a];
-                    double dx = px - c->gx[j], dy = py - c->gy[j], ex = c->gex[j], ey = c->gey[j];
+                    double dx = px - c->ge[j].x, dy = py - c->ge[j].y, ex = c->ge[j].ex, ey = c->ge[j].ey;
                     double t = (dx * ex + dy * ey) / (ex * ex + ey * ey), w = t > 0 ? (t < 1 ? t : 1) : 0;
                     double rx = dx - w * ex, ry = dy - w * ey, d2 = rx * rx + ry * ry;
                     if (d2 >= reach2[gp[j] == p]) continue;

@@ -36,6 +36,11 @@ typedef struct Near {
     double d2, w;   /* squared distance from the vertex, barycentric coordinate of the closest point */
 } Near;
 
+/* An edge in the grid: its midpoint relative to the grid origin and half its length, for a cheap
+ * first test; its first vertex and the vector to the second, for the exact one. */
+typedef struct GridScan { float x, y, r; int p; } GridScan;
+typedef struct GridEdge { double x, y, ex, ey; } GridEdge;
+
 typedef struct Contact {
     /* grid: square cells of side cs from (x0, y0), nx * ny of them */
     double x0, y0, cs;
@@ -45,9 +50,12 @@ typedef struct Contact {
                             * midpoint, in slot order within a cell */
     int *cell;             /* cell of the midpoint of each edge, by slot */
     int *vcell_start, *vitems, *vcell;   /* the same for the vertices, by their position */
-    /* in the order of items, so that a stencil is scanned contiguously: the edge's first vertex,
-     * the vector to the next vertex, its length, the slot of that vertex, and the polygon */
-    double *gx, *gy, *gex, *gey, *gl;
+    /* in the order of items, so that a stencil is scanned contiguously: a first test (in single
+     * precision, with a margin), the edge (first vertex, vector to the next), the slot of the
+     * next vertex, and the polygon */
+    GridScan *gs;
+    GridEdge *ge;
+    double scan_margin;
     int *gk1, *gp;
     double *u;             /* pair energy owned by each vertex (when requested) */
     int keep_records;      /* set by the caller: keep the pairs of the next evaluation */
