@@ -105,7 +105,7 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         int i = c->items[m], j = ens_next(e, i);
         double ex = e->x[j] - e->x[i], ey = e->y[j] - e->y[i];
         c->ge[m] = (GridEdge){ e->x[i], e->y[i], ex, ey };
-        c->gs[m] = (GridScan){ (float)(e->x[i] + 0.5 * ex - xmin), (float)(e->y[i] + 0.5 * ey - ymin), (float)(0.5 * sqrt(ex * ex + ey * ey)), e->pid[i] };
+        c->gs[m] = (GridScan){ (float)(e->x[i] + 0.5 * ex - xmin), (float)(e->y[i] + 0.5 * ey - ymin), (float)(0.5 * sqrt(ex * ex + ey * ey)), e->pid[i], i };
         c->gk1[m] = j;
         c->gp[m] = e->pid[i];
     }
@@ -201,16 +201,16 @@ int contact_pair(const Ensemble *e, const Params *P, int i, int q, PairRec *r, d
  * length plus the reach of (px, py); returns the new count. Branch-free: a mispredicted branch
  * per candidate cost more than the test. (A function of its own, so that the compiler keeps the
  * arrays in registers.) */
-static __attribute__((noinline)) int scan(const Contact *c, int jb, int je, double px, double py, int p, double h,
-                                          double cutoff, int *restrict cand, int nc)
+static __attribute__((noinline)) int scan(const Contact *c, int jb, int je, int i, int iprev, double px, double py, int p,
+                                          double h, double cutoff, int *restrict cand, int nc)
 {
     const GridScan *restrict gs = c->gs;
     const float x = (float)(px - c->x0), y = (float)(py - c->y0);
     const float reach[2] = { (float)(cutoff + c->scan_margin), (float)(h + c->scan_margin) };   /* (a table: the compiler made a branch of ?:) */
     for (int j = jb; j < je; j++) {
         float dx = x - gs[j].x, dy = y - gs[j].y, lim = gs[j].r + reach[gs[j].p == p];
-        cand[nc] = j;
-        nc += dx * dx + dy * dy < lim * lim;
+        cand[nc] = j;   /* (the two edges that end at i always pass the distance test) */
+        nc += (dx * dx + dy * dy < lim * lim) & (gs[j].k != i) & (gs[j].k != iprev);
     }
     return nc;
 }
@@ -236,14 +236,14 @@ static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, in
             }
             int *cand = c->cand[tid];
             for (int m = mb; m < me; m++) {
-                int i = c->vitems[m], p = e->pid[i], rigid = e->rigid[p], nc = 0;
+                int i = c->vitems[m], p = e->pid[i], rigid = e->rigid[p], nc = 0, iprev = ens_prev(e, i);
                 double px = e->x[i], py = e->y[i];
                 /* 1. the edges within reach (h within one polygon), with the closest point of each;
                  * the edges that end at i never act on it. First a cheap test on the distance to
                  * the edge's first vertex, branch-free (a mispredicted branch per candidate cost
                  * more than the test), then the projection. */
                 for (int gy_ = y0; gy_ <= y1; gy_++)
-                    nc = scan(c, c->cell_start[gy_ * nx + x0], c->cell_start[gy_ * nx + x1 + 1], px, py, p, h, cutoff, cand, nc);
+                    nc = scan(c, c->cell_start[gy_ * nx + x0], c->cell_start[gy_ * nx + x1 + 1], i, iprev, px, py, p, h, cutoff, cand, nc);
                 int nn = 0;
                 for (int a = 0; a < nc; a++) {
                     int j = cand[a];

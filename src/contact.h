@@ -36,9 +36,10 @@ typedef struct Near {
     double d2, w;   /* squared distance from the vertex, barycentric coordinate of the closest point */
 } Near;
 
-/* An edge in the grid: its midpoint relative to the grid origin and half its length, for a cheap
- * first test; its first vertex and the vector to the second, for the exact one. */
-typedef struct GridScan { float x, y, r; int p; } GridScan;
+/* An edge in the grid: its midpoint relative to the grid origin, half its length, its polygon and
+ * first vertex, for a cheap first test; its first vertex and the vector to the second, for the
+ * exact one. */
+typedef struct GridScan { float x, y, r; int p, k; } GridScan;
 typedef struct GridEdge { double x, y, ex, ey; } GridEdge;
 
 typedef struct Contact {
