@@ -97,8 +97,13 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         }
     }
 #undef CELL_OF
-    counting_sort(e, c->vcell, ncell, c->vcell_start, c->vitems);
-    counting_sort(e, c->cell, ncell, c->cell_start, c->items);
+    #pragma omp parallel sections   /* (two serial sorts, side by side) */
+    {
+        #pragma omp section
+        counting_sort(e, c->cell, ncell, c->cell_start, c->items);
+        #pragma omp section
+        counting_sort(e, c->vcell, ncell, c->vcell_start, c->vitems);
+    }
     /* the per-item copies, gathered in parallel */
     #pragma omp parallel for schedule(static)
     for (int m = 0; m < nv; m++) {
