@@ -4,4 +4,4 @@
 #undef P_alpha_mu
 #define P_alpha_mu  0.0       /* [L^2/T] mean area growth rate: off */
 #undef P_Amax_mu
-#define P_Amax_mu   1e3       /* [L^2]   no division: adhesion stretches the packed cells past pi */
+#define P_Amax_mu   INFINITY  /* [L^2]   no division (adhesion stretches the packed cells past pi) */

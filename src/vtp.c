@@ -1,5 +1,7 @@
-/* The frame writer. Every array is first gathered into a binary buffer (arrays below), then the
- * file is assembled in memory and written atomically. Layout of a frame, one Piece:
+/* The frame writer. The per-polygon arrays are gathered into small buffers; the per-vertex arrays
+ * (points, velocity, connectivity) are generated block by block as they are compressed (or
+ * printed), so that a frame needs memory for its compressed size only, not for a copy of the
+ * vertex data. The file is written atomically: XML, then the appended data. Layout of a frame, one Piece:
  *   FieldData  TIME (simulated time, so ParaView shows it instead of the frame index)
  *   CellData   per polygon, in polygon order
  *   PointData  velocity of every vertex
@@ -74,49 +76,106 @@ enum { F64, I64, I32, U8 };
 static const char *const type_name[] = { "Float64", "Int64", "Int32", "UInt8" };
 static const size_t type_size[] = { 8, 8, 4, 1 };
 
-typedef struct { const char *name; int type, ncomp; size_t count; void *data; } Array;
+/* An array of the frame. Its bytes come from `data` or, for the per-vertex arrays (vertex = 1, 2
+ * or 3: points, velocity, connectivity), are generated from the ensemble in polygon order. */
+typedef struct {
+    const char *name;
+    int type, ncomp;
+    size_t count;
+    const void *data;
+    int vertex;
+    const Ensemble *e;
+} Array;
+
+/* Reads the next bytes of an array into out (at most room): whole tuples for generated arrays.
+ * The cursor (polygon p, slot i, bytes done) starts at zero. */
+typedef struct { const Array *a; int p, i; size_t done; } Cursor;
+
+static size_t cursor_read(Cursor *c, unsigned char *out, size_t room)
+{
+    const Array *a = c->a;
+    size_t n = 0, total = a->count * (size_t)a->ncomp * type_size[a->type];
+    if (!a->vertex) {
+        n = total - c->done < room ? total - c->done : room;
+        memcpy(out, (const unsigned char *)a->data + c->done, n);
+        c->done += n;
+        return n;
+    }
+    const Ensemble *e = a->e;
+    size_t tuple = (size_t)a->ncomp * type_size[a->type];
+    while (n + tuple <= room && c->p < e->np) {
+        if (c->i >= e->start[c->p] + e->count[c->p]) { if (++c->p < e->np) c->i = e->start[c->p]; continue; }
+        int i = c->i++;
+        if (a->vertex == 3) { int64_t k = (int64_t)(c->done / tuple); memcpy(out + n, &k, 8); }
+        else {
+            double v[3] = { e->x[i], e->y[i], (e->phase[c->p] + 1) / 2.0 };
+            if (a->vertex == 2) { v[0] = e->vx[i]; v[1] = e->vy[i]; v[2] = 0; }
+            memcpy(out + n, v, 24);
+        }
+        n += tuple;
+        c->done += tuple;
+    }
+    return n;
+}
+
+static Cursor cursor_start(const Array *a)
+{
+    Cursor c = { a, 0, 0, 0 };
+    if (a->vertex && a->e->np > 0) c.i = a->e->start[0];
+    return c;
+}
 
 static void put_ascii(Buf *b, const Array *a)
 {
-    for (size_t k = 0; k < a->count * (size_t)a->ncomp; k++) {
-        const char *sep = (k + 1) % (size_t)a->ncomp ? " " : "\n";
-        switch (a->type) {
-        case F64: putf(b, "%.17g%s", ((double *)a->data)[k], sep); break;
-        case I64: putf(b, "%lld%s", (long long)((int64_t *)a->data)[k], sep); break;
-        case I32: putf(b, "%d%s", ((int32_t *)a->data)[k], sep); break;
-        default: putf(b, "%d%s", ((uint8_t *)a->data)[k], sep); break;
+    unsigned char chunk[4080];   /* a multiple of every tuple size (1, 4, 8, 24 bytes) */
+    size_t n, k = 0, size = type_size[a->type];
+    Cursor c = cursor_start(a);
+    while ((n = cursor_read(&c, chunk, sizeof chunk)) > 0)
+        for (size_t o = 0; o < n; o += size, k++) {
+            const char *sep = (k + 1) % (size_t)a->ncomp ? " " : "\n";
+            double d; int64_t l; int32_t w;
+            switch (a->type) {
+            case F64: memcpy(&d, chunk + o, 8); putf(b, "%.17g%s", d, sep); break;
+            case I64: memcpy(&l, chunk + o, 8); putf(b, "%lld%s", (long long)l, sep); break;
+            case I32: memcpy(&w, chunk + o, 4); putf(b, "%d%s", w, sep); break;
+            default: putf(b, "%d%s", chunk[o], sep); break;
+            }
         }
-    }
 }
 
 /* appends the compressed array to `app`, VTK's zlib layout (see the file comment) */
 static void put_compressed(Buf *app, const Array *a)
 {
-    const size_t block = 32768, size = a->count * (size_t)a->ncomp * type_size[a->type];
-    uint64_t nb = (size + block - 1) / block, *head = calloc(3 + nb, sizeof *head);
-    Buf z = { 0 };
-    if (!head) { app->bad = ENOMEM; return; }
+    enum { BLOCK = 32768 };
+    const size_t size = a->count * (size_t)a->ncomp * type_size[a->type];
+    uint64_t nb = (size + BLOCK - 1) / BLOCK, *head = calloc(3 + nb, sizeof *head);
+    unsigned char *stage = malloc(BLOCK + 24), *tmp = malloc(compressBound(BLOCK));
+    if (!head || !stage || !tmp) { free(head); free(stage); free(tmp); app->bad = ENOMEM; return; }
     head[0] = nb;
-    head[1] = block;
-    head[2] = size % block;
-    for (uint64_t k = 0; k < nb; k++) {
-        size_t n = k + 1 < nb || !head[2] ? block : head[2];
-        uLongf zn = compressBound((uLong)n);
-        unsigned char *tmp = malloc(zn);
-        if (!tmp || compress2(tmp, &zn, (const Bytef *)a->data + k * block, (uLong)n, 6) != Z_OK) {
-            free(tmp);
-            app->bad = ENOMEM;
-            break;
+    head[1] = BLOCK;
+    head[2] = size % BLOCK;
+    size_t at = app->n, have = 0;
+    put(app, head, (3 + nb) * sizeof *head);   /* the sizes are filled in below */
+    Cursor c = cursor_start(a);
+    for (uint64_t k = 0; k < nb && !app->bad; k++) {
+        size_t n = k + 1 < nb || !head[2] ? BLOCK : head[2];
+        while (have < n) {
+            size_t got = cursor_read(&c, stage + have, BLOCK + 24 - have);
+            if (!got) break;
+            have += got;
         }
+        if (have < n) { app->bad = EIO; break; }   /* (the array is shorter than its count: a bug) */
+        uLongf zn = compressBound(BLOCK);
+        if (compress2(tmp, &zn, stage, (uLong)n, 6) != Z_OK) { app->bad = ENOMEM; break; }
         head[3 + k] = zn;
-        put(&z, tmp, zn);
-        free(tmp);
+        put(app, tmp, zn);
+        memmove(stage, stage + n, have - n);
+        have -= n;
     }
-    put(app, head, (3 + nb) * sizeof *head);   /* little-endian hosts only (checked in vtp_write) */
-    put(app, z.p, z.n);
-    if (z.bad) app->bad = z.bad;
-    free(z.p);
+    if (!app->bad) memcpy(app->p + at, head, (3 + nb) * sizeof *head);   /* little-endian hosts only (checked in vtp_write) */
     free(head);
+    free(stage);
+    free(tmp);
 }
 
 static void put_array(Buf *b, Buf *app, const Array *a, int ascii)
@@ -141,6 +200,11 @@ static int fail(char *err, size_t errlen, const char *path, const char *why, int
 
 int write_file_atomic(const char *path, const void *data, size_t size, char *err, size_t errlen)
 {
+    return write_file_atomic_parts(path, &data, &size, 1, err, errlen);
+}
+
+int write_file_atomic_parts(const char *path, const void *const *data, const size_t *size, int nparts, char *err, size_t errlen)
+{
     size_t len = strlen(path);
     char *tmp = malloc(len + sizeof ".tmp");
     if (!tmp) return fail(err, errlen, path, "out of memory", ENOMEM);
@@ -154,7 +218,8 @@ int write_file_atomic(const char *path, const void *data, size_t size, char *err
     }
     const char *why = "write failed";
     int e = 0;
-    if (fwrite(data, 1, size, f) != size) e = errno ? errno : EIO;
+    for (int k = 0; k < nparts && !e; k++)
+        if (fwrite(data[k], 1, size[k], f) != size[k]) e = errno ? errno : EIO;
     if (!e && fflush(f) != 0) e = errno;
     if (!e && fsync(fileno(f)) != 0) { e = errno; why = "fsync failed"; }
     if (fclose(f) != 0 && !e) e = errno;
@@ -202,16 +267,15 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     if (!opt->ascii && *(const uint8_t *)&one != 1) return fail(err, errlen, path, "binary output needs a little-endian host; use --ascii", ENOTSUP);
     size_t np = (size_t)e->np, nv = 0;
     for (int p = 0; p < e->np; p++) nv += (size_t)e->count[p];
-    /* gather: cell arrays, then per-vertex arrays */
-    double *cd = malloc((np * 6 + nv * 6 + 1) * sizeof *cd);
-    int64_t *ci = malloc((np * 3 + nv + 1) * sizeof *ci);
+    /* gather the cell arrays; the per-vertex arrays are generated while they are written */
+    double *cd = malloc((np * 5 + 1) * sizeof *cd);
+    int64_t *ci = malloc((np * 3 + 1) * sizeof *ci);
     int32_t *c32 = malloc((np * 3 + 1) * sizeof *c32);
     uint8_t *c8 = malloc(np + 1);
     Buf b = { 0 }, app = { 0 };
     if (!cd || !ci || !c32 || !c8) { free(cd); free(ci); free(c32); free(c8); return fail(err, errlen, path, "out of memory", ENOMEM); }
     double *area = cd, *A0 = cd + np, *perim = cd + 2 * np, *press = cd + 3 * np, *age = cd + 4 * np;
-    double *pts = cd + 6 * np, *vel = pts + 3 * nv;
-    int64_t *id = ci, *parent = ci + np, *offs = ci + 2 * np, *conn = ci + 3 * np;
+    int64_t *id = ci, *parent = ci + np, *offs = ci + 2 * np;
     int32_t *gen = c32, *nb = c32 + np, *phase = c32 + 2 * np;
     size_t k = 0;
     for (int p = 0; p < e->np; p++) {
@@ -224,23 +288,19 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
         nb[p] = opt->neighbors ? opt->neighbors[p] : 0;
         phase[p] = e->phase[p];
         c8[p] = e->rigid[p];
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++, k++) {
-            pts[3 * k] = e->x[i]; pts[3 * k + 1] = e->y[i]; pts[3 * k + 2] = (e->phase[p] + 1) / 2.0;
-            vel[3 * k] = e->vx[i]; vel[3 * k + 1] = e->vy[i]; vel[3 * k + 2] = 0;
-            conn[k] = (int64_t)k;
-        }
+        k += (size_t)e->count[p];
         offs[p] = (int64_t)k;
     }
     const Array cells[] = {
-        { "id", I64, 1, np, id }, { "parent", I64, 1, np, parent }, { "generation", I32, 1, np, gen },
-        { "age", F64, 1, np, age }, { "area", F64, 1, np, area }, { "target_area", F64, 1, np, A0 },
-        { "perimeter", F64, 1, np, perim }, { "pressure", F64, 1, np, press },
-        { "neighbors", I32, 1, np, nb }, { "phase", I32, 1, np, phase }, { "rigid", U8, 1, np, c8 },
+        { "id", I64, 1, np, id, 0, e }, { "parent", I64, 1, np, parent, 0, e }, { "generation", I32, 1, np, gen, 0, e },
+        { "age", F64, 1, np, age, 0, e }, { "area", F64, 1, np, area, 0, e }, { "target_area", F64, 1, np, A0, 0, e },
+        { "perimeter", F64, 1, np, perim, 0, e }, { "pressure", F64, 1, np, press, 0, e },
+        { "neighbors", I32, 1, np, nb, 0, e }, { "phase", I32, 1, np, phase, 0, e }, { "rigid", U8, 1, np, c8, 0, e },
     };
-    const Array velocity = { "velocity", F64, 3, nv, vel }, points = { "points", F64, 3, nv, pts };
-    const Array connectivity = { "connectivity", I64, 1, nv, conn }, offsets = { "offsets", I64, 1, np, offs };
+    const Array velocity = { "velocity", F64, 3, nv, NULL, 2, e }, points = { "points", F64, 3, nv, NULL, 1, e };
+    const Array connectivity = { "connectivity", I64, 1, nv, NULL, 3, e }, offsets = { "offsets", I64, 1, np, offs, 0, e };
     double t = e->t;
-    const Array time = { "TIME", F64, 1, 1, &t };
+    const Array time = { "TIME", F64, 1, 1, &t, 0, e };
 
     putf(&b, "<?xml version=\"1.0\"?>\n");
     if (opt->meta) put_comment(&b, opt->meta);
@@ -260,15 +320,13 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     put_array(&b, &app, &connectivity, opt->ascii);
     put_array(&b, &app, &offsets, opt->ascii);
     putf(&b, "      </Polys>\n    </Piece>\n  </PolyData>\n");
-    if (!opt->ascii) {
-        putf(&b, "  <AppendedData encoding=\"raw\">\n   _");
-        put(&b, app.p, app.n);
-        putf(&b, "\n  </AppendedData>\n");
-    }
-    putf(&b, "</VTKFile>\n");
+    if (!opt->ascii) putf(&b, "  <AppendedData encoding=\"raw\">\n   _");
+    const char *tail = opt->ascii ? "</VTKFile>\n" : "\n  </AppendedData>\n</VTKFile>\n";
+    const void *part[] = { b.p, app.p, tail };
+    size_t size[] = { b.n, app.n, strlen(tail) };
     free(cd); free(ci); free(c32); free(c8);
     int r = b.bad || app.bad ? fail(err, errlen, path, "cannot assemble the frame", b.bad ? b.bad : app.bad)
-                             : write_file_atomic(path, b.p, b.n, err, errlen);
+                             : write_file_atomic_parts(path, part, size, 3, err, errlen);
     free(b.p);
     free(app.p);
     return r;

@@ -34,5 +34,7 @@ int vtp_write_collection(const char *dir, int n, const double *t, char *err, siz
 /* Writes `size` bytes to path atomically (tmp file, fsync, rename); the building block of the
  * writers above and of checkpoints. Returns 0 or -1 with the reason in err. */
 int write_file_atomic(const char *path, const void *data, size_t size, char *err, size_t errlen);
+/* The same for a file made of nparts pieces, written one after the other. */
+int write_file_atomic_parts(const char *path, const void *const *data, const size_t *size, int nparts, char *err, size_t errlen);
 
 #endif

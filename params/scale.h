@@ -1,0 +1,10 @@
+/* Scale check (issue 6, paper section 5): the default growth continued to 10,000 cells, with
+ * growth gated at beta = 0.9 so that the interior does not over-compress. Frames every t = 0.5.
+ *   make PARAMS=params/scale.h && ./polyhoop -o outputs/scale     (stop it at 10,000 cells) */
+#include "default.h"
+#undef P_beta
+#define P_beta      0.9       /* [-]     grow only while A/A0 > beta */
+#undef P_Nf
+#define P_Nf        400       /* frames after the initial one (t = 200) */
+#undef P_Ns
+#define P_Ns        5000      /* steps per frame */
