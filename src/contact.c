@@ -49,7 +49,6 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         c->ge = ph_realloc(c->ge, n * sizeof *c->ge);
         c->gk1 = ph_realloc(c->gk1, n * sizeof *c->gk1);
         c->gp = ph_realloc(c->gp, n * sizeof *c->gp);
-        c->u = ph_realloc(c->u, n * sizeof *c->u);
     }
     double xmin = INFINITY, ymin = INFINITY, xmax = -INFINITY, ymax = -INFINITY;
     int nv = 0;
@@ -136,6 +135,26 @@ double contact_u(const Params *P, double s, int same)
     return 0;
 }
 
+/* Whether the arclength along the hoop between vertex i and the point (1 - w) r_k + w r_k1 of
+ * edge k -> k1 of the same polygon is at most h either way (rare: only then is it walked). */
+static int along_hoop_within(const Ensemble *e, int i, int k, int k1, double w, double h)
+{
+    double len = hypot(e->x[k1] - e->x[k], e->y[k1] - e->y[k]), a = w * len;
+    for (int j = k; j != i && a <= h; ) {   /* backwards from the point: i lies before the edge */
+        int jp = ens_prev(e, j);
+        a += hypot(e->x[j] - e->x[jp], e->y[j] - e->y[jp]);
+        j = jp;
+    }
+    if (a <= h) return 1;
+    a = (1 - w) * len;
+    for (int j = k1; j != i && a <= h; ) {   /* forwards: i lies after the edge */
+        int jn = ens_next(e, j);
+        a += hypot(e->x[jn] - e->x[j], e->y[jn] - e->y[j]);
+        j = jn;
+    }
+    return a <= h;
+}
+
 /* The interaction of vertex i with the point (1 - w) r_k + w r_k1 of edge k -> k1 (same: of its
  * own polygon): the force on i in (*fx, *fy) and, if u, the pair energy in *u. Returns 0 if they
  * do not interact (beyond the reach, self-contact exclusion). */
@@ -148,12 +167,7 @@ static inline int pair_force(const Ensemble *e, const Params *P, int i, int k, i
     double s = dist - P->h;
     if (same) {
         if (s >= 0) return 0;
-        /* self-contact exclusion: arclength between P and the closest point <= h either way */
-        int p = e->pid[i];
-        double lk = e->L[p] - e->arc[k];   /* edge length from the arclengths */
-        if (k1 != e->start[p]) lk = e->arc[k1] - e->arc[k];
-        double L = e->L[p], da = fabs(e->arc[k] + w * lk - e->arc[i]);
-        if (da <= P->h || L - da <= P->h) return 0;
+        if (along_hoop_within(e, i, k, k1, w, P->h)) return 0;   /* self-contact exclusion */
     }
     double inv = 1 / dist;
     nx *= inv; ny *= inv;
@@ -321,8 +335,10 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
         c->nthreads = nt;
     }
     for (int t = 0; t < c->nthreads; t++) c->rec_n[t] = 0;
-    if (energy)   /* vertices in no cell (gaps) own no energy */
+    if (energy) {   /* (tests only: the per-vertex energies; vertices in gaps own none) */
+        c->u = ph_realloc(c->u, (size_t)e->nv_used * sizeof *c->u);
         for (int i = 0; i < e->nv_used; i++) c->u[i] = 0;
+    }
     int nstrips = (c->ny + STRIP - 1) / STRIP;
     #pragma omp parallel
     {

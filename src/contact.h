@@ -58,7 +58,7 @@ typedef struct Contact {
     GridEdge *ge;
     double scan_margin;
     int *gk1, *gp;
-    double *u;             /* pair energy owned by each vertex (when requested) */
+    double *u;             /* pair energy owned by each vertex (allocated when requested) */
     int keep_records;      /* set by the caller: keep the pairs of the next evaluation */
     int nthreads;
     PairRec **rec;         /* per thread: the pairs found by that thread, in no particular order */

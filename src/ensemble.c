@@ -29,7 +29,7 @@ void ensemble_init(Ensemble *e, uint64_t seed)
 void ensemble_free(Ensemble *e)
 {
     free(e->x); free(e->y); free(e->vx); free(e->vy); free(e->fx); free(e->fy);
-    free(e->l0); free(e->arc); free(e->pid);
+    free(e->l0); free(e->pid);
     free(e->start); free(e->count); free(e->A); free(e->L); free(e->A0); free(e->Amax);
     free(e->alpha); free(e->birth); free(e->id); free(e->parent); free(e->gen); free(e->phase); free(e->rigid);
     memset(e, 0, sizeof *e);
@@ -47,7 +47,6 @@ void ensemble_reserve(Ensemble *e, int nv, int np)
         e->fx = grow(e->fx, (size_t)cap, sizeof *e->fx);
         e->fy = grow(e->fy, (size_t)cap, sizeof *e->fy);
         e->l0 = grow(e->l0, (size_t)cap, sizeof *e->l0);
-        e->arc = grow(e->arc, (size_t)cap, sizeof *e->arc);
         e->pid = grow(e->pid, (size_t)cap, sizeof *e->pid);
         e->nv_cap = cap;
     }

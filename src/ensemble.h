@@ -20,7 +20,6 @@ typedef struct Ensemble {
     double *vx, *vy;   /* velocity */
     double *fx, *fy;   /* force = acceleration (m = 1) of the current step */
     double *l0;        /* rest length of the edge that follows the vertex */
-    double *arc;       /* arclength from the polygon's first vertex (geometry pass) */
     int *pid;          /* polygon that owns the slot */
 
     /* polygons */

@@ -14,17 +14,16 @@ double forces_update_geometry(Ensemble *e)
     for (int p = 0; p < e->np; p++) {
         int s = e->start[p], n = e->count[p];
         const double *x = e->x + s, *y = e->y + s;
-        double a = 0, arc = 0, ox = x[0], oy = y[0];   /* area relative to vertex 0: see geometry.c */
+        double a = 0, L = 0, ox = x[0], oy = y[0];   /* area relative to vertex 0: see geometry.c */
         for (int k = 0; k < n; k++) {
             int k1 = k + 1 == n ? 0 : k + 1;
             double dx = x[k1] - x[k], dy = y[k1] - y[k], l = sqrt(dx * dx + dy * dy);
             a += (x[k] - ox) * (y[k1] - oy) - (x[k1] - ox) * (y[k] - oy);
-            e->arc[s + k] = arc;
-            arc += l;
+            L += l;
             if (l > lmax) lmax = l;
         }
         e->A[p] = 0.5 * a;
-        e->L[p] = arc;
+        e->L[p] = L;
     }
     return lmax;
 }

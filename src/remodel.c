@@ -16,7 +16,7 @@ void remodel_init(Remodel *r) { memset(r, 0, sizeof *r); }
 void remodel_free(Remodel *r)
 {
     free(r->x); free(r->y); free(r->vx); free(r->vy); free(r->fx); free(r->fy);
-    free(r->l0); free(r->arc); free(r->pid); free(r->newstart); free(r->newcount);
+    free(r->l0); free(r->pid); free(r->newstart); free(r->newcount);
     memset(r, 0, sizeof *r);
 }
 
@@ -130,7 +130,7 @@ int remodel(Ensemble *e, const Params *P, Remodel *r)
         r->x = ph_realloc(r->x, n * sizeof *r->x); r->y = ph_realloc(r->y, n * sizeof *r->y);
         r->vx = ph_realloc(r->vx, n * sizeof *r->vx); r->vy = ph_realloc(r->vy, n * sizeof *r->vy);
         r->fx = ph_realloc(r->fx, n * sizeof *r->fx); r->fy = ph_realloc(r->fy, n * sizeof *r->fy);
-        r->l0 = ph_realloc(r->l0, n * sizeof *r->l0); r->arc = ph_realloc(r->arc, n * sizeof *r->arc);
+        r->l0 = ph_realloc(r->l0, n * sizeof *r->l0);
         r->pid = ph_realloc(r->pid, n * sizeof *r->pid);
         r->cap = cap;
     }
@@ -150,7 +150,7 @@ int remodel(Ensemble *e, const Params *P, Remodel *r)
     }
     /* swap the two sets of vertex arrays */
 #define SWAP(a) do { void *t_ = e->a; e->a = r->a; r->a = t_; } while (0)
-    SWAP(x); SWAP(y); SWAP(vx); SWAP(vy); SWAP(fx); SWAP(fy); SWAP(l0); SWAP(arc); SWAP(pid);
+    SWAP(x); SWAP(y); SWAP(vx); SWAP(vy); SWAP(fx); SWAP(fy); SWAP(l0); SWAP(pid);
 #undef SWAP
     int cap = e->nv_cap;
     e->nv_cap = r->cap;

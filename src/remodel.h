@@ -9,7 +9,7 @@
 /* A second set of vertex arrays: remodeling writes the new vertex lists there, then swaps. */
 typedef struct Remodel {
     int cap;
-    double *x, *y, *vx, *vy, *fx, *fy, *l0, *arc;
+    double *x, *y, *vx, *vy, *fx, *fy, *l0;
     int *pid;
     int *newstart, *newcount, npcap;
 } Remodel;

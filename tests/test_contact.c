@@ -4,6 +4,7 @@
 #include "contact.h"
 #include "fixtures.h"
 #include "forces.h"
+#include "geometry.h"
 #include "harness.h"
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,41 @@ void test_contact_gradient_self_repulsion(void)
     ENSURE_MSG(err < 1e-6, "relative error %.3g", err);
     /* the sides push apart: bottom vertices down, top vertices up (the middle ones) */
     ENSURE(e.fy[5] < 0 && e.fy[15] > 0);
+    contact_free(&c);
+    ensemble_free(&e);
+}
+
+/* Self-contact exclusion (SPEC 2): a hairpin, a 0.03 x 0.004 rectangle with edges of about h/4,
+ * repels itself across its width, except where the two points are within h of each other along
+ * the hoop (around its short ends). Checked with cumulative arclengths, independently of the
+ * code's walk along the hoop. */
+void test_contact_self_exclusion_along_hoop(void)
+{
+    Params P = pair_params();
+    double x[64], y[64], arc[64];
+    int n = 0;
+    for (int k = 0; k < 12; k++) { x[n] = 0.0025 * k; y[n++] = 0; }
+    x[n] = 0.03; y[n++] = 0; x[n] = 0.03; y[n++] = 0.002;
+    for (int k = 0; k < 12; k++) { x[n] = 0.03 - 0.00125 - 0.0025 * k; y[n++] = 0.004; }   /* staggered */
+    x[n] = 0; y[n++] = 0.004; x[n] = 0; y[n++] = 0.002;
+    Ensemble e;
+    Contact c;
+    ensemble_init(&e, 1);
+    contact_init(&c);
+    ensemble_add_polygon(&e, n, x, y, 1, 0);
+    arc[0] = 0;
+    for (int i = 1; i <= n; i++) arc[i] = arc[i - 1] + hypot(x[i % n] - x[i - 1], y[i % n] - y[i - 1]);
+    c.keep_records = 1;
+    pair_energy(&c, &e, &P);
+    int pairs = 0;
+    for (int t = 0; t < c.nthreads; t++)
+        for (int m = 0; m < c.rec_n[t]; m++) {
+            const PairRec *r = &c.rec[t][m];
+            double at = arc[r->k] + r->w * (arc[r->k + 1] - arc[r->k]), d = fabs(at - arc[r->i]);
+            ENSURE_MSG(d > P.h && arc[n] - d > P.h, "vertex %d and edge %d are %.3g apart along the hoop", r->i, r->k, fmin(d, arc[n] - d));
+            pairs++;
+        }
+    ENSURE(pairs >= 10);   /* the long sides do repel each other */
     contact_free(&c);
     ensemble_free(&e);
 }
