@@ -14,16 +14,17 @@ void contact_init(Contact *c) { memset(c, 0, sizeof *c); }
 
 void contact_free(Contact *c)
 {
-    free(c->cell_start); free(c->items); free(c->cell); free(c->vcell_start); free(c->vitems); free(c->vcell);
-    free(c->gs); free(c->ge); free(c->gk1); free(c->gp); free(c->u);
+    free(c->cell_start); free(c->cell); free(c->vcell_start); free(c->vitems); free(c->vcell);
+    free(c->gs); free(c->u);
     for (int t = 0; t < c->nthreads; t++) { free(c->rec[t]); free(c->near[t]); free(c->cand[t]); }
     free(c->rec); free(c->rec_n); free(c->rec_cap); free(c->near); free(c->near_cap); free(c->cand); free(c->cand_cap);
     memset(c, 0, sizeof *c);
 }
 
 /* Sorts the vertex slots by key[slot] in [0, ncell), keeping slot order within a key: start[k] is
- * the first position of key k in items (serial: a few memory operations per vertex). */
-static void counting_sort(const Ensemble *e, const int *key, int ncell, int *start, int *items)
+ * the first position of key k, and the slot at position m is written to items[m * stride]
+ * (serial: a few memory operations per vertex). */
+static void counting_sort(const Ensemble *e, const int *key, int ncell, int *start, int *items, int stride)
 {
     memset(start, 0, (size_t)(ncell + 1) * sizeof *start);
     for (int p = 0; p < e->np; p++)
@@ -31,7 +32,7 @@ static void counting_sort(const Ensemble *e, const int *key, int ncell, int *sta
     for (int k = 0; k < ncell; k++) start[k + 1] += start[k];
     /* start[k] walks to the start of key k+1, then shift back */
     for (int p = 0; p < e->np; p++)
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) items[start[key[i]]++] = i;
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) items[(size_t)stride * (size_t)start[key[i]]++] = i;
     for (int k = ncell; k > 0; k--) start[k] = start[k - 1];
     start[0] = 0;
 }
@@ -41,14 +42,10 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
     if (e->nv_used > c->nv_cap) {
         c->nv_cap = e->nv_used;
         size_t n = (size_t)c->nv_cap;
-        c->items = ph_realloc(c->items, n * sizeof *c->items);
         c->cell = ph_realloc(c->cell, n * sizeof *c->cell);
         c->vitems = ph_realloc(c->vitems, n * sizeof *c->vitems);
         c->vcell = ph_realloc(c->vcell, n * sizeof *c->vcell);
         c->gs = ph_realloc(c->gs, n * sizeof *c->gs);
-        c->ge = ph_realloc(c->ge, n * sizeof *c->ge);
-        c->gk1 = ph_realloc(c->gk1, n * sizeof *c->gk1);
-        c->gp = ph_realloc(c->gp, n * sizeof *c->gp);
     }
     double xmin = INFINITY, ymin = INFINITY, xmax = -INFINITY, ymax = -INFINITY;
     int nv = 0;
@@ -99,19 +96,16 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
     #pragma omp parallel sections   /* (two serial sorts, side by side) */
     {
         #pragma omp section
-        counting_sort(e, c->cell, ncell, c->cell_start, c->items);
+        counting_sort(e, c->cell, ncell, c->cell_start, &c->gs[0].k, (int)(sizeof *c->gs / sizeof(int)));
         #pragma omp section
-        counting_sort(e, c->vcell, ncell, c->vcell_start, c->vitems);
+        counting_sort(e, c->vcell, ncell, c->vcell_start, c->vitems, 1);
     }
     /* the per-item copies, gathered in parallel */
     #pragma omp parallel for schedule(static)
     for (int m = 0; m < nv; m++) {
-        int i = c->items[m], j = ens_next(e, i);
+        int i = c->gs[m].k, j = ens_next(e, i);
         double ex = e->x[j] - e->x[i], ey = e->y[j] - e->y[i];
-        c->ge[m] = (GridEdge){ e->x[i], e->y[i], ex, ey };
-        c->gs[m] = (GridScan){ (float)(e->x[i] + 0.5 * ex - xmin), (float)(e->y[i] + 0.5 * ey - ymin), (float)(0.5 * sqrt(ex * ex + ey * ey)), e->pid[i], i };
-        c->gk1[m] = j;
-        c->gp[m] = e->pid[i];
+        c->gs[m] = (GridScan){ (float)(e->x[i] + 0.5 * ex - xmin), (float)(e->y[i] + 0.5 * ey - ymin), (float)(0.5 * sqrt(ex * ex + ey * ey)), i, j };
     }
 }
 
@@ -220,14 +214,14 @@ int contact_pair(const Ensemble *e, const Params *P, int i, int q, PairRec *r, d
  * length plus the reach of (px, py); returns the new count. Branch-free: a mispredicted branch
  * per candidate cost more than the test. (A function of its own, so that the compiler keeps the
  * arrays in registers.) */
-static __attribute__((noinline)) int scan(const Contact *c, int jb, int je, int i, int iprev, double px, double py, int p,
-                                          double h, double cutoff, int *restrict cand, int nc)
+static __attribute__((noinline)) int scan(const Contact *c, int jb, int je, int i, int iprev, double px, double py,
+                                          int s0, int n0, double h, double cutoff, int *restrict cand, int nc)
 {
     const GridScan *restrict gs = c->gs;
     const float x = (float)(px - c->x0), y = (float)(py - c->y0);
     const float reach[2] = { (float)(cutoff + c->scan_margin), (float)(h + c->scan_margin) };   /* (a table: the compiler made a branch of ?:) */
     for (int j = jb; j < je; j++) {
-        float dx = x - gs[j].x, dy = y - gs[j].y, lim = gs[j].r + reach[gs[j].p == p];
+        float dx = x - gs[j].x, dy = y - gs[j].y, lim = gs[j].r + reach[(unsigned)(gs[j].k - s0) < (unsigned)n0];   /* (same polygon: slots s0 .. s0+n0-1) */
         cand[nc] = j;   /* (the two edges that end at i always pass the distance test) */
         nc += (dx * dx + dy * dy < lim * lim) & (gs[j].k != i) & (gs[j].k != iprev);
     }
@@ -239,7 +233,7 @@ enum { STRIP = 4 };
 static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, int tid, int want_u)
 {
     const double cutoff = params_cutoff(P), h = P->h, reach2[2] = { cutoff * cutoff, h * h };
-    const int *gp = c->gp, nx = c->nx, ny = c->ny;
+    const int nx = c->nx, ny = c->ny;
     int cy1 = STRIP * strip + STRIP < ny ? STRIP * strip + STRIP : ny;
     for (int cy = STRIP * strip; cy < cy1; cy++)
         for (int cx = 0; cx < nx; cx++) {
@@ -256,24 +250,24 @@ static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, in
             int *cand = c->cand[tid];
             for (int m = mb; m < me; m++) {
                 int i = c->vitems[m], p = e->pid[i], rigid = e->rigid[p], nc = 0, iprev = ens_prev(e, i);
+                int s0 = e->start[p], n0 = e->count[p];
                 double px = e->x[i], py = e->y[i];
                 /* 1. the edges within reach (h within one polygon), with the closest point of each;
                  * the edges that end at i never act on it. First a cheap test on the distance to
                  * the edge's first vertex, branch-free (a mispredicted branch per candidate cost
                  * more than the test), then the projection. */
                 for (int gy_ = y0; gy_ <= y1; gy_++)
-                    nc = scan(c, c->cell_start[gy_ * nx + x0], c->cell_start[gy_ * nx + x1 + 1], i, iprev, px, py, p, h, cutoff, cand, nc);
+                    nc = scan(c, c->cell_start[gy_ * nx + x0], c->cell_start[gy_ * nx + x1 + 1], i, iprev, px, py, s0, n0, h, cutoff, cand, nc);
                 int nn = 0;
                 for (int a = 0; a < nc; a++) {
-                    int j = cand[a];
-                    double dx = px - c->ge[j].x, dy = py - c->ge[j].y, ex = c->ge[j].ex, ey = c->ge[j].ey;
+                    int k = c->gs[cand[a]].k, k1 = c->gs[cand[a]].k1, same = (unsigned)(k - s0) < (unsigned)n0;
+                    double dx = px - e->x[k], dy = py - e->y[k], ex = e->x[k1] - e->x[k], ey = e->y[k1] - e->y[k];
                     double t = (dx * ex + dy * ey) / (ex * ex + ey * ey), w = t > 0 ? (t < 1 ? t : 1) : 0;
                     double rx = dx - w * ex, ry = dy - w * ey, d2 = rx * rx + ry * ry;
-                    if (d2 >= reach2[gp[j] == p]) continue;
-                    int k = c->items[j], k1 = c->gk1[j];
-                    if (gp[j] == p ? k == i || k1 == i : rigid && e->rigid[gp[j]]) continue;
+                    if (d2 >= reach2[same]) continue;
+                    if (!same && rigid && e->rigid[e->pid[k]]) continue;
                     RESERVE(c->near[tid], c->near_cap[tid], nn);
-                    c->near[tid][nn++] = (Near){ j, k, k1, d2, w };
+                    c->near[tid][nn++] = (Near){ same, k, k1, d2, w };
                 }
                 const Near *nr = c->near[tid];
                 /* 2. which ends of each edge pick it (SPEC 2: the closer of a vertex's two edges, the
@@ -281,7 +275,7 @@ static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, in
                  * then the force, counted once per picking end */
                 double fx = 0, fy = 0, u = 0;
                 for (int a = 0; a < nn; a++) {
-                    int same = gp[nr[a].m] == p, k = nr[a].k, k1 = nr[a].k1, ends = 0;
+                    int same = nr[a].same, k = nr[a].k, k1 = nr[a].k1, ends = 0;
                     if (nr[a].w < 1 && !(same && ens_prev(e, k) == i)) {
                         ends |= 1;
                         for (int b = 0; b < nn; b++)
@@ -297,7 +291,7 @@ static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, in
                     f1x *= n; f1y *= n;
                     fx += f1x; fy += f1y;
                     if (want_u) u += n * u1;
-                    if (!e->rigid[gp[nr[a].m]]) {
+                    if (!e->rigid[e->pid[k]]) {
                         e->fx[k] -= (1 - w) * f1x; e->fy[k] -= (1 - w) * f1y;
                         e->fx[k1] -= w * f1x; e->fy[k1] -= w * f1y;
                     }
@@ -405,10 +399,10 @@ int contact_crossing(Contact *c, const Ensemble *e, double lmax, int *a, int *b)
     for (int p = 0; p < e->np; p++)
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
             FOR_NEIGHBOURS(c, i, m, {
-                int j = c->items[m];
-                if (c->gp[m] != p && edges_cross(e, i, j)) {
-                    *a = p < c->gp[m] ? p : c->gp[m];
-                    *b = p < c->gp[m] ? c->gp[m] : p;
+                int j = c->gs[m].k, q = e->pid[j];
+                if (q != p && edges_cross(e, i, j)) {
+                    *a = p < q ? p : q;
+                    *b = p < q ? q : p;
                     return 1;
                 }
             });

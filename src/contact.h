@@ -31,33 +31,25 @@ typedef struct PairRec {
 
 /* A nearby edge of the vertex being evaluated (work list of one thread). */
 typedef struct Near {
-    int m;          /* item of the edge's first vertex */
-    int k, k1;      /* its slots */
+    int same;       /* 1: the edge belongs to the vertex's polygon */
+    int k, k1;      /* the slots of its ends */
     double d2, w;   /* squared distance from the vertex, barycentric coordinate of the closest point */
 } Near;
 
-/* An edge in the grid: its midpoint relative to the grid origin, half its length, its polygon and
- * first vertex, for a cheap first test; its first vertex and the vector to the second, for the
- * exact one. */
-typedef struct GridScan { float x, y, r; int p, k; } GridScan;
-typedef struct GridEdge { double x, y, ex, ey; } GridEdge;
+/* An edge in the grid: its midpoint relative to the grid origin and half its length (single
+ * precision, for a cheap first test) and the slots k, k1 of its ends. */
+typedef struct GridScan { float x, y, r; int k, k1; } GridScan;
 
 typedef struct Contact {
     /* grid: square cells of side cs from (x0, y0), nx * ny of them */
     double x0, y0, cs;
     int nx, ny, ncell_cap, nv_cap;
-    int *cell_start;       /* edges of cell c: items[cell_start[c] .. cell_start[c+1]) */
-    int *items;            /* edges (slot of their first vertex) sorted by the cell of their
-                            * midpoint, in slot order within a cell */
+    int *cell_start;       /* edges of cell c: gs[cell_start[c] .. cell_start[c+1]) */
+    GridScan *gs;          /* the edges sorted by the cell of their midpoint, in slot order within
+                            * a cell, so that a stencil is scanned contiguously */
+    double scan_margin;    /* covers the rounding of the single-precision test */
     int *cell;             /* cell of the midpoint of each edge, by slot */
     int *vcell_start, *vitems, *vcell;   /* the same for the vertices, by their position */
-    /* in the order of items, so that a stencil is scanned contiguously: a first test (in single
-     * precision, with a margin), the edge (first vertex, vector to the next), the slot of the
-     * next vertex, and the polygon */
-    GridScan *gs;
-    GridEdge *ge;
-    double scan_margin;
-    int *gk1, *gp;
     double *u;             /* pair energy owned by each vertex (allocated when requested) */
     int keep_records;      /* set by the caller: keep the pairs of the next evaluation */
     int nthreads;
