@@ -10,31 +10,77 @@
 #include <omp.h>
 #endif
 
+enum { STRIP = 4 };   /* grid rows per strip (see contact.h) */
+
 void contact_init(Contact *c) { memset(c, 0, sizeof *c); }
 
 void contact_free(Contact *c)
 {
     free(c->cell_start); free(c->cell); free(c->vcell_start); free(c->vitems); free(c->vcell);
     free(c->gs); free(c->u);
+    free(c->scount); free(c->tmp);
     for (int t = 0; t < c->nthreads; t++) { free(c->rec[t]); free(c->near[t]); free(c->cand[t]); }
     free(c->rec); free(c->rec_n); free(c->rec_cap); free(c->near); free(c->near_cap); free(c->cand); free(c->cand_cap);
     memset(c, 0, sizeof *c);
 }
 
-/* Sorts the vertex slots by key[slot] in [0, ncell), keeping slot order within a key: start[k] is
- * the first position of key k, and the slot at position m is written to items[m * stride]
- * (serial: a few memory operations per vertex). */
-static void counting_sort(const Ensemble *e, const int *key, int ncell, int *start, int *items, int stride)
+/* Sorts the vertex slots by key[slot] (a cell, row-major) into out[m * stride], cell by cell and
+ * in slot order within a cell; start[c] is the first position of cell c. In parallel, with the
+ * result of a serial counting sort: first by strip of STRIP rows (each thread takes a fixed range
+ * of polygons and counts its own slots, so slot order is kept), then each strip by cell. */
+static void grid_sort(Contact *c, const Ensemble *e, const int *key, int *start, int *out, int stride)
 {
-    memset(start, 0, (size_t)(ncell + 1) * sizeof *start);
-    for (int p = 0; p < e->np; p++)
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) start[key[i] + 1]++;
-    for (int k = 0; k < ncell; k++) start[k + 1] += start[k];
-    /* start[k] walks to the start of key k+1, then shift back */
-    for (int p = 0; p < e->np; p++)
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) items[(size_t)stride * (size_t)start[key[i]]++] = i;
-    for (int k = ncell; k > 0; k--) start[k] = start[k - 1];
-    start[0] = 0;
+    const int nx = c->nx, ns = (c->ny + STRIP - 1) / STRIP, per = STRIP * nx, ncell = nx * c->ny;
+    #pragma omp parallel
+    {
+        int nt = 1, t = 0;
+#ifdef _OPENMP
+        nt = omp_get_num_threads();
+        t = omp_get_thread_num();
+#endif
+        #pragma omp single
+        {
+            size_t need = (size_t)(nt + 1) * (size_t)(ns + 1);   /* the last row: where each strip starts */
+            if (need > c->scount_cap) { c->scount_cap = need; c->scount = ph_realloc(c->scount, need * sizeof *c->scount); }
+            if (e->nv_used > c->tmp_cap) { c->tmp_cap = e->nv_used; c->tmp = ph_realloc(c->tmp, (size_t)c->tmp_cap * sizeof *c->tmp); }
+        }
+        int *cnt = c->scount + (size_t)t * (size_t)(ns + 1);
+        int p0 = (int)((long long)e->np * t / nt), p1 = (int)((long long)e->np * (t + 1) / nt);
+        memset(cnt, 0, (size_t)(ns + 1) * sizeof *cnt);
+        for (int p = p0; p < p1; p++)
+            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) cnt[key[i] / per]++;
+        #pragma omp barrier
+        #pragma omp single
+        {   /* strip s gets thread 0's slots, then thread 1's, ... */
+            int run = 0, *first = c->scount + (size_t)nt * (size_t)(ns + 1);
+            for (int s = 0; s < ns; s++) {
+                first[s] = run;
+                for (int u = 0; u < nt; u++) {
+                    int *q = c->scount + (size_t)u * (size_t)(ns + 1) + s, n = *q;
+                    *q = run;
+                    run += n;
+                }
+            }
+            first[ns] = run;
+        }
+        for (int p = p0; p < p1; p++)
+            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) c->tmp[cnt[key[i] / per]++] = i;
+        #pragma omp barrier
+        const int *first = c->scount + (size_t)nt * (size_t)(ns + 1);
+        #pragma omp for schedule(dynamic, 4)
+        for (int s = 0; s < ns; s++) {
+            int a = first[s], b = first[s + 1];
+            int c0 = s * per, c1 = c0 + per < ncell ? c0 + per : ncell, run = a;
+            for (int k = c0; k < c1; k++) start[k] = 0;
+            for (int m = a; m < b; m++) start[key[c->tmp[m]]]++;
+            for (int k = c0; k < c1; k++) { int n = start[k]; start[k] = run; run += n; }
+            for (int m = a; m < b; m++) { int i = c->tmp[m]; out[(size_t)stride * (size_t)start[key[i]]++] = i; }
+            for (int k = c1 - 1; k > c0; k--) start[k] = start[k - 1];   /* back to the first positions */
+            start[c0] = a;
+        }
+        #pragma omp single nowait
+        start[ncell] = first[ns];
+    }
 }
 
 void contact_grid(Contact *c, const Ensemble *e, double cell_size)
@@ -93,13 +139,8 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         }
     }
 #undef CELL_OF
-    #pragma omp parallel sections   /* (two serial sorts, side by side) */
-    {
-        #pragma omp section
-        counting_sort(e, c->cell, ncell, c->cell_start, &c->gs[0].k, (int)(sizeof *c->gs / sizeof(int)));
-        #pragma omp section
-        counting_sort(e, c->vcell, ncell, c->vcell_start, c->vitems, 1);
-    }
+    grid_sort(c, e, c->cell, c->cell_start, &c->gs[0].k, (int)(sizeof *c->gs / sizeof(int)));
+    grid_sort(c, e, c->vcell, c->vcell_start, c->vitems, 1);
     /* the per-item copies, gathered in parallel */
     #pragma omp parallel for schedule(static)
     for (int m = 0; m < nv; m++) {
@@ -229,7 +270,6 @@ static __attribute__((noinline)) int scan(const Contact *c, int jb, int je, int 
 }
 
 /* The pairs of the vertices of grid rows [STRIP s, STRIP s + STRIP): see contact.h. */
-enum { STRIP = 4 };
 static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, int tid, int want_u)
 {
     const double cutoff = params_cutoff(P), h = P->h, reach2[2] = { cutoff * cutoff, h * h };

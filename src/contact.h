@@ -58,6 +58,9 @@ typedef struct Contact {
     Near **near;           /* per thread work lists: nearby edges, and candidate items */
     int *near_cap;
     int **cand, *cand_cap;
+    int *scount, *tmp;     /* work space of the parallel sort: counts per thread and strip, slots */
+    size_t scount_cap;
+    int tmp_cap;
 } Contact;
 
 void contact_init(Contact *c);
