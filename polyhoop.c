@@ -449,9 +449,12 @@ int main(int argc, char **argv)
     /* ---- epilog ---- */
     double wall = omp_get_wtime() - wall0, loop = 0;
     for (int k = 0; k < T_COUNT; k++) loop += sim.timer[k];
-    printf("done: %d frames, %lld steps in %.2f s wall (%.3g vertex updates/s, %d threads)\n"
+    double compute = loop - sim.timer[T_OUTPUT];   /* the step's phases, without frame writing */
+    printf("done: %d frames, %lld steps in %.2f s wall, %d threads; %.0f vertex updates, %.3g per second of computing; "
+           "%d polygons, %d vertices at the end\n"
            "events: %lld divisions, %lld removals, %lld fusions (type I), %lld splits (type II)\n",
-           frames, (long long)sim.e.step, wall, sim.vertex_steps / (wall > 0 ? wall : 1), omp_get_max_threads(),
+           frames, (long long)sim.e.step, wall, omp_get_max_threads(), sim.vertex_steps,
+           sim.vertex_steps / (compute > 0 ? compute : 1), sim.e.np, ensemble_vertex_count(&sim.e),
            (long long)sim.divisions, (long long)sim.removals, (long long)sim.fusions1, (long long)sim.fusions2);
     for (int k = 0; k < T_COUNT; k++)
         printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], sim.timer[k], 100 * sim.timer[k] / (loop > 0 ? loop : 1));

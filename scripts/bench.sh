@@ -20,7 +20,7 @@ build emulsion params/emulsion.h
 [ -f build-bench/hex10000.off ] || python3 scripts/make_hex.py 10000 build-bench/hex10000.off
 
 csv="$out/results.csv"
-echo "scenario,threads,wall_s,compute_s,output_s,vertex_steps,mvu_per_s_per_thread,peak_rss_mb,bytes_per_vertex,max_vertices,remodel,geometry,internal,contact,integrate,fusion,topology" > "$csv"
+echo "scenario,threads,wall_s,compute_s,output_s,vertex_steps,mvu_per_s_per_thread,peak_rss_mb,bytes_per_vertex,vertices,remodel,geometry,internal,contact,integrate,fusion,topology" > "$csv"
 run() {   # run NAME THREADS PROGRAM ARGS...
     local name=$1 threads=$2 prog=$3; shift 3
     local best=""
@@ -30,11 +30,11 @@ run() {   # run NAME THREADS PROGRAM ARGS...
         # compute time = sum of the phases except output; vertex updates from the summary
         local line
         line=$(awk -v rss="$(tail -n 1 build-bench/rss)" '
-            /^done:/ { for (i = 1; i <= NF; i++) if ($i == "wall") wall = $(i - 2); vus = $0; sub(/.*\(/, "", vus); sub(/ vertex.*/, "", vus) }
-            /^  [a-z]/ { name = $1; if (name == "internal") name = "internal"; t[name] = $(NF - 3); if ($1 != "output") comp += $(NF - 3); else outp = $(NF - 3) }
-            /^frame/ { for (i = 1; i <= NF; i++) if ($i == "vertices") nv = $(i + 1); if (nv > maxv) maxv = nv }
+            /^done:/ { for (i = 1; i <= NF; i++) { if ($i == "wall,") wall = $(i - 2); if ($i == "vertex" && $(i + 1) == "updates,") vus = $(i - 1);
+                                                   if ($i == "vertices" && $(i + 1) == "at") nv = $(i - 1) } }
+            /^  [a-z].* %$/ { t[$1] = $(NF - 3); if ($1 != "output") comp += $(NF - 3); else outp = $(NF - 3) }
             END { tot = comp > 0 ? comp : 1
-                  printf "%s,%s,%s,%.6g,%.0f,%.0f,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g", wall, comp, outp, vus * wall, rss / 1024, maxv,
+                  printf "%s,%s,%s,%.0f,%.1f,%.0f,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g", wall, comp, outp, vus, rss / 1024, nv,
                          100 * t["remodel"] / tot, 100 * t["geometry"] / tot, 100 * t["internal"] / tot, 100 * t["contact"] / tot,
                          100 * t["integrate"] / tot, 100 * t["fusion"] / tot, 100 * t["topology"] / tot }' build-bench/log)
         local comp=${line#*,}; comp=${comp%%,*}
@@ -43,7 +43,7 @@ run() {   # run NAME THREADS PROGRAM ARGS...
     IFS=, read -r wall comp outp vsteps rss maxv p1 p2 p3 p4 p5 p6 p7 <<< "$best"
     local mvu bpv
     mvu=$(awk -v v="$vsteps" -v c="$comp" -v t="$threads" 'BEGIN { printf "%.3f", v / c / t / 1e6 }')
-    bpv=$(awk -v r="$rss" -v m="$maxv" 'BEGIN { printf "%.0f", r * 1048576 / m }')
+    bpv=$(awk -v r="$rss" -v m="$maxv" 'BEGIN { printf "%.0f", m > 0 ? r * 1048576 / m : 0 }')
     echo "$name,$threads,$wall,$comp,$outp,$vsteps,$mvu,$rss,$bpv,$maxv,$p1,$p2,$p3,$p4,$p5,$p6,$p7" >> "$csv"
 }
 for t in 1 2; do

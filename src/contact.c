@@ -24,7 +24,24 @@ void contact_free(Contact *c)
     memset(c, 0, sizeof *c);
 }
 
-/* Sorts the vertex slots by key[slot] (a cell, row-major) into out[m * stride], cell by cell and
+/* Sorts the vertex slots by key[slot] in [0, ncell) into out[m * stride], keeping slot order
+ * within a key; start[k] is the first position of key k. Serial: a few memory operations per
+ * vertex, and no work space. */
+static void counting_sort(const Ensemble *e, const int *key, int ncell, int *start, int *out, int stride)
+{
+    memset(start, 0, (size_t)(ncell + 1) * sizeof *start);
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) start[key[i] + 1]++;
+    for (int k = 0; k < ncell; k++) start[k + 1] += start[k];
+    /* start[k] walks to the start of key k+1, then shift back */
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) out[(size_t)stride * (size_t)start[key[i]]++] = i;
+    for (int k = ncell; k > 0; k--) start[k] = start[k - 1];
+    start[0] = 0;
+}
+
+/* The same in parallel, for large ensembles: sorts the vertex slots by key[slot] (a cell,
+ * row-major) into out[m * stride], cell by cell and
  * in slot order within a cell; start[c] is the first position of cell c. In parallel, with the
  * result of a serial counting sort: first by strip of STRIP rows (each thread takes a fixed range
  * of polygons and counts its own slots, so slot order is kept), then each strip by cell. */
@@ -139,8 +156,19 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         }
     }
 #undef CELL_OF
-    grid_sort(c, e, c->cell, c->cell_start, &c->gs[0].k, (int)(sizeof *c->gs / sizeof(int)));
-    grid_sort(c, e, c->vcell, c->vcell_start, c->vitems, 1);
+    int stride = (int)(sizeof *c->gs / sizeof(int));
+    if (nv >= 1 << 16) {   /* (below that, the barriers of the parallel sort cost more than it saves) */
+        grid_sort(c, e, c->cell, c->cell_start, &c->gs[0].k, stride);
+        grid_sort(c, e, c->vcell, c->vcell_start, c->vitems, 1);
+    } else {
+        #pragma omp parallel sections
+        {
+            #pragma omp section
+            counting_sort(e, c->cell, ncell, c->cell_start, &c->gs[0].k, stride);
+            #pragma omp section
+            counting_sort(e, c->vcell, ncell, c->vcell_start, c->vitems, 1);
+        }
+    }
     /* the per-item copies, gathered in parallel */
     #pragma omp parallel for schedule(static)
     for (int m = 0; m < nv; m++) {
