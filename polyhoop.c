@@ -450,7 +450,7 @@ int main(int argc, char **argv)
     double wall = omp_get_wtime() - wall0, loop = 0;
     for (int k = 0; k < T_COUNT; k++) loop += sim.timer[k];
     double compute = loop - sim.timer[T_OUTPUT];   /* the step's phases, without frame writing */
-    printf("done: %d frames, %lld steps in %.2f s wall, %d threads; %.0f vertex updates, %.3g per second of computing; "
+    printf("done: %d frames, %lld steps in %.2f s wall, threads: %d; %.0f vertex updates, %.3g per second of computing; "
            "%d polygons, %d vertices at the end\n"
            "events: %lld divisions, %lld removals, %lld fusions (type I), %lld splits (type II)\n",
            frames, (long long)sim.e.step, wall, omp_get_max_threads(), sim.vertex_steps,
