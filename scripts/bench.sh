@@ -43,7 +43,7 @@ run() {   # run NAME THREADS PROGRAM ARGS...
     IFS=, read -r wall comp outp vsteps rss maxv p1 p2 p3 p4 p5 p6 p7 <<< "$best"
     local mvu bpv
     mvu=$(awk -v v="$vsteps" -v c="$comp" -v t="$threads" 'BEGIN { printf "%.3f", v / c / t / 1e6 }')
-    bpv=$(awk -v r="$rss" -v m="$maxv" 'BEGIN { printf "%.0f", m > 0 ? r * 1048576 / m : 0 }')
+    bpv=$(awk -v r="$rss" -v m="$maxv" 'BEGIN { printf "%.0f", (m > 0 ? r * 1048576 / m : 0) }')
     echo "$name,$threads,$wall,$comp,$outp,$vsteps,$mvu,$rss,$bpv,$maxv,$p1,$p2,$p3,$p4,$p5,$p6,$p7" >> "$csv"
 }
 for t in 1 2; do
