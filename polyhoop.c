@@ -265,6 +265,23 @@ static void write_frame(Sim *s, Output *o, int frame)
     s->timer[T_OUTPUT] += omp_get_wtime() - t0;
 }
 
+/* The closing lines of a run: counts, speed, and the time of each phase of the step. */
+static void summary(const Sim *s, const char *what, int frames, double wall)
+{
+    double loop = 0;
+    for (int k = 0; k < T_COUNT; k++) loop += s->timer[k];
+    double compute = loop - s->timer[T_OUTPUT];   /* the step's phases, without frame writing */
+    printf("%s: %d frames, %lld steps in %.2f s wall, threads: %d; %.0f vertex updates, %.3g per second of computing; "
+           "%d polygons, %d vertices at the end\n"
+           "events: %lld divisions, %lld removals, %lld fusions (type I), %lld splits (type II)\n",
+           what, frames, (long long)s->e.step, wall, omp_get_max_threads(), s->vertex_steps,
+           s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, ensemble_vertex_count(&s->e),
+           (long long)s->divisions, (long long)s->removals, (long long)s->fusions1, (long long)s->fusions2);
+    for (int k = 0; k < T_COUNT; k++)
+        printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], s->timer[k], 100 * s->timer[k] / (loop > 0 ? loop : 1));
+    fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
     /* ---- prolog ---- */
@@ -419,10 +436,13 @@ int main(int argc, char **argv)
     if (!restart) write_frame(&sim, &out, 0);
     double wall0 = omp_get_wtime();
     int64_t step0 = sim.e.step, step_end = (int64_t)frames * steps;
-#define STATUS(f) do { if (!quiet) { double w_ = omp_get_wtime() - wall0, r_ = (double)(sim.e.step - step0) / (w_ > 0 ? w_ : 1); \
+    /* the status line: steps per second over the last frame, and the time left at that rate */
+    double wlast = 0;
+    int64_t slast = step0;
+#define STATUS(f) do { if (!quiet) { double w_ = omp_get_wtime() - wall0, r_ = w_ > wlast ? (double)(sim.e.step - slast) / (w_ - wlast) : 0; \
     printf("frame %6d/%d  t = %-9.6g polygons %7d  vertices %9d  wall %8.2f s  %7.0f steps/s  ETA %.0f s\n", \
            f, frames, sim.e.t, sim.e.np, ensemble_vertex_count(&sim.e), w_, r_, r_ > 0 ? (double)(step_end - sim.e.step) / r_ : 0.0); \
-    fflush(stdout); } } while (0)
+    fflush(stdout); wlast = w_; slast = sim.e.step; } } while (0)
     if (!restart) STATUS(0);
 
     /* ---- loop: steps until the last frame; a frame every `steps` steps ---- */
@@ -438,6 +458,7 @@ int main(int argc, char **argv)
         }
         if (stop_signal) {
             save_checkpoint(&sim, &out, frame);
+            summary(&sim, "stopped", frame, omp_get_wtime() - wall0);
             fprintf(stderr, "polyhoop: stopped by signal %d at t = %g (step %lld); checkpoint written. "
                     "Continue with: ./polyhoop --restart %s\n", (int)stop_signal, sim.e.t, (long long)sim.e.step, out.dir);
             return 128 + stop_signal;
@@ -447,17 +468,7 @@ int main(int argc, char **argv)
 #undef STATUS
 
     /* ---- epilog ---- */
-    double wall = omp_get_wtime() - wall0, loop = 0;
-    for (int k = 0; k < T_COUNT; k++) loop += sim.timer[k];
-    double compute = loop - sim.timer[T_OUTPUT];   /* the step's phases, without frame writing */
-    printf("done: %d frames, %lld steps in %.2f s wall, threads: %d; %.0f vertex updates, %.3g per second of computing; "
-           "%d polygons, %d vertices at the end\n"
-           "events: %lld divisions, %lld removals, %lld fusions (type I), %lld splits (type II)\n",
-           frames, (long long)sim.e.step, wall, omp_get_max_threads(), sim.vertex_steps,
-           sim.vertex_steps / (compute > 0 ? compute : 1), sim.e.np, ensemble_vertex_count(&sim.e),
-           (long long)sim.divisions, (long long)sim.removals, (long long)sim.fusions1, (long long)sim.fusions2);
-    for (int k = 0; k < T_COUNT; k++)
-        printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], sim.timer[k], 100 * sim.timer[k] / (loop > 0 ? loop : 1));
+    summary(&sim, "done", frames, omp_get_wtime() - wall0);
     free(out.nb);
     free(out.values);
     free(out.meta);

@@ -321,9 +321,8 @@ static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, in
                 int s0 = e->start[p], n0 = e->count[p];
                 double px = e->x[i], py = e->y[i];
                 /* 1. the edges within reach (h within one polygon), with the closest point of each;
-                 * the edges that end at i never act on it. First a cheap test on the distance to
-                 * the edge's first vertex, branch-free (a mispredicted branch per candidate cost
-                 * more than the test), then the projection. */
+                 * the edges that end at i never act on it. First the cheap test of scan() (the
+                 * circle around the edge's midpoint), then the projection in double precision. */
                 for (int gy_ = y0; gy_ <= y1; gy_++)
                     nc = scan(c, c->cell_start[gy_ * nx + x0], c->cell_start[gy_ * nx + x1 + 1], i, iprev, px, py, s0, n0, h, cutoff, cand, nc);
                 int nn = 0;

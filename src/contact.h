@@ -12,10 +12,10 @@
  *
  * Determinism without atomics or a second pass: the grid rows are cut into strips of four rows.
  * A vertex P in a strip writes its own force and the reactions on the ends of the edges it
- * touches, which are at most lmax + reach, two rows, away from P, so strips two apart never
- * write the same vertex. The
- * even strips run in parallel, then the odd ones; each strip runs in a fixed order. Every force is
- * therefore summed in the same order whatever the number of threads. */
+ * touches, which are at most lmax + reach (less than two cells) away from P, so strips two apart
+ * never write the same vertex. The even strips run in parallel, then the odd ones; each strip runs
+ * in a fixed order. Every force is therefore summed in the same order whatever the number of
+ * threads. */
 #ifndef PH_CONTACT_H
 #define PH_CONTACT_H
 #include "ensemble.h"
