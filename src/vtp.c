@@ -219,7 +219,7 @@ int write_file_atomic_parts(const char *path, const void *const *data, const siz
     const char *why = "write failed";
     int e = 0;
     for (int k = 0; k < nparts && !e; k++)
-        if (fwrite(data[k], 1, size[k], f) != size[k]) e = errno ? errno : EIO;
+        if (size[k] && fwrite(data[k], 1, size[k], f) != size[k]) e = errno ? errno : EIO;   /* (fwrite of NULL is undefined, even for 0 bytes) */
     if (!e && fflush(f) != 0) e = errno;
     if (!e && fsync(fileno(f)) != 0) { e = errno; why = "fsync failed"; }
     if (fclose(f) != 0 && !e) e = errno;
