@@ -317,8 +317,8 @@ static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, in
             }
             int *cand = c->cand[tid];
             for (int m = mb; m < me; m++) {
-                int i = c->vitems[m], p = e->pid[i], rigid = e->rigid[p], nc = 0, iprev = ens_prev(e, i);
-                int s0 = e->start[p], n0 = e->count[p];
+                int i = c->vitems[m], p = e->pid[i], rigid = e->rigid[p], nc = 0;
+                int s0 = e->start[p], n0 = e->count[p], iprev = i == s0 ? s0 + n0 - 1 : i - 1;
                 double px = e->x[i], py = e->y[i];
                 /* 1. the edges within reach (h within one polygon), with the closest point of each;
                  * the edges that end at i never act on it. First the cheap test of scan() (the

@@ -76,15 +76,14 @@ enum { F64, I64, I32, U8 };
 static const char *const type_name[] = { "Float64", "Int64", "Int32", "UInt8" };
 static const size_t type_size[] = { 8, 8, 4, 1 };
 
-/* An array of the frame. Its bytes come from `data` or, for the per-vertex arrays (vertex = 1, 2
- * or 3: points, velocity, connectivity), are generated from the ensemble in polygon order. */
+/* An array of the frame. Its bytes are those at `data`, or, for the per-vertex arrays (vertex = 1,
+ * 2 or 3: points, velocity, connectivity), generated in polygon order from the Ensemble at `data`. */
 typedef struct {
     const char *name;
     int type, ncomp;
     size_t count;
     const void *data;
     int vertex;
-    const Ensemble *e;
 } Array;
 
 /* Reads the next bytes of an array into out (at most room): whole tuples for generated arrays.
@@ -101,7 +100,7 @@ static size_t cursor_read(Cursor *c, unsigned char *out, size_t room)
         c->done += n;
         return n;
     }
-    const Ensemble *e = a->e;
+    const Ensemble *e = a->data;
     size_t tuple = (size_t)a->ncomp * type_size[a->type];
     while (n + tuple <= room && c->p < e->np) {
         if (c->i >= e->start[c->p] + e->count[c->p]) { if (++c->p < e->np) c->i = e->start[c->p]; continue; }
@@ -121,7 +120,8 @@ static size_t cursor_read(Cursor *c, unsigned char *out, size_t room)
 static Cursor cursor_start(const Array *a)
 {
     Cursor c = { a, 0, 0, 0 };
-    if (a->vertex && a->e->np > 0) c.i = a->e->start[0];
+    const Ensemble *e = a->data;
+    if (a->vertex && e->np > 0) c.i = e->start[0];
     return c;
 }
 
@@ -292,15 +292,15 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
         offs[p] = (int64_t)k;
     }
     const Array cells[] = {
-        { "id", I64, 1, np, id, 0, e }, { "parent", I64, 1, np, parent, 0, e }, { "generation", I32, 1, np, gen, 0, e },
-        { "age", F64, 1, np, age, 0, e }, { "area", F64, 1, np, area, 0, e }, { "target_area", F64, 1, np, A0, 0, e },
-        { "perimeter", F64, 1, np, perim, 0, e }, { "pressure", F64, 1, np, press, 0, e },
-        { "neighbors", I32, 1, np, nb, 0, e }, { "phase", I32, 1, np, phase, 0, e }, { "rigid", U8, 1, np, c8, 0, e },
+        { "id", I64, 1, np, id, 0 }, { "parent", I64, 1, np, parent, 0 }, { "generation", I32, 1, np, gen, 0 },
+        { "age", F64, 1, np, age, 0 }, { "area", F64, 1, np, area, 0 }, { "target_area", F64, 1, np, A0, 0 },
+        { "perimeter", F64, 1, np, perim, 0 }, { "pressure", F64, 1, np, press, 0 },
+        { "neighbors", I32, 1, np, nb, 0 }, { "phase", I32, 1, np, phase, 0 }, { "rigid", U8, 1, np, c8, 0 },
     };
-    const Array velocity = { "velocity", F64, 3, nv, NULL, 2, e }, points = { "points", F64, 3, nv, NULL, 1, e };
-    const Array connectivity = { "connectivity", I64, 1, nv, NULL, 3, e }, offsets = { "offsets", I64, 1, np, offs, 0, e };
+    const Array velocity = { "velocity", F64, 3, nv, e, 2 }, points = { "points", F64, 3, nv, e, 1 };
+    const Array connectivity = { "connectivity", I64, 1, nv, e, 3 }, offsets = { "offsets", I64, 1, np, offs, 0 };
     double t = e->t;
-    const Array time = { "TIME", F64, 1, 1, &t, 0, e };
+    const Array time = { "TIME", F64, 1, 1, &t, 0 };
 
     putf(&b, "<?xml version=\"1.0\"?>\n");
     if (opt->meta) put_comment(&b, opt->meta);
