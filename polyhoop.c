@@ -6,7 +6,8 @@
  *   1. remodel:    split edges longer than lmax, collapse edges shorter than lmin   (3.1)
  *   2. geometry:   areas, perimeters, arclengths, longest edge
  *   3. internal:   forces within each polygon and per-vertex dissipation           (2.3)
- *   4. contact:    pair forces between hoop segments, found on the cell grid       (2.3, 3.4)
+ *   4. contact:    pair forces between hoop segments, from a list of nearby edges  (2.3, 3.4)
+ *                  kept over steps while valid, rebuilt from the cell grid
  *   5. integrate:  semi-implicit Euler, growth of the target areas                 (3.5, 3.2)
  *   6. fusion:     merging and splitting of touching hoops                         (3.3)
  *   7. topology:   removal below Amin, division above Amax                         (3.2) */
@@ -70,9 +71,11 @@ int step(Sim *s)
     double lmax = forces_update_geometry(e);             LAP(T_GEOMETRY);
     forces_internal(e, P, NULL);                         LAP(T_INTERNAL);
     s->contact.keep_records = P->theta > 0;              /* fusion looks at this step's pairs */
-    contact_forces(&s->contact, e, P, lmax, NULL);       LAP(T_CONTACT);
+    contact_forces_step(&s->contact, e, P, lmax);        LAP(T_CONTACT);
     s->vertex_steps += e->nv_used;
-    int bad = integrate(e, P);                           LAP(T_INTEGRATE);
+    double vmax;
+    int bad = integrate(e, P, &vmax);                    LAP(T_INTEGRATE);
+    contact_moved(&s->contact, P->dt * vmax);
     if (bad >= 0) {
         double vmax = 0;
         int finite = 1;
@@ -273,10 +276,12 @@ static void summary(const Sim *s, const char *what, int frames, double wall)
     double compute = loop - s->timer[T_OUTPUT];   /* the step's phases, without frame writing */
     printf("%s: %d frames, %lld steps in %.2f s wall, threads: %d; %.0f vertex updates, %.3g per second of computing; "
            "%d polygons, %d vertices at the end\n"
-           "events: %lld divisions, %lld removals, %lld fusions (type I), %lld splits (type II)\n",
+           "events: divisions %lld, removals %lld, fusions (type I) %lld, splits (type II) %lld\n"
+           "contact list: built in %lld steps, reused in %lld\n",
            what, frames, (long long)s->e.step, wall, omp_get_max_threads(), s->vertex_steps,
            s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, ensemble_vertex_count(&s->e),
-           (long long)s->divisions, (long long)s->removals, (long long)s->fusions1, (long long)s->fusions2);
+           (long long)s->divisions, (long long)s->removals, (long long)s->fusions1, (long long)s->fusions2,
+           (long long)s->contact.builds, (long long)s->contact.reuses);
     for (int k = 0; k < T_COUNT; k++)
         printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], s->timer[k], 100 * s->timer[k] / (loop > 0 ? loop : 1));
     fflush(stdout);

@@ -2,7 +2,9 @@
  * sizes, the Params struct, random stream, time and counters, input name), then per polygon in
  * order its vertex count and data, then per vertex, polygon by polygon, x y vx vy l0. Gap slots
  * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
- * it anyway, so the continuation is unchanged. */
+ * it anyway, so the continuation is unchanged. Version 2 adds the contact list (contact.h) when
+ * the next step could use it: int32 1, skin, cutoff, h, extent, drift, int32 strips, then per
+ * strip an int64 length and its ints; else int32 0. (Version 1 files are read as having none.) */
 #include "checkpoint.h"
 #include "vtp.h"
 #include <errno.h>
@@ -46,7 +48,7 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     Header h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, MAGIC, sizeof MAGIC);
-    h.version = 1; h.order = 0x01020304u; h.params_size = sizeof(Params);
+    h.version = 2; h.order = 0x01020304u; h.params_size = sizeof(Params);
     h.P = s->P; h.seed = e->seed; h.draws = e->draws; h.step = e->step; h.next_id = e->next_id;
     h.divisions = s->divisions; h.removals = s->removals; h.fusions1 = s->fusions1; h.fusions2 = s->fusions2;
     h.t = e->t; h.frame = frame; h.np = e->np; h.nv = ensemble_vertex_count(e);
@@ -65,6 +67,17 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
             double v[5] = { e->x[i], e->y[i], e->vx[i], e->vy[i], e->l0[i] };
             bad |= put(&b, v, sizeof v);
         }
+    const Contact *c = &s->contact;
+    int32_t has = !e->gaps && contact_list_valid(c, e), ns = c->nstrips;   /* (with gaps the slots change) */
+    bad |= put(&b, &has, sizeof has);
+    if (has) {
+        double d[5] = { c->list_skin, c->list_cutoff, c->list_h, c->list_extent, c->drift };
+        bad |= put(&b, d, sizeof d) | put(&b, &ns, sizeof ns);
+        for (int k = 0; k < ns && !bad; k++) {
+            int64_t n = (int64_t)(c->strip_end[k] - c->strip_at[k]);
+            bad |= put(&b, &n, sizeof n) | put(&b, c->lst[c->strip_tid[k]] + c->strip_at[k], (size_t)n * sizeof(int));
+        }
+    }
     int r = bad ? (snprintf(err, len, "%s: out of memory", path), -1) : write_file_atomic(path, b.p, b.n, err, len);
     free(b.p);
     return r;
@@ -82,7 +95,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     if (!f) { snprintf(err, len, "%s: cannot open (%s)", path, strerror(errno)); return -1; }
     Header h;
     if (fread(&h, sizeof h, 1, f) != 1) { fclose(f); return bad_file(err, len, path, "too short for a checkpoint"); }
-    if (memcmp(h.magic, MAGIC, sizeof MAGIC) || h.version != 1) { fclose(f); return bad_file(err, len, path, "not a polyhoop checkpoint (or another version)"); }
+    if (memcmp(h.magic, MAGIC, sizeof MAGIC) || h.version < 1 || h.version > 2) { fclose(f); return bad_file(err, len, path, "not a polyhoop checkpoint (or another version)"); }
     if (h.order != 0x01020304u || h.params_size != sizeof(Params)) { fclose(f); return bad_file(err, len, path, "written on a different kind of machine or build"); }
     if (h.np < 0 || h.nv < 0 || h.frame < 0) { fclose(f); return bad_file(err, len, path, "corrupt header"); }
     Ensemble *e = &s->e;
@@ -105,7 +118,27 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     }
     ok = ok && total == h.nv;
     double *v = ok ? malloc(((size_t)h.nv + 1) * 5 * sizeof *v) : NULL;
-    ok = ok && v && fread(v, 5 * sizeof *v, (size_t)h.nv, f) == (size_t)h.nv && fgetc(f) == EOF;
+    ok = ok && v && fread(v, 5 * sizeof *v, (size_t)h.nv, f) == (size_t)h.nv;
+    /* the contact list (version 2) */
+    int32_t has = 0, ns = 0;
+    double d[5];
+    int *ld = NULL;
+    size_t *at = NULL;
+    if (ok && h.version >= 2) {
+        ok = fread(&has, sizeof has, 1, f) == 1 && (has == 0 || has == 1);
+        if (ok && has) ok = fread(d, sizeof d, 1, f) == 1 && fread(&ns, sizeof ns, 1, f) == 1 && ns >= 0 &&
+                            (at = malloc(((size_t)ns + 1) * sizeof *at)) != NULL;
+        if (ok && has) at[0] = 0;
+        for (int k = 0; ok && has && k < ns; k++) {
+            int64_t n;
+            ok = fread(&n, sizeof n, 1, f) == 1 && n >= 0 && n <= INT32_MAX;
+            int *q = ok ? realloc(ld, (at[k] + (size_t)n + 1) * sizeof *ld) : NULL;
+            ok = q != NULL;
+            if (ok) { ld = q; ok = fread(ld + at[k], sizeof *ld, (size_t)n, f) == (size_t)n; at[k + 1] = at[k] + (size_t)n; }
+        }
+        if (ok && has && !ld) ok = (ld = malloc(sizeof *ld)) != NULL;
+    }
+    ok = ok && fgetc(f) == EOF;
     fclose(f);
     if (ok) {
         double *x = malloc(((size_t)h.nv + 1) * 5 * sizeof *x);
@@ -123,6 +156,8 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
         free(x);
     }
     free(n); free(pd); free(pi); free(gen); free(phase); free(rigid); free(v);
+    if (ok && has) { ok = contact_list_restore(&s->contact, e, ns, ld, at, d) == 0; ld = NULL; }
+    free(ld); free(at);
     if (!ok) return bad_file(err, len, path, "truncated or corrupt");
     e->draws = h.draws; e->step = h.step; e->next_id = h.next_id; e->t = h.t;
     s->divisions = h.divisions; s->removals = h.removals; s->fusions1 = h.fusions1; s->fusions2 = h.fusions2;

@@ -20,7 +20,9 @@ void contact_free(Contact *c)
     free(c->gs); free(c->u);
     free(c->scount); free(c->tmp);
     for (int t = 0; t < c->nthreads; t++) { free(c->rec[t]); free(c->near[t]); free(c->cand[t]); }
+    for (int t = 0; t < c->nthreads; t++) free(c->lst[t]);
     free(c->rec); free(c->rec_n); free(c->rec_cap); free(c->near); free(c->near_cap); free(c->cand); free(c->cand_cap);
+    free(c->lst); free(c->lst_n); free(c->lst_cap); free(c->strip_tid); free(c->strip_at); free(c->strip_end);
     memset(c, 0, sizeof *c);
 }
 
@@ -297,11 +299,63 @@ static __attribute__((noinline)) int scan(const Contact *c, int jb, int je, int 
     return nc;
 }
 
-/* The pairs of the vertices of grid rows [STRIP s, STRIP s + STRIP): see contact.h. */
-static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, int tid, int want_u)
+/* The exact test of edge k -> k1 against vertex i at (px, py): the closest point's coordinate w
+ * and squared distance. */
+static inline double project(const Ensemble *e, double px, double py, int k, int k1, double *w)
+{
+    double dx = px - e->x[k], dy = py - e->y[k], ex = e->x[k1] - e->x[k], ey = e->y[k1] - e->y[k];
+    double t = (dx * ex + dy * ey) / (ex * ex + ey * ey), wt = t > 0 ? (t < 1 ? t : 1) : 0;
+    double rx = dx - wt * ex, ry = dy - wt * ey;
+    *w = wt;
+    return rx * rx + ry * ry;
+}
+
+/* The forces between vertex i and its nn nearby edges near[tid] (all within the reach): which
+ * ends of each edge pick it (SPEC 2: the closer of a vertex's two edges, the one after it on a
+ * tie; not when i lies beyond the far end or next to that vertex), then the force, counted once
+ * per picking end, on i and as reactions on the edge's ends. */
+static void vertex_forces(Contact *c, Ensemble *e, const Params *P, int tid, int want_u, int i, int rigid, int nn)
+{
+    const Near *nr = c->near[tid];
+    double fx = 0, fy = 0, u = 0;
+    for (int a = 0; a < nn; a++) {
+        int same = nr[a].same, k = nr[a].k, k1 = nr[a].k1, ends = 0;
+        if (nr[a].w < 1 && !(same && ens_prev(e, k) == i)) {
+            ends |= 1;
+            for (int b = 0; b < nn; b++)
+                if (nr[b].k1 == k && nr[b].d2 < nr[a].d2) { ends &= ~1; break; }
+        }
+        if (nr[a].w > 0 && !(same && ens_next(e, k1) == i)) {
+            ends |= 2;
+            for (int b = 0; b < nn; b++)
+                if (nr[b].k == k1 && nr[b].d2 <= nr[a].d2) { ends &= ~2; break; }
+        }
+        double f1x, f1y, u1, w = nr[a].w, n = ends == 3 ? 2 : 1;
+        if (!ends || !pair_force(e, P, i, k, k1, w, same, &f1x, &f1y, want_u ? &u1 : NULL)) continue;
+        f1x *= n; f1y *= n;
+        fx += f1x; fy += f1y;
+        if (want_u) u += n * u1;
+        if (!e->rigid[e->pid[k]]) {
+            e->fx[k] -= (1 - w) * f1x; e->fy[k] -= (1 - w) * f1y;
+            e->fx[k1] -= w * f1x; e->fy[k1] -= w * f1y;
+        }
+        if (c->keep_records) {
+            RESERVE(c->rec[tid], c->rec_cap[tid], c->rec_n[tid]);
+            c->rec[tid][c->rec_n[tid]++] = (PairRec){ i, k, k1, ends, w };
+        }
+    }
+    if (!rigid) { e->fx[i] += fx; e->fy[i] += fy; }
+    if (want_u) c->u[i] = u;
+}
+
+/* The pairs of the vertices of grid rows [STRIP s, STRIP s + STRIP), from the grid (see
+ * contact.h); with skin >= 0, also appends the strip's part of the neighbour list to lst[tid]. */
+static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, int tid, int want_u, double skin)
 {
     const double cutoff = params_cutoff(P), h = P->h, reach2[2] = { cutoff * cutoff, h * h };
-    const int nx = c->nx, ny = c->ny;
+    const double sk = skin > 0 ? skin : 0, list2[2] = { (cutoff + sk) * (cutoff + sk), (h + sk) * (h + sk) };
+    const int nx = c->nx, ny = c->ny, keep = skin >= 0;
+    if (keep) { c->strip_tid[strip] = tid; c->strip_at[strip] = c->lst_n[tid]; }
     int cy1 = STRIP * strip + STRIP < ny ? STRIP * strip + STRIP : ny;
     for (int cy = STRIP * strip; cy < cy1; cy++)
         for (int cx = 0; cx < nx; cx++) {
@@ -320,87 +374,96 @@ static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, in
                 int i = c->vitems[m], p = e->pid[i], rigid = e->rigid[p], nc = 0;
                 int s0 = e->start[p], n0 = e->count[p], iprev = i == s0 ? s0 + n0 - 1 : i - 1;
                 double px = e->x[i], py = e->y[i];
-                /* 1. the edges within reach (h within one polygon), with the closest point of each;
-                 * the edges that end at i never act on it. First the cheap test of scan() (the
-                 * circle around the edge's midpoint), then the projection in double precision. */
+                /* the edges within reach (h within one polygon; plus the skin for the list), with
+                 * the closest point of each; the edges that end at i never act on it. First the
+                 * cheap test of scan() (the circle around the edge's midpoint), then the
+                 * projection in double precision. */
                 for (int gy_ = y0; gy_ <= y1; gy_++)
-                    nc = scan(c, c->cell_start[gy_ * nx + x0], c->cell_start[gy_ * nx + x1 + 1], i, iprev, px, py, s0, n0, h, cutoff, cand, nc);
-                int nn = 0;
+                    nc = scan(c, c->cell_start[gy_ * nx + x0], c->cell_start[gy_ * nx + x1 + 1], i, iprev, px, py, s0, n0, h + sk, cutoff + sk, cand, nc);
+                if (keep && c->lst_n[tid] + 2 + 2 * (size_t)nc > c->lst_cap[tid]) {
+                    c->lst_cap[tid] = 2 * (c->lst_n[tid] + 2 + 2 * (size_t)nc);
+                    c->lst[tid] = ph_realloc(c->lst[tid], c->lst_cap[tid] * sizeof **c->lst);
+                }
+                int nn = 0, *rec = keep ? c->lst[tid] + c->lst_n[tid] : NULL, nl = 0;
                 for (int a = 0; a < nc; a++) {
                     int k = c->gs[cand[a]].k, k1 = c->gs[cand[a]].k1, same = (unsigned)(k - s0) < (unsigned)n0;
-                    double dx = px - e->x[k], dy = py - e->y[k], ex = e->x[k1] - e->x[k], ey = e->y[k1] - e->y[k];
-                    double t = (dx * ex + dy * ey) / (ex * ex + ey * ey), w = t > 0 ? (t < 1 ? t : 1) : 0;
-                    double rx = dx - w * ex, ry = dy - w * ey, d2 = rx * rx + ry * ry;
-                    if (d2 >= reach2[same]) continue;
                     if (!same && rigid && e->rigid[e->pid[k]]) continue;
+                    double w, d2 = project(e, px, py, k, k1, &w);
+                    if (keep && d2 < list2[same]) { rec[2 + 2 * nl] = k; rec[3 + 2 * nl] = k1; nl++; }
+                    if (d2 >= reach2[same]) continue;
                     RESERVE(c->near[tid], c->near_cap[tid], nn);
                     c->near[tid][nn++] = (Near){ same, k, k1, d2, w };
                 }
-                const Near *nr = c->near[tid];
-                /* 2. which ends of each edge pick it (SPEC 2: the closer of a vertex's two edges, the
-                 * one after it on a tie; not when i lies beyond the far end or next to that vertex),
-                 * then the force, counted once per picking end */
-                double fx = 0, fy = 0, u = 0;
-                for (int a = 0; a < nn; a++) {
-                    int same = nr[a].same, k = nr[a].k, k1 = nr[a].k1, ends = 0;
-                    if (nr[a].w < 1 && !(same && ens_prev(e, k) == i)) {
-                        ends |= 1;
-                        for (int b = 0; b < nn; b++)
-                            if (nr[b].k1 == k && nr[b].d2 < nr[a].d2) { ends &= ~1; break; }
-                    }
-                    if (nr[a].w > 0 && !(same && ens_next(e, k1) == i)) {
-                        ends |= 2;
-                        for (int b = 0; b < nn; b++)
-                            if (nr[b].k == k1 && nr[b].d2 <= nr[a].d2) { ends &= ~2; break; }
-                    }
-                    double f1x, f1y, u1, w = nr[a].w, n = ends == 3 ? 2 : 1;
-                    if (!ends || !pair_force(e, P, i, k, k1, w, same, &f1x, &f1y, want_u ? &u1 : NULL)) continue;
-                    f1x *= n; f1y *= n;
-                    fx += f1x; fy += f1y;
-                    if (want_u) u += n * u1;
-                    if (!e->rigid[e->pid[k]]) {
-                        e->fx[k] -= (1 - w) * f1x; e->fy[k] -= (1 - w) * f1y;
-                        e->fx[k1] -= w * f1x; e->fy[k1] -= w * f1y;
-                    }
-                    if (c->keep_records) {
-                        RESERVE(c->rec[tid], c->rec_cap[tid], c->rec_n[tid]);
-                        c->rec[tid][c->rec_n[tid]++] = (PairRec){ i, k, k1, ends, w };
-                    }
-                }
-                if (!rigid) { e->fx[i] += fx; e->fy[i] += fy; }
-                if (want_u) c->u[i] = u;
+                if (nl) { rec[0] = i; rec[1] = nl; c->lst_n[tid] += 2 + 2 * (size_t)nl; }
+                vertex_forces(c, e, P, tid, want_u, i, rigid, nn);
             }
         }
+    if (keep) c->strip_end[strip] = c->lst_n[tid];
 }
 
-void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, double *energy)
+/* The pairs of strip s from the neighbour list. */
+static void strip_forces_list(Contact *c, Ensemble *e, const Params *P, int strip, int tid)
 {
-    /* the midpoint of an interacting edge is within lmax / 2 + reach of P: with cells that large
-     * (and a margin against rounding) it lies in P's 3x3 cells */
-    contact_grid(c, e, (0.5 * lmax + params_cutoff(P)) * (1 + 1e-9));
+    const double cutoff = params_cutoff(P), h = P->h, reach2[2] = { cutoff * cutoff, h * h };
+    const int *q = c->lst[c->strip_tid[strip]], *end = q + c->strip_end[strip];
+    for (q += c->strip_at[strip]; q < end; ) {
+        int i = q[0], nl = q[1], p = e->pid[i], s0 = e->start[p], n0 = e->count[p], nn = 0;
+        double px = e->x[i], py = e->y[i];
+        q += 2;
+        for (int a = 0; a < nl; a++, q += 2) {
+            int k = q[0], k1 = q[1], same = (unsigned)(k - s0) < (unsigned)n0;
+            double w, d2 = project(e, px, py, k, k1, &w);
+            if (d2 >= reach2[same]) continue;
+            RESERVE(c->near[tid], c->near_cap[tid], nn);
+            c->near[tid][nn++] = (Near){ same, k, k1, d2, w };
+        }
+        vertex_forces(c, e, P, tid, 0, i, e->rigid[p], nn);
+    }
+}
+
+/* Per-thread buffers for nt threads. */
+static void reserve_threads(Contact *c)
+{
     int nt = 1;
 #ifdef _OPENMP
     nt = omp_get_max_threads();
 #endif
     if (nt > c->nthreads) {
-        c->rec = ph_realloc(c->rec, (size_t)nt * sizeof *c->rec);
-        c->rec_n = ph_realloc(c->rec_n, (size_t)nt * sizeof *c->rec_n);
-        c->rec_cap = ph_realloc(c->rec_cap, (size_t)nt * sizeof *c->rec_cap);
-        c->near = ph_realloc(c->near, (size_t)nt * sizeof *c->near);
-        c->near_cap = ph_realloc(c->near_cap, (size_t)nt * sizeof *c->near_cap);
-        c->cand = ph_realloc(c->cand, (size_t)nt * sizeof *c->cand);
-        c->cand_cap = ph_realloc(c->cand_cap, (size_t)nt * sizeof *c->cand_cap);
+#define GROW(a) c->a = ph_realloc(c->a, (size_t)nt * sizeof *c->a)
+        GROW(rec); GROW(rec_n); GROW(rec_cap); GROW(near); GROW(near_cap); GROW(cand); GROW(cand_cap);
+        GROW(lst); GROW(lst_n); GROW(lst_cap);
+#undef GROW
         for (int t = c->nthreads; t < nt; t++) {
             c->rec[t] = NULL; c->rec_cap[t] = 0; c->near[t] = NULL; c->near_cap[t] = 0; c->cand[t] = NULL; c->cand_cap[t] = 0;
+            c->lst[t] = NULL; c->lst_n[t] = 0; c->lst_cap[t] = 0;
         }
         c->nthreads = nt;
     }
     for (int t = 0; t < c->nthreads; t++) c->rec_n[t] = 0;
+}
+
+/* Builds the grid and evaluates all pairs from it; with skin >= 0, also builds the list. */
+static void forces_from_grid(Contact *c, Ensemble *e, const Params *P, double lmax, double skin, double *energy)
+{
+    /* the midpoint of an interacting edge is within lmax / 2 + reach of P: with cells that large
+     * (and a margin against rounding) it lies in P's 3x3 cells */
+    contact_grid(c, e, (0.5 * lmax + params_cutoff(P) + (skin > 0 ? skin : 0)) * (1 + 1e-9));
+    reserve_threads(c);
     if (energy) {   /* (tests only: the per-vertex energies; vertices in gaps own none) */
         c->u = ph_realloc(c->u, (size_t)e->nv_used * sizeof *c->u);
         for (int i = 0; i < e->nv_used; i++) c->u[i] = 0;
     }
     int nstrips = (c->ny + STRIP - 1) / STRIP;
+    if (skin >= 0) {
+        if (nstrips > c->strips_cap) {
+            c->strips_cap = nstrips;
+            c->strip_tid = ph_realloc(c->strip_tid, (size_t)nstrips * sizeof *c->strip_tid);
+            c->strip_at = ph_realloc(c->strip_at, (size_t)nstrips * sizeof *c->strip_at);
+            c->strip_end = ph_realloc(c->strip_end, (size_t)nstrips * sizeof *c->strip_end);
+        }
+        for (int t = 0; t < c->nthreads; t++) c->lst_n[t] = 0;
+        c->nstrips = nstrips;
+    }
     #pragma omp parallel
     {
         int tid = 0;
@@ -409,7 +472,7 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
 #endif
         for (int phase = 0; phase < 2; phase++) {
             #pragma omp for schedule(dynamic, 1)
-            for (int s = phase; s < nstrips; s += 2) strip_forces(c, e, P, s, tid, energy != NULL);
+            for (int s = phase; s < nstrips; s += 2) strip_forces(c, e, P, s, tid, energy != NULL, skin);
         }
     }
     if (energy) {
@@ -417,6 +480,86 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
         for (int p = 0; p < e->np; p++)
             for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) *energy += c->u[i];
     }
+}
+
+void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, double *energy)
+{
+    forces_from_grid(c, e, P, lmax, -1, energy);
+}
+
+void contact_invalidate(Contact *c) { c->list_ok = 0; }
+
+void contact_moved(Contact *c, double d)
+{
+    /* plus the rounding of the position updates (half an ulp of the largest coordinate) */
+    c->drift += d + ldexp(c->list_extent + c->drift, -52);
+}
+
+void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
+{
+    const double cutoff = params_cutoff(P);
+    if (c->list_ok && c->list_layout == e->layout && c->list_cutoff == cutoff && c->list_h == P->h &&
+        2 * c->drift < c->list_skin * (1 - 1e-9)) {
+        reserve_threads(c);
+        #pragma omp parallel
+        {
+            int tid = 0;
+#ifdef _OPENMP
+            tid = omp_get_thread_num();
+#endif
+            for (int phase = 0; phase < 2; phase++) {
+                #pragma omp for schedule(dynamic, 1)
+                for (int s = phase; s < c->nstrips; s += 2) strip_forces_list(c, e, P, s, tid);
+            }
+        }
+        c->reuses++;
+        return;
+    }
+    double skin = 0.5 * cutoff;
+    forces_from_grid(c, e, P, lmax, skin, NULL);
+    c->list_ok = 1;
+    c->list_layout = e->layout;
+    c->list_skin = skin;
+    c->list_cutoff = cutoff;
+    c->list_h = P->h;
+    c->list_extent = fmax(fmax(fabs(c->x0), fabs(c->y0)), fmax(fabs(c->x0 + c->nx * c->cs), fabs(c->y0 + c->ny * c->cs)));
+    c->drift = 0;
+    c->builds++;
+}
+
+int contact_list_valid(const Contact *c, const Ensemble *e) { return c->list_ok && c->list_layout == e->layout; }
+
+int contact_list_restore(Contact *c, const Ensemble *e, int nstrips, int *data, const size_t *at, const double d[5])
+{
+    int ok = nstrips >= 0 && at[0] == 0 && d[0] > 0 && d[4] >= 0;
+    for (int s = 0; ok && s < nstrips; s++)
+        for (size_t m = at[s]; ok && m < at[s + 1]; ) {   /* records (i, n, n edges k -> k1) */
+            ok = m + 2 <= at[s + 1] && data[m] >= 0 && data[m] < e->nv_used && data[m + 1] > 0 &&
+                 (size_t)data[m + 1] <= (at[s + 1] - m - 2) / 2;
+            if (!ok) break;
+            for (int a = 0; ok && a < data[m + 1]; a++) {
+                int k = data[m + 2 + 2 * a], k1 = data[m + 3 + 2 * a];
+                ok = k >= 0 && k < e->nv_used && ens_next(e, k) == k1;
+            }
+            m += 2 + 2 * (size_t)data[m + 1];
+        }
+    if (!ok) { free(data); return -1; }
+    reserve_threads(c);
+    free(c->lst[0]);
+    c->lst[0] = data;
+    c->lst_n[0] = c->lst_cap[0] = at[nstrips];
+    if (nstrips > c->strips_cap) {
+        c->strips_cap = nstrips;
+        c->strip_tid = ph_realloc(c->strip_tid, (size_t)nstrips * sizeof *c->strip_tid);
+        c->strip_at = ph_realloc(c->strip_at, (size_t)nstrips * sizeof *c->strip_at);
+        c->strip_end = ph_realloc(c->strip_end, (size_t)nstrips * sizeof *c->strip_end);
+    }
+    for (int s = 0; s < nstrips; s++) { c->strip_tid[s] = 0; c->strip_at[s] = at[s]; c->strip_end[s] = at[s + 1]; }
+    c->nstrips = nstrips;
+    c->list_ok = 1;
+    c->list_layout = e->layout;
+    c->list_skin = d[0]; c->list_cutoff = d[1]; c->list_h = d[2]; c->list_extent = d[3]; c->drift = d[4];
+    return 0;
 }
 
 static int cmp_pair(const void *a, const void *b)

@@ -15,7 +15,12 @@
  * touches, which are at most lmax + reach (less than two cells) away from P, so strips two apart
  * never write the same vertex. The even strips run in parallel, then the odd ones; each strip runs
  * in a fixed order. Every force is therefore summed in the same order whatever the number of
- * threads. */
+ * threads.
+ *
+ * Neighbour list (contact_forces_step): while building, each vertex also keeps the edges within
+ * the reach plus a skin (half the reach). Until the vertices have moved half the skin, every pair
+ * within the reach is in that list, and the next steps evaluate it instead of the grid. The
+ * strips of the build are kept, so the reactions stay race-free and the sums in a fixed order. */
 #ifndef PH_CONTACT_H
 #define PH_CONTACT_H
 #include "ensemble.h"
@@ -61,6 +66,20 @@ typedef struct Contact {
     int *scount, *tmp;     /* work space of the parallel sort: counts per thread and strip, slots */
     size_t scount_cap;
     int tmp_cap;
+
+    /* the neighbour list: per thread a stream of records (i, n, k_1, k1_1, ..., k_n, k1_n), one
+     * for each vertex i with n > 0 edges k -> k1 within the reach plus the skin; strip s is
+     * lst[strip_tid[s]][strip_at[s] .. strip_end[s]) */
+    int **lst;
+    size_t *lst_n, *lst_cap;
+    int *strip_tid;
+    size_t *strip_at, *strip_end;
+    int nstrips, strips_cap;
+    int list_ok;           /* the list may be used if the layout and the reach are unchanged */
+    uint64_t list_layout;  /* Ensemble.layout when it was built */
+    double list_skin, list_cutoff, list_h, list_extent;   /* its skin and reach; largest |coordinate| */
+    double drift;          /* bound on how far any vertex moved since it was built */
+    int64_t builds, reuses;   /* steps that built the list and steps that reused it */
 } Contact;
 
 void contact_init(Contact *c);
@@ -75,6 +94,25 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size);
  * damping, friction) to fx, fy. lmax is the longest edge (forces_update_geometry); with
  * energy != NULL the total pair energy is stored there (summed in slot order). */
 void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, double *energy);
+
+/* The same for a step of a simulation (no energy): reuses the neighbour list of the last call
+ * while it is complete (see above), else builds the grid and a new list. The caller reports
+ * every motion of the vertices with contact_moved; any other change of positions must call
+ * contact_invalidate. */
+void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax);
+
+/* Every vertex moved at most d since the last call (integrate: dt times the largest speed). */
+void contact_moved(Contact *c, double d);
+
+/* The next contact_forces_step builds a new list. */
+void contact_invalidate(Contact *c);
+
+/* For checkpoints, so that a continued run evaluates the same list: whether the list is the one
+ * the next step would use if the vertices had not moved too far (slots of e unchanged); and
+ * restoring one (nstrips strips, strip s in data[at[s] .. at[s + 1]), d = skin, cutoff, h,
+ * extent, drift), which takes data. Returns 0, or -1 (data freed) if the list does not fit e. */
+int contact_list_valid(const Contact *c, const Ensemble *e);
+int contact_list_restore(Contact *c, const Ensemble *e, int nstrips, int *data, const size_t *at, const double d[5]);
 
 /* The SPEC's definition, pair by pair, for tests: evaluates the pair (vertex i, the closer of the
  * two edges incident on vertex q); if they interact, returns 1, stores the edge in r (ends = the

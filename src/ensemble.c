@@ -75,6 +75,7 @@ int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, 
 {
     ensemble_reserve(e, n, 1);
     int p = e->np++, s = e->nv_used;
+    e->layout++;
     e->start[p] = s;
     e->count[p] = n;
     memcpy(e->x + s, x, (size_t)n * sizeof *x);
@@ -116,6 +117,7 @@ int ensemble_add_polygon(Ensemble *e, int n, const double *x, const double *y, i
 void ensemble_keep(Ensemble *e, const unsigned char *keep)
 {
     int q = 0;
+    e->layout++;
     for (int p = 0; p < e->np; p++) {
         if (!keep[p]) { e->gaps = 1; continue; }
         if (q != p) {

@@ -37,6 +37,8 @@ typedef struct Ensemble {
     unsigned char *rigid;  /* 1: never moves (SPEC section 6) */
 
     int gaps;          /* 1 when the vertex slots are not contiguous in polygon order */
+    uint64_t layout;   /* changes whenever slots are reassigned (polygons added, removed, remodeled):
+                        * whoever keeps slot numbers across steps (the contact list) compares it */
     int64_t next_id;   /* next polygon id to hand out */
     double t;          /* simulated time */
     int64_t step;      /* steps done */

@@ -3,11 +3,12 @@
 #include "integrate.h"
 #include <math.h>
 
-int integrate(Ensemble *e, const Params *P)
+int integrate(Ensemble *e, const Params *P, double *vmax)
 {
     const double dt = P->dt, vmax2 = (P->h / dt) * (P->h / dt);
+    double v2max = 0;
     int bad = e->np;
-    #pragma omp parallel for schedule(dynamic, 16) reduction(min : bad)
+    #pragma omp parallel for schedule(dynamic, 16) reduction(min : bad) reduction(max : v2max)
     for (int p = 0; p < e->np; p++) {
         if (e->rigid[p]) continue;
         int ok = 1;
@@ -16,10 +17,13 @@ int integrate(Ensemble *e, const Params *P)
             e->vy[i] += dt * e->fy[i];
             e->x[i] += dt * e->vx[i];
             e->y[i] += dt * e->vy[i];
-            ok &= isfinite(e->x[i]) && isfinite(e->y[i]) && e->vx[i] * e->vx[i] + e->vy[i] * e->vy[i] <= vmax2;
+            double v2 = e->vx[i] * e->vx[i] + e->vy[i] * e->vy[i];
+            ok &= isfinite(e->x[i]) && isfinite(e->y[i]) && v2 <= vmax2;
+            v2max = v2 > v2max ? v2 : v2max;
         }
         if (!ok && p < bad) bad = p;
         if (P->beta == 0 || e->A[p] > P->beta * e->A0[p]) e->A0[p] += e->alpha[p] * dt;
     }
+    *vmax = sqrt(v2max);
     return bad < e->np ? bad : -1;
 }

@@ -6,9 +6,10 @@
 #include "ensemble.h"
 #include "params.h"
 
-/* Advances positions, velocities and target areas by one step (A from the step's geometry pass).
+/* Advances positions, velocities and target areas by one step (A from the step's geometry pass)
+ * and stores the largest new speed in *vmax (so no vertex moved farther than dt * vmax).
  * Returns -1, or the lowest index of a polygon with a vertex whose new position is not finite or
  * that moved farther than h in the step (contacts would then be missed: the run is unstable). */
-int integrate(Ensemble *e, const Params *P);
+int integrate(Ensemble *e, const Params *P, double *vmax);
 
 #endif

@@ -161,5 +161,6 @@ int remodel(Ensemble *e, const Params *P, Remodel *r)
     }
     e->nv_used = total;
     e->gaps = 0;
+    e->layout++;
     return total - before;
 }
