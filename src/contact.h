@@ -18,9 +18,10 @@
  * threads.
  *
  * Neighbour list (contact_forces_step): while building, each vertex also keeps the edges within
- * the reach plus a skin (half the reach). Until the vertices have moved half the skin, every pair
- * within the reach is in that list, and the next steps evaluate it instead of the grid. The
- * strips of the build are kept, so the reactions stay race-free and the sums in a fixed order. */
+ * the reach plus a skin as thick as the reach. A pair's distance changes by at most twice the
+ * largest displacement, so until the vertices have moved half the skin every pair within the
+ * reach is in the list, and the steps evaluate it instead of the grid. The strips of the build
+ * are kept, so the reactions stay race-free and the sums in a fixed order. */
 #ifndef PH_CONTACT_H
 #define PH_CONTACT_H
 #include "ensemble.h"
