@@ -1,7 +1,8 @@
 /* The frame writer. The per-polygon arrays are gathered into small buffers; the per-vertex arrays
  * (points, velocity, connectivity) are generated block by block as they are compressed (or
  * printed), so that a frame needs memory for its compressed size only, not for a copy of the
- * vertex data. The file is written atomically: XML, then the appended data. Layout of a frame, one Piece:
+ * vertex data. The arrays are compressed in parallel, each into its own buffer. The file is
+ * written atomically: XML, then the appended data. Layout of a frame, one Piece:
  *   FieldData  TIME (simulated time, so ParaView shows it instead of the frame index)
  *   CellData   per polygon, in polygon order
  *   PointData  velocity of every vertex
@@ -143,8 +144,10 @@ static void put_ascii(Buf *b, const Array *a)
         }
 }
 
-/* appends the compressed array to `app`, VTK's zlib layout (see the file comment) */
-static void put_compressed(Buf *app, const Array *a)
+/* appends the compressed array to `app`, VTK's zlib layout (see the file comment). One deflate
+ * stream serves every block of a frame (reset, not set up anew: that cost more than compressing
+ * the small arrays); level 1, as the fastest level's files are within 1 % of level 6's here. */
+static void put_compressed(Buf *app, z_stream *z, const Array *a)
 {
     enum { BLOCK = 32768 };
     const size_t size = a->count * (size_t)a->ncomp * type_size[a->type];
@@ -165,10 +168,11 @@ static void put_compressed(Buf *app, const Array *a)
             have += got;
         }
         if (have < n) { app->bad = EIO; break; }   /* (the array is shorter than its count: a bug) */
-        uLongf zn = compressBound(BLOCK);
-        if (compress2(tmp, &zn, stage, (uLong)n, 6) != Z_OK) { app->bad = ENOMEM; break; }
-        head[3 + k] = zn;
-        put(app, tmp, zn);
+        z->next_in = stage; z->avail_in = (uInt)n;
+        z->next_out = tmp; z->avail_out = (uInt)compressBound(BLOCK);
+        if (deflateReset(z) != Z_OK || deflate(z, Z_FINISH) != Z_STREAM_END) { app->bad = ENOMEM; break; }
+        head[3 + k] = z->total_out;
+        put(app, tmp, z->total_out);
         memmove(stage, stage + n, have - n);
         have -= n;
     }
@@ -178,17 +182,19 @@ static void put_compressed(Buf *app, const Array *a)
     free(tmp);
 }
 
-static void put_array(Buf *b, Buf *app, const Array *a, int ascii)
+/* the XML of an array: with its numbers (ascii), or pointing at its compressed bytes at `offset`
+ * of the appended data */
+static void put_array(Buf *b, size_t offset, const Array *a, int ascii)
 {
     putf(b, "        <DataArray type=\"%s\" Name=\"%s\"", type_name[a->type], a->name);
     if (a->ncomp > 1) putf(b, " NumberOfComponents=\"%d\"", a->ncomp);
+    if (!strcmp(a->name, "TIME")) putf(b, " NumberOfTuples=\"1\"");   /* (field data: no piece gives its size) */
     if (ascii) {
         putf(b, " format=\"ascii\">\n");
         put_ascii(b, a);
         putf(b, "        </DataArray>\n");
     } else {
-        putf(b, " format=\"appended\" offset=\"%zu\"/>\n", app->n);
-        put_compressed(app, a);
+        putf(b, " format=\"appended\" offset=\"%zu\"/>\n", offset);
     }
 }
 
@@ -200,10 +206,10 @@ static int fail(char *err, size_t errlen, const char *path, const char *why, int
 
 int write_file_atomic(const char *path, const void *data, size_t size, char *err, size_t errlen)
 {
-    return write_file_atomic_parts(path, &data, &size, 1, err, errlen);
+    return write_file_atomic_parts(path, &data, &size, 1, 1, err, errlen);
 }
 
-int write_file_atomic_parts(const char *path, const void *const *data, const size_t *size, int nparts, char *err, size_t errlen)
+int write_file_atomic_parts(const char *path, const void *const *data, const size_t *size, int nparts, int sync, char *err, size_t errlen)
 {
     size_t len = strlen(path);
     char *tmp = malloc(len + sizeof ".tmp");
@@ -221,7 +227,7 @@ int write_file_atomic_parts(const char *path, const void *const *data, const siz
     for (int k = 0; k < nparts && !e; k++)
         if (size[k] && fwrite(data[k], 1, size[k], f) != size[k]) e = errno ? errno : EIO;   /* (fwrite of NULL is undefined, even for 0 bytes) */
     if (!e && fflush(f) != 0) e = errno;
-    if (!e && fsync(fileno(f)) != 0) { e = errno; why = "fsync failed"; }
+    if (!e && sync && fsync(fileno(f)) != 0) { e = errno; why = "fsync failed"; }
     if (fclose(f) != 0 && !e) e = errno;
     if (!e && rename(tmp, path) != 0) { e = errno; why = "cannot rename the .tmp file"; }
     if (e) remove(tmp);
@@ -272,7 +278,7 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     int64_t *ci = malloc((np * 3 + 1) * sizeof *ci);
     int32_t *c32 = malloc((np * 3 + 1) * sizeof *c32);
     uint8_t *c8 = malloc(np + 1);
-    Buf b = { 0 }, app = { 0 };
+    Buf b = { 0 };
     if (!cd || !ci || !c32 || !c8) { free(cd); free(ci); free(c32); free(c8); return fail(err, errlen, path, "out of memory", ENOMEM); }
     double *area = cd, *A0 = cd + np, *perim = cd + 2 * np, *press = cd + 3 * np, *age = cd + 4 * np;
     int64_t *id = ci, *parent = ci + np, *offs = ci + 2 * np;
@@ -291,44 +297,75 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
         k += (size_t)e->count[p];
         offs[p] = (int64_t)k;
     }
-    const Array cells[] = {
+    double t = e->t;
+    /* every array in file order: TIME, the cell arrays, velocity, points, connectivity, offsets */
+    enum { NA = 16, CELLS = 1, VELOCITY = 12, POINTS = 13, CONNECTIVITY = 14, OFFSETS = 15 };
+    const Array arr[NA] = {
+        { "TIME", F64, 1, 1, &t, 0 },
         { "id", I64, 1, np, id, 0 }, { "parent", I64, 1, np, parent, 0 }, { "generation", I32, 1, np, gen, 0 },
         { "age", F64, 1, np, age, 0 }, { "area", F64, 1, np, area, 0 }, { "target_area", F64, 1, np, A0, 0 },
         { "perimeter", F64, 1, np, perim, 0 }, { "pressure", F64, 1, np, press, 0 },
         { "neighbors", I32, 1, np, nb, 0 }, { "phase", I32, 1, np, phase, 0 }, { "rigid", U8, 1, np, c8, 0 },
+        { "velocity", F64, 3, nv, e, 2 }, { "points", F64, 3, nv, e, 1 },
+        { "connectivity", I64, 1, nv, e, 3 }, { "offsets", I64, 1, np, offs, 0 },
     };
-    const Array velocity = { "velocity", F64, 3, nv, e, 2 }, points = { "points", F64, 3, nv, e, 1 };
-    const Array connectivity = { "connectivity", I64, 1, nv, e, 3 }, offsets = { "offsets", I64, 1, np, offs, 0 };
-    double t = e->t;
-    const Array time = { "TIME", F64, 1, 1, &t, 0 };
+    /* binary: each array compressed into its own buffer, in parallel (the large per-vertex arrays
+     * first); the file is then the XML and the buffers in order, so the bytes do not depend on
+     * the number of threads */
+    Buf app[NA];
+    size_t at[NA + 1] = { 0 };
+    memset(app, 0, sizeof app);
+    if (!opt->ascii) {
+        int bad = 0;
+        #pragma omp parallel reduction(| : bad)
+        {
+            z_stream z;
+            memset(&z, 0, sizeof z);
+            int ok = deflateInit(&z, 1) == Z_OK;
+            #pragma omp for schedule(dynamic, 1)
+            for (int m = 0; m < NA; m++) {
+                int a = (m + VELOCITY) % NA;
+                if (ok) put_compressed(&app[a], &z, &arr[a]);
+            }
+            if (ok) deflateEnd(&z);
+            bad |= !ok;
+        }
+        for (int a = 0; a < NA; a++) {
+            if (bad && !app[a].bad) app[a].bad = ENOMEM;
+            if (app[a].bad && !b.bad) b.bad = app[a].bad;
+            at[a + 1] = at[a] + app[a].n;
+        }
+    }
 
     putf(&b, "<?xml version=\"1.0\"?>\n");
     if (opt->meta) put_comment(&b, opt->meta);
     putf(&b, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\"%s>\n"
              "  <PolyData>\n    <FieldData>\n", opt->ascii ? "" : " compressor=\"vtkZLibDataCompressor\"");
-    putf(&b, "        <DataArray type=\"Float64\" Name=\"TIME\" NumberOfTuples=\"1\"");
-    if (opt->ascii) putf(&b, " format=\"ascii\">%.17g</DataArray>\n", t);
-    else { putf(&b, " format=\"appended\" offset=\"%zu\"/>\n", app.n); put_compressed(&app, &time); }
+    if (opt->ascii) putf(&b, "        <DataArray type=\"Float64\" Name=\"TIME\" NumberOfTuples=\"1\" format=\"ascii\">%.17g</DataArray>\n", t);
+    else put_array(&b, at[0], &arr[0], 0);
     putf(&b, "    </FieldData>\n    <Piece NumberOfPoints=\"%zu\" NumberOfPolys=\"%zu\">\n", nv, np);
     putf(&b, "      <CellData Scalars=\"area\">\n");
-    for (size_t a = 0; a < sizeof cells / sizeof cells[0]; a++) put_array(&b, &app, &cells[a], opt->ascii);
+    for (int a = CELLS; a < VELOCITY; a++) put_array(&b, at[a], &arr[a], opt->ascii);
     putf(&b, "      </CellData>\n      <PointData Vectors=\"velocity\">\n");
-    put_array(&b, &app, &velocity, opt->ascii);
+    put_array(&b, at[VELOCITY], &arr[VELOCITY], opt->ascii);
     putf(&b, "      </PointData>\n      <Points>\n");
-    put_array(&b, &app, &points, opt->ascii);
+    put_array(&b, at[POINTS], &arr[POINTS], opt->ascii);
     putf(&b, "      </Points>\n      <Polys>\n");
-    put_array(&b, &app, &connectivity, opt->ascii);
-    put_array(&b, &app, &offsets, opt->ascii);
+    put_array(&b, at[CONNECTIVITY], &arr[CONNECTIVITY], opt->ascii);
+    put_array(&b, at[OFFSETS], &arr[OFFSETS], opt->ascii);
     putf(&b, "      </Polys>\n    </Piece>\n  </PolyData>\n");
     if (!opt->ascii) putf(&b, "  <AppendedData encoding=\"raw\">\n   _");
     const char *tail = opt->ascii ? "</VTKFile>\n" : "\n  </AppendedData>\n</VTKFile>\n";
-    const void *part[] = { b.p, app.p, tail };
-    size_t size[] = { b.n, app.n, strlen(tail) };
+    const void *part[NA + 2] = { b.p };
+    size_t size[NA + 2] = { b.n };
+    for (int a = 0; a < NA; a++) { part[a + 1] = app[a].p; size[a + 1] = app[a].n; }
+    part[NA + 1] = tail;
+    size[NA + 1] = strlen(tail);
     free(cd); free(ci); free(c32); free(c8);
-    int r = b.bad || app.bad ? fail(err, errlen, path, "cannot assemble the frame", b.bad ? b.bad : app.bad)
-                             : write_file_atomic_parts(path, part, size, 3, err, errlen);
+    int r = b.bad ? fail(err, errlen, path, "cannot assemble the frame", b.bad)
+                  : write_file_atomic_parts(path, part, size, NA + 2, 1, err, errlen);
     free(b.p);
-    free(app.p);
+    for (int a = 0; a < NA; a++) free(app[a].p);
     return r;
 }
 
@@ -341,7 +378,10 @@ int vtp_write_collection(const char *dir, int n, const double *t, char *err, siz
     putf(&b, "  </Collection>\n</VTKFile>\n");
     char path[4200];
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
-    int r = b.bad ? fail(err, errlen, path, "out of memory", b.bad) : write_file_atomic(path, b.p, b.n, err, errlen);
+    /* atomic, but not synced: it is an index of the frames, rebuilt from them by every frame and
+     * restart, and its fsync cost more than all the frames' compression in the default run */
+    const void *part = b.p;
+    int r = b.bad ? fail(err, errlen, path, "out of memory", b.bad) : write_file_atomic_parts(path, &part, &b.n, 1, 0, err, errlen);
     free(b.p);
     return r;
 }
