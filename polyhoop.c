@@ -77,16 +77,16 @@ int step(Sim *s)
     int bad = integrate(e, P, &vmax);                    LAP(T_INTEGRATE);
     contact_moved(&s->contact, P->dt * vmax);
     if (bad >= 0) {
-        double vmax = 0;
+        double vbad = 0;
         int finite = 1;
         for (int i = e->start[bad]; i < e->start[bad] + e->count[bad]; i++) {
             finite &= isfinite(e->x[i]) && isfinite(e->y[i]);
-            vmax = fmax(vmax, hypot(e->vx[i], e->vy[i]));
+            vbad = fmax(vbad, hypot(e->vx[i], e->vy[i]));
         }
         snprintf(s->error, sizeof s->error, "numerical blow-up at t = %.6g (step %lld): polygon %d (id %lld) %s",
                  e->t + P->dt, (long long)e->step + 1, bad, (long long)e->id[bad],
                  finite ? "has a vertex moving farther than h in one step" : "has a non-finite vertex position");
-        if (finite) snprintf(s->error + strlen(s->error), sizeof s->error - strlen(s->error), " (speed %.3g > h/dt = %.3g)", vmax, P->h / P->dt);
+        if (finite) snprintf(s->error + strlen(s->error), sizeof s->error - strlen(s->error), " (speed %.3g > h/dt = %.3g)", vbad, P->h / P->dt);
         return -1;
     }
     fusion_update(e, P, &s->contact, &s->fusions1, &s->fusions2);  LAP(T_FUSION);
@@ -277,11 +277,11 @@ static void summary(const Sim *s, const char *what, int frames, double wall)
     printf("%s: %d frames, %lld steps in %.2f s wall, threads: %d; %.0f vertex updates, %.3g per second of computing; "
            "%d polygons, %d vertices at the end\n"
            "events: divisions %lld, removals %lld, fusions (type I) %lld, splits (type II) %lld\n"
-           "contact list: built in %lld steps, reused in %lld\n",
+           "contact list: built in %lld steps, reused in %lld; grid only in %lld (slots changed two steps running)\n",
            what, frames, (long long)s->e.step, wall, omp_get_max_threads(), s->vertex_steps,
            s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, ensemble_vertex_count(&s->e),
            (long long)s->divisions, (long long)s->removals, (long long)s->fusions1, (long long)s->fusions2,
-           (long long)s->contact.builds, (long long)s->contact.reuses);
+           (long long)s->contact.builds, (long long)s->contact.reuses, (long long)s->contact.plain);
     for (int k = 0; k < T_COUNT; k++)
         printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], s->timer[k], 100 * s->timer[k] / (loop > 0 ? loop : 1));
     fflush(stdout);

@@ -2,12 +2,15 @@
  * sizes, the Params struct, random stream, time and counters, input name), then per polygon in
  * order its vertex count and data, then per vertex, polygon by polygon, x y vx vy l0. Gap slots
  * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
- * it anyway, so the continuation is unchanged. Version 2 adds the contact list (contact.h) when
- * the next step could use it: int32 1, skin, cutoff, h, extent, drift, int32 strips, then per
- * strip an int64 length and its ints; else int32 0. (Version 1 files are read as having none.) */
+ * it anyway, so the continuation is unchanged. Version 2 adds the state of the contact list
+ * (contact_saved_state: int32 0, 1 or 2), int32 Contact.calm, and for state 2 the list: skin, cutoff, h, extent,
+ * drift, int32 strips, then per strip an int64 length and its ints. (Version 1 files are read
+ * as state 0.) */
 #include "checkpoint.h"
 #include "vtp.h"
 #include <errno.h>
+#include <math.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,14 +71,15 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
             bad |= put(&b, v, sizeof v);
         }
     const Contact *c = &s->contact;
-    int32_t has = !e->gaps && contact_list_valid(c, e), ns = c->nstrips;   /* (with gaps the slots change) */
-    bad |= put(&b, &has, sizeof has);
-    if (has) {
+    int32_t has = contact_saved_state(c, e), calm = c->calm, ns = c->nstrips;
+    bad |= put(&b, &has, sizeof has) | put(&b, &calm, sizeof calm);
+    if (has == 2) {
         double d[5] = { c->list_skin, c->list_cutoff, c->list_h, c->list_extent, c->drift };
         bad |= put(&b, d, sizeof d) | put(&b, &ns, sizeof ns);
         for (int k = 0; k < ns && !bad; k++) {
-            int64_t n = (int64_t)(c->strip_end[k] - c->strip_at[k]);
-            bad |= put(&b, &n, sizeof n) | put(&b, c->lst[c->strip_tid[k]] + c->strip_at[k], (size_t)n * sizeof(int));
+            int64_t len = (int64_t)(c->strip_end[k] - c->strip_at[k]);
+            bad |= put(&b, &len, sizeof len);
+            if (len) bad |= put(&b, c->lst[c->strip_tid[k]] + c->strip_at[k], (size_t)len * sizeof(int));   /* (an empty strip may have no buffer) */
         }
     }
     int r = bad ? (snprintf(err, len, "%s: out of memory", path), -1) : write_file_atomic(path, b.p, b.n, err, len);
@@ -99,6 +103,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     if (h.order != 0x01020304u || h.params_size != sizeof(Params)) { fclose(f); return bad_file(err, len, path, "written on a different kind of machine or build"); }
     if (h.np < 0 || h.nv < 0 || h.frame < 0) { fclose(f); return bad_file(err, len, path, "corrupt header"); }
     Ensemble *e = &s->e;
+    contact_invalidate(&s->contact);   /* (the new ensemble's layout counter starts again) */
     ensemble_free(e);
     ensemble_init(e, h.seed);
     s->P = h.P;
@@ -119,24 +124,27 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     ok = ok && total == h.nv;
     double *v = ok ? malloc(((size_t)h.nv + 1) * 5 * sizeof *v) : NULL;
     ok = ok && v && fread(v, 5 * sizeof *v, (size_t)h.nv, f) == (size_t)h.nv;
-    /* the contact list (version 2) */
-    int32_t has = 0, ns = 0;
-    double d[5];
+    /* the contact list (version 2); every length is checked against the bytes left in the file */
+    int32_t has = 0, calm = 0, ns = 0;
+    double d[5] = { 0 };
     int *ld = NULL;
     size_t *at = NULL;
+    struct stat st;
+    long here = ok ? ftell(f) : -1;
+    size_t left = ok && here >= 0 && fstat(fileno(f), &st) == 0 && st.st_size >= here ? (size_t)(st.st_size - here) : 0;
     if (ok && h.version >= 2) {
-        ok = fread(&has, sizeof has, 1, f) == 1 && (has == 0 || has == 1);
-        if (ok && has) ok = fread(d, sizeof d, 1, f) == 1 && fread(&ns, sizeof ns, 1, f) == 1 && ns >= 0 &&
-                            (at = malloc(((size_t)ns + 1) * sizeof *at)) != NULL;
-        if (ok && has) at[0] = 0;
-        for (int k = 0; ok && has && k < ns; k++) {
-            int64_t n;
-            ok = fread(&n, sizeof n, 1, f) == 1 && n >= 0 && n <= INT32_MAX;
-            int *q = ok ? realloc(ld, (at[k] + (size_t)n + 1) * sizeof *ld) : NULL;
-            ok = q != NULL;
-            if (ok) { ld = q; ok = fread(ld + at[k], sizeof *ld, (size_t)n, f) == (size_t)n; at[k + 1] = at[k] + (size_t)n; }
+        ok = fread(&has, sizeof has, 1, f) == 1 && has >= 0 && has <= 2 && fread(&calm, sizeof calm, 1, f) == 1 && calm >= 0;
+        if (ok && has == 2) ok = fread(d, sizeof d, 1, f) == 1 && fread(&ns, sizeof ns, 1, f) == 1 && ns >= 0 &&
+                            (size_t)ns <= left / sizeof(int64_t) && (at = malloc(((size_t)ns + 1) * sizeof *at)) != NULL &&
+                            (ld = malloc(left + sizeof *ld)) != NULL;
+        /* skin in (0, 4 reach], as built */
+        ok = ok && (has != 2 || (d[0] > 0 && d[0] <= 4 * d[1] && isfinite(d[1]) && isfinite(d[2]) && isfinite(d[3]) && d[4] >= 0 && isfinite(d[4])));
+        if (ok && has == 2) at[0] = 0;
+        for (int k = 0; ok && has == 2 && k < ns; k++) {
+            int64_t len;
+            ok = fread(&len, sizeof len, 1, f) == 1 && len >= 0 && (uint64_t)len <= (left - at[k] * sizeof *ld) / sizeof *ld;
+            if (ok) { ok = fread(ld + at[k], sizeof *ld, (size_t)len, f) == (size_t)len; at[k + 1] = at[k] + (size_t)len; }
         }
-        if (ok && has && !ld) ok = (ld = malloc(sizeof *ld)) != NULL;
     }
     ok = ok && fgetc(f) == EOF;
     fclose(f);
@@ -156,7 +164,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
         free(x);
     }
     free(n); free(pd); free(pi); free(gen); free(phase); free(rigid); free(v);
-    if (ok && has) { ok = contact_list_restore(&s->contact, e, ns, ld, at, d) == 0; ld = NULL; }
+    if (ok) { ok = contact_restore(&s->contact, e, has, calm, ns, ld, at, d) == 0; ld = NULL; }
     free(ld); free(at);
     if (!ok) return bad_file(err, len, path, "truncated or corrupt");
     e->draws = h.draws; e->step = h.step; e->next_id = h.next_id; e->t = h.t;

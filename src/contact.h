@@ -76,11 +76,13 @@ typedef struct Contact {
     int *strip_tid;
     size_t *strip_at, *strip_end;
     int nstrips, strips_cap;
-    int list_ok;           /* the list may be used if the layout and the reach are unchanged */
-    uint64_t list_layout;  /* Ensemble.layout when it was built */
+    int built;             /* a contact_forces_step has built since contact_init / contact_invalidate */
+    int calm;              /* steps since the slots last changed (as seen by contact_forces_step) */
+    uint64_t built_layout; /* Ensemble.layout at that build */
+    int list_ok;           /* it built a list: usable while the layout and the reach are unchanged */
     double list_skin, list_cutoff, list_h, list_extent;   /* its skin and reach; largest |coordinate| */
     double drift;          /* bound on how far any vertex moved since it was built */
-    int64_t builds, reuses;   /* steps that built the list and steps that reused it */
+    int64_t builds, reuses, plain;   /* steps that built the list, reused it, used the grid only */
 } Contact;
 
 void contact_init(Contact *c);
@@ -97,7 +99,10 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size);
 void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, double *energy);
 
 /* The same for a step of a simulation (no energy): reuses the neighbour list of the last call
- * while it is complete (see above), else builds the grid and a new list. The caller reports
+ * while it is complete (see above), else builds the grid and a new list. When the slots changed
+ * (Ensemble.layout) in this step and the one before, it uses the grid only: they will likely
+ * change again at once (a large growing tissue remodels somewhere nearly every step), and the
+ * list would be wasted. The caller reports
  * every motion of the vertices with contact_moved; any other change of positions must call
  * contact_invalidate. */
 void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax);
@@ -105,15 +110,17 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax);
 /* Every vertex moved at most d since the last call (integrate: dt times the largest speed). */
 void contact_moved(Contact *c, double d);
 
-/* The next contact_forces_step builds a new list. */
+/* The next contact_forces_step starts afresh, as after contact_init. */
 void contact_invalidate(Contact *c);
 
-/* For checkpoints, so that a continued run evaluates the same list: whether the list is the one
- * the next step would use if the vertices had not moved too far (slots of e unchanged); and
- * restoring one (nstrips strips, strip s in data[at[s] .. at[s + 1]), d = skin, cutoff, h,
- * extent, drift), which takes data. Returns 0, or -1 (data freed) if the list does not fit e. */
-int contact_list_valid(const Contact *c, const Ensemble *e);
-int contact_list_restore(Contact *c, const Ensemble *e, int nstrips, int *data, const size_t *at, const double d[5]);
+/* For checkpoints, so that a continued run takes the same path: the state of the list for the
+ * next step, 0 (the slots changed since the last build, or none yet), 1 (unchanged, no list) or
+ * 2 (unchanged, with a list); and setting it and Contact.calm in a new Contact: states 0 and 1
+ * with nstrips = 0, state 2 with the saved list (nstrips strips, strip s in data[at[s] .. at[s + 1]), d = skin,
+ * cutoff, h, extent, drift), which it takes. Returns 0, or -1 (data freed) if the list does not
+ * fit e. */
+int contact_saved_state(const Contact *c, const Ensemble *e);
+int contact_restore(Contact *c, const Ensemble *e, int state, int calm, int nstrips, int *data, const size_t *at, const double d[5]);
 
 /* The SPEC's definition, pair by pair, for tests: evaluates the pair (vertex i, the closer of the
  * two edges incident on vertex q); if they interact, returns 1, stores the edge in r (ends = the

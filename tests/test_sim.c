@@ -1,5 +1,6 @@
 /* The whole step against analytic cases, and the program end to end. */
 #define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
 #include "contact.h"
 #include "fixtures.h"
 #include "forces.h"
@@ -363,4 +364,93 @@ void test_sim_contact_list_complete(void)
     list_matches_grid(&s, 150, &lo, &hi);
     ENSURE_MSG(lo == 0 && hi > 0 && s.contact.reuses > 100, "pairs %d to %d, list reused %lld times", lo, hi, (long long)s.contact.reuses);
     sim_free(&s);
+}
+
+static int same_state(const Ensemble *a, const Ensemble *b)
+{
+    if (a->np != b->np || a->t != b->t) return 0;
+    for (int p = 0; p < a->np; p++) {
+        if (a->count[p] != b->count[p] || a->A0[p] != b->A0[p]) return 0;
+        for (int k = 0; k < a->count[p]; k++) {
+            int i = a->start[p] + k, j = b->start[p] + k;
+            if (a->x[i] != b->x[j] || a->y[i] != b->y[j] || a->vx[i] != b->vx[j] || a->vy[i] != b->vy[j]) return 0;
+        }
+    }
+    return 1;
+}
+
+static long file_size(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+/* A checkpoint carries the contact list: a run read back from it goes on bit for bit like the
+ * original (with the list reused, not rebuilt). Every truncation of the list section is refused,
+ * and a version-1 file (no list section) still reads and runs. */
+void test_sim_checkpoint_contact_list(void)
+{
+    static Sim a, b, c;
+    char path[] = "/tmp/ph_test_ckpt_XXXXXX", err[512], input[64];
+    int fd = mkstemp(path), frame;
+    ENSURE(fd >= 0);
+    close(fd);
+    sim_init(&a, &params_compiled, 3);
+    for (int k = 0; k < 6; k++) fx_add_ngon(&a.e, 24, 0.5, 1.02 * (k % 3), 1.02 * (k / 3), 0);
+    sim_draw_traits(&a);
+    for (int k = 0; k < 300; k++) ENSURE_MSG(step(&a) == 0, "%s", a.error);
+    ENSURE_MSG(contact_saved_state(&a.contact, &a.e) == 2, "no list to save (state %d)", contact_saved_state(&a.contact, &a.e));
+    ENSURE(checkpoint_write(path, &a, 0, "six", err, sizeof err) == 0);
+    long full = file_size(path);
+    /* the same state without a list: the version-1 layout plus the 8 bytes of state and calm */
+    sim_init(&c, &params_compiled, 1);
+    ENSURE_MSG(checkpoint_read(path, &c, &frame, input, sizeof input, err, sizeof err) == 0, "%s", err);
+    contact_invalidate(&c.contact);
+    ENSURE(checkpoint_write(path, &c, 0, "six", err, sizeof err) == 0);
+    long base = file_size(path) - 8;
+    ENSURE(full > base + 8 + 40);
+    ENSURE(checkpoint_write(path, &a, 0, "six", err, sizeof err) == 0);
+    sim_init(&b, &params_compiled, 1);
+    ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == 0, "%s", err);
+    ENSURE(same_state(&a.e, &b.e));
+    int64_t reuses = b.contact.reuses;
+    for (int k = 0; k < 200; k++) {
+        ENSURE_MSG(step(&a) == 0 && step(&b) == 0, "%s%s", a.error, b.error);
+        ENSURE_MSG(same_state(&a.e, &b.e), "the continued run differs at step %d", k);
+    }
+    ENSURE_MSG(b.contact.reuses > reuses, "the read-back run never reused the list");
+    /* truncated in the list section: refused, whatever the cut */
+    FILE *f = fopen(path, "rb");
+    ENSURE(f != NULL);
+    char *bytes = malloc((size_t)full);
+    ENSURE(fread(bytes, 1, (size_t)full, f) == (size_t)full);
+    fclose(f);
+    for (long n = base; n < full; n += 1 + (full - base) / 97) {
+        f = fopen(path, "wb");
+        ENSURE(fwrite(bytes, 1, (size_t)n, f) == (size_t)n);
+        fclose(f);
+        sim_free(&b);
+        sim_init(&b, &params_compiled, 1);
+        ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == -1, "a cut at %ld of %ld bytes was accepted", n, full);
+    }
+    /* version 1: the same bytes up to the list section; the state of step 300 */
+    uint32_t one = 1;
+    memcpy(bytes + 24, &one, sizeof one);   /* (after the 24-byte magic) */
+    f = fopen(path, "wb");
+    ENSURE(fwrite(bytes, 1, (size_t)base, f) == (size_t)base);
+    fclose(f);
+    sim_free(&b);
+    sim_init(&b, &params_compiled, 1);
+    ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == 0, "version 1: %s", err);
+    ENSURE(same_state(&b.e, &c.e));
+    for (int k = 0; k < 50; k++) ENSURE_MSG(step(&b) == 0, "%s", b.error);
+    free(bytes);
+    remove(path);
+    sim_free(&a);
+    sim_free(&b);
+    sim_free(&c);
 }
