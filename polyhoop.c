@@ -108,8 +108,9 @@ void sim_neighbors(Sim *s, int *nb)
 {
     double lmax = forces_update_geometry(&s->e);
     s->contact.keep_records = 1;
-    contact_forces(&s->contact, &s->e, &s->P, lmax, NULL);
+    contact_forces_now(&s->contact, &s->e, &s->P, lmax);
     contact_neighbors(&s->contact, &s->e, nb);
+    if (!(s->P.theta > 0)) contact_drop_records(&s->contact);   /* (without fusion, no step needs them) */
 }
 
 static void usage(FILE *f)

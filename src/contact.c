@@ -3,6 +3,9 @@
 #include "contact.h"
 #include "geometry.h"
 #include <math.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +26,7 @@ void contact_init(Contact *c) { memset(c, 0, sizeof *c); }
 
 void contact_free(Contact *c)
 {
-    free(c->cell_start); free(c->cell); free(c->vcell_start); free(c->vitems); free(c->vcell);
+    free(c->cell_start); free(c->cell); free(c->vstrip); free(c->vitems); free(c->vcell);
     free(c->gs); free(c->u);
     free(c->scount); free(c->tmp);
     for (int t = 0; t < c->nthreads; t++) { free(c->rec[t]); free(c->near[t]); free(c->cand[t]); }
@@ -132,8 +135,9 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
     }
     if (nv == 0) xmin = xmax = ymin = ymax = 0;
     /* Enough cells that the largest coordinate falls inside (floor(extent/cs) + 1 of them), but
-     * never more than 4 per vertex: a vertex that escaped far away enlarges the cells instead. */
-    double cs = cell_size > 0 ? cell_size : 1, limit = 4.0 * nv + 16;
+     * never more than CELLS_PER_VERTEX per vertex: a vertex that escaped far away enlarges the
+     * cells instead. */
+    double cs = cell_size > 0 ? cell_size : 1, limit = (double)CELLS_PER_VERTEX * nv + 16;
     double wx = (xmax - xmin) / cs + 1, wy = (ymax - ymin) / cs + 1;
     if (wx * wy > limit) {
         cs *= sqrt(wx * wy / limit) * 1.000001;
@@ -150,7 +154,11 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
     if (ncell + 1 > c->ncell_cap) {
         c->ncell_cap = ncell + 1;
         c->cell_start = ph_realloc(c->cell_start, (size_t)c->ncell_cap * sizeof *c->cell_start);
-        c->vcell_start = ph_realloc(c->vcell_start, (size_t)c->ncell_cap * sizeof *c->vcell_start);
+    }
+    int nstrips = (ny + STRIP - 1) / STRIP;
+    if (nstrips + 1 > c->vstrip_cap) {
+        c->vstrip_cap = nstrips + 1;
+        c->vstrip = ph_realloc(c->vstrip, (size_t)c->vstrip_cap * sizeof *c->vstrip);
     }
     double inv = 1 / cs;
 #define CELL_OF(x, y) (ix = (int)(((x) - xmin) * inv), iy = (int)(((y) - ymin) * inv), \
@@ -165,19 +173,15 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         }
     }
 #undef CELL_OF
-    int stride = (int)(sizeof *c->gs / sizeof(int));
-    if (nv >= 1 << 16) {   /* (below that, the barriers of the parallel sort cost more than it saves) */
-        grid_sort(c, e, c->cell, c->cell_start, &c->gs[0].k, stride);
-        grid_sort(c, e, c->vcell, c->vcell_start, c->vitems, 1);
-    } else {
-        #pragma omp parallel sections
-        {
-            #pragma omp section
-            counting_sort(e, c->cell, ncell, c->cell_start, &c->gs[0].k, stride);
-            #pragma omp section
-            counting_sort(e, c->vcell, ncell, c->vcell_start, c->vitems, 1);
-        }
-    }
+    /* the vertices by cell, with cell_start as work space (only where each strip starts is kept:
+     * a second array of cells would cost up to 16 bytes per vertex), then the edges */
+    int stride = (int)(sizeof *c->gs / sizeof(int)), par = nv >= 1 << 16;   /* (below that, the barriers of the parallel sort cost more than it saves) */
+    if (par) grid_sort(c, e, c->vcell, c->cell_start, c->vitems, 1);
+    else counting_sort(e, c->vcell, ncell, c->cell_start, c->vitems, 1);
+    for (int s = 0; s < nstrips; s++) c->vstrip[s] = c->cell_start[s * STRIP * nx];
+    c->vstrip[nstrips] = c->cell_start[ncell];
+    if (par) grid_sort(c, e, c->cell, c->cell_start, &c->gs[0].k, stride);
+    else counting_sort(e, c->cell, ncell, c->cell_start, &c->gs[0].k, stride);
     /* the per-item copies, gathered in parallel */
     #pragma omp parallel for schedule(static)
     for (int m = 0; m < nv; m++) {
@@ -363,48 +367,48 @@ static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, in
     const double sk = skin > 0 ? skin : 0, list2[2] = { (cutoff + sk) * (cutoff + sk), (h + sk) * (h + sk) };
     const int nx = c->nx, ny = c->ny, keep = skin >= 0;
     if (keep) { c->strip_tid[strip] = tid; c->strip_at[strip] = c->lst_n[tid]; }
-    int cy1 = STRIP * strip + STRIP < ny ? STRIP * strip + STRIP : ny;
-    for (int cy = STRIP * strip; cy < cy1; cy++)
-        for (int cx = 0; cx < nx; cx++) {
-            int mb = c->vcell_start[cy * nx + cx], me = c->vcell_start[cy * nx + cx + 1];
-            int x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < nx ? cx + 1 : cx;
-            int y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < ny ? cy + 1 : cy;
-            if (mb == me) continue;
-            int nst = 0;   /* the stencil's items: one contiguous range per row */
+    /* the strip's vertices, cell by cell */
+    for (int m = c->vstrip[strip], cell = -1, x0 = 0, x1 = 0, y0 = 0, y1 = 0; m < c->vstrip[strip + 1]; m++) {
+        int i = c->vitems[m];
+        if (c->vcell[i] != cell) {   /* a new cell: its stencil */
+            cell = c->vcell[i];
+            int cx = cell % nx, cy = cell / nx, nst = 0;
+            x0 = cx > 0 ? cx - 1 : 0; x1 = cx + 1 < nx ? cx + 1 : cx;
+            y0 = cy > 0 ? cy - 1 : 0; y1 = cy + 1 < ny ? cy + 1 : cy;
+            /* the stencil's items: one contiguous range per row */
             for (int gy_ = y0; gy_ <= y1; gy_++) nst += c->cell_start[gy_ * nx + x1 + 1] - c->cell_start[gy_ * nx + x0];
             if (nst > c->cand_cap[tid]) {
                 c->cand_cap[tid] = 2 * nst;
                 c->cand[tid] = ph_realloc(c->cand[tid], (size_t)c->cand_cap[tid] * sizeof **c->cand);
             }
-            int *cand = c->cand[tid];
-            for (int m = mb; m < me; m++) {
-                int i = c->vitems[m], p = e->pid[i], rigid = e->rigid[p], nc = 0;
-                int s0 = e->start[p], n0 = e->count[p], iprev = i == s0 ? s0 + n0 - 1 : i - 1;
-                double px = e->x[i], py = e->y[i];
-                /* the edges within reach (h within one polygon; plus the skin for the list), with
-                 * the closest point of each; the edges that end at i never act on it. First the
-                 * cheap test of scan() (the circle around the edge's midpoint), then the
-                 * projection in double precision. */
-                for (int gy_ = y0; gy_ <= y1; gy_++)
-                    nc = scan(c, c->cell_start[gy_ * nx + x0], c->cell_start[gy_ * nx + x1 + 1], i, iprev, px, py, s0, n0, h + sk, cutoff + sk, cand, nc);
-                if (keep && c->lst_n[tid] + 2 + 2 * (size_t)nc > c->lst_cap[tid]) {
-                    c->lst_cap[tid] = 2 * (c->lst_n[tid] + 2 + 2 * (size_t)nc);
-                    c->lst[tid] = ph_realloc(c->lst[tid], c->lst_cap[tid] * sizeof **c->lst);
-                }
-                int nn = 0, *rec = keep ? c->lst[tid] + c->lst_n[tid] : NULL, nl = 0;
-                for (int a = 0; a < nc; a++) {
-                    int k = c->gs[cand[a]].k, k1 = c->gs[cand[a]].k1, same = (unsigned)(k - s0) < (unsigned)n0;
-                    if (!same && rigid && e->rigid[e->pid[k]]) continue;
-                    double w, d2 = project(e, px, py, k, k1, &w);
-                    if (keep && d2 < list2[same]) { rec[2 + 2 * nl] = k; rec[3 + 2 * nl] = k1; nl++; }
-                    if (d2 >= reach2[same]) continue;
-                    RESERVE(c->near[tid], c->near_cap[tid], nn);
-                    c->near[tid][nn++] = (Near){ same, k, k1, d2, w };
-                }
-                if (nl) { rec[0] = i; rec[1] = nl; c->lst_n[tid] += 2 + 2 * (size_t)nl; }
-                vertex_forces(c, e, P, tid, want_u, i, rigid, nn);
-            }
         }
+        int *cand = c->cand[tid];
+        int p = e->pid[i], rigid = e->rigid[p], nc = 0;
+        int s0 = e->start[p], n0 = e->count[p], iprev = i == s0 ? s0 + n0 - 1 : i - 1;
+        double px = e->x[i], py = e->y[i];
+        /* the edges within reach (h within one polygon; plus the skin for the list), with the
+         * closest point of each; the edges that end at i never act on it. First the cheap test
+         * of scan() (the circle around the edge's midpoint), then the projection in double
+         * precision. */
+        for (int gy_ = y0; gy_ <= y1; gy_++)
+            nc = scan(c, c->cell_start[gy_ * nx + x0], c->cell_start[gy_ * nx + x1 + 1], i, iprev, px, py, s0, n0, h + sk, cutoff + sk, cand, nc);
+        if (keep && c->lst_n[tid] + 2 + 2 * (size_t)nc > c->lst_cap[tid]) {
+            c->lst_cap[tid] = 2 * (c->lst_n[tid] + 2 + 2 * (size_t)nc);
+            c->lst[tid] = ph_realloc(c->lst[tid], c->lst_cap[tid] * sizeof **c->lst);
+        }
+        int nn = 0, *rec = keep ? c->lst[tid] + c->lst_n[tid] : NULL, nl = 0;
+        for (int a = 0; a < nc; a++) {
+            int k = c->gs[cand[a]].k, k1 = c->gs[cand[a]].k1, same = (unsigned)(k - s0) < (unsigned)n0;
+            if (!same && rigid && e->rigid[e->pid[k]]) continue;
+            double w, d2 = project(e, px, py, k, k1, &w);
+            if (keep && d2 < list2[same]) { rec[2 + 2 * nl] = k; rec[3 + 2 * nl] = k1; nl++; }
+            if (d2 >= reach2[same]) continue;
+            RESERVE(c->near[tid], c->near_cap[tid], nn);
+            c->near[tid][nn++] = (Near){ same, k, k1, d2, w };
+        }
+        if (nl) { rec[0] = i; rec[1] = nl; c->lst_n[tid] += 2 + 2 * (size_t)nl; }
+        vertex_forces(c, e, P, tid, want_u, i, rigid, nn);
+    }
     if (keep) c->strip_end[strip] = c->lst_n[tid];
 }
 
@@ -497,6 +501,52 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
 
 void contact_invalidate(Contact *c) { c->built = c->list_ok = 0; }
 
+/* Frees the grid (about 45 bytes per vertex) while a list makes it unneeded; the next build
+ * allocates it again. */
+static void grid_release(Contact *c)
+{
+    free(c->cell_start); free(c->cell); free(c->vstrip); free(c->vitems); free(c->vcell); free(c->gs); free(c->tmp);
+    c->cell_start = c->cell = c->vstrip = c->vitems = c->vcell = c->tmp = NULL;
+    c->gs = NULL;
+    c->nv_cap = c->ncell_cap = c->tmp_cap = c->vstrip_cap = 0;
+#ifdef __GLIBC__
+    malloc_trim(0);   /* (glibc keeps freed memory of the heap resident otherwise) */
+#endif
+}
+
+/* Whether the list holds every pair of the current state (see contact.h). */
+static int list_usable(const Contact *c, const Ensemble *e, const Params *P)
+{
+    return c->built && c->built_layout == e->layout && c->list_ok && c->list_cutoff == params_cutoff(P) &&
+           c->list_h == P->h && 2 * c->drift < c->list_skin * (1 - 1e-9);
+}
+
+/* The pairs of every strip from the list. */
+static void forces_from_list(Contact *c, Ensemble *e, const Params *P)
+{
+    reserve_threads(c);
+    #pragma omp parallel
+    {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        for (int phase = 0; phase < 2; phase++) {
+            #pragma omp for schedule(dynamic, 1)
+            for (int s = phase; s < c->nstrips; s += 2) strip_forces_list(c, e, P, s, tid);
+        }
+    }
+}
+
+void contact_forces_now(Contact *c, Ensemble *e, const Params *P, double lmax)
+{
+    if (list_usable(c, e, P)) forces_from_list(c, e, P);
+    else {
+        forces_from_grid(c, e, P, lmax, -1, NULL);
+        grid_release(c);   /* (before the frame is assembled; a step allocates it again) */
+    }
+}
+
 void contact_moved(Contact *c, double d)
 {
     /* plus the rounding of the position updates (half an ulp of the largest coordinate) */
@@ -508,19 +558,8 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
     const double cutoff = params_cutoff(P);
     int changed = !c->built || c->built_layout != e->layout, calm = c->calm;
     c->calm = changed ? 0 : calm < 1 << 30 ? calm + 1 : calm;
-    if (!changed && c->list_ok && c->list_cutoff == cutoff && c->list_h == P->h && 2 * c->drift < c->list_skin * (1 - 1e-9)) {
-        reserve_threads(c);
-        #pragma omp parallel
-        {
-            int tid = 0;
-#ifdef _OPENMP
-            tid = omp_get_thread_num();
-#endif
-            for (int phase = 0; phase < 2; phase++) {
-                #pragma omp for schedule(dynamic, 1)
-                for (int s = phase; s < c->nstrips; s += 2) strip_forces_list(c, e, P, s, tid);
-            }
-        }
+    if (list_usable(c, e, P)) {
+        forces_from_list(c, e, P);
         c->reuses++;
         return;
     }
@@ -541,6 +580,7 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
     c->list_extent = fmax(fmax(fabs(c->x0), fabs(c->y0)), fmax(fabs(c->x0 + c->nx * c->cs), fabs(c->y0 + c->ny * c->cs)));
     c->drift = 0;
     c->builds++;
+    grid_release(c);
 }
 
 int contact_saved_state(const Contact *c, const Ensemble *e)
@@ -591,6 +631,11 @@ static int cmp_pair(const void *a, const void *b)
 {
     const int *u = a, *v = b;
     return u[0] != v[0] ? (u[0] > v[0]) - (u[0] < v[0]) : (u[1] > v[1]) - (u[1] < v[1]);
+}
+
+void contact_drop_records(Contact *c)
+{
+    for (int t = 0; t < c->nthreads; t++) { free(c->rec[t]); c->rec[t] = NULL; c->rec_cap[t] = c->rec_n[t] = 0; }
 }
 
 void contact_neighbors(const Contact *c, const Ensemble *e, int *nb)

@@ -55,7 +55,8 @@ typedef struct Contact {
                             * a cell, so that a stencil is scanned contiguously */
     double scan_margin;    /* covers the rounding of the single-precision test */
     int *cell;             /* cell of the midpoint of each edge, by slot */
-    int *vcell_start, *vitems, *vcell;   /* the same for the vertices, by their position */
+    int *vitems, *vcell;   /* the vertex slots sorted by the cell of their position, and that cell */
+    int *vstrip, vstrip_cap;   /* the vertices of strip s: vitems[vstrip[s] .. vstrip[s + 1]) */
     double *u;             /* pair energy owned by each vertex (allocated when requested) */
     int keep_records;      /* set by the caller: keep the pairs of the next evaluation */
     int nthreads;
@@ -89,8 +90,9 @@ void contact_init(Contact *c);
 void contact_free(Contact *c);
 
 /* Bins all vertices, and all edges by their midpoints, into square cells of side >= cell_size
- * (larger if the bounding box would need more than 4 cells per vertex, so memory stays bounded
- * by the vertex count). */
+ * (larger if the bounding box would need more than CELLS_PER_VERTEX cells per vertex, so memory
+ * stays bounded by the vertex count). */
+enum { CELLS_PER_VERTEX = 2 };
 void contact_grid(Contact *c, const Ensemble *e, double cell_size);
 
 /* Builds the grid for the current positions and adds all pair forces (conservative, contact
@@ -106,6 +108,11 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
  * every motion of the vertices with contact_moved; any other change of positions must call
  * contact_invalidate. */
 void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax);
+
+/* The pair forces (and records) of the current state, without changing the list: from the list
+ * if it is usable, else from a new grid, which it frees again. For the neighbour count of a
+ * frame. */
+void contact_forces_now(Contact *c, Ensemble *e, const Params *P, double lmax);
 
 /* Every vertex moved at most d since the last call (integrate: dt times the largest speed). */
 void contact_moved(Contact *c, double d);
@@ -130,6 +137,9 @@ int contact_pair(const Ensemble *e, const Params *P, int i, int q, PairRec *r, d
 /* After contact_forces with keep_records: nb[p] = number of other polygons with a vertex-edge pair of p within the
  * reach (params_cutoff: h + sh + ss, or h without adhesion). */
 void contact_neighbors(const Contact *c, const Ensemble *e, int *nb);
+
+/* Frees the records (a frame's neighbour count needs them once; fusion every step). */
+void contact_drop_records(Contact *c);
 
 /* Finds two different polygons whose edges cross, using the grid (O(vertices)). Returns 1 and
  * the lower polygon indices in *a < *b of the first such pair in slot order, or 0. */

@@ -255,7 +255,7 @@ void test_contact_grid_matches_brute_force(void)
     }
 }
 
-/* A vertex far away must not make the grid large: at most 4 cells per vertex (+16). */
+/* A vertex far away must not make the grid large: at most CELLS_PER_VERTEX cells per vertex (+16). */
 void test_contact_grid_bounded_memory(void)
 {
     Params P = pair_params();
@@ -266,7 +266,7 @@ void test_contact_grid_bounded_memory(void)
     fx_add_ngon(&e, 40, 1, 0, 0, 0);
     e.x[7] = 1e9; e.y[7] = 1e9;
     pair_energy(&c, &e, &P);
-    ENSURE((double)c.nx * c.ny <= 4.0 * 40 + 16);
+    ENSURE((double)c.nx * c.ny <= (double)CELLS_PER_VERTEX * 40 + 16);
     /* and every vertex is inside its cell's range */
     for (int i = 0; i < 40; i++) ENSURE(c.cell[i] >= 0 && c.cell[i] < c.nx * c.ny);
     contact_free(&c);
