@@ -137,7 +137,7 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
     /* Enough cells that the largest coordinate falls inside (floor(extent/cs) + 1 of them), but
      * never more than CELLS_PER_VERTEX per vertex: a vertex that escaped far away enlarges the
      * cells instead. */
-    double cs = cell_size > 0 ? cell_size : 1, limit = (double)CELLS_PER_VERTEX * nv + 16;
+    double cs = cell_size > 0 ? cell_size : 1, limit = (nv < 1 << 16 ? CELLS_PER_VERTEX : CELLS_PER_VERTEX / 2) * (double)nv + 16;
     double wx = (xmax - xmin) / cs + 1, wy = (ymax - ymin) / cs + 1;
     if (wx * wy > limit) {
         cs *= sqrt(wx * wy / limit) * 1.000001;
@@ -502,9 +502,11 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
 void contact_invalidate(Contact *c) { c->built = c->list_ok = 0; }
 
 /* Frees the grid (about 45 bytes per vertex) while a list makes it unneeded; the next build
- * allocates it again. */
+ * allocates it again. Only for large ensembles: for small ones, allocating it anew and
+ * malloc_trim cost more than the memory is worth (the foam ran 25 % slower). */
 static void grid_release(Contact *c)
 {
+    if (c->nv_cap < 1 << 16) return;
     free(c->cell_start); free(c->cell); free(c->vstrip); free(c->vitems); free(c->vcell); free(c->gs); free(c->tmp);
     c->cell_start = c->cell = c->vstrip = c->vitems = c->vcell = c->tmp = NULL;
     c->gs = NULL;
