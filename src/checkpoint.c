@@ -6,6 +6,7 @@
  * (contact_saved_state: int32 0, 1 or 2), int32 Contact.calm, and for state 2 the list: skin, cutoff, h, extent,
  * drift, int32 strips, then per strip an int64 length and its ints. (Version 1 files are read
  * as state 0.) */
+#define _POSIX_C_SOURCE 200809L   /* fileno, fstat */
 #include "checkpoint.h"
 #include "vtp.h"
 #include <errno.h>
