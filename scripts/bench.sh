@@ -4,6 +4,7 @@
 # (the program times it as its own phase) and reported separately.
 #   scripts/bench.sh [REPEATS]      (make bench)
 set -euo pipefail
+shopt -s inherit_errexit   # (a failed run inside $(...) stops the script too)
 cd "$(dirname "$0")/.."
 repeats=${1:-3}
 out=bench
@@ -43,6 +44,7 @@ scenario() {   # scenario NAME PROGRAM ARGS...: REPEATS rounds of a 1-thread and
         for t in 1 2; do
             line=$(once "$t" "$prog" "$@")
             comp=${line#*,}; comp=${comp%%,*}
+            [ -n "$comp" ] || { echo "bench: $name on $t threads printed no timing (see build-bench/log)" >&2; exit 1; }
             local best; [ "$t" = 1 ] && best=$best1 || best=$best2
             if [ -z "$best" ] || awk -v a="$comp" -v b="${best#*,}" 'BEGIN { split(b, x, ","); exit !(a < x[1]) }'; then
                 [ "$t" = 1 ] && best1=$line || best2=$line

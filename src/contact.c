@@ -114,8 +114,8 @@ static void grid_sort(Contact *c, const Ensemble *e, const int *key, int *start,
 
 void contact_grid(Contact *c, const Ensemble *e, double cell_size)
 {
-    if (e->nv_used > c->nv_cap) {
-        c->nv_cap = e->nv_used;
+    if (e->nv_used > c->nv_cap || !c->gs) {   /* (at least one item, even for no vertex) */
+        c->nv_cap = e->nv_used > 0 ? e->nv_used : 1;
         size_t n = (size_t)c->nv_cap;
         c->cell = ph_realloc(c->cell, n * sizeof *c->cell);
         c->vitems = ph_realloc(c->vitems, n * sizeof *c->vitems);

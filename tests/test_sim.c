@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <omp.h>
+#include <math.h>
 
 static double total_energy(Sim *s)
 {
@@ -454,4 +456,55 @@ void test_sim_checkpoint_contact_list(void)
     sim_free(&a);
     sim_free(&b);
     sim_free(&c);
+}
+
+/* A packing of 67,200 vertices (above 65,536: the parallel grid sort, at most 2 cells per vertex,
+ * the grid freed while the list serves): bit-identical states at 1 and 2 threads; the grid is
+ * freed after a list build; a frame's neighbour count, taken from the list without a grid,
+ * equals the count from a new grid. */
+void test_sim_large_packing_list_and_memory(void)
+{
+    Params P = params_compiled;
+    P.alpha_mu = 0; P.Amax_mu = INFINITY;   /* no growth, no division */
+    uint64_t hash[2] = { 0, 0 };
+    int threads = omp_get_max_threads();
+    for (int t = 0; t < 2; t++) {
+        static Sim s;
+        sim_init(&s, &P, 1);
+        for (int r = 0; r < 35; r++)
+            for (int c = 0; c < 40; c++)
+                fx_add_ngon(&s.e, 48, 1, (2 + P.h) * (c + 0.5 * (r % 2)), (2 + P.h) * 0.8660254037844386 * r, 0);
+        sim_draw_traits(&s);
+        ENSURE(s.e.nv_used >= 1 << 16);
+        omp_set_num_threads(t + 1);
+        for (int k = 0; k < 40; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
+        ENSURE_MSG(s.contact.builds > 0 && s.contact.reuses > 0 && s.contact.gs == NULL,
+                   "list built %lld, reused %lld, grid %s", (long long)s.contact.builds, (long long)s.contact.reuses,
+                   s.contact.gs ? "kept" : "freed");
+        int *nb = malloc((size_t)s.e.np * sizeof *nb), *nb2 = malloc((size_t)s.e.np * sizeof *nb2);
+        sim_neighbors(&s, nb);
+        ENSURE_MSG(s.contact.gs == NULL, "the frame's neighbour count built a grid although the list was usable");
+        static Contact fresh;
+        contact_init(&fresh);
+        fresh.keep_records = 1;
+        contact_forces(&fresh, &s.e, &s.P, forces_update_geometry(&s.e), NULL);
+        contact_neighbors(&fresh, &s.e, nb2);
+        long total = 0;
+        for (int p = 0; p < s.e.np; p++) {
+            ENSURE_MSG(nb[p] == nb2[p], "polygon %d: %d neighbours from the list, %d from a grid", p, nb[p], nb2[p]);
+            total += nb[p];
+        }
+        ENSURE_MSG(total > 4 * s.e.np, "only %ld neighbours in all: not a packing", total);
+        contact_free(&fresh);
+        free(nb); free(nb2);
+        for (int p = 0; p < s.e.np; p++)
+            for (int i = s.e.start[p]; i < s.e.start[p] + s.e.count[p]; i++) {
+                double v[2] = { s.e.x[i], s.e.vy[i] };
+                const unsigned char *b = (const unsigned char *)v;
+                for (size_t k = 0; k < sizeof v; k++) hash[t] = (hash[t] ^ b[k]) * 1099511628211ull;
+            }
+        sim_free(&s);
+    }
+    omp_set_num_threads(threads);
+    ENSURE(hash[0] == hash[1]);
 }
