@@ -112,6 +112,15 @@ static void grid_sort(Contact *c, const Ensemble *e, const int *key, int *start,
     }
 }
 
+/* Sorts the nv vertex slots by cell key[slot] into out (stride apart), cell_start[c] = first
+ * position of cell c: in parallel from 65,536 vertices on (below that, the barriers of the
+ * parallel sort cost more than it saves). */
+static void sort_by_cell(Contact *c, const Ensemble *e, int nv, const int *key, int *out, int stride)
+{
+    if (nv >= 1 << 16) grid_sort(c, e, key, c->cell_start, out, stride);
+    else counting_sort(e, key, c->nx * c->ny, c->cell_start, out, stride);
+}
+
 void contact_grid(Contact *c, const Ensemble *e, double cell_size)
 {
     if (e->nv_used > c->nv_cap || !c->gs) {   /* (at least one item, even for no vertex) */
@@ -175,13 +184,10 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
 #undef CELL_OF
     /* the vertices by cell, with cell_start as work space (only where each strip starts is kept:
      * a second array of cells would cost up to 16 bytes per vertex), then the edges */
-    int stride = (int)(sizeof *c->gs / sizeof(int)), par = nv >= 1 << 16;   /* (below that, the barriers of the parallel sort cost more than it saves) */
-    if (par) grid_sort(c, e, c->vcell, c->cell_start, c->vitems, 1);
-    else counting_sort(e, c->vcell, ncell, c->cell_start, c->vitems, 1);
+    sort_by_cell(c, e, nv, c->vcell, c->vitems, 1);
     for (int s = 0; s < nstrips; s++) c->vstrip[s] = c->cell_start[s * STRIP * nx];
     c->vstrip[nstrips] = c->cell_start[ncell];
-    if (par) grid_sort(c, e, c->cell, c->cell_start, &c->gs[0].k, stride);
-    else counting_sort(e, c->cell, ncell, c->cell_start, &c->gs[0].k, stride);
+    sort_by_cell(c, e, nv, c->cell, &c->gs[0].k, (int)(sizeof *c->gs / sizeof(int)));
     /* the per-item copies, gathered in parallel */
     #pragma omp parallel for schedule(static)
     for (int m = 0; m < nv; m++) {
@@ -433,6 +439,36 @@ static void strip_forces_list(Contact *c, Ensemble *e, const Params *P, int stri
     }
 }
 
+/* Evaluates strips 0 .. nstrips-1, the even ones in parallel, then the odd ones (see contact.h):
+ * from the list, or from the grid (want_u and skin as for strip_forces). */
+static void each_strip(Contact *c, Ensemble *e, const Params *P, int nstrips, int from_list, int want_u, double skin)
+{
+    #pragma omp parallel
+    {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        for (int phase = 0; phase < 2; phase++) {
+            #pragma omp for schedule(dynamic, 1)
+            for (int s = phase; s < nstrips; s += 2) {
+                if (from_list) strip_forces_list(c, e, P, s, tid);
+                else strip_forces(c, e, P, s, tid, want_u, skin);
+            }
+        }
+    }
+}
+
+/* Room for the list's strip table of n strips. */
+static void reserve_strips(Contact *c, int n)
+{
+    if (n <= c->strips_cap) return;
+    c->strips_cap = n;
+    c->strip_tid = ph_realloc(c->strip_tid, (size_t)n * sizeof *c->strip_tid);
+    c->strip_at = ph_realloc(c->strip_at, (size_t)n * sizeof *c->strip_at);
+    c->strip_end = ph_realloc(c->strip_end, (size_t)n * sizeof *c->strip_end);
+}
+
 /* Per-thread buffers for nt threads. */
 static void reserve_threads(Contact *c)
 {
@@ -467,26 +503,11 @@ static void forces_from_grid(Contact *c, Ensemble *e, const Params *P, double lm
     }
     int nstrips = (c->ny + STRIP - 1) / STRIP;
     if (skin >= 0) {
-        if (nstrips > c->strips_cap) {
-            c->strips_cap = nstrips;
-            c->strip_tid = ph_realloc(c->strip_tid, (size_t)nstrips * sizeof *c->strip_tid);
-            c->strip_at = ph_realloc(c->strip_at, (size_t)nstrips * sizeof *c->strip_at);
-            c->strip_end = ph_realloc(c->strip_end, (size_t)nstrips * sizeof *c->strip_end);
-        }
+        reserve_strips(c, nstrips);
         for (int t = 0; t < c->nthreads; t++) c->lst_n[t] = 0;
         c->nstrips = nstrips;
     }
-    #pragma omp parallel
-    {
-        int tid = 0;
-#ifdef _OPENMP
-        tid = omp_get_thread_num();
-#endif
-        for (int phase = 0; phase < 2; phase++) {
-            #pragma omp for schedule(dynamic, 1)
-            for (int s = phase; s < nstrips; s += 2) strip_forces(c, e, P, s, tid, energy != NULL, skin);
-        }
-    }
+    each_strip(c, e, P, nstrips, 0, energy != NULL, skin);
     if (energy) {
         *energy = 0;
         for (int p = 0; p < e->np; p++)
@@ -527,17 +548,7 @@ static int list_usable(const Contact *c, const Ensemble *e, const Params *P)
 static void forces_from_list(Contact *c, Ensemble *e, const Params *P)
 {
     reserve_threads(c);
-    #pragma omp parallel
-    {
-        int tid = 0;
-#ifdef _OPENMP
-        tid = omp_get_thread_num();
-#endif
-        for (int phase = 0; phase < 2; phase++) {
-            #pragma omp for schedule(dynamic, 1)
-            for (int s = phase; s < c->nstrips; s += 2) strip_forces_list(c, e, P, s, tid);
-        }
-    }
+    each_strip(c, e, P, c->nstrips, 1, 0, 0);
 }
 
 void contact_forces_now(Contact *c, Ensemble *e, const Params *P, double lmax)
@@ -615,12 +626,7 @@ int contact_restore(Contact *c, const Ensemble *e, int state, int calm, int nstr
     free(c->lst[0]);
     c->lst[0] = data;
     c->lst_n[0] = c->lst_cap[0] = at[nstrips];
-    if (nstrips > c->strips_cap) {
-        c->strips_cap = nstrips;
-        c->strip_tid = ph_realloc(c->strip_tid, (size_t)nstrips * sizeof *c->strip_tid);
-        c->strip_at = ph_realloc(c->strip_at, (size_t)nstrips * sizeof *c->strip_at);
-        c->strip_end = ph_realloc(c->strip_end, (size_t)nstrips * sizeof *c->strip_end);
-    }
+    reserve_strips(c, nstrips);
     for (int s = 0; s < nstrips; s++) { c->strip_tid[s] = 0; c->strip_at[s] = at[s]; c->strip_end[s] = at[s + 1]; }
     c->nstrips = nstrips;
     c->built = c->list_ok = 1;

@@ -20,4 +20,8 @@ int fx_sh(const char *script);
 /* Runs the program with arguments `args` from the repo root; output to `log`. Returns its exit status. */
 int fx_run(const char *args, const char *log);
 
+/* A hash (FNV-1a) of every vertex's position and velocity, polygon by polygon, and the polygon
+ * count: equal hashes mean bit-identical states (for thread-count comparisons). */
+uint64_t fx_state_hash(const Ensemble *e);
+
 #endif

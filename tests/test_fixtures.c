@@ -50,3 +50,15 @@ int fx_run(const char *args, const char *log)
     snprintf(cmd, sizeof cmd, "./polyhoop %s > %s 2>&1", args, log);
     return fx_sh(cmd);
 }
+
+uint64_t fx_state_hash(const Ensemble *e)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+            double v[4] = { e->x[i], e->y[i], e->vx[i], e->vy[i] };
+            const unsigned char *b = (const unsigned char *)v;
+            for (size_t k = 0; k < sizeof v; k++) h = (h ^ b[k]) * 1099511628211ull;
+        }
+    return h ^ (uint64_t)e->np;
+}

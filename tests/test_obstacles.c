@@ -101,18 +101,6 @@ static void emulsion(Sim *s, const Params *P)
         }
 }
 
-static uint64_t state_hash(const Ensemble *e)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (int p = 0; p < e->np; p++)
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-            double v[4] = { e->x[i], e->y[i], e->vx[i], e->vy[i] };
-            const unsigned char *b = (const unsigned char *)v;
-            for (size_t k = 0; k < sizeof v; k++) h = (h ^ b[k]) * 1099511628211ull;
-        }
-    return h ^ (uint64_t)e->np;
-}
-
 /* The same emulsion with fusion on (paper Fig. 2G parameters) gives bit-identical states at 1
  * and 2 threads, fusions included. */
 void test_obstacles_emulsion_thread_independent(void)
@@ -130,7 +118,7 @@ void test_obstacles_emulsion_thread_independent(void)
         s.validate = 1;
         omp_set_num_threads(t + 1);
         for (int k = 0; k < 3000; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
-        hash[t] = state_hash(&s.e);
+        hash[t] = fx_state_hash(&s.e);
         fusions = s.fusions1 + s.fusions2;
         sim_free(&s);
     }

@@ -466,7 +466,7 @@ void test_sim_large_packing_list_and_memory(void)
 {
     Params P = params_compiled;
     P.alpha_mu = 0; P.Amax_mu = INFINITY;   /* no growth, no division */
-    uint64_t hash[2] = { 0, 0 };
+    uint64_t hash[2];
     int threads = omp_get_max_threads();
     for (int t = 0; t < 2; t++) {
         static Sim s;
@@ -497,12 +497,7 @@ void test_sim_large_packing_list_and_memory(void)
         ENSURE_MSG(total > 4 * s.e.np, "only %ld neighbours in all: not a packing", total);
         contact_free(&fresh);
         free(nb); free(nb2);
-        for (int p = 0; p < s.e.np; p++)
-            for (int i = s.e.start[p]; i < s.e.start[p] + s.e.count[p]; i++) {
-                double v[2] = { s.e.x[i], s.e.vy[i] };
-                const unsigned char *b = (const unsigned char *)v;
-                for (size_t k = 0; k < sizeof v; k++) hash[t] = (hash[t] ^ b[k]) * 1099511628211ull;
-            }
+        hash[t] = fx_state_hash(&s.e);
         sim_free(&s);
     }
     omp_set_num_threads(threads);
