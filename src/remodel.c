@@ -10,13 +10,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 void remodel_init(Remodel *r) { memset(r, 0, sizeof *r); }
 
 void remodel_free(Remodel *r)
 {
-    free(r->x); free(r->y); free(r->vx); free(r->vy); free(r->fx); free(r->fy);
-    free(r->l0); free(r->pid); free(r->newstart); free(r->newcount);
+    free(r->newstart); free(r->newcount); free(r->sideat); free(r->side);
+    for (int t = 0; t < r->nscratch; t++) free(r->scratch[t]);
+    free(r->scratch); free(r->scratch_cap);
     memset(r, 0, sizeof *r);
 }
 
@@ -32,14 +36,22 @@ static int needs_remodel(const Ensemble *e, const Params *P, int p)
     return 0;
 }
 
-/* Remodels polygon p of e; writes the result at slot `at` of the arrays of r if `write`.
- * Returns the new vertex count. */
-static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r, int at, int write)
+/* Remodels polygon p of e; writes the new x, y, vx, vy, l0 at slot `at` of out[0..4] unless out
+ * is NULL. Returns the new vertex count. Uses the calling thread's scratch of r. */
+static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r, double *const *out, size_t at)
 {
-    int s = e->start[p], n = e->count[p];
-    unsigned char *merge = ph_realloc(NULL, (size_t)n);      /* merge[k]: edge k collapses */
-    double *buf = ph_realloc(NULL, (size_t)n * 10 * sizeof *buf);
-    /* two sets of (x, y, vx, vy, l0): the sweeps go from one to the other */
+    int s = e->start[p], n = e->count[p], t = 0;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+#endif
+    size_t need = (size_t)n * 11;   /* two sets of (x, y, vx, vy, l0), and n bytes of merge flags */
+    if (need > r->scratch_cap[t]) {
+        r->scratch_cap[t] = need + need / 2;
+        r->scratch[t] = ph_realloc(r->scratch[t], r->scratch_cap[t] * sizeof *r->scratch[t]);
+    }
+    double *buf = r->scratch[t];
+    unsigned char *merge = (unsigned char *)(buf + (size_t)n * 10);   /* merge[k]: edge k collapses */
+    /* the sweeps go from one set to the other */
     double *a[5], *b[5];
     for (int f = 0; f < 5; f++) { a[f] = buf + (size_t)n * f; b[f] = buf + (size_t)n * (5 + f); }
     memcpy(a[0], e->x + s, (size_t)n * sizeof *buf); memcpy(a[1], e->y + s, (size_t)n * sizeof *buf);
@@ -77,26 +89,33 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
     }
 
     /* refine: cut every edge longer than lmax into ceil(l / lmax) equal pieces */
-    int out = 0;
+    int m = 0;
     for (int k = 0; k < n; k++) {
         int k1 = k + 1 == n ? 0 : k + 1;
         double dx = a[0][k1] - a[0][k], dy = a[1][k1] - a[1][k], l = sqrt(dx * dx + dy * dy);
         int pieces = l > P->lmax ? (int)ceil(l / P->lmax) : 1;
-        if (write)
+        if (out)
             for (int j = 0; j < pieces; j++) {
                 double f = (double)j / pieces;
-                int o = at + out + j;
-                r->x[o] = a[0][k] + f * dx;
-                r->y[o] = a[1][k] + f * dy;
-                r->vx[o] = a[2][k] + f * (a[2][k1] - a[2][k]);
-                r->vy[o] = a[3][k] + f * (a[3][k1] - a[3][k]);
-                r->l0[o] = a[4][k] / pieces;
+                size_t o = at + (size_t)m + (size_t)j;
+                out[0][o] = a[0][k] + f * dx;
+                out[1][o] = a[1][k] + f * dy;
+                out[2][o] = a[2][k] + f * (a[2][k1] - a[2][k]);
+                out[3][o] = a[3][k] + f * (a[3][k1] - a[3][k]);
+                out[4][o] = a[4][k] / pieces;
             }
-        out += pieces;
+        m += pieces;
     }
-    free(merge);
-    free(buf);
-    return out;
+    return m;
+}
+
+/* Moves the vertex data of polygon p (unchanged by remodeling) from its slots to its new ones. */
+static void move_polygon(Ensemble *e, const Remodel *r, int p)
+{
+    size_t from = (size_t)e->start[p], to = (size_t)r->newstart[p], n = (size_t)e->count[p] * sizeof(double);
+    memmove(e->x + to, e->x + from, n); memmove(e->y + to, e->y + from, n);
+    memmove(e->vx + to, e->vx + from, n); memmove(e->vy + to, e->vy + from, n);
+    memmove(e->l0 + to, e->l0 + from, n);
 }
 
 int remodel(Ensemble *e, const Params *P, Remodel *r)
@@ -105,56 +124,70 @@ int remodel(Ensemble *e, const Params *P, Remodel *r)
         r->npcap = e->np_cap;
         r->newstart = ph_realloc(r->newstart, (size_t)r->npcap * sizeof *r->newstart);
         r->newcount = ph_realloc(r->newcount, (size_t)r->npcap * sizeof *r->newcount);
+        r->sideat = ph_realloc(r->sideat, (size_t)r->npcap * sizeof *r->sideat);
+    }
+    int nt = 1;
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+#endif
+    if (nt > r->nscratch) {
+        r->scratch = ph_realloc(r->scratch, (size_t)nt * sizeof *r->scratch);
+        r->scratch_cap = ph_realloc(r->scratch_cap, (size_t)nt * sizeof *r->scratch_cap);
+        for (int t = r->nscratch; t < nt; t++) { r->scratch[t] = NULL; r->scratch_cap[t] = 0; }
+        r->nscratch = nt;
     }
     int changed = 0;
     #pragma omp parallel for schedule(dynamic, 16) reduction(+ : changed)
     for (int p = 0; p < e->np; p++) {
         r->newcount[p] = -1;
         if (needs_remodel(e, P, p)) {
-            r->newcount[p] = remodel_polygon(e, P, p, r, 0, 0);
+            r->newcount[p] = remodel_polygon(e, P, p, r, NULL, 0);
             changed++;
         }
     }
     if (!changed && !e->gaps) return 0;
 
-    int total = 0, before = 0;
+    /* new slots: all polygons contiguous, in polygon order; the changed ones are built aside */
+    int total = 0, before = 0, nside = 0;
     for (int p = 0; p < e->np; p++) {
         int n = r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
         r->newstart[p] = total;
         total += n;
         before += e->count[p];
+        r->sideat[p] = nside;
+        if (r->newcount[p] >= 0) nside += n;
     }
-    if (total > r->cap) {
-        int cap = total + total / 2 + 64;
-        size_t n = (size_t)cap;
-        r->x = ph_realloc(r->x, n * sizeof *r->x); r->y = ph_realloc(r->y, n * sizeof *r->y);
-        r->vx = ph_realloc(r->vx, n * sizeof *r->vx); r->vy = ph_realloc(r->vy, n * sizeof *r->vy);
-        r->fx = ph_realloc(r->fx, n * sizeof *r->fx); r->fy = ph_realloc(r->fy, n * sizeof *r->fy);
-        r->l0 = ph_realloc(r->l0, n * sizeof *r->l0);
-        r->pid = ph_realloc(r->pid, n * sizeof *r->pid);
-        r->cap = cap;
+    if ((size_t)nside > r->side_cap) {
+        r->side_cap = (size_t)nside + (size_t)nside / 2 + 64;
+        r->side = ph_realloc(r->side, 5 * r->side_cap * sizeof *r->side);
     }
+    double *side[5];
+    for (int f = 0; f < 5; f++) side[f] = r->side + (size_t)f * r->side_cap;
+    #pragma omp parallel for schedule(dynamic, 16)
+    for (int p = 0; p < e->np; p++)
+        if (r->newcount[p] >= 0) remodel_polygon(e, P, p, r, side, (size_t)r->sideat[p]);
+
+    /* Unchanged polygons move in place. Slots are in polygon order before and after (start[p] +
+     * count[p] <= start[p + 1]), so those moving down can go in ascending order and those moving
+     * up in descending order without overwriting one another; a changed polygon's old slots may
+     * be overwritten, since its new list is aside. */
+    if (total > e->nv_cap) ensemble_reserve(e, total - e->nv_used, 0);
+    for (int p = 0; p < e->np; p++)
+        if (r->newcount[p] < 0 && r->newstart[p] < e->start[p]) move_polygon(e, r, p);
+    for (int p = e->np - 1; p >= 0; p--)
+        if (r->newcount[p] < 0 && r->newstart[p] > e->start[p]) move_polygon(e, r, p);
     #pragma omp parallel for schedule(dynamic, 16)
     for (int p = 0; p < e->np; p++) {
-        int at = r->newstart[p], s = e->start[p], n = e->count[p];
+        int at = r->newstart[p], n = r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
         if (r->newcount[p] >= 0) {
-            n = remodel_polygon(e, P, p, r, at, 1);
-        } else {
-            memcpy(r->x + at, e->x + s, (size_t)n * sizeof *r->x);
-            memcpy(r->y + at, e->y + s, (size_t)n * sizeof *r->y);
-            memcpy(r->vx + at, e->vx + s, (size_t)n * sizeof *r->vx);
-            memcpy(r->vy + at, e->vy + s, (size_t)n * sizeof *r->vy);
-            memcpy(r->l0 + at, e->l0 + s, (size_t)n * sizeof *r->l0);
+            size_t o = (size_t)r->sideat[p], bytes = (size_t)n * sizeof(double);
+            memcpy(e->x + at, side[0] + o, bytes); memcpy(e->y + at, side[1] + o, bytes);
+            memcpy(e->vx + at, side[2] + o, bytes); memcpy(e->vy + at, side[3] + o, bytes);
+            memcpy(e->l0 + at, side[4] + o, bytes);
         }
-        for (int k = 0; k < n; k++) r->pid[at + k] = p;
+        if (at != e->start[p] || r->newcount[p] >= 0)
+            for (int k = 0; k < n; k++) e->pid[at + k] = p;
     }
-    /* swap the two sets of vertex arrays */
-#define SWAP(a) do { void *t_ = e->a; e->a = r->a; r->a = t_; } while (0)
-    SWAP(x); SWAP(y); SWAP(vx); SWAP(vy); SWAP(fx); SWAP(fy); SWAP(l0); SWAP(pid);
-#undef SWAP
-    int cap = e->nv_cap;
-    e->nv_cap = r->cap;
-    r->cap = cap;
     for (int p = 0; p < e->np; p++) {
         e->start[p] = r->newstart[p];
         e->count[p] = r->newcount[p] < 0 ? e->count[p] : r->newcount[p];

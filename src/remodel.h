@@ -6,12 +6,17 @@
 #include "ensemble.h"
 #include "params.h"
 
-/* A second set of vertex arrays: remodeling writes the new vertex lists there, then swaps. */
+/* Work space of remodeling. The vertex arrays are rewritten in place: only the new vertex lists
+ * of the polygons that change are built aside (in `side`), so the memory needed is the ensemble
+ * plus 40 bytes per vertex of the changed polygons, not a second copy of every array. */
 typedef struct Remodel {
-    int cap;
-    double *x, *y, *vx, *vy, *fx, *fy, *l0;
-    int *pid;
-    int *newstart, *newcount, npcap;
+    int *newstart, *newcount, *sideat, npcap;   /* per polygon: new first slot, new count (-1:
+                                                 * unchanged), first slot in side */
+    double *side;                               /* x, y, vx, vy, l0 of the changed polygons, */
+    size_t side_cap;                            /* side_cap slots each */
+    double **scratch;                           /* per thread: the sweeps of one polygon */
+    size_t *scratch_cap;
+    int nscratch;
 } Remodel;
 
 void remodel_init(Remodel *r);

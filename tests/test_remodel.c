@@ -116,3 +116,64 @@ void test_remodel_compacts_gaps(void)
     remodel_free(&r);
     ensemble_free(&e);
 }
+
+/* Remodeling rewrites the vertex arrays in place: unchanged polygons slide down or up around the
+ * changed ones, whose new lists are built aside. Every polygon must come out exactly as if it were
+ * remodeled alone, whatever moves around it: polygons that grow (refined), shrink (coarsened) or
+ * stay, a gap left by a removal and by a division-like shortening, and velocities, rest lengths
+ * and slot owners carried along. */
+void test_remodel_in_place_matches_alone(void)
+{
+    Params P = fx_params_zero();
+    for (int trial = 0; trial < 6; trial++) {
+        Ensemble e;
+        Remodel r;
+        ensemble_init(&e, 1);
+        remodel_init(&r);
+        uint64_t st = 1000 + (uint64_t)trial;
+        /* ragged polygons change, regular 40-gons of radius 1 (edges 0.16, in [lmin, lmax] of the
+         * defaults) do not: alternate them in an order that differs per trial */
+        for (int p = 0; p < 9; p++) {
+            if ((p + trial) % 3 == 0) fx_add_ngon(&e, 40, 1, 3.0 * p, 0, 0.1 * p);
+            else add_ragged(&e, &st, 3.0 * p, 0);
+        }
+        for (int i = 0; i < e.nv_used; i++) { e.vx[i] = fx_uniform(&st, -1, 1); e.vy[i] = fx_uniform(&st, -1, 1); }
+        unsigned char keep[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+        keep[(trial * 4) % 9] = 0;   /* a gap somewhere */
+        ensemble_keep(&e, keep);
+        /* the reference: each polygon remodeled in an ensemble of its own */
+        Ensemble alone[9];
+        for (int p = 0; p < e.np; p++) {
+            int s = e.start[p], n = e.count[p];
+            ensemble_init(&alone[p], 1);
+            ensemble_push_polygon(&alone[p], n, e.x + s, e.y + s, e.vx + s, e.vy + s, e.l0 + s);
+            Remodel ra;
+            remodel_init(&ra);
+            remodel(&alone[p], &P, &ra);
+            remodel_free(&ra);
+        }
+        int grew = 0, shrank = 0, same = 0;
+        for (int p = 0; p < e.np; p++) {
+            grew += alone[p].count[0] > e.count[p];
+            shrank += alone[p].count[0] < e.count[p];
+            same += alone[p].count[0] == e.count[p];
+        }
+        ENSURE(grew + shrank > 0 && same > 0);   /* (the case is mixed, as meant) */
+        remodel(&e, &P, &r);
+        ENSURE(!e.gaps && e.start[0] == 0);
+        for (int p = 0; p < e.np; p++) {
+            const Ensemble *a = &alone[p];
+            int s = e.start[p], n = e.count[p];
+            ENSURE_MSG(n == a->count[0], "trial %d polygon %d: %d vertices, alone %d", trial, p, n, a->count[0]);
+            if (p + 1 < e.np) ENSURE(e.start[p + 1] == s + n);
+            for (int k = 0; k < n; k++)
+                ENSURE_MSG(e.x[s + k] == a->x[k] && e.y[s + k] == a->y[k] && e.vx[s + k] == a->vx[k] &&
+                           e.vy[s + k] == a->vy[k] && e.l0[s + k] == a->l0[k] && e.pid[s + k] == p,
+                           "trial %d polygon %d vertex %d differs from the polygon remodeled alone", trial, p, k);
+            ensemble_free(&alone[p]);
+        }
+        ENSURE(e.nv_used == e.start[e.np - 1] + e.count[e.np - 1]);
+        remodel_free(&r);
+        ensemble_free(&e);
+    }
+}
