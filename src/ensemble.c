@@ -151,6 +151,10 @@ int ensemble_validate(const Ensemble *e, char *msg, size_t len)
     for (int p = 0; p < e->np; p++) {
         int s = e->start[p], n = e->count[p];
         if (n < 3) { snprintf(msg, len, "polygon %d (id %lld) has %d vertices", p, (long long)e->id[p], n); return -1; }
+        if (s < (p ? e->start[p - 1] + e->count[p - 1] : 0) || s + n > e->nv_used) {   /* (remodeling relies on the order) */
+            snprintf(msg, len, "polygon %d (id %lld): slots %d to %d out of polygon order", p, (long long)e->id[p], s, s + n - 1);
+            return -1;
+        }
         for (int i = s; i < s + n; i++)
             if (e->pid[i] != p || !isfinite(e->x[i]) || !isfinite(e->y[i]) || !(e->l0[i] > 0)) {
                 snprintf(msg, len, "polygon %d (id %lld): vertex slot %d is bad (owner %d, rest length %g)",

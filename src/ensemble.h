@@ -3,9 +3,10 @@
  * Layout: vertex data live in flat arrays (structure of arrays). Polygon p owns the slots
  * [start[p], start[p] + count[p]) in counter-clockwise order; edge i runs from vertex i to the
  * next vertex of the same polygon and l0[i] is its rest length. Topological changes may leave
- * unused slots between polygons or append polygons at the end (`gaps` is then set); the next
- * remodeling pass writes all polygons contiguously again, in polygon order. Nothing keeps a
- * pointer into these arrays across a step: they move when they grow.
+ * unused slots between polygons or append polygons at the end (`gaps` is then set), but the
+ * slots always stay in polygon order (start[p] + count[p] <= start[p + 1]); the next remodeling
+ * pass writes all polygons contiguously again, in place. Nothing keeps a pointer into these
+ * arrays across a step: they move when they grow.
  *
  * Polygons carry a stable id (never reused), the id of their parent and their birth time. */
 #ifndef PH_ENSEMBLE_H
@@ -79,8 +80,8 @@ static inline int ens_prev(const Ensemble *e, int i)
     return i == e->start[p] ? e->start[p] + e->count[p] - 1 : i - 1;
 }
 
-/* Checks every polygon: at least 3 vertices, finite positions, slots owned by it, counter-
- * clockwise with positive area, no two non-adjacent edges crossing. Returns 0, or -1 with the
+/* Checks every polygon: at least 3 vertices, slots in polygon order and owned by it, finite
+ * positions, counter-clockwise with positive area, no two non-adjacent edges crossing. Returns 0, or -1 with the
  * first problem in msg. O(sum of squared polygon sizes): for tests and checked runs. */
 int ensemble_validate(const Ensemble *e, char *msg, size_t len);
 
