@@ -29,21 +29,14 @@ typedef struct Header {
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
 
-typedef struct { char *p; size_t n, cap; } Buf;
+/* the file is written as it is made (no copy of the state in memory): the first failed write
+ * is kept in bad and ends the writing */
+typedef struct { FILE *f; int bad; } Out;
 
-static int put(Buf *b, const void *d, size_t n)
+static int put(Out *o, const void *d, size_t n)
 {
-    if (b->n + n > b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 1 << 16;
-        while (cap < b->n + n) cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q) return -1;
-        b->p = q;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, d, n);
-    b->n += n;
-    return 0;
+    if (!o->bad && n && fwrite(d, 1, n, o->f) != n) o->bad = errno ? errno : EIO;
+    return o->bad != 0;
 }
 
 int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, char *err, size_t len)
@@ -57,7 +50,10 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     h.divisions = s->divisions; h.removals = s->removals; h.fusions1 = s->fusions1; h.fusions2 = s->fusions2;
     h.t = e->t; h.frame = frame; h.np = e->np; h.nv = ensemble_vertex_count(e);
     snprintf(h.input, sizeof h.input, "%s", input);
-    Buf b = { 0 };
+    Out b = { atomic_open(path, err, len), 0 };
+    if (!b.f) return -1;
+    char vbuf[1 << 16];   /* (stdio's default buffer of 4 KiB would mean a system call per 100 vertices) */
+    setvbuf(b.f, vbuf, _IOFBF, sizeof vbuf);
     int bad = put(&b, &h, sizeof h);
     for (int p = 0; p < e->np && !bad; p++) {
         int32_t n = e->count[p], gen = e->gen[p];
@@ -83,9 +79,7 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
             if (len) bad |= put(&b, c->lst[c->strip_tid[k]] + c->strip_at[k], (size_t)len * sizeof(int));   /* (an empty strip may have no buffer) */
         }
     }
-    int r = bad ? (snprintf(err, len, "%s: out of memory", path), -1) : write_file_atomic(path, b.p, b.n, err, len);
-    free(b.p);
-    return r;
+    return atomic_close(b.f, path, b.bad, 1, err, len);
 }
 
 static int bad_file(char *err, size_t len, const char *path, const char *why)
@@ -123,15 +117,34 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
         if (ok) total += n[p];
     }
     ok = ok && total == h.nv;
-    double *v = ok ? malloc(((size_t)h.nv + 1) * 5 * sizeof *v) : NULL;
-    ok = ok && v && fread(v, 5 * sizeof *v, (size_t)h.nv, f) == (size_t)h.nv;
+    /* the vertices, polygon by polygon, straight into the ensemble (no copy of them all) */
+    struct stat st;
+    long here = ok ? ftell(f) : -1;
+    ok = ok && here >= 0 && fstat(fileno(f), &st) == 0 && (uint64_t)st.st_size >= (uint64_t)here &&
+         (uint64_t)h.nv <= ((uint64_t)st.st_size - (uint64_t)here) / (5 * sizeof(double));
+    int nmax = 0;
+    for (int p = 0; ok && p < h.np; p++) nmax = n[p] > nmax ? n[p] : nmax;
+    double *v = ok ? malloc(((size_t)nmax + 1) * 10 * sizeof *v) : NULL;   /* as read, and by field */
+    ok = ok && v;
+    if (ok) ensemble_reserve(e, h.nv, h.np);
+    for (int p = 0; ok && p < h.np; p++) {
+        double *c[5];
+        for (int j = 0; j < 5; j++) c[j] = v + (size_t)nmax * (5 + j);
+        ok = fread(v, 5 * sizeof *v, (size_t)n[p], f) == (size_t)n[p];
+        for (int i = 0; ok && i < n[p]; i++)
+            for (int j = 0; j < 5; j++) c[j][i] = v[5 * i + j];
+        if (!ok) break;
+        int q = ensemble_push_polygon(e, n[p], c[0], c[1], c[2], c[3], c[4]);
+        e->A0[q] = pd[4 * p]; e->Amax[q] = pd[4 * p + 1]; e->alpha[q] = pd[4 * p + 2]; e->birth[q] = pd[4 * p + 3];
+        e->id[q] = pi[2 * p]; e->parent[q] = pi[2 * p + 1]; e->gen[q] = gen[p];
+        e->phase[q] = phase[p]; e->rigid[q] = rigid[p];
+    }
     /* the contact list (version 2); every length is checked against the bytes left in the file */
     int32_t has = 0, calm = 0, ns = 0;
     double d[5] = { 0 };
     int *ld = NULL;
     size_t *at = NULL;
-    struct stat st;
-    long here = ok ? ftell(f) : -1;
+    here = ok ? ftell(f) : -1;
     size_t left = ok && here >= 0 && fstat(fileno(f), &st) == 0 && st.st_size >= here ? (size_t)(st.st_size - here) : 0;
     if (ok && h.version >= 2) {
         ok = fread(&has, sizeof has, 1, f) == 1 && has >= 0 && has <= 2 && fread(&calm, sizeof calm, 1, f) == 1 && calm >= 0;
@@ -149,25 +162,14 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     }
     ok = ok && fgetc(f) == EOF;
     fclose(f);
-    if (ok) {
-        double *x = malloc(((size_t)h.nv + 1) * 5 * sizeof *x);
-        ok = x != NULL;
-        for (int p = 0, k = 0; ok && p < h.np; k += n[p], p++) {
-            double *c[5];
-            for (int j = 0; j < 5; j++) c[j] = x + (size_t)h.nv * j;
-            for (int i = 0; i < n[p]; i++)
-                for (int j = 0; j < 5; j++) c[j][i] = v[5 * (k + i) + j];
-            int q = ensemble_push_polygon(e, n[p], c[0], c[1], c[2], c[3], c[4]);
-            e->A0[q] = pd[4 * p]; e->Amax[q] = pd[4 * p + 1]; e->alpha[q] = pd[4 * p + 2]; e->birth[q] = pd[4 * p + 3];
-            e->id[q] = pi[2 * p]; e->parent[q] = pi[2 * p + 1]; e->gen[q] = gen[p];
-            e->phase[q] = phase[p]; e->rigid[q] = rigid[p];
-        }
-        free(x);
-    }
     free(n); free(pd); free(pi); free(gen); free(phase); free(rigid); free(v);
     if (ok) { ok = contact_restore(&s->contact, e, has, calm, ns, ld, at, d) == 0; ld = NULL; }
     free(ld); free(at);
-    if (!ok) return bad_file(err, len, path, "truncated or corrupt");
+    if (!ok) {   /* (no half-read ensemble is left behind) */
+        ensemble_free(e);
+        ensemble_init(e, h.seed);
+        return bad_file(err, len, path, "truncated or corrupt");
+    }
     e->draws = h.draws; e->step = h.step; e->next_id = h.next_id; e->t = h.t;
     s->divisions = h.divisions; s->removals = h.removals; s->fusions1 = h.fusions1; s->fusions2 = h.fusions2;
     *frame = h.frame;

@@ -209,30 +209,37 @@ int write_file_atomic(const char *path, const void *data, size_t size, char *err
     return write_file_atomic_parts(path, &data, &size, 1, 1, err, errlen);
 }
 
+FILE *atomic_open(const char *path, char *err, size_t errlen)
+{
+    char tmp[4200];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) { fail(err, errlen, path, "path too long", ENAMETOOLONG); return NULL; }
+    FILE *f = fopen(tmp, "w");
+    if (!f) fail(err, errlen, path, "cannot create the .tmp file", errno);
+    return f;
+}
+
+int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, size_t errlen)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);   /* (atomic_open checked the length) */
+    const char *why = "write failed";
+    int e = failed;
+    if (!e && fflush(f) != 0) e = errno ? errno : EIO;
+    if (!e && sync && fsync(fileno(f)) != 0) { e = errno; why = "fsync failed"; }
+    if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
+    if (!e && rename(tmp, path) != 0) { e = errno; why = "cannot rename the .tmp file"; }
+    if (e) remove(tmp);
+    return e ? fail(err, errlen, path, why, e) : 0;
+}
+
 int write_file_atomic_parts(const char *path, const void *const *data, const size_t *size, int nparts, int sync, char *err, size_t errlen)
 {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + sizeof ".tmp");
-    if (!tmp) return fail(err, errlen, path, "out of memory", ENOMEM);
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, ".tmp", sizeof ".tmp");
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        int errnum = errno;
-        free(tmp);
-        return fail(err, errlen, path, "cannot create the .tmp file", errnum);
-    }
-    const char *why = "write failed";
+    FILE *f = atomic_open(path, err, errlen);
+    if (!f) return -1;
     int e = 0;
     for (int k = 0; k < nparts && !e; k++)
         if (size[k] && fwrite(data[k], 1, size[k], f) != size[k]) e = errno ? errno : EIO;   /* (fwrite of NULL is undefined, even for 0 bytes) */
-    if (!e && fflush(f) != 0) e = errno;
-    if (!e && sync && fsync(fileno(f)) != 0) { e = errno; why = "fsync failed"; }
-    if (fclose(f) != 0 && !e) e = errno;
-    if (!e && rename(tmp, path) != 0) { e = errno; why = "cannot rename the .tmp file"; }
-    if (e) remove(tmp);
-    free(tmp);
-    return e ? fail(err, errlen, path, why, e) : 0;
+    return atomic_close(f, path, e, sync, err, errlen);
 }
 
 const char *const vtp_cell_arrays[VTP_CELL_ARRAYS] = { "id", "parent", "generation", "age", "area", "target_area",

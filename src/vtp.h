@@ -4,6 +4,7 @@
 #ifndef PH_VTP_H
 #define PH_VTP_H
 #include <stddef.h>
+#include <stdio.h>
 #include "ensemble.h"
 
 typedef struct VtpOptions {
@@ -38,5 +39,10 @@ int write_file_atomic(const char *path, const void *data, size_t size, char *err
 /* The same for a file made of nparts pieces, written one after the other; sync = 0 skips the
  * fsync (the file is still replaced atomically, but may not survive a crash of the machine). */
 int write_file_atomic_parts(const char *path, const void *const *data, const size_t *size, int nparts, int sync, char *err, size_t errlen);
+/* The same for a file written piece by piece: atomic_open creates "<path>.tmp" (NULL with the
+ * reason in err); atomic_close flushes, syncs if sync, closes and renames it over path, or
+ * removes it if failed (an errno of an earlier write, or 0) or any of these steps fails. */
+FILE *atomic_open(const char *path, char *err, size_t errlen);
+int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, size_t errlen);
 
 #endif
