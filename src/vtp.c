@@ -23,6 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* a growable byte buffer; `bad` keeps the first failure (out of memory) */
 typedef struct { char *p; size_t n, cap; int bad; } Buf;
@@ -144,42 +147,92 @@ static void put_ascii(Buf *b, const Array *a)
         }
 }
 
-/* appends the compressed array to `app`, VTK's zlib layout (see the file comment). One deflate
- * stream serves every block of a frame (reset, not set up anew: that cost more than compressing
- * the small arrays); level 1, as the fastest level's files are within 1 % of level 6's here. */
+/* VTK's zlib layout (see the file comment), in blocks of BLOCK bytes; level 1, as the fastest
+ * level's files are within 1 % of level 6's here. Each thread keeps one deflate stream for the
+ * whole frame (reset per block, not set up anew: that cost more than compressing the small
+ * arrays). BATCH blocks of a per-vertex array are generated, then compressed in parallel, then
+ * written, so that a frame needs a few MB whatever its size. */
+enum { BLOCK = 32768, BATCH = 64 };
+
+static size_t array_bytes(const Array *a) { return a->count * (size_t)a->ncomp * type_size[a->type]; }
+
+/* compresses n bytes into out (compressBound(BLOCK) of room); 0 if zlib fails */
+static size_t deflate_block(z_stream *z, const unsigned char *in, size_t n, unsigned char *out)
+{
+    z->next_in = (unsigned char *)in; z->avail_in = (uInt)n;
+    z->next_out = out; z->avail_out = (uInt)compressBound(BLOCK);
+    if (deflateReset(z) != Z_OK || deflate(z, Z_FINISH) != Z_STREAM_END) return 0;
+    return z->total_out;
+}
+
+/* appends the compressed array to `app` (the small per-polygon arrays) */
 static void put_compressed(Buf *app, z_stream *z, const Array *a)
 {
-    enum { BLOCK = 32768 };
-    const size_t size = a->count * (size_t)a->ncomp * type_size[a->type];
+    const size_t size = array_bytes(a);
     uint64_t nb = (size + BLOCK - 1) / BLOCK, *head = calloc(3 + nb, sizeof *head);
-    unsigned char *stage = malloc(BLOCK + 24), *tmp = malloc(compressBound(BLOCK));
-    if (!head || !stage || !tmp) { free(head); free(stage); free(tmp); app->bad = ENOMEM; return; }
-    head[0] = nb;
-    head[1] = BLOCK;
-    head[2] = size % BLOCK;
-    size_t at = app->n, have = 0;
+    unsigned char *tmp = malloc(compressBound(BLOCK));
+    if (!head || !tmp) { free(head); free(tmp); app->bad = ENOMEM; return; }
+    head[0] = nb; head[1] = BLOCK; head[2] = size % BLOCK;
+    size_t at = app->n;
     put(app, head, (3 + nb) * sizeof *head);   /* the sizes are filled in below */
-    Cursor c = cursor_start(a);
     for (uint64_t k = 0; k < nb && !app->bad; k++) {
         size_t n = k + 1 < nb || !head[2] ? BLOCK : head[2];
-        while (have < n) {
-            size_t got = cursor_read(&c, stage + have, BLOCK + 24 - have);
-            if (!got) break;
-            have += got;
-        }
-        if (have < n) { app->bad = EIO; break; }   /* (the array is shorter than its count: a bug) */
-        z->next_in = stage; z->avail_in = (uInt)n;
-        z->next_out = tmp; z->avail_out = (uInt)compressBound(BLOCK);
-        if (deflateReset(z) != Z_OK || deflate(z, Z_FINISH) != Z_STREAM_END) { app->bad = ENOMEM; break; }
-        head[3 + k] = z->total_out;
-        put(app, tmp, z->total_out);
-        memmove(stage, stage + n, have - n);
-        have -= n;
+        head[3 + k] = deflate_block(z, (const unsigned char *)a->data + k * BLOCK, n, tmp);
+        if (!head[3 + k]) app->bad = ENOMEM;
+        put(app, tmp, head[3 + k]);
     }
     if (!app->bad) memcpy(app->p + at, head, (3 + nb) * sizeof *head);   /* little-endian hosts only (checked in vtp_write) */
     free(head);
-    free(stage);
     free(tmp);
+}
+
+/* Writes a per-vertex array to f, compressed, generating it batch by batch; zs has a stream per
+ * thread. Returns the bytes written, or 0 with *bad set (an errno). */
+static size_t stream_compressed(FILE *f, z_stream *zs, const Array *a, int *bad)
+{
+    const size_t size = array_bytes(a), bound = compressBound(BLOCK), room = (size_t)BATCH * BLOCK + 24;
+    uint64_t nb = (size + BLOCK - 1) / BLOCK, *head = calloc(3 + nb, sizeof *head);
+    unsigned char *raw = malloc(room), *packed = malloc((size_t)BATCH * bound);
+    off_t at = ftello(f);
+    if (!head || !raw || !packed || at < 0) { *bad = ENOMEM; goto done; }
+    head[0] = nb; head[1] = BLOCK; head[2] = size % BLOCK;
+    size_t total = (3 + nb) * sizeof *head, have = 0;
+    if (fwrite(head, 1, total, f) != total) { *bad = errno ? errno : EIO; goto done; }   /* (sizes filled in below) */
+    Cursor c = cursor_start(a);
+    for (uint64_t k0 = 0; k0 < nb; k0 += BATCH) {
+        int kn = nb - k0 < BATCH ? (int)(nb - k0) : BATCH, fails = 0;
+        size_t need = size - k0 * BLOCK < (size_t)kn * BLOCK ? size - k0 * BLOCK : (size_t)kn * BLOCK;
+        while (have < need) {
+            size_t got = cursor_read(&c, raw + have, room - have);
+            if (!got) break;
+            have += got;
+        }
+        if (have < need) { *bad = EIO; goto done; }   /* (the array is shorter than its count: a bug) */
+        #pragma omp parallel for schedule(dynamic, 1) reduction(+ : fails)
+        for (int j = 0; j < kn; j++) {
+            int t = 0;
+#ifdef _OPENMP
+            t = omp_get_thread_num();
+#endif
+            size_t n = (size_t)(j + 1) * BLOCK <= need ? BLOCK : need - (size_t)j * BLOCK;
+            head[3 + k0 + (uint64_t)j] = deflate_block(&zs[t], raw + (size_t)j * BLOCK, n, packed + (size_t)j * bound);
+            fails += !head[3 + k0 + (uint64_t)j];
+        }
+        if (fails) { *bad = ENOMEM; goto done; }
+        for (int j = 0; j < kn; j++) {
+            size_t n = head[3 + k0 + (uint64_t)j];
+            if (fwrite(packed + (size_t)j * bound, 1, n, f) != n) { *bad = errno ? errno : EIO; goto done; }
+            total += n;
+        }
+        memmove(raw, raw + need, have - need);
+        have -= need;
+    }
+    if (fseeko(f, at, SEEK_SET) != 0 || fwrite(head, 1, (3 + nb) * sizeof *head, f) != (3 + nb) * sizeof *head ||
+        fseeko(f, 0, SEEK_END) != 0) *bad = errno ? errno : EIO;
+    else { free(head); free(raw); free(packed); return total; }
+done:
+    free(head); free(raw); free(packed);
+    return 0;
 }
 
 /* the XML of an array: with its numbers (ascii), or pointing at its compressed bytes at `offset`
@@ -274,6 +327,34 @@ int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, 
     return -1;
 }
 
+/* the arrays of a frame, in file order: TIME, the cell arrays, velocity, points, connectivity, offsets */
+enum { NA = 16, CELLS = 1, VELOCITY = 12, POINTS = 13, CONNECTIVITY = 14, OFFSETS = 15 };
+
+/* The XML of a frame: with the numbers inline (ascii), or up to the start of the appended data,
+ * the arrays at offsets at[] of it. */
+static void put_xml(Buf *b, const Array *arr, const size_t *at, const char *meta, int ascii)
+{
+    putf(b, "<?xml version=\"1.0\"?>\n");
+    if (meta) put_comment(b, meta);
+    putf(b, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\"%s>\n"
+            "  <PolyData>\n    <FieldData>\n", ascii ? "" : " compressor=\"vtkZLibDataCompressor\"");
+    if (ascii) putf(b, "        <DataArray type=\"Float64\" Name=\"TIME\" NumberOfTuples=\"1\" format=\"ascii\">%.17g</DataArray>\n",
+                    *(const double *)arr[0].data);
+    else put_array(b, at[0], &arr[0], 0);
+    putf(b, "    </FieldData>\n    <Piece NumberOfPoints=\"%zu\" NumberOfPolys=\"%zu\">\n", arr[POINTS].count, arr[OFFSETS].count);
+    putf(b, "      <CellData Scalars=\"area\">\n");
+    for (int a = CELLS; a < VELOCITY; a++) put_array(b, ascii ? 0 : at[a], &arr[a], ascii);
+    putf(b, "      </CellData>\n      <PointData Vectors=\"velocity\">\n");
+    put_array(b, ascii ? 0 : at[VELOCITY], &arr[VELOCITY], ascii);
+    putf(b, "      </PointData>\n      <Points>\n");
+    put_array(b, ascii ? 0 : at[POINTS], &arr[POINTS], ascii);
+    putf(b, "      </Points>\n      <Polys>\n");
+    put_array(b, ascii ? 0 : at[CONNECTIVITY], &arr[CONNECTIVITY], ascii);
+    put_array(b, ascii ? 0 : at[OFFSETS], &arr[OFFSETS], ascii);
+    putf(b, "      </Polys>\n    </Piece>\n  </PolyData>\n");
+    if (!ascii) putf(b, "  <AppendedData encoding=\"raw\">\n   _");
+}
+
 int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *err, size_t errlen)
 {
     const uint16_t one = 1;
@@ -285,7 +366,6 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     int64_t *ci = malloc((np * 3 + 1) * sizeof *ci);
     int32_t *c32 = malloc((np * 3 + 1) * sizeof *c32);
     uint8_t *c8 = malloc(np + 1);
-    Buf b = { 0 };
     if (!cd || !ci || !c32 || !c8) { free(cd); free(ci); free(c32); free(c8); return fail(err, errlen, path, "out of memory", ENOMEM); }
     double *area = cd, *A0 = cd + np, *perim = cd + 2 * np, *press = cd + 3 * np, *age = cd + 4 * np;
     int64_t *id = ci, *parent = ci + np, *offs = ci + 2 * np;
@@ -306,7 +386,6 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     }
     double t = e->t;
     /* every array in file order: TIME, the cell arrays, velocity, points, connectivity, offsets */
-    enum { NA = 16, CELLS = 1, VELOCITY = 12, POINTS = 13, CONNECTIVITY = 14, OFFSETS = 15 };
     const Array arr[NA] = {
         { "TIME", F64, 1, 1, &t, 0 },
         { "id", I64, 1, np, id, 0 }, { "parent", I64, 1, np, parent, 0 }, { "generation", I32, 1, np, gen, 0 },
@@ -316,62 +395,76 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
         { "velocity", F64, 3, nv, e, 2 }, { "points", F64, 3, nv, e, 1 },
         { "connectivity", I64, 1, nv, e, 3 }, { "offsets", I64, 1, np, offs, 0 },
     };
-    /* binary: each array compressed into its own buffer, in parallel (the large per-vertex arrays
-     * first); the file is then the XML and the buffers in order, so the bytes do not depend on
-     * the number of threads */
-    Buf app[NA];
-    size_t at[NA + 1] = { 0 };
-    memset(app, 0, sizeof app);
-    if (!opt->ascii) {
-        int bad = 0;
-        #pragma omp parallel reduction(| : bad)
-        {
-            z_stream z;
-            memset(&z, 0, sizeof z);
-            int ok = deflateInit(&z, 1) == Z_OK;
-            #pragma omp for schedule(dynamic, 1)
-            for (int m = 0; m < NA; m++) {
-                int a = (m + VELOCITY) % NA;
-                if (ok) put_compressed(&app[a], &z, &arr[a]);
-            }
-            if (ok) deflateEnd(&z);
-            bad |= !ok;
-        }
-        for (int a = 0; a < NA; a++) {
-            if (bad && !app[a].bad) app[a].bad = ENOMEM;
-            if (app[a].bad && !b.bad) b.bad = app[a].bad;
-            at[a + 1] = at[a] + app[a].n;
-        }
+    if (opt->ascii) {   /* (the whole file in memory: ascii is for small cases and debugging) */
+        Buf b = { 0 };
+        put_xml(&b, arr, NULL, opt->meta, 1);
+        const char *tail = "</VTKFile>\n";
+        const void *part[2] = { b.p, tail };
+        size_t size[2] = { b.n, strlen(tail) };
+        free(cd); free(ci); free(c32); free(c8);
+        int r = b.bad ? fail(err, errlen, path, "cannot assemble the frame", b.bad)
+                      : write_file_atomic_parts(path, part, size, 2, 1, err, errlen);
+        free(b.p);
+        return r;
     }
-
-    putf(&b, "<?xml version=\"1.0\"?>\n");
-    if (opt->meta) put_comment(&b, opt->meta);
-    putf(&b, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\"%s>\n"
-             "  <PolyData>\n    <FieldData>\n", opt->ascii ? "" : " compressor=\"vtkZLibDataCompressor\"");
-    if (opt->ascii) putf(&b, "        <DataArray type=\"Float64\" Name=\"TIME\" NumberOfTuples=\"1\" format=\"ascii\">%.17g</DataArray>\n", t);
-    else put_array(&b, at[0], &arr[0], 0);
-    putf(&b, "    </FieldData>\n    <Piece NumberOfPoints=\"%zu\" NumberOfPolys=\"%zu\">\n", nv, np);
-    putf(&b, "      <CellData Scalars=\"area\">\n");
-    for (int a = CELLS; a < VELOCITY; a++) put_array(&b, at[a], &arr[a], opt->ascii);
-    putf(&b, "      </CellData>\n      <PointData Vectors=\"velocity\">\n");
-    put_array(&b, at[VELOCITY], &arr[VELOCITY], opt->ascii);
-    putf(&b, "      </PointData>\n      <Points>\n");
-    put_array(&b, at[POINTS], &arr[POINTS], opt->ascii);
-    putf(&b, "      </Points>\n      <Polys>\n");
-    put_array(&b, at[CONNECTIVITY], &arr[CONNECTIVITY], opt->ascii);
-    put_array(&b, at[OFFSETS], &arr[OFFSETS], opt->ascii);
-    putf(&b, "      </Polys>\n    </Piece>\n  </PolyData>\n");
-    if (!opt->ascii) putf(&b, "  <AppendedData encoding=\"raw\">\n   _");
-    const char *tail = opt->ascii ? "</VTKFile>\n" : "\n  </AppendedData>\n</VTKFile>\n";
-    const void *part[NA + 2] = { b.p };
-    size_t size[NA + 2] = { b.n };
-    for (int a = 0; a < NA; a++) { part[a + 1] = app[a].p; size[a + 1] = app[a].n; }
-    part[NA + 1] = tail;
-    size[NA + 1] = strlen(tail);
+    /* Binary. The per-polygon arrays are compressed first, each into its own buffer, in
+     * parallel. The file starts with room for the XML with the largest offsets; then come the
+     * appended arrays in order, the per-vertex ones compressed and written batch by batch; then
+     * the XML with the true offsets goes at the start, padded with spaces to that room. The bytes
+     * do not depend on the number of threads. */
+    int nt = 1, bad = 0;
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+#endif
+    z_stream *zs = calloc((size_t)nt, sizeof *zs);
+    Buf app[NA], x = { 0 };
+    memset(app, 0, sizeof app);
+    size_t at[NA], most[NA];
+    for (int t = 0; t < nt && zs; t++) bad |= deflateInit(&zs[t], 1) != Z_OK;
+    if (!zs || bad) bad = ENOMEM;
+    else {
+        #pragma omp parallel for schedule(dynamic, 1)
+        for (int a = 0; a < NA; a++) {
+            int t = 0;
+#ifdef _OPENMP
+            t = omp_get_thread_num();
+#endif
+            if (!arr[a].vertex) put_compressed(&app[a], &zs[t], &arr[a]);
+        }
+        for (int a = 0; a < NA; a++) if (app[a].bad && !bad) bad = app[a].bad;
+    }
     free(cd); free(ci); free(c32); free(c8);
-    int r = b.bad ? fail(err, errlen, path, "cannot assemble the frame", b.bad)
-                  : write_file_atomic_parts(path, part, size, NA + 2, 1, err, errlen);
-    free(b.p);
+    for (int a = 0; a < NA; a++) most[a] = SIZE_MAX;
+    put_xml(&x, arr, most, opt->meta, 0);
+    size_t room = x.n;
+    FILE *f = bad || x.bad ? NULL : atomic_open(path, err, errlen);
+    int r = -1;
+    if (f) {
+        if (fseeko(f, (off_t)room, SEEK_SET) != 0) bad = errno ? errno : EIO;
+        size_t done = 0;
+        for (int a = 0; a < NA && !bad; a++) {
+            at[a] = done;
+            if (arr[a].vertex) done += stream_compressed(f, zs, &arr[a], &bad);
+            else if (fwrite(app[a].p, 1, app[a].n, f) != app[a].n) bad = errno ? errno : EIO;
+            else done += app[a].n;
+        }
+        const char *tail = "\n  </AppendedData>\n</VTKFile>\n";
+        if (!bad && fputs(tail, f) == EOF) bad = errno ? errno : EIO;
+        x.n = 0;
+        put_xml(&x, arr, at, opt->meta, 0);
+        if (x.bad && !bad) bad = x.bad;
+        if (!bad) {
+            char *open = strstr(x.p, "  <AppendedData");   /* (the room is never smaller: the offsets only shrink) */
+            size_t pad = room - x.n, tl = x.n - (size_t)(open - x.p);
+            if (fseeko(f, 0, SEEK_SET) != 0 || fwrite(x.p, 1, (size_t)(open - x.p), f) != (size_t)(open - x.p)) bad = errno ? errno : EIO;
+            for (size_t k = 0; k < pad && !bad; k++) if (fputc(k + 1 < pad ? ' ' : '\n', f) == EOF) bad = errno ? errno : EIO;
+            if (!bad && fwrite(open, 1, tl, f) != tl) bad = errno ? errno : EIO;
+        }
+        r = atomic_close(f, path, bad, 1, err, errlen);
+    } else if (bad || x.bad) r = fail(err, errlen, path, "cannot assemble the frame", bad ? bad : x.bad);
+    for (int t = 0; t < nt && zs; t++) deflateEnd(&zs[t]);
+    free(zs);
+    free(x.p);
     for (int a = 0; a < NA; a++) free(app[a].p);
     return r;
 }

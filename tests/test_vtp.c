@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <omp.h>
 
 /* Two squares: unit square at (0.1, 0.2), phase +1 (decimals that are not exact in binary);
  * side-2 square at (2, 0), phase -1, rigid. Slot 4 is a gap whose value must not appear. */
@@ -236,4 +237,57 @@ void test_vtp_collection_lists_frames(void)
     free(s);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(fx_sh(cmd) == 0);
+}
+
+/* A frame large enough that the per-vertex arrays are compressed and written in several batches
+ * (100,800 vertices: points and velocity 2.4 MB each, 74 blocks of 32 KiB, batches of 64): VTK
+ * reads back the same values from the compressed frame as from the ASCII one, and the compressed
+ * bytes are the same at 1 and 2 threads. */
+void test_vtp_large_frame_in_batches(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    uint64_t st = 5;
+    for (int p = 0; p < 2100; p++) fx_add_ngon(&e, 48, 0.5, (p % 50) * 1.1, (p / 50) * 1.1, 0.01 * p);
+    for (int i = 0; i < e.nv_used; i++) { e.vx[i] = fx_uniform(&st, -1, 1); e.vy[i] = fx_uniform(&st, -1, 1); }
+    e.t = 1.5;
+    char dir[] = "/tmp/ph_test_vtp_XXXXXX", a[96], b[96], b1[96], da[96], db[96], err[512], cmd[1024];
+    ENSURE(mkdtemp(dir) != NULL);
+    snprintf(a, sizeof a, "%s/a.vtp", dir); snprintf(b, sizeof b, "%s/b.vtp", dir); snprintf(b1, sizeof b1, "%s/b1.vtp", dir);
+    snprintf(da, sizeof da, "%s/a.txt", dir); snprintf(db, sizeof db, "%s/b.txt", dir);
+    int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    ENSURE_MSG(vtp_write(b1, &e, &(VtpOptions){ .ascii = 0, .ka = 1 }, err, sizeof err) == 0, "%s", err);
+    omp_set_num_threads(2);
+    ENSURE_MSG(vtp_write(b, &e, &(VtpOptions){ .ascii = 0, .ka = 1 }, err, sizeof err) == 0, "%s", err);
+    omp_set_num_threads(threads);
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s", b, b1);
+    ENSURE_MSG(fx_sh(cmd) == 0, "the compressed frame differs between 1 and 2 threads");
+    ENSURE_MSG(vtp_write(a, &e, &(VtpOptions){ .ascii = 1, .ka = 1 }, err, sizeof err) == 0, "%s", err);
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/check_vtp.py %s --expect-points 100800 --expect-polys 2100 "
+             "--expect-time 1.5 --dump %s > /dev/null 2>&1", a, da);
+    int s = fx_sh(cmd);
+    if (s == 77 || s == 127) { snprintf(cmd, sizeof cmd, "rm -rf %s", dir); ENSURE(fx_sh(cmd) == 0); ensemble_free(&e); SKIP("python3-vtk9 missing: apt-get install python3-vtk9"); }
+    ENSURE_MSG(s == 0, "VTK rejected the ASCII frame");
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/check_vtp.py %s --expect-points 100800 --expect-polys 2100 "
+             "--expect-time 1.5 --dump %s > /dev/null 2>&1 && cmp -s %s %s", b, db, da, db);
+    ENSURE_MSG(fx_sh(cmd) == 0, "VTK read the compressed frame differently from the ASCII one (%s)", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
+    ensemble_free(&e);
+}
+
+/* A full disk while a compressed frame streams out: refused with the reason, nothing left. */
+void test_vtp_disk_full_compressed(void)
+{
+    Fixture f;
+    fixture(&f);
+    if (!exists("/dev/full")) { cleanup(&f); SKIP("no /dev/full"); }
+    ENSURE(symlink("/dev/full", f.tmp) == 0);
+    char err[512] = "";
+    ENSURE(vtp_write(f.path, &f.e, &(VtpOptions){ .ascii = 0, .ka = 1, .neighbors = f.neighbors, .meta = "meta" }, err, sizeof err) == -1);
+    ENSURE_MSG(strncmp(err, f.path, strlen(f.path)) == 0 && strstr(err, "space"), "%s", err);
+    ENSURE(!exists(f.path));
+    ENSURE(!exists(f.tmp));
+    cleanup(&f);
 }
