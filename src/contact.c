@@ -123,7 +123,7 @@ static void sort_by_cell(Contact *c, const Ensemble *e, int nv, const int *key, 
 
 void contact_grid(Contact *c, const Ensemble *e, double cell_size)
 {
-    if (e->nv_used > c->nv_cap || !c->gs) {   /* (at least one item, even for no vertex) */
+    if (e->nv_used > c->nv_cap || !c->gs || !c->cell) {   /* (at least one item, even for no vertex) */
         c->nv_cap = e->nv_used > 0 ? e->nv_used : 1;
         size_t n = (size_t)c->nv_cap;
         c->cell = ph_realloc(c->cell, n * sizeof *c->cell);
@@ -491,11 +491,21 @@ static void reserve_threads(Contact *c)
 }
 
 /* Builds the grid and evaluates all pairs from it; with skin >= 0, also builds the list. */
-static void forces_from_grid(Contact *c, Ensemble *e, const Params *P, double lmax, double skin, double *energy)
+/* The pair forces from a new grid (and a new list if skin >= 0). transient: the grid is released
+ * right after, so the sort's work space (8 bytes per vertex) is freed before the pairs are found. */
+static void forces_from_grid(Contact *c, Ensemble *e, const Params *P, double lmax, double skin, double *energy, int transient)
 {
     /* the midpoint of an interacting edge is within lmax / 2 + reach of P: with cells that large
      * (and a margin against rounding) it lies in P's 3x3 cells */
     contact_grid(c, e, (0.5 * lmax + params_cutoff(P) + (skin > 0 ? skin : 0)) * (1 + 1e-9));
+    if (transient && c->nv_cap >= 1 << 16) {   /* (the size rule of grid_release) */
+        free(c->cell); free(c->tmp);
+        c->cell = c->tmp = NULL;
+        c->tmp_cap = 0;
+#ifdef __GLIBC__
+        malloc_trim(0);
+#endif
+    }
     reserve_threads(c);
     if (energy) {   /* (tests only: the per-vertex energies; vertices in gaps own none) */
         c->u = ph_realloc(c->u, (size_t)e->nv_used * sizeof *c->u);
@@ -517,7 +527,7 @@ static void forces_from_grid(Contact *c, Ensemble *e, const Params *P, double lm
 
 void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, double *energy)
 {
-    forces_from_grid(c, e, P, lmax, -1, energy);
+    forces_from_grid(c, e, P, lmax, -1, energy, 0);
 }
 
 void contact_invalidate(Contact *c) { c->built = c->list_ok = 0; }
@@ -555,7 +565,7 @@ void contact_forces_now(Contact *c, Ensemble *e, const Params *P, double lmax)
 {
     if (list_usable(c, e, P)) forces_from_list(c, e, P);
     else {
-        forces_from_grid(c, e, P, lmax, -1, NULL);
+        forces_from_grid(c, e, P, lmax, -1, NULL, 1);
         grid_release(c);   /* (before the frame is assembled; a step allocates it again) */
     }
 }
@@ -579,13 +589,13 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
     c->built = 1;
     c->built_layout = e->layout;
     if (changed && calm < CALM) {   /* (see contact.h) */
-        forces_from_grid(c, e, P, lmax, -1, NULL);
+        forces_from_grid(c, e, P, lmax, -1, NULL, 0);
         c->list_ok = 0;
         c->plain++;
         return;
     }
     double skin = SKIN * cutoff;
-    forces_from_grid(c, e, P, lmax, skin, NULL);
+    forces_from_grid(c, e, P, lmax, skin, NULL, 1);
     c->list_ok = 1;
     c->list_skin = skin;
     c->list_cutoff = cutoff;
