@@ -201,6 +201,72 @@ static int segments_meet(const double *x, const double *y, int a, int b, int c, 
            (o3 == 0 && on_segment(x, y, c, d, a)) || (o4 == 0 && on_segment(x, y, c, d, b));
 }
 
+/* The first pair of edges i < j (edge k runs from vertex k to k + 1) that share no vertex and
+ * meet, in the order of a loop over all pairs; *pi = -1 if none. All pairs are tested for small
+ * polygons only. Otherwise the edges are binned by their bounding boxes into a grid of about n
+ * square cells, and a pair is tested only in the cell of the lower-left corner of the overlap of
+ * its boxes: edges that meet have overlapping boxes (a touch counts, see orient), and the cell of
+ * a point is monotone in its coordinates, so that cell holds both. A polygon whose long edges
+ * would fill too many cells is tested pair by pair. Returns 0, or -1 if memory ran out. */
+static int first_crossing(const double *x, const double *y, int n, double x0, double y0, double w, double h, int *pi, int *pj)
+{
+    *pi = *pj = -1;
+    double per = 0;
+    for (int k = 0; k < n; k++) per += hypot(x[(k + 1) % n] - x[k], y[(k + 1) % n] - y[k]);
+    double cs = fmax(per / n, sqrt(w * h / n));
+    double fx = w / cs + 1, fy = h / cs + 1;
+    size_t *start = NULL;
+    int *item = NULL, nx = 0, ny = 0;
+    size_t total = 0;
+    if (n >= 64 && cs > 0 && fx * fy <= 4.0 * n + 16) {
+        nx = (int)fx; ny = (int)fy;
+#define CELL(v, o, m) (int)fmin(fmax(((v) - (o)) / cs, 0), (m) - 1)
+        for (int k = 0; k < n; k++) {
+            int k1 = (k + 1) % n;
+            total += (size_t)(CELL(fmax(x[k], x[k1]), x0, nx) - CELL(fmin(x[k], x[k1]), x0, nx) + 1) *
+                     (size_t)(CELL(fmax(y[k], y[k1]), y0, ny) - CELL(fmin(y[k], y[k1]), y0, ny) + 1);
+        }
+    }
+    if (total == 0 || total > (size_t)32 * (size_t)n) {   /* all pairs */
+        for (int i = 0; i < n; i++)
+            for (int j = i + 2; j < n - (i == 0); j++)
+                if (segments_meet(x, y, i, i + 1, j, (j + 1) % n)) { *pi = i; *pj = j; return 0; }
+        return 0;
+    }
+    start = calloc((size_t)nx * (size_t)ny + 1, sizeof *start);
+    item = malloc(total * sizeof *item);
+    if (!start || !item) { free(start); free(item); return -1; }
+    for (int pass = 0; pass < 2; pass++) {   /* count per cell, then fill (edges in order) */
+        for (int k = 0; k < n; k++) {
+            int k1 = (k + 1) % n;
+            int a0 = CELL(fmin(x[k], x[k1]), x0, nx), a1 = CELL(fmax(x[k], x[k1]), x0, nx);
+            int b0 = CELL(fmin(y[k], y[k1]), y0, ny), b1 = CELL(fmax(y[k], y[k1]), y0, ny);
+            for (int b = b0; b <= b1; b++)
+                for (int a = a0; a <= a1; a++) {
+                    size_t c = (size_t)b * (size_t)nx + (size_t)a;
+                    if (pass) item[start[c]++] = k; else start[c + 1]++;
+                }
+        }
+        if (!pass) for (size_t c = 0; c < (size_t)nx * (size_t)ny; c++) start[c + 1] += start[c];
+        else { memmove(start + 1, start, (size_t)nx * (size_t)ny * sizeof *start); start[0] = 0; }
+    }
+    int bi = INT_MAX, bj = INT_MAX;
+    for (size_t c = 0; c < (size_t)nx * (size_t)ny; c++)
+        for (size_t u = start[c]; u < start[c + 1]; u++)
+            for (size_t v = u + 1; v < start[c + 1]; v++) {
+                int i = item[u], j = item[v], i1 = i + 1, j1 = (j + 1) % n;   /* (i < j: filled in order) */
+                if (j == i1 || (i == 0 && j == n - 1) || i > bi || (i == bi && j >= bj)) continue;
+                double lx = fmax(fmin(x[i], x[i1]), fmin(x[j], x[j1])), ly = fmax(fmin(y[i], y[i1]), fmin(y[j], y[j1]));
+                if ((size_t)CELL(ly, y0, ny) * (size_t)nx + (size_t)CELL(lx, x0, nx) != c) continue;
+                if (segments_meet(x, y, i, i1, j, j1)) { bi = i; bj = j; }
+            }
+#undef CELL
+    free(start);
+    free(item);
+    if (bi < INT_MAX) { *pi = bi; *pj = bj; }
+    return 0;
+}
+
 /* Checks polygon p (vertex indices idx[0..n-1], coordinates already copied into P) and makes it
  * counter-clockwise. Phase and repeats are checked first because they explain the later failures. */
 static int check_polygon(Reader *r, int p, const int *idx, const Vertex *v, OffPolygon *P)
@@ -243,12 +309,12 @@ static int check_polygon(Reader *r, int p, const int *idx, const Vertex *v, OffP
     if (fabs(twice_area) <= (n + 4) * DBL_EPSILON * magnitude)
         return fail(r, r->line, "polygon %d has zero area (collinear or degenerate vertices)", p);
 
-    /* Every pair of edges that share no vertex; edge j runs from vertex j to vertex j+1. */
-    for (int i = 0; i < n; i++)
-        for (int j = i + 2; j < n - (i == 0); j++)
-            if (segments_meet(P->x, P->y, i, i + 1, j, (j + 1) % n))
-                return fail(r, r->line, "polygon %d is self-intersecting: edge %d-%d meets edge %d-%d",
-                            p, idx[i], idx[i + 1], idx[j], idx[(j + 1) % n]);
+    int i, j;
+    if (first_crossing(P->x, P->y, n, x0, y0, x1 - x0, y1 - y0, &i, &j) < 0)
+        return fail(r, r->line, "out of memory checking polygon %d for self-intersections", p);
+    if (i >= 0)
+        return fail(r, r->line, "polygon %d is self-intersecting: edge %d-%d meets edge %d-%d",
+                    p, idx[i], idx[i + 1], idx[j], idx[(j + 1) % n]);
 
     if (twice_area < 0) {
         for (int j = 0, k = n - 1; j < k; j++, k--) {

@@ -7,6 +7,8 @@
 #include "off.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -306,6 +308,62 @@ void test_off_reject_self_intersecting(void)
     expect_reject(text, 9, "polygon 0 is self-intersecting: edge 1-2 meets edge 4-5");
     snprintf(text, sizeof text, "%s3 0 1 2\n6 0 1 2 3 4 2\n", pinch);
     expect_reject(text, 10, "polygon 1 is self-intersecting: edge 1-2 meets edge 4-2");
+}
+
+/* a plain test of whether segments ab and cd cross (generic random positions: no touching) */
+static int plain_cross(const double *x, const double *y, int a, int b, int c, int d)
+{
+#define SIDE(p, q, r) (((x[q] - x[p]) * (y[r] - y[p]) - (y[q] - y[p]) * (x[r] - x[p])) > 0)
+    return SIDE(a, b, c) != SIDE(a, b, d) && SIDE(c, d, a) != SIDE(c, d, b);
+#undef SIDE
+}
+
+/* Large polygons are checked for self-intersection with a grid, not pair by pair: on random noisy
+ * circles and spiky stars of 64 to 3,000 vertices, some with vertices thrown across (so that edges
+ * cross), the reader must reject exactly those that cross and name the same first pair of edges
+ * as a loop over all pairs. */
+void test_off_self_intersection_large(void)
+{
+    uint64_t st = 12345;
+#define RND() ((st = st * 6364136223846793005ull + 1442695040888963407ull) >> 11) * 0x1.0p-53
+    int rejected = 0, accepted = 0;
+    for (int trial = 0; trial < 120; trial++) {
+        int n = 64 + (int)(RND() * (trial % 10 == 0 ? 2936 : 400)), star = trial % 3 == 2, throws = (int)(RND() * 4);
+        double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+        for (int k = 0; k < n; k++) {
+            double a = 2 * 3.141592653589793 * (k + 0.3 * RND()) / n, r = star && k % 2 ? 0.2 : 1 + 0.01 * RND();
+            x[k] = r * cos(a); y[k] = r * sin(a);
+        }
+        for (int m = 0; m < throws; m++) {   /* a vertex thrown to a random point inside */
+            int k = (int)(RND() * n);
+            x[k] = 1.6 * RND() - 0.8; y[k] = 1.6 * RND() - 0.8;
+        }
+        int fi = -1, fj = -1;
+        for (int i = 0; i < n && fi < 0; i++)
+            for (int j = i + 2; j < n - (i == 0) && fi < 0; j++)
+                if (plain_cross(x, y, i, i + 1, j, (j + 1) % n)) { fi = i; fj = j; }
+        size_t cap = (size_t)n * 64 + 64, len = 0;
+        char *text = malloc(cap);
+        len += (size_t)snprintf(text + len, cap - len, "OFF\n%d 1 0\n", n);
+        for (int k = 0; k < n; k++) len += (size_t)snprintf(text + len, cap - len, "%.17g %.17g 0\n", x[k], y[k]);
+        len += (size_t)snprintf(text + len, cap - len, "%d", n);
+        for (int k = 0; k < n; k++) len += (size_t)snprintf(text + len, cap - len, " %d", k);
+        snprintf(text + len, cap - len, "\n");
+        Result res = run_text(text);
+        if (fi < 0) {
+            ENSURE_MSG(res.rc == 0, "trial %d (%d vertices, no crossing): %s", trial, n, res.err);
+            accepted++;
+        } else {
+            char want[96];
+            snprintf(want, sizeof want, "edge %d-%d meets edge %d-%d", fi, fi + 1, fj, (fj + 1) % n);
+            ENSURE_MSG(res.rc == -1 && strstr(res.err, want), "trial %d (%d vertices): '%s', expected '%s'", trial, n, res.err, want);
+            rejected++;
+        }
+        off_free(&res.d);
+        free(text); free(x); free(y);
+    }
+#undef RND
+    ENSURE_MSG(rejected >= 30 && accepted >= 30, "%d rejected, %d accepted: the cases are not mixed", rejected, accepted);
 }
 
 /* Coordinates so far apart that the area overflows: found by make fuzz (tests/fuzz_off.c), which
