@@ -300,7 +300,7 @@ int main(int argc, char **argv)
 {
     /* ---- prolog ---- */
 #ifdef __GLIBC__
-    /* Every allocation of 1 MiB or more gets its own mapping: it grows in place (no copy that
+    /* Every allocation of 1 MiB or more gets its own mapping: it grows without a copy (which
      * would double it for a moment) and goes back to the system when freed. glibc's default
      * raises this threshold after the first large free, after which the big arrays came from
      * the heap, were copied when they grew, and stayed resident when freed. */

@@ -119,7 +119,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     ok = ok && total == h.nv;
     /* the vertices, polygon by polygon, straight into the ensemble (no copy of them all) */
     struct stat st;
-    long here = ok ? ftell(f) : -1;
+    off_t here = ok ? ftello(f) : -1;
     ok = ok && here >= 0 && fstat(fileno(f), &st) == 0 && (uint64_t)st.st_size >= (uint64_t)here &&
          (uint64_t)h.nv <= ((uint64_t)st.st_size - (uint64_t)here) / (5 * sizeof(double));
     int nmax = 0;
@@ -144,7 +144,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     double d[5] = { 0 };
     int *ld = NULL;
     size_t *at = NULL;
-    here = ok ? ftell(f) : -1;
+    here = ok ? ftello(f) : -1;
     size_t left = ok && here >= 0 && fstat(fileno(f), &st) == 0 && st.st_size >= here ? (size_t)(st.st_size - here) : 0;
     if (ok && h.version >= 2) {
         ok = fread(&has, sizeof has, 1, f) == 1 && has >= 0 && has <= 2 && fread(&calm, sizeof calm, 1, f) == 1 && calm >= 0;

@@ -10,7 +10,9 @@
 int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, char *err, size_t len);
 
 /* Reads path into s (initialised by sim_init with any parameters; they are replaced by the
- * checkpoint's). Fills *frame and input. Returns 0, or -1 with "path: reason" in err. */
+ * checkpoint's). Fills *frame and input. Returns 0, or -1 with "path: reason" in err: then s is
+ * unchanged if the file was refused by its header (unreadable, another format or machine),
+ * and otherwise holds no polygons and parameters that must not be run. */
 int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, char *err, size_t len);
 
 #endif

@@ -490,7 +490,6 @@ static void reserve_threads(Contact *c)
     for (int t = 0; t < c->nthreads; t++) c->rec_n[t] = 0;
 }
 
-/* Builds the grid and evaluates all pairs from it; with skin >= 0, also builds the list. */
 /* The pair forces from a new grid (and a new list if skin >= 0). transient: the grid is released
  * right after, so the sort's work space (8 bytes per vertex) is freed before the pairs are found. */
 static void forces_from_grid(Contact *c, Ensemble *e, const Params *P, double lmax, double skin, double *energy, int transient)

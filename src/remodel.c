@@ -44,7 +44,7 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
 #ifdef _OPENMP
     t = omp_get_thread_num();
 #endif
-    size_t need = (size_t)n * 11;   /* two sets of (x, y, vx, vy, l0), and n bytes of merge flags */
+    size_t need = (size_t)n * 11;   /* two sets of (x, y, vx, vy, l0), and room for n merge flags */
     if (need > r->scratch_cap[t]) {
         r->scratch_cap[t] = need + need / 2;
         r->scratch[t] = ph_realloc(r->scratch[t], r->scratch_cap[t] * sizeof *r->scratch[t]);
@@ -85,7 +85,7 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
             m++;
         }
         n = m;
-        for (int f = 0; f < 5; f++) { double *t = a[f]; a[f] = b[f]; b[f] = t; }
+        for (int f = 0; f < 5; f++) { double *swap = a[f]; a[f] = b[f]; b[f] = swap; }
     }
 
     /* refine: cut every edge longer than lmax into ceil(l / lmax) equal pieces */

@@ -8,7 +8,9 @@
 
 /* Work space of remodeling. The vertex arrays are rewritten in place: only the new vertex lists
  * of the polygons that change are built aside (in `side`), so the memory needed is the ensemble
- * plus 40 bytes per vertex of the changed polygons, not a second copy of every array. */
+ * plus about 40 bytes per vertex of the changed polygons (kept with 50 % slack for the next
+ * steps) and 88 bytes per vertex of the largest polygon per thread, not a second copy of every
+ * array. */
 typedef struct Remodel {
     int *newstart, *newcount, *sideat, npcap;   /* per polygon: new first slot, new count (-1:
                                                  * unchanged), first slot in side */

@@ -1,8 +1,7 @@
-/* The frame writer. The per-polygon arrays are gathered into small buffers; the per-vertex arrays
- * (points, velocity, connectivity) are generated block by block as they are compressed (or
- * printed), so that a frame needs memory for its compressed size only, not for a copy of the
- * vertex data. The arrays are compressed in parallel, each into its own buffer. The file is
- * written atomically: XML, then the appended data. Layout of a frame, one Piece:
+/* The frame writer. The per-polygon arrays are gathered and compressed into small buffers; the
+ * per-vertex arrays (points, velocity, connectivity) are generated, compressed and written a batch
+ * of blocks at a time, so that a frame needs a few MB whatever its size (see vtp_write). The file
+ * is written atomically (a .tmp file, synced, then renamed). Layout of a frame, one Piece:
  *   FieldData  TIME (simulated time, so ParaView shows it instead of the frame index)
  *   CellData   per polygon, in polygon order
  *   PointData  velocity of every vertex
@@ -194,7 +193,8 @@ static size_t stream_compressed(FILE *f, z_stream *zs, const Array *a, int *bad)
     uint64_t nb = (size + BLOCK - 1) / BLOCK, *head = calloc(3 + nb, sizeof *head);
     unsigned char *raw = malloc(room), *packed = malloc((size_t)BATCH * bound);
     off_t at = ftello(f);
-    if (!head || !raw || !packed || at < 0) { *bad = ENOMEM; goto done; }
+    if (at < 0) { *bad = errno ? errno : EIO; goto done; }
+    if (!head || !raw || !packed) { *bad = ENOMEM; goto done; }
     head[0] = nb; head[1] = BLOCK; head[2] = size % BLOCK;
     size_t total = (3 + nb) * sizeof *head, have = 0;
     if (fwrite(head, 1, total, f) != total) { *bad = errno ? errno : EIO; goto done; }   /* (sizes filled in below) */
@@ -419,7 +419,7 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     z_stream *zs = calloc((size_t)nt, sizeof *zs);
     Buf app[NA], x = { 0 };
     memset(app, 0, sizeof app);
-    size_t at[NA], most[NA];
+    size_t at[NA] = { 0 }, most[NA];
     for (int t = 0; t < nt && zs; t++) bad |= deflateInit(&zs[t], 1) != Z_OK;
     if (!zs || bad) bad = ENOMEM;
     else {
@@ -454,7 +454,8 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
         put_xml(&x, arr, at, opt->meta, 0);
         if (x.bad && !bad) bad = x.bad;
         if (!bad) {
-            char *open = strstr(x.p, "  <AppendedData");   /* (the room is never smaller: the offsets only shrink) */
+            const char *opener = "  <AppendedData encoding=\"raw\">\n   _";   /* (put_xml ends with it) */
+            char *open = x.p + x.n - strlen(opener);   /* (the room is never smaller: the offsets only shrink) */
             size_t pad = room - x.n, tl = x.n - (size_t)(open - x.p);
             if (fseeko(f, 0, SEEK_SET) != 0 || fwrite(x.p, 1, (size_t)(open - x.p), f) != (size_t)(open - x.p)) bad = errno ? errno : EIO;
             for (size_t k = 0; k < pad && !bad; k++) if (fputc(k + 1 < pad ? ' ' : '\n', f) == EOF) bad = errno ? errno : EIO;

@@ -364,6 +364,15 @@ void test_off_self_intersection_large(void)
     }
 #undef RND
     ENSURE_MSG(rejected >= 30 && accepted >= 30, "%d rejected, %d accepted: the cases are not mixed", rejected, accepted);
+    /* A touch, exactly: a square with 80 edges along its bottom and a spike from the top whose tip
+     * (5.1875, 0) lies inside bottom edge 41-42 (x from 5.125 to 5.25), so both spike edges touch it. */
+    char text[4096];
+    size_t len = (size_t)snprintf(text, sizeof text, "OFF\n86 1 0\n");
+    for (int k = 0; k <= 80; k++) len += (size_t)snprintf(text + len, sizeof text - len, "%g 0 0\n", 0.125 * k);
+    len += (size_t)snprintf(text + len, sizeof text - len, "10 10 0\n5.5 10 0\n5.1875 0 0\n5 10 0\n0 10 0\n86");
+    for (int k = 0; k < 86; k++) len += (size_t)snprintf(text + len, sizeof text - len, " %d", k);
+    snprintf(text + len, sizeof text - len, "\n");
+    expect_reject(text, 89, "polygon 0 is self-intersecting: edge 41-42 meets edge 82-83");
 }
 
 /* Coordinates so far apart that the area overflows: found by make fuzz (tests/fuzz_off.c), which

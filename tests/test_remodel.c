@@ -6,6 +6,7 @@
 #include "harness.h"
 #include "remodel.h"
 #include <stdlib.h>
+#include <omp.h>
 
 /* a wobbly polygon with edges from much shorter than lmin to much longer than lmax */
 static int add_ragged(Ensemble *e, uint64_t *st, double cx, int rigid)
@@ -125,7 +126,9 @@ void test_remodel_compacts_gaps(void)
 void test_remodel_in_place_matches_alone(void)
 {
     Params P = fx_params_zero();
-    for (int trial = 0; trial < 6; trial++) {
+    int up = 0, down = 0, regrown = 0, threads = omp_get_max_threads();
+    omp_set_num_threads(2);   /* (the per-thread scratch in use by two threads) */
+    for (int trial = 0; trial < 12; trial++) {
         Ensemble e;
         Remodel r;
         ensemble_init(&e, 1);
@@ -133,6 +136,7 @@ void test_remodel_in_place_matches_alone(void)
         uint64_t st = 1000 + (uint64_t)trial;
         /* ragged polygons change, regular 40-gons of radius 1 (edges 0.16, in [lmin, lmax] of the
          * defaults) do not: alternate them in an order that differs per trial */
+        int regular[9], nreg = 0;   /* (after the removal below: which polygons need no remodeling) */
         for (int p = 0; p < 9; p++) {
             if ((p + trial) % 3 == 0) fx_add_ngon(&e, 40, 1, 3.0 * p, 0, 0.1 * p);
             else add_ragged(&e, &st, 3.0 * p, 0);
@@ -141,6 +145,7 @@ void test_remodel_in_place_matches_alone(void)
         unsigned char keep[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
         keep[(trial * 4) % 9] = 0;   /* a gap somewhere */
         ensemble_keep(&e, keep);
+        for (int p = 0; p < 9; p++) if (keep[p]) regular[nreg++] = (p + trial) % 3 == 0;
         /* the reference: each polygon remodeled in an ensemble of its own */
         Ensemble alone[9];
         for (int p = 0; p < e.np; p++) {
@@ -159,7 +164,20 @@ void test_remodel_in_place_matches_alone(void)
             same += alone[p].count[0] == e.count[p];
         }
         ENSURE(grew + shrank > 0 && same > 0);   /* (the case is mixed, as meant) */
+        if (trial % 2 == 0) {   /* no room to spare: remodeling must grow the arrays */
+            size_t n = (size_t)e.nv_used;
+            e.x = ph_realloc(e.x, n * sizeof *e.x); e.y = ph_realloc(e.y, n * sizeof *e.y);
+            e.vx = ph_realloc(e.vx, n * sizeof *e.vx); e.vy = ph_realloc(e.vy, n * sizeof *e.vy);
+            e.fx = ph_realloc(e.fx, n * sizeof *e.fx); e.fy = ph_realloc(e.fy, n * sizeof *e.fy);
+            e.l0 = ph_realloc(e.l0, n * sizeof *e.l0); e.pid = ph_realloc(e.pid, n * sizeof *e.pid);
+            e.nv_cap = e.nv_used;
+        }
+        int old_start[9], old_cap = e.nv_cap;
+        for (int p = 0; p < e.np; p++) old_start[p] = e.start[p];
         remodel(&e, &P, &r);
+        for (int p = 0; p < e.np; p++)
+            if (regular[p]) { up += e.start[p] > old_start[p]; down += e.start[p] < old_start[p]; }
+        regrown += e.nv_used > old_cap;
         ENSURE(!e.gaps && e.start[0] == 0);
         for (int p = 0; p < e.np; p++) {
             const Ensemble *a = &alone[p];
@@ -176,4 +194,7 @@ void test_remodel_in_place_matches_alone(void)
         remodel_free(&r);
         ensemble_free(&e);
     }
+    omp_set_num_threads(threads);
+    /* (both directions of the moves, and the arrays' growth, were exercised) */
+    ENSURE_MSG(up > 0 && down > 0 && regrown > 0, "unchanged polygons moved up %d and down %d times; arrays grew %d times", up, down, regrown);
 }

@@ -9,6 +9,7 @@
 #include "sim.h"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <omp.h>
@@ -440,8 +441,12 @@ void test_sim_checkpoint_contact_list(void)
             fclose(f);
             sim_free(&b);
             sim_init(&b, &params_compiled, 1);
+            fx_add_ngon(&b.e, 8, 1, 0, 0, 0);   /* (a state that a refused read must not mix with the file's) */
             ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == -1, "a cut at %ld of %ld bytes was accepted", n, full);
-            ENSURE_MSG(b.e.np == 0 && b.e.nv_used == 0, "a cut at %ld bytes left %d polygons", n, b.e.np);
+            if (strstr(err, "too short for a checkpoint"))   /* refused by the header: untouched */
+                ENSURE_MSG(b.e.np == 1 && b.e.count[0] == 8, "a cut at %ld bytes changed the state", n);
+            else
+                ENSURE_MSG(b.e.np == 0 && b.e.nv_used == 0, "a cut at %ld bytes left %d polygons", n, b.e.np);
         }
     /* version 1: the same bytes up to the list section; the state of step 300 */
     uint32_t one = 1;
@@ -505,4 +510,40 @@ void test_sim_large_packing_list_and_memory(void)
     }
     omp_set_num_threads(threads);
     ENSURE(hash[0] == hash[1]);
+}
+
+/* A full disk while a checkpoint streams out (the .tmp is a symlink to /dev/full; 100 polygons,
+ * more than the 64 KiB write buffer, so a write fails in the middle): refused with the reason, and
+ * neither the checkpoint nor its .tmp is left; the previous checkpoint is kept. */
+void test_sim_checkpoint_disk_full(void)
+{
+    if (access("/dev/full", W_OK) != 0) SKIP("no /dev/full");
+    static Sim s;
+    char dir[] = "/tmp/ph_test_ckfull_XXXXXX", path[96], tmp[100], err[512], cmd[160];
+    ENSURE(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    sim_init(&s, &params_compiled, 1);
+    for (int k = 0; k < 100; k++) fx_add_ngon(&s.e, 24, 0.4, (k % 10) * 1.0, (k / 10) * 1.0, 0);
+    ENSURE_MSG(checkpoint_write(path, &s, 0, "grid", err, sizeof err) == 0, "%s", err);
+    FILE *f = fopen(path, "rb");
+    ENSURE(f && fseek(f, 0, SEEK_END) == 0);
+    long size = ftell(f);
+    fclose(f);
+    ENSURE(size > 100 * 24 * 40);
+    ENSURE(symlink("/dev/full", tmp) == 0);
+    ENSURE(checkpoint_write(path, &s, 1, "grid", err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, path) == err && strstr(err, "space"), "%s", err);
+    struct stat st;
+    ENSURE_MSG(lstat(tmp, &st) != 0, "the .tmp was left");
+    ENSURE(stat(path, &st) == 0 && st.st_size == size);   /* (the previous one, intact) */
+    int frame;
+    char input[64];
+    static Sim b;
+    sim_init(&b, &params_compiled, 1);
+    ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == 0 && frame == 0, "%s", err);
+    sim_free(&s);
+    sim_free(&b);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
 }
