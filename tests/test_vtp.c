@@ -291,3 +291,22 @@ void test_vtp_disk_full_compressed(void)
     ENSURE(!exists(f.tmp));
     cleanup(&f);
 }
+
+/* An ensemble with no polygon left (all removed) still gives a frame that VTK reads: empty arrays. */
+void test_vtp_empty_frame(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    e.t = 2.0;
+    char dir[] = "/tmp/ph_test_vtp_XXXXXX", path[96], err[512], cmd[512];
+    ENSURE(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/empty.vtp", dir);
+    ENSURE_MSG(vtp_write(path, &e, &(VtpOptions){ .ascii = 0, .ka = 1 }, err, sizeof err) == 0, "%s", err);
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/check_vtp.py %s --expect-points 0 --expect-polys 0 --expect-time 2 > /dev/null 2>&1", path);
+    int s = fx_sh(cmd);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
+    ensemble_free(&e);
+    if (s == 77 || s == 127) SKIP("python3-vtk9 missing: apt-get install python3-vtk9");
+    ENSURE_MSG(s == 0, "VTK rejected the empty frame");
+}
