@@ -26,7 +26,7 @@ void contact_init(Contact *c) { memset(c, 0, sizeof *c); }
 
 void contact_free(Contact *c)
 {
-    free(c->cell_start); free(c->cell); free(c->vstrip); free(c->vitems); free(c->vcell);
+    free(c->cell_start); free(c->cell); free(c->vstrip); free(c->vitems);
     free(c->gs); free(c->u);
     free(c->scount); free(c->tmp);
     for (int t = 0; t < c->nthreads; t++) { free(c->rec[t]); free(c->near[t]); free(c->cand[t]); }
@@ -121,6 +121,16 @@ static void sort_by_cell(Contact *c, const Ensemble *e, int nv, const int *key, 
     else counting_sort(e, key, c->nx * c->ny, c->cell_start, out, stride);
 }
 
+/* The cell of point (x, y): always computed by this one expression, so that the sort and the scan
+ * agree (clamped: guards against rounding at the edges). */
+static inline int grid_cell(const Contact *c, double x, double y)
+{
+    int ix = (int)((x - c->x0) * c->inv), iy = (int)((y - c->y0) * c->inv);
+    ix = ix < 0 ? 0 : ix >= c->nx ? c->nx - 1 : ix;
+    iy = iy < 0 ? 0 : iy >= c->ny ? c->ny - 1 : iy;
+    return iy * c->nx + ix;
+}
+
 void contact_grid(Contact *c, const Ensemble *e, double cell_size)
 {
     if (e->nv_used > c->nv_cap || !c->gs || !c->cell) {   /* (at least one item, even for no vertex) */
@@ -128,7 +138,6 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         size_t n = (size_t)c->nv_cap;
         c->cell = ph_realloc(c->cell, n * sizeof *c->cell);
         c->vitems = ph_realloc(c->vitems, n * sizeof *c->vitems);
-        c->vcell = ph_realloc(c->vcell, n * sizeof *c->vcell);
         c->gs = ph_realloc(c->gs, n * sizeof *c->gs);
     }
     double xmin = INFINITY, ymin = INFINITY, xmax = -INFINITY, ymax = -INFINITY;
@@ -169,24 +178,24 @@ void contact_grid(Contact *c, const Ensemble *e, double cell_size)
         c->vstrip_cap = nstrips + 1;
         c->vstrip = ph_realloc(c->vstrip, (size_t)c->vstrip_cap * sizeof *c->vstrip);
     }
-    double inv = 1 / cs;
-#define CELL_OF(x, y) (ix = (int)(((x) - xmin) * inv), iy = (int)(((y) - ymin) * inv), \
-        ix = ix < 0 ? 0 : ix >= nx ? nx - 1 : ix, iy = iy < 0 ? 0 : iy >= ny ? ny - 1 : iy, iy * nx + ix)   /* (guards against rounding) */
-    #pragma omp parallel for schedule(static)
-    for (int p = 0; p < e->np; p++) {
-        int s = e->start[p], n = e->count[p], ix, iy;
-        for (int i = s; i < s + n; i++) {
-            int j = i + 1 < s + n ? i + 1 : s;
-            c->vcell[i] = CELL_OF(e->x[i], e->y[i]);
-            c->cell[i] = CELL_OF(0.5 * (e->x[i] + e->x[j]), 0.5 * (e->y[i] + e->y[j]));
-        }
-    }
-#undef CELL_OF
+    c->inv = 1 / cs;
     /* the vertices by cell, with cell_start as work space (only where each strip starts is kept:
-     * a second array of cells would cost up to 16 bytes per vertex), then the edges */
-    sort_by_cell(c, e, nv, c->vcell, c->vitems, 1);
+     * a second array of cells would cost up to 16 bytes per vertex; the scan computes a vertex's
+     * cell again), then the edges by the cell of their midpoints; `cell` holds the keys of each */
+    #pragma omp parallel for schedule(static)
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) c->cell[i] = grid_cell(c, e->x[i], e->y[i]);
+    sort_by_cell(c, e, nv, c->cell, c->vitems, 1);
     for (int s = 0; s < nstrips; s++) c->vstrip[s] = c->cell_start[s * STRIP * nx];
     c->vstrip[nstrips] = c->cell_start[ncell];
+    #pragma omp parallel for schedule(static)
+    for (int p = 0; p < e->np; p++) {
+        int s = e->start[p], n = e->count[p];
+        for (int i = s; i < s + n; i++) {
+            int j = i + 1 < s + n ? i + 1 : s;
+            c->cell[i] = grid_cell(c, 0.5 * (e->x[i] + e->x[j]), 0.5 * (e->y[i] + e->y[j]));
+        }
+    }
     sort_by_cell(c, e, nv, c->cell, &c->gs[0].k, (int)(sizeof *c->gs / sizeof(int)));
     /* the per-item copies, gathered in parallel */
     #pragma omp parallel for schedule(static)
@@ -375,9 +384,9 @@ static void strip_forces(Contact *c, Ensemble *e, const Params *P, int strip, in
     if (keep) { c->strip_tid[strip] = tid; c->strip_at[strip] = c->lst_n[tid]; }
     /* the strip's vertices, cell by cell */
     for (int m = c->vstrip[strip], cell = -1, x0 = 0, x1 = 0, y0 = 0, y1 = 0; m < c->vstrip[strip + 1]; m++) {
-        int i = c->vitems[m];
-        if (c->vcell[i] != cell) {   /* a new cell: its stencil */
-            cell = c->vcell[i];
+        int i = c->vitems[m], vc = grid_cell(c, e->x[i], e->y[i]);
+        if (vc != cell) {   /* a new cell: its stencil */
+            cell = vc;
             int cx = cell % nx, cy = cell / nx, nst = 0;
             x0 = cx > 0 ? cx - 1 : 0; x1 = cx + 1 < nx ? cx + 1 : cx;
             y0 = cy > 0 ? cy - 1 : 0; y1 = cy + 1 < ny ? cy + 1 : cy;
@@ -537,8 +546,8 @@ void contact_invalidate(Contact *c) { c->built = c->list_ok = 0; }
 static void grid_release(Contact *c)
 {
     if (c->nv_cap < 1 << 16) return;
-    free(c->cell_start); free(c->cell); free(c->vstrip); free(c->vitems); free(c->vcell); free(c->gs); free(c->tmp);
-    c->cell_start = c->cell = c->vstrip = c->vitems = c->vcell = c->tmp = NULL;
+    free(c->cell_start); free(c->cell); free(c->vstrip); free(c->vitems); free(c->gs); free(c->tmp);
+    c->cell_start = c->cell = c->vstrip = c->vitems = c->tmp = NULL;
     c->gs = NULL;
     c->nv_cap = c->ncell_cap = c->tmp_cap = c->vstrip_cap = 0;
 #ifdef __GLIBC__

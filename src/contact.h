@@ -48,14 +48,14 @@ typedef struct GridScan { float x, y, r; int k, k1; } GridScan;
 
 typedef struct Contact {
     /* grid: square cells of side cs from (x0, y0), nx * ny of them */
-    double x0, y0, cs;
+    double x0, y0, cs, inv;   /* (inv = 1 / cs) */
     int nx, ny, ncell_cap, nv_cap;
     int *cell_start;       /* edges of cell c: gs[cell_start[c] .. cell_start[c+1]) */
     GridScan *gs;          /* the edges sorted by the cell of their midpoint, in slot order within
                             * a cell, so that a stencil is scanned contiguously */
     double scan_margin;    /* covers the rounding of the single-precision test */
-    int *cell;             /* cell of the midpoint of each edge, by slot */
-    int *vitems, *vcell;   /* the vertex slots sorted by the cell of their position, and that cell */
+    int *cell;             /* sort keys by slot: the cell of each vertex, then of each edge's midpoint */
+    int *vitems;           /* the vertex slots sorted by the cell of their position */
     int *vstrip, vstrip_cap;   /* the vertices of strip s: vitems[vstrip[s] .. vstrip[s + 1]) */
     double *u;             /* pair energy owned by each vertex (allocated when requested) */
     int keep_records;      /* set by the caller: keep the pairs of the next evaluation */
