@@ -280,14 +280,15 @@ static void summary(const Sim *s, const char *what, int frames, double wall)
     for (int k = 0; k < T_COUNT; k++) loop += s->timer[k];
     double compute = loop - s->timer[T_OUTPUT];   /* the step's phases, without frame writing */
     struct rusage ru;   /* (Linux: the peak resident set in KiB) */
-    double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0, nv = ensemble_vertex_count(&s->e);
+    int nv = ensemble_vertex_count(&s->e);
+    double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
     printf("%s: %d frames, %lld steps in %.2f s wall, threads: %d; %.0f vertex updates, %.3g per second of computing; "
            "%d polygons, %d vertices at the end\n"
            "events: divisions %lld, removals %lld, fusions (type I) %lld, splits (type II) %lld\n"
            "contact list: built in %lld steps, reused in %lld; grid only in %lld (slots changed two steps running)\n"
            "memory: peak %.1f MB resident, %.0f bytes per vertex at the end\n",
            what, frames, (long long)s->e.step, wall, omp_get_max_threads(), s->vertex_steps,
-           s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, ensemble_vertex_count(&s->e),
+           s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, nv,
            (long long)s->divisions, (long long)s->removals, (long long)s->fusions1, (long long)s->fusions2,
            (long long)s->contact.builds, (long long)s->contact.reuses, (long long)s->contact.plain,
            peak / 1e6, peak / (nv > 0 ? nv : 1));

@@ -33,10 +33,9 @@ static const char MAGIC[24] = "polyhoop checkpoint\n";
  * is kept in bad and ends the writing */
 typedef struct { FILE *f; int bad; } Out;
 
-static int put(Out *o, const void *d, size_t n)
+static void put(Out *o, const void *d, size_t n)
 {
     if (!o->bad && n && fwrite(d, 1, n, o->f) != n) o->bad = errno ? errno : EIO;
-    return o->bad != 0;
 }
 
 int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, char *err, size_t len)
@@ -54,29 +53,29 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     if (!b.f) return -1;
     char vbuf[1 << 16];   /* (stdio's default buffer of 4 KiB would mean a system call per 100 vertices) */
     setvbuf(b.f, vbuf, _IOFBF, sizeof vbuf);
-    int bad = put(&b, &h, sizeof h);
-    for (int p = 0; p < e->np && !bad; p++) {
+    put(&b, &h, sizeof h);
+    for (int p = 0; p < e->np && !b.bad; p++) {
         int32_t n = e->count[p], gen = e->gen[p];
         double d[4] = { e->A0[p], e->Amax[p], e->alpha[p], e->birth[p] };
         int64_t ids[2] = { e->id[p], e->parent[p] };
-        bad |= put(&b, &n, sizeof n) | put(&b, &gen, sizeof gen) | put(&b, d, sizeof d) | put(&b, ids, sizeof ids);
-        bad |= put(&b, &e->phase[p], 1) | put(&b, &e->rigid[p], 1);
+        put(&b, &n, sizeof n); put(&b, &gen, sizeof gen); put(&b, d, sizeof d); put(&b, ids, sizeof ids);
+        put(&b, &e->phase[p], 1); put(&b, &e->rigid[p], 1);
     }
-    for (int p = 0; p < e->np && !bad; p++)
+    for (int p = 0; p < e->np && !b.bad; p++)
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
             double v[5] = { e->x[i], e->y[i], e->vx[i], e->vy[i], e->l0[i] };
-            bad |= put(&b, v, sizeof v);
+            put(&b, v, sizeof v);
         }
     const Contact *c = &s->contact;
     int32_t has = contact_saved_state(c, e), calm = c->calm, ns = c->nstrips;
-    bad |= put(&b, &has, sizeof has) | put(&b, &calm, sizeof calm);
+    put(&b, &has, sizeof has); put(&b, &calm, sizeof calm);
     if (has == 2) {
         double d[5] = { c->list_skin, c->list_cutoff, c->list_h, c->list_extent, c->drift };
-        bad |= put(&b, d, sizeof d) | put(&b, &ns, sizeof ns);
-        for (int k = 0; k < ns && !bad; k++) {
+        put(&b, d, sizeof d); put(&b, &ns, sizeof ns);
+        for (int k = 0; k < ns && !b.bad; k++) {
             int64_t len = (int64_t)(c->strip_end[k] - c->strip_at[k]);
-            bad |= put(&b, &len, sizeof len);
-            if (len) bad |= put(&b, c->lst[c->strip_tid[k]] + c->strip_at[k], (size_t)len * sizeof(int));   /* (an empty strip may have no buffer) */
+            put(&b, &len, sizeof len);
+            if (len) put(&b, c->lst[c->strip_tid[k]] + c->strip_at[k], (size_t)len * sizeof(int));   /* (an empty strip may have no buffer) */
         }
     }
     return atomic_close(b.f, path, b.bad, 1, err, len);
@@ -120,8 +119,8 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     /* the vertices, polygon by polygon, straight into the ensemble (no copy of them all) */
     struct stat st;
     off_t here = ok ? ftello(f) : -1;
-    ok = ok && here >= 0 && fstat(fileno(f), &st) == 0 && (uint64_t)st.st_size >= (uint64_t)here &&
-         (uint64_t)h.nv <= ((uint64_t)st.st_size - (uint64_t)here) / (5 * sizeof(double));
+    ok = ok && here >= 0 && fstat(fileno(f), &st) == 0 && st.st_size >= here &&
+         (uint64_t)h.nv <= (uint64_t)(st.st_size - here) / (5 * sizeof(double));
     int nmax = 0;
     for (int p = 0; ok && p < h.np; p++) nmax = n[p] > nmax ? n[p] : nmax;
     double *v = ok ? malloc(((size_t)nmax + 1) * 10 * sizeof *v) : NULL;   /* as read, and by field */
@@ -145,7 +144,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     int *ld = NULL;
     size_t *at = NULL;
     here = ok ? ftello(f) : -1;
-    size_t left = ok && here >= 0 && fstat(fileno(f), &st) == 0 && st.st_size >= here ? (size_t)(st.st_size - here) : 0;
+    size_t left = ok && here >= 0 && st.st_size >= here ? (size_t)(st.st_size - here) : 0;   /* (st from above) */
     if (ok && h.version >= 2) {
         ok = fread(&has, sizeof has, 1, f) == 1 && has >= 0 && has <= 2 && fread(&calm, sizeof calm, 1, f) == 1 && calm >= 0;
         if (ok && has == 2) ok = fread(d, sizeof d, 1, f) == 1 && fread(&ns, sizeof ns, 1, f) == 1 && ns >= 0 &&

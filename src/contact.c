@@ -499,6 +499,26 @@ static void reserve_threads(Contact *c)
     for (int t = 0; t < c->nthreads; t++) c->rec_n[t] = 0;
 }
 
+/* Frees the sort's work space (the keys and the strip sort's slots, 8 bytes per vertex) and, with
+ * all, the rest of the grid. Only for large ensembles: for small ones, allocating it anew and
+ * malloc_trim cost more than the memory is worth (the foam ran 25 % slower). */
+static void release(Contact *c, int all)
+{
+    if (c->nv_cap < 1 << 16) return;
+    free(c->cell); free(c->tmp);
+    c->cell = c->tmp = NULL;
+    c->tmp_cap = 0;
+    if (all) {
+        free(c->cell_start); free(c->vstrip); free(c->vitems); free(c->gs);
+        c->cell_start = c->vstrip = c->vitems = NULL;
+        c->gs = NULL;
+        c->nv_cap = c->ncell_cap = c->vstrip_cap = 0;
+    }
+#ifdef __GLIBC__
+    malloc_trim(0);   /* (glibc may keep freed memory of the heap resident otherwise) */
+#endif
+}
+
 /* The pair forces from a new grid (and a new list if skin >= 0). transient: the grid is released
  * right after, so the sort's work space (8 bytes per vertex) is freed before the pairs are found. */
 static void forces_from_grid(Contact *c, Ensemble *e, const Params *P, double lmax, double skin, double *energy, int transient)
@@ -506,14 +526,7 @@ static void forces_from_grid(Contact *c, Ensemble *e, const Params *P, double lm
     /* the midpoint of an interacting edge is within lmax / 2 + reach of P: with cells that large
      * (and a margin against rounding) it lies in P's 3x3 cells */
     contact_grid(c, e, (0.5 * lmax + params_cutoff(P) + (skin > 0 ? skin : 0)) * (1 + 1e-9));
-    if (transient && c->nv_cap >= 1 << 16) {   /* (the size rule of grid_release) */
-        free(c->cell); free(c->tmp);
-        c->cell = c->tmp = NULL;
-        c->tmp_cap = 0;
-#ifdef __GLIBC__
-        malloc_trim(0);
-#endif
-    }
+    if (transient) release(c, 0);
     reserve_threads(c);
     if (energy) {   /* (tests only: the per-vertex energies; vertices in gaps own none) */
         c->u = ph_realloc(c->u, (size_t)e->nv_used * sizeof *c->u);
@@ -540,20 +553,9 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
 
 void contact_invalidate(Contact *c) { c->built = c->list_ok = 0; }
 
-/* Frees the grid (about 45 bytes per vertex) while a list makes it unneeded; the next build
- * allocates it again. Only for large ensembles: for small ones, allocating it anew and
- * malloc_trim cost more than the memory is worth (the foam ran 25 % slower). */
-static void grid_release(Contact *c)
-{
-    if (c->nv_cap < 1 << 16) return;
-    free(c->cell_start); free(c->cell); free(c->vstrip); free(c->vitems); free(c->gs); free(c->tmp);
-    c->cell_start = c->cell = c->vstrip = c->vitems = c->tmp = NULL;
-    c->gs = NULL;
-    c->nv_cap = c->ncell_cap = c->tmp_cap = c->vstrip_cap = 0;
-#ifdef __GLIBC__
-    malloc_trim(0);   /* (glibc keeps freed memory of the heap resident otherwise) */
-#endif
-}
+/* Frees the grid (about 36 bytes per vertex) while a list makes it unneeded; the next build
+ * allocates it again. */
+static void grid_release(Contact *c) { release(c, 1); }
 
 /* Whether the list holds every pair of the current state (see contact.h). */
 static int list_usable(const Contact *c, const Ensemble *e, const Params *P)

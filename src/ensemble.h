@@ -81,8 +81,9 @@ static inline int ens_prev(const Ensemble *e, int i)
 }
 
 /* Checks every polygon: at least 3 vertices, slots in polygon order and owned by it, finite
- * positions, counter-clockwise with positive area, no two non-adjacent edges crossing. Returns 0, or -1 with the
- * first problem in msg. O(sum of squared polygon sizes): for tests and checked runs. */
+ * positions, counter-clockwise with positive area, no two non-adjacent edges crossing. Returns 0,
+ * or -1 with the first problem in msg. O(sum of squared polygon sizes): for tests and checked
+ * runs. */
 int ensemble_validate(const Ensemble *e, char *msg, size_t len);
 
 /* Total number of vertices in polygons (excludes gaps). */

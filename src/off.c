@@ -201,30 +201,40 @@ static int segments_meet(const double *x, const double *y, int a, int b, int c, 
            (o3 == 0 && on_segment(x, y, c, d, a)) || (o4 == 0 && on_segment(x, y, c, d, b));
 }
 
+/* The grid of first_crossing: square cells of side cs from (x0, y0), nx by ny of them. */
+typedef struct { double x0, y0, cs; int nx, ny; } BoxGrid;
+
+/* the column (or row) of coordinate v: monotone in v, clamped to the grid */
+static int box_cell(double v, double o, double cs, int m) { return (int)fmin(fmax((v - o) / cs, 0), m - 1); }
+
+/* the cells [*a0, *a1] x [*b0, *b1] covered by the bounding box of edge k -> k1 */
+static void edge_cells(const BoxGrid *g, const double *x, const double *y, int k, int k1, int *a0, int *a1, int *b0, int *b1)
+{
+    *a0 = box_cell(fmin(x[k], x[k1]), g->x0, g->cs, g->nx); *a1 = box_cell(fmax(x[k], x[k1]), g->x0, g->cs, g->nx);
+    *b0 = box_cell(fmin(y[k], y[k1]), g->y0, g->cs, g->ny); *b1 = box_cell(fmax(y[k], y[k1]), g->y0, g->cs, g->ny);
+}
+
 /* The first pair of edges i < j (edge k runs from vertex k to k + 1) that share no vertex and
  * meet, in the order of a loop over all pairs; *pi = -1 if none. All pairs are tested for small
- * polygons only. Otherwise the edges are binned by their bounding boxes into a grid of about n
- * square cells, and a pair is tested only in the cell of the lower-left corner of the overlap of
- * its boxes: edges that meet have overlapping boxes (a touch counts, see orient), and the cell of
- * a point is monotone in its coordinates, so that cell holds both. A polygon whose long edges
- * would fill too many cells is tested pair by pair. Returns 0, or -1 if memory ran out. */
+ * polygons only. Otherwise the edges are binned by their bounding boxes into a grid of at most
+ * 2n + 1 square cells (w h / cs^2 <= n and (w + h) / cs <= perimeter / cs <= n), and a pair is
+ * tested only in the cell of the lower-left corner of the overlap of its boxes: edges that meet
+ * have overlapping boxes (a touch counts, see orient), and the cell of a point is monotone in its
+ * coordinates, so that cell holds both. A polygon whose long edges would fill too many cells is
+ * tested pair by pair. Returns 0, or -1 if memory ran out. */
 static int first_crossing(const double *x, const double *y, int n, double x0, double y0, double w, double h, int *pi, int *pj)
 {
     *pi = *pj = -1;
     double per = 0;
     for (int k = 0; k < n; k++) per += hypot(x[(k + 1) % n] - x[k], y[(k + 1) % n] - y[k]);
-    double cs = fmax(per / n, sqrt(w * h / n));
-    double fx = w / cs + 1, fy = h / cs + 1;
-    size_t *start = NULL;
-    int *item = NULL, nx = 0, ny = 0;
-    size_t total = 0;
-    if (n >= 64 && cs > 0 && fx * fy <= 4.0 * n + 16) {
-        nx = (int)fx; ny = (int)fy;
-#define CELL(v, o, m) (int)fmin(fmax(((v) - (o)) / cs, 0), (m) - 1)
+    BoxGrid g = { x0, y0, fmax(per / n, sqrt(w * h / n)), 0, 0 };
+    size_t total = 0;   /* cell entries of all edges */
+    int a0, a1, b0, b1;
+    if (n >= 64 && g.cs > 0) {
+        g.nx = (int)(w / g.cs) + 1; g.ny = (int)(h / g.cs) + 1;
         for (int k = 0; k < n; k++) {
-            int k1 = (k + 1) % n;
-            total += (size_t)(CELL(fmax(x[k], x[k1]), x0, nx) - CELL(fmin(x[k], x[k1]), x0, nx) + 1) *
-                     (size_t)(CELL(fmax(y[k], y[k1]), y0, ny) - CELL(fmin(y[k], y[k1]), y0, ny) + 1);
+            edge_cells(&g, x, y, k, (k + 1) % n, &a0, &a1, &b0, &b1);
+            total += (size_t)(a1 - a0 + 1) * (size_t)(b1 - b0 + 1);
         }
     }
     if (total == 0 || total > (size_t)32 * (size_t)n) {   /* all pairs */
@@ -233,34 +243,31 @@ static int first_crossing(const double *x, const double *y, int n, double x0, do
                 if (segments_meet(x, y, i, i + 1, j, (j + 1) % n)) { *pi = i; *pj = j; return 0; }
         return 0;
     }
-    start = calloc((size_t)nx * (size_t)ny + 1, sizeof *start);
-    item = malloc(total * sizeof *item);
+    size_t ncell = (size_t)g.nx * (size_t)g.ny, *start = calloc(ncell + 1, sizeof *start);
+    int *item = malloc(total * sizeof *item);
     if (!start || !item) { free(start); free(item); return -1; }
     for (int pass = 0; pass < 2; pass++) {   /* count per cell, then fill (edges in order) */
         for (int k = 0; k < n; k++) {
-            int k1 = (k + 1) % n;
-            int a0 = CELL(fmin(x[k], x[k1]), x0, nx), a1 = CELL(fmax(x[k], x[k1]), x0, nx);
-            int b0 = CELL(fmin(y[k], y[k1]), y0, ny), b1 = CELL(fmax(y[k], y[k1]), y0, ny);
+            edge_cells(&g, x, y, k, (k + 1) % n, &a0, &a1, &b0, &b1);
             for (int b = b0; b <= b1; b++)
                 for (int a = a0; a <= a1; a++) {
-                    size_t c = (size_t)b * (size_t)nx + (size_t)a;
+                    size_t c = (size_t)b * (size_t)g.nx + (size_t)a;
                     if (pass) item[start[c]++] = k; else start[c + 1]++;
                 }
         }
-        if (!pass) for (size_t c = 0; c < (size_t)nx * (size_t)ny; c++) start[c + 1] += start[c];
-        else { memmove(start + 1, start, (size_t)nx * (size_t)ny * sizeof *start); start[0] = 0; }
+        if (!pass) for (size_t c = 0; c < ncell; c++) start[c + 1] += start[c];
+        else { memmove(start + 1, start, ncell * sizeof *start); start[0] = 0; }
     }
     int bi = INT_MAX, bj = INT_MAX;
-    for (size_t c = 0; c < (size_t)nx * (size_t)ny; c++)
+    for (size_t c = 0; c < ncell; c++)
         for (size_t u = start[c]; u < start[c + 1]; u++)
             for (size_t v = u + 1; v < start[c + 1]; v++) {
                 int i = item[u], j = item[v], i1 = i + 1, j1 = (j + 1) % n;   /* (i < j: filled in order) */
                 if (j == i1 || (i == 0 && j == n - 1) || i > bi || (i == bi && j >= bj)) continue;
                 double lx = fmax(fmin(x[i], x[i1]), fmin(x[j], x[j1])), ly = fmax(fmin(y[i], y[i1]), fmin(y[j], y[j1]));
-                if ((size_t)CELL(ly, y0, ny) * (size_t)nx + (size_t)CELL(lx, x0, nx) != c) continue;
+                if ((size_t)box_cell(ly, g.y0, g.cs, g.ny) * (size_t)g.nx + (size_t)box_cell(lx, g.x0, g.cs, g.nx) != c) continue;
                 if (segments_meet(x, y, i, i1, j, j1)) { bi = i; bj = j; }
             }
-#undef CELL
     free(start);
     free(item);
     if (bi < INT_MAX) { *pi = bi; *pj = bj; }

@@ -257,11 +257,6 @@ static int fail(char *err, size_t errlen, const char *path, const char *why, int
     return -1;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t size, char *err, size_t errlen)
-{
-    return write_file_atomic_parts(path, &data, &size, 1, 1, err, errlen);
-}
-
 FILE *atomic_open(const char *path, char *err, size_t errlen)
 {
     char tmp[4200];
@@ -330,8 +325,8 @@ int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, 
 /* the arrays of a frame, in file order: TIME, the cell arrays, velocity, points, connectivity, offsets */
 enum { NA = 16, CELLS = 1, VELOCITY = 12, POINTS = 13, CONNECTIVITY = 14, OFFSETS = 15 };
 
-/* The XML of a frame: with the numbers inline (ascii), or up to the start of the appended data,
- * the arrays at offsets at[] of it. */
+/* The XML of a frame: with the numbers inline (ascii: at[] unused), or up to the start of the
+ * appended data, the arrays at offsets at[] of it. */
 static void put_xml(Buf *b, const Array *arr, const size_t *at, const char *meta, int ascii)
 {
     putf(b, "<?xml version=\"1.0\"?>\n");
@@ -343,14 +338,14 @@ static void put_xml(Buf *b, const Array *arr, const size_t *at, const char *meta
     else put_array(b, at[0], &arr[0], 0);
     putf(b, "    </FieldData>\n    <Piece NumberOfPoints=\"%zu\" NumberOfPolys=\"%zu\">\n", arr[POINTS].count, arr[OFFSETS].count);
     putf(b, "      <CellData Scalars=\"area\">\n");
-    for (int a = CELLS; a < VELOCITY; a++) put_array(b, ascii ? 0 : at[a], &arr[a], ascii);
+    for (int a = CELLS; a < VELOCITY; a++) put_array(b, at[a], &arr[a], ascii);
     putf(b, "      </CellData>\n      <PointData Vectors=\"velocity\">\n");
-    put_array(b, ascii ? 0 : at[VELOCITY], &arr[VELOCITY], ascii);
+    put_array(b, at[VELOCITY], &arr[VELOCITY], ascii);
     putf(b, "      </PointData>\n      <Points>\n");
-    put_array(b, ascii ? 0 : at[POINTS], &arr[POINTS], ascii);
+    put_array(b, at[POINTS], &arr[POINTS], ascii);
     putf(b, "      </Points>\n      <Polys>\n");
-    put_array(b, ascii ? 0 : at[CONNECTIVITY], &arr[CONNECTIVITY], ascii);
-    put_array(b, ascii ? 0 : at[OFFSETS], &arr[OFFSETS], ascii);
+    put_array(b, at[CONNECTIVITY], &arr[CONNECTIVITY], ascii);
+    put_array(b, at[OFFSETS], &arr[OFFSETS], ascii);
     putf(b, "      </Polys>\n    </Piece>\n  </PolyData>\n");
     if (!ascii) putf(b, "  <AppendedData encoding=\"raw\">\n   _");
 }
@@ -397,7 +392,8 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     };
     if (opt->ascii) {   /* (the whole file in memory: ascii is for small cases and debugging) */
         Buf b = { 0 };
-        put_xml(&b, arr, NULL, opt->meta, 1);
+        size_t unused[NA] = { 0 };
+        put_xml(&b, arr, unused, opt->meta, 1);
         const char *tail = "</VTKFile>\n";
         const void *part[2] = { b.p, tail };
         size_t size[2] = { b.n, strlen(tail) };

@@ -158,20 +158,23 @@ void test_vtp_missing_dir_fails(void)
     cleanup(&f);
 }
 
-/* A full disk: the .tmp is a symlink to /dev/full, so every flushed write fails with ENOSPC. */
-void test_vtp_disk_full_detected(void)
+/* A full disk: the .tmp is a symlink to /dev/full, so every flushed write fails with ENOSPC; the
+ * frame (ascii, or compressed and streamed) is refused with the reason, and nothing is left. */
+static void expect_disk_full(int ascii)
 {
     Fixture f;
     fixture(&f);
     if (!exists("/dev/full")) { cleanup(&f); SKIP("no /dev/full"); }
     ENSURE(symlink("/dev/full", f.tmp) == 0);
     char err[512] = "";
-    ENSURE(vtp_write(f.path, &f.e, &(VtpOptions){ .ascii = 1, .ka = 1, .neighbors = f.neighbors, .meta = "meta" }, err, sizeof err) == -1);
+    ENSURE(vtp_write(f.path, &f.e, &(VtpOptions){ .ascii = ascii, .ka = 1, .neighbors = f.neighbors, .meta = "meta" }, err, sizeof err) == -1);
     ENSURE_MSG(strncmp(err, f.path, strlen(f.path)) == 0 && strstr(err, "space"), "%s", err);
     ENSURE(!exists(f.path));
     ENSURE(!exists(f.tmp));
     cleanup(&f);
 }
+
+void test_vtp_disk_full_detected(void) { expect_disk_full(1); }
 
 void test_vtp_readonly_dir_fails(void)
 {
@@ -277,20 +280,7 @@ void test_vtp_large_frame_in_batches(void)
     ensemble_free(&e);
 }
 
-/* A full disk while a compressed frame streams out: refused with the reason, nothing left. */
-void test_vtp_disk_full_compressed(void)
-{
-    Fixture f;
-    fixture(&f);
-    if (!exists("/dev/full")) { cleanup(&f); SKIP("no /dev/full"); }
-    ENSURE(symlink("/dev/full", f.tmp) == 0);
-    char err[512] = "";
-    ENSURE(vtp_write(f.path, &f.e, &(VtpOptions){ .ascii = 0, .ka = 1, .neighbors = f.neighbors, .meta = "meta" }, err, sizeof err) == -1);
-    ENSURE_MSG(strncmp(err, f.path, strlen(f.path)) == 0 && strstr(err, "space"), "%s", err);
-    ENSURE(!exists(f.path));
-    ENSURE(!exists(f.tmp));
-    cleanup(&f);
-}
+void test_vtp_disk_full_compressed(void) { expect_disk_full(0); }
 
 /* An ensemble with no polygon left (all removed) still gives a frame that VTK reads: empty arrays. */
 void test_vtp_empty_frame(void)
