@@ -43,15 +43,13 @@ polyhoop: $(OBJ) build/polyhoop.o
 run: polyhoop
 	./polyhoop -o outputs
 
-# The test runner links every module and polyhoop.c (its main renamed) and runs every test;
-# some tests run ./polyhoop itself.
+# The test runner links every module (not polyhoop.c, which holds main only) and runs every
+# test; some tests run ./polyhoop itself.
 build/test_%.o: tests/test_%.c tests/harness.h $(wildcard src/*.h) build/flags
 	$(CC) $(CFLAGS) $(CPPFLAGS) -Itests -c $< -o $@
 build/run_tests.o: tests/run_tests.c tests/harness.h $(wildcard tests/*.def) build/flags
 	$(CC) $(CFLAGS) $(CPPFLAGS) -Itests -c $< -o $@
-build/polyhoop_lib.o: polyhoop.c $(wildcard src/*.h) build/flags build/version
-	$(CC) $(CFLAGS) $(CPPFLAGS) -DPH_VERSION='"$(VERSION)"' -Dmain=polyhoop_main -c $< -o $@
-tests/run_tests: $(OBJ) build/polyhoop_lib.o $(TESTS:tests/%.c=build/%.o) build/run_tests.o
+tests/run_tests: $(OBJ) $(TESTS:tests/%.c=build/%.o) build/run_tests.o
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 # a program built with a time step far too large, for the blow-up test
@@ -102,11 +100,9 @@ build-check/run_tests.o: tests/run_tests.c tests/harness.h $(wildcard tests/*.de
 	$(CC) $(CHECK_FLAGS) $(CPPFLAGS) -Itests -c $< -o $@
 build-check/polyhoop.o: polyhoop.c $(wildcard src/*.h) build-check/flags build/version
 	$(CC) $(CHECK_FLAGS) $(CPPFLAGS) -DPH_VERSION='"$(VERSION)"' -c $< -o $@
-build-check/polyhoop_lib.o: polyhoop.c $(wildcard src/*.h) build-check/flags build/version
-	$(CC) $(CHECK_FLAGS) $(CPPFLAGS) -DPH_VERSION='"$(VERSION)"' -Dmain=polyhoop_main -c $< -o $@
 polyhoop-check: $(CHECK_OBJ) build-check/polyhoop.o
 	$(CC) $(CHECK_FLAGS) $^ -o $@ $(LDLIBS)
-tests/run_tests-check: $(CHECK_OBJ) build-check/polyhoop_lib.o $(TESTS:tests/%.c=build-check/%.o) build-check/run_tests.o
+tests/run_tests-check: $(CHECK_OBJ) $(TESTS:tests/%.c=build-check/%.o) build-check/run_tests.o
 	$(CC) $(CHECK_FLAGS) $^ -o $@ $(LDLIBS)
 # the programs of other parameter headers, each in one compiler call like tests/polyhoop_unstable
 polyhoop-check-%: params/%.h $(SRC) polyhoop.c $(wildcard src/*.h) build-check/flags

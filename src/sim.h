@@ -1,11 +1,14 @@
 /* A simulation: the parameters, the ensemble and the work buffers of the step, and what the
- * step counts and times. step() and the set-up live in polyhoop.c. */
+ * step counts and times (sim.c). */
 #ifndef PH_SIM_H
 #define PH_SIM_H
 #include "contact.h"
 #include "ensemble.h"
 #include "params.h"
 #include "remodel.h"
+
+/* The program's exit statuses. */
+enum { PH_EXIT_OK = 0, PH_EXIT_MEMORY = 1, PH_EXIT_USAGE = 2, PH_EXIT_BLOWUP = 3, PH_EXIT_OUTPUT = 4 };
 
 enum { T_REMODEL, T_GEOMETRY, T_INTERNAL, T_CONTACT, T_INTEGRATE, T_FUSION, T_TOPOLOGY, T_OUTPUT, T_COUNT };
 extern const char *const timer_names[T_COUNT];
@@ -27,6 +30,15 @@ void sim_free(Sim *s);
 
 /* Gives every non-rigid polygon its growth rate and division area (call once after loading). */
 void sim_draw_traits(Sim *s);
+
+/* Adds the polygons of an OFF file (the first Nr rigid), draws their traits and checks the
+ * input (crossing edges: a warning, an error with strict; edges that would remodel into an
+ * absurd number of vertices). Returns 0, or -1 after saying why on stderr. */
+int sim_load_input(Sim *s, const char *input, int strict);
+
+/* Replaces the state of s by the checkpoint of the run in dir, whose parameters must be the
+ * compiled ones except Nf and Ns; fills *frame and its input's name. 0, or -1 after saying why. */
+int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen);
 
 /* Advances the simulation by one time step. Returns 0, or -1 when a position became non-finite
  * or (with s->validate) a polygon failed ensemble_validate; s->error then says which polygon,

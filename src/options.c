@@ -1,0 +1,114 @@
+/* The command line: every option in one table-like if-chain, each checked as it is read, and the
+ * help text that lists them. Usage errors name the option and what it needs. */
+#include "options.h"
+#include "params.h"
+#include "vtp.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: polyhoop [options] [input.off]\n"
+        "       polyhoop [options] --restart DIR\n"
+        "Simulates the polygons of input.off (default inputs/ensemble.off) with the parameters\n"
+        "compiled in from %s; writes DIR/frame%%06d.vtp, DIR/frames.pvd and DIR/checkpoint.bin.\n"
+        "  -o DIR         output folder, created if missing (default outputs/)\n"
+        "  -n N           number of frames after the initial one (default Nf = %d)\n"
+        "  -s N           steps per frame (default Ns = %d)\n"
+        "  -j N           threads (default: OMP_NUM_THREADS or all cores)\n"
+        "  --seed N       seed of the random numbers (default 1)\n"
+        "  --ascii        write frames as ASCII instead of zlib-compressed binary\n"
+        "  --png          also draw every frame as DIR/frame%%06d.png (see --png-*)\n"
+        "  --png-color A  colour the cells by cell array A (default area): id, parent, generation,\n"
+        "                 age, area, target_area, perimeter, pressure, neighbors, phase, rigid\n"
+        "  --png-size WxH picture size in pixels (default 800x800)\n"
+        "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fit each frame)\n"
+        "  --checkpoint-every K  write DIR/checkpoint.bin every K frames (default 1; 0: never)\n"
+        "  --restart DIR  continue the run found in DIR (its checkpoint), writing on into DIR\n"
+        "  --check        validate every polygon after every step (slow; stops at the first fault)\n"
+        "  --strict-input reject inputs whose polygons overlap (default: warn)\n"
+        "  -q             quiet: no banner, no status line per frame\n"
+        "  -h, --help     this help\n"
+        "SIGINT or SIGTERM: the run finishes its step, writes a checkpoint and stops (status 130/143).\n"
+        "Exit status: 0 done, 1 out of memory, 2 bad input or usage, 3 numerical blow-up, 4 output error.\n",
+        params_file, params_compiled.Nf, params_compiled.Ns);
+}
+
+/* An integer option's value in [min, INT_MAX], or -1 after saying what was wrong. */
+static long parse_count(const char *opt, const char *arg, long min)
+{
+    char *end;
+    errno = 0;
+    long v = arg ? strtol(arg, &end, 10) : 0;
+    if (!arg || errno || *end || end == arg || v < min || v > INT_MAX) {
+        fprintf(stderr, "polyhoop: option %s needs an integer >= %ld, got '%s'\n", opt, min, arg ? arg : "");
+        return -1;
+    }
+    return v;
+}
+
+int options_parse(Options *o, int argc, char **argv)
+{
+    *o = (Options){ .input = "inputs/ensemble.off", .dir = "outputs", .frames = -1, .steps = -1, .seed = 1,
+                    .every = 1, .png_w = 800, .png_h = 800, .png_color = "area" };
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k];
+        const char *next = k + 1 < argc ? argv[k + 1] : NULL;
+        long v = 0;
+#define COUNT(field, min) do { if ((v = parse_count(a, next, min)) < 0) goto bad; o->field = (int)v; k++; } while (0)
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 1; }
+        else if (!strcmp(a, "-o") && next) { o->dir = next; k++; }
+        else if (!strcmp(a, "--restart") && next) { o->restart = next; k++; }
+        else if (!strcmp(a, "-n")) COUNT(frames, 0);
+        else if (!strcmp(a, "-s")) COUNT(steps, 1);
+        else if (!strcmp(a, "-j")) COUNT(threads, 1);
+        else if (!strcmp(a, "--seed")) { if ((v = parse_count(a, next, 0)) < 0) goto bad; o->seed = (uint64_t)v; k++; }
+        else if (!strcmp(a, "--checkpoint-every")) COUNT(every, 0);
+        else if (!strcmp(a, "--ascii")) o->ascii = 1;
+        else if (!strcmp(a, "--png")) o->png = 1;
+        else if (!strcmp(a, "--png-color") && next) { o->png_color = next; o->png = 1; k++; }
+        else if (!strcmp(a, "--png-size") && next) {
+            char c;
+            if (sscanf(next, "%dx%d%c", &o->png_w, &o->png_h, &c) != 2 || o->png_w < 1 || o->png_h < 1 ||
+                o->png_w > 16384 || o->png_h > 16384) {
+                fprintf(stderr, "polyhoop: --png-size needs WxH with 1 <= W, H <= 16384, got '%s'\n", next);
+                return -1;
+            }
+            o->png = 1;
+            k++;
+        } else if (!strcmp(a, "--png-view") && next) {
+            PngView *w = &o->png_view;
+            char c;
+            if (sscanf(next, "%lf,%lf,%lf,%lf%c", &w->x0, &w->y0, &w->x1, &w->y1, &c) != 4 || !(w->x1 > w->x0) || !(w->y1 > w->y0)) {
+                fprintf(stderr, "polyhoop: --png-view needs x0,y0,x1,y1 with x0 < x1 and y0 < y1, got '%s'\n", next);
+                return -1;
+            }
+            o->png = o->png_fixed = 1;
+            k++;
+        }
+        else if (!strcmp(a, "-q")) o->quiet = 1;
+        else if (!strcmp(a, "--check")) o->check = 1;
+        else if (!strcmp(a, "--strict-input")) o->strict = 1;
+        else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "polyhoop: unknown or incomplete option '%s'\n", a);
+            goto bad;
+        } else o->input = a;
+#undef COUNT
+    }
+    int known = 0;
+    for (int k = 0; k < VTP_CELL_ARRAYS; k++) known |= !strcmp(o->png_color, vtp_cell_arrays[k]);
+    if (!known) {
+        fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (id, parent, generation, age, area, "
+                "target_area, perimeter, pressure, neighbors, phase, rigid)\n", o->png_color);
+        return -1;
+    }
+    if (o->restart) o->dir = o->restart;
+    return 0;
+bad:
+    usage(stderr);
+    return -1;
+}

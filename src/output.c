@@ -1,0 +1,160 @@
+/* Frames, pictures, checkpoints and what the user reads on the terminal. Every file is written
+ * atomically by its writer (vtp.c, png.c, checkpoint.c); this module decides what and when. */
+#define _POSIX_C_SOURCE 200809L
+#include "output.h"
+#include "checkpoint.h"
+#include "geometry.h"
+#include "vtp.h"
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+/* mkdir -p */
+static int make_dir(const char *path)
+{
+    char buf[4096];
+    if (strlen(path) >= sizeof buf) { errno = ENAMETOOLONG; return -1; }
+    strcpy(buf, path);
+    for (char *c = buf + 1; *c; c++)
+        if (*c == '/') {
+            *c = 0;
+            if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+            *c = '/';
+        }
+    if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+    struct stat st;
+    if (stat(buf, &st) || !S_ISDIR(st.st_mode)) { errno = ENOTDIR; return -1; }
+    return 0;
+}
+
+int output_open(Output *out, const Options *o, const Sim *s, const char *input, const char *version, int frame0)
+{
+    const Params *P = &s->P;
+    *out = (Output){ .o = o, .input = input, .version = version, .slast = s->e.step };
+    if (make_dir(o->dir)) {
+        fprintf(stderr, "polyhoop: cannot create output folder %s: %s\n", o->dir, strerror(errno));
+        return PH_EXIT_OUTPUT;
+    }
+    out->times = malloc(((size_t)P->Nf + 1) * sizeof *out->times);
+    size_t metalen = 0;
+    FILE *m = open_memstream(&out->meta, &metalen);
+    if (!out->times || !m) { perror("polyhoop"); return PH_EXIT_MEMORY; }
+    for (int k = 0; k <= P->Nf; k++) out->times[k] = (double)k * P->Ns * P->dt;
+    fprintf(m, "polyhoop %s\nparameters: %s\ninput: %s\nseed: %llu\n", version, params_file, input,
+            (unsigned long long)s->e.seed);
+    params_print(m, P, "  ");
+    fclose(m);
+    if (o->quiet) return 0;
+    printf("polyhoop %s  (%s, %d threads)\n%s %s: %d polygons, %d vertices, %d rigid\n"
+           "output %s/frame%%06d.vtp (%s): frames %d..%d of %d steps, dt = %g, to t = %g; seed %llu\n",
+           version, params_file, omp_get_max_threads(), o->restart ? "restart from" : "input", o->restart ? o->restart : input,
+           s->e.np, ensemble_vertex_count(&s->e), P->Nr, o->dir, o->ascii ? "ASCII" : "zlib",
+           frame0, P->Nf, P->Ns, P->dt, P->Nf * (double)P->Ns * P->dt, (unsigned long long)s->e.seed);
+    params_print(stdout, P, "  ");
+    fflush(stdout);
+    return 0;
+}
+
+void output_checkpoint(Output *out, Sim *s, int frame)
+{
+    char path[4200], err[4400];
+    snprintf(path, sizeof path, "%s/checkpoint.bin", out->o->dir);
+    if (checkpoint_write(path, s, frame, out->input, err, sizeof err)) {
+        fprintf(stderr, "polyhoop: cannot write the checkpoint: %s\n", err);
+        exit(PH_EXIT_OUTPUT);
+    }
+}
+
+void output_frame(Output *out, Sim *s, int frame)
+{
+    const Options *o = out->o;
+    double t0 = omp_get_wtime();
+    char path[4200], err[4400];
+    /* a polygon turned inside out (area <= 0) means the run has gone wrong: stop before writing */
+    for (int p = 0; p < s->e.np; p++) {
+        double a = geom_area(s->e.x + s->e.start[p], s->e.y + s->e.start[p], s->e.count[p]);
+        if (!(a > 0)) {
+            fprintf(stderr, "polyhoop: numerical blow-up at t = %.6g: polygon %d (id %lld) is inverted (area %g); "
+                    "%s. Try a smaller dt.\n", s->e.t, p, (long long)s->e.id[p], a,
+                    frame ? "the earlier frames are intact" : "no frame was written");
+            exit(PH_EXIT_BLOWUP);
+        }
+    }
+    if ((size_t)s->e.np > out->nbcap) {
+        out->nbcap = (size_t)s->e.np_cap;
+        out->nb = realloc(out->nb, out->nbcap * sizeof *out->nb);
+        out->values = realloc(out->values, out->nbcap * sizeof *out->values);
+        if (!out->nb || !out->values) { perror("polyhoop"); exit(PH_EXIT_MEMORY); }
+    }
+    sim_neighbors(s, out->nb);
+    VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta };
+    snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
+    out->times[frame] = (double)frame * s->P.Ns * s->P.dt;
+    if (vtp_write(path, &s->e, &opt, err, sizeof err) || vtp_write_collection(o->dir, frame + 1, out->times, err, sizeof err)) {
+        fprintf(stderr, "polyhoop: cannot write frame %d: %s\n", frame, err);
+        exit(PH_EXIT_OUTPUT);
+    }
+    if (o->png) {
+        vtp_cell_values(&s->e, &opt, o->png_color, out->values);
+        snprintf(path, sizeof path, "%s/frame%06d.png", o->dir, frame);
+        char label[256];
+        snprintf(label, sizeof label, "%s  t = %.4g", o->png_color, s->e.t);
+        if (png_write(path, &s->e, out->values, label, 0, 0, o->png_w, o->png_h, o->png_fixed ? &o->png_view : NULL, err, sizeof err)) {
+            fprintf(stderr, "polyhoop: cannot draw frame %d: %s\n", frame, err);
+            exit(PH_EXIT_OUTPUT);
+        }
+    }
+    if (o->every > 0 && frame % o->every == 0) output_checkpoint(out, s, frame);
+    s->timer[T_OUTPUT] += omp_get_wtime() - t0;
+}
+
+void output_status(Output *out, const Sim *s, int frame)
+{
+    if (out->o->quiet) return;
+    double w = omp_get_wtime() - out->wall0;
+    double rate = w > out->wlast ? (double)(s->e.step - out->slast) / (w - out->wlast) : 0;
+    int64_t step_end = (int64_t)s->P.Nf * s->P.Ns;
+    printf("frame %6d/%d  t = %-9.6g polygons %7d  vertices %9d  wall %8.2f s  %7.0f steps/s  ETA %.0f s\n",
+           frame, s->P.Nf, s->e.t, s->e.np, ensemble_vertex_count(&s->e), w, rate,
+           rate > 0 ? (double)(step_end - s->e.step) / rate : 0.0);
+    fflush(stdout);
+    out->wlast = w;
+    out->slast = s->e.step;
+}
+
+void output_summary(const Output *out, const Sim *s, const char *what, int frames)
+{
+    double wall = omp_get_wtime() - out->wall0;
+    double loop = 0;
+    for (int k = 0; k < T_COUNT; k++) loop += s->timer[k];
+    double compute = loop - s->timer[T_OUTPUT];   /* the step's phases, without frame writing */
+    struct rusage ru;   /* (Linux: the peak resident set in KiB) */
+    int nv = ensemble_vertex_count(&s->e);
+    double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
+    printf("%s: %d frames, %lld steps in %.2f s wall, threads: %d; %.0f vertex updates, %.3g per second of computing; "
+           "%d polygons, %d vertices at the end\n"
+           "events: divisions %lld, removals %lld, fusions (type I) %lld, splits (type II) %lld\n"
+           "contact list: built in %lld steps, reused in %lld; grid only in %lld (slots changed two steps running)\n"
+           "memory: peak %.1f MB resident, %.0f bytes per vertex at the end\n",
+           what, frames, (long long)s->e.step, wall, omp_get_max_threads(), s->vertex_steps,
+           s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, nv,
+           (long long)s->divisions, (long long)s->removals, (long long)s->fusions1, (long long)s->fusions2,
+           (long long)s->contact.builds, (long long)s->contact.reuses, (long long)s->contact.plain,
+           peak / 1e6, peak / (nv > 0 ? nv : 1));
+    for (int k = 0; k < T_COUNT; k++)
+        printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], s->timer[k], 100 * s->timer[k] / (loop > 0 ? loop : 1));
+    fflush(stdout);
+}
+
+void output_close(Output *out)
+{
+    free(out->nb);
+    free(out->values);
+    free(out->meta);
+    free(out->times);
+    *out = (Output){ 0 };
+}

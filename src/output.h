@@ -1,0 +1,42 @@
+/* What a run writes besides its state: the frames (.vtp), their collection (frames.pvd), the
+ * pictures (.png), the checkpoints and their cadence, the banner, the status line per frame and
+ * the closing summary. */
+#ifndef PH_OUTPUT_H
+#define PH_OUTPUT_H
+#include "options.h"
+#include "sim.h"
+
+typedef struct Output {
+    const Options *o;
+    const char *input;   /* the input's name, as recorded in the frames */
+    const char *version; /* the program's revision */
+    char *meta;          /* the frames' XML comment: version, parameters, input, seed */
+    double *values;      /* the coloured cell array of the picture */
+    int *nb;             /* neighbour counts of the frame */
+    size_t nbcap;
+    double *times;       /* simulated time of every frame, for the .pvd */
+    double wall0, wlast; /* status line: wall clock at the loop's start and at the last line */
+    int64_t slast;       /* the step of the last line */
+} Output;
+
+/* Creates the output folder and the frame-time table, records the run's description and prints
+ * the banner (unless quiet). frame0: the first frame this run writes. Returns 0, or an exit
+ * status after saying why. */
+int output_open(Output *out, const Options *o, const Sim *s, const char *input, const char *version, int frame0);
+
+/* Writes frame `frame` of the current state, the collection up to it, its picture and, if due,
+ * a checkpoint; exits with PH_EXIT_BLOWUP (a polygon turned inside out) or PH_EXIT_OUTPUT. */
+void output_frame(Output *out, Sim *s, int frame);
+
+/* Writes the checkpoint of the state at `frame`; exits with PH_EXIT_OUTPUT on failure. */
+void output_checkpoint(Output *out, Sim *s, int frame);
+
+/* The status line of a frame (unless quiet): steps per second since the last line, time left. */
+void output_status(Output *out, const Sim *s, int frame);
+
+/* The closing lines of a run: counts, speed, memory and the time of each phase of the step. */
+void output_summary(const Output *out, const Sim *s, const char *what, int frames);
+
+void output_close(Output *out);
+
+#endif

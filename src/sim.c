@@ -1,0 +1,172 @@
+/* The simulation: set-up from an input or a checkpoint, and the time step as the paper tells it.
+ * One step (sim_step), each phase one timed call into its module:
+ *   1. remodel:    split edges longer than lmax, collapse edges shorter than lmin   (paper 3.1)
+ *   2. geometry:   areas, perimeters, arclengths, longest edge
+ *   3. internal:   forces within each polygon and per-vertex dissipation           (paper 2.3)
+ *   4. contact:    pair forces between hoop segments, from a list of nearby edges  (paper 2.3, 3.4)
+ *                  kept over steps while valid, rebuilt from the cell grid
+ *   5. integrate:  semi-implicit Euler, growth of the target areas                 (paper 3.5, 3.2)
+ *   6. fusion:     merging and splitting of touching hoops                         (paper 3.3)
+ *   7. topology:   removal below Amin, division above Amax                         (paper 3.2)
+ * A step that blows up says which polygon, when and why (Sim.error). */
+#define _POSIX_C_SOURCE 200809L
+#include "sim.h"
+#include "checkpoint.h"
+#include "forces.h"
+#include "fusion.h"
+#include "geometry.h"
+#include "integrate.h"
+#include "off.h"
+#include "topology.h"
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const timer_names[T_COUNT] = { "remodel", "geometry", "internal forces", "contact",
+                                           "integrate", "fusion", "topology", "output" };
+
+void sim_init(Sim *s, const Params *P, uint64_t seed)
+{
+    memset(s, 0, sizeof *s);
+    s->P = *P;
+    ensemble_init(&s->e, seed);
+    contact_init(&s->contact);
+    remodel_init(&s->remodel);
+}
+
+void sim_free(Sim *s)
+{
+    ensemble_free(&s->e);
+    contact_free(&s->contact);
+    remodel_free(&s->remodel);
+}
+
+void sim_draw_traits(Sim *s)
+{
+    for (int p = 0; p < s->e.np; p++)
+        if (!s->e.rigid[p]) topology_draw_traits(&s->e, &s->P, p);
+}
+
+int step(Sim *s)
+{
+    Ensemble *e = &s->e;
+    const Params *P = &s->P;
+    double t0 = omp_get_wtime(), t1;
+#define LAP(k) (t1 = omp_get_wtime(), s->timer[k] += t1 - t0, t0 = t1)
+    remodel(e, P, &s->remodel);                          LAP(T_REMODEL);
+    double lmax = forces_update_geometry(e);             LAP(T_GEOMETRY);
+    forces_internal(e, P, NULL);                         LAP(T_INTERNAL);
+    s->contact.keep_records = P->theta > 0;              /* fusion looks at this step's pairs */
+    contact_forces_step(&s->contact, e, P, lmax);        LAP(T_CONTACT);
+    s->vertex_steps += e->nv_used;
+    double vmax;
+    int bad = integrate(e, P, &vmax);                    LAP(T_INTEGRATE);
+    contact_moved(&s->contact, P->dt * vmax);
+    if (bad >= 0) {
+        double vbad = 0;
+        int finite = 1;
+        for (int i = e->start[bad]; i < e->start[bad] + e->count[bad]; i++) {
+            finite &= isfinite(e->x[i]) && isfinite(e->y[i]);
+            vbad = fmax(vbad, hypot(e->vx[i], e->vy[i]));
+        }
+        snprintf(s->error, sizeof s->error, "numerical blow-up at t = %.6g (step %lld): polygon %d (id %lld) %s",
+                 e->t + P->dt, (long long)e->step + 1, bad, (long long)e->id[bad],
+                 finite ? "has a vertex moving farther than h in one step" : "has a non-finite vertex position");
+        if (finite) snprintf(s->error + strlen(s->error), sizeof s->error - strlen(s->error), " (speed %.3g > h/dt = %.3g)", vbad, P->h / P->dt);
+        return -1;
+    }
+    fusion_update(e, P, &s->contact, &s->fusions1, &s->fusions2);  LAP(T_FUSION);
+    int removed;
+    s->divisions += topology_update(e, P, &removed);
+    s->removals += removed;                              LAP(T_TOPOLOGY);
+#undef LAP
+    e->step++;
+    e->t = (double)e->step * P->dt;
+    char msg[256];
+    if (s->validate && ensemble_validate(e, msg, sizeof msg)) {
+        snprintf(s->error, sizeof s->error, "invalid state after step %lld (t = %g): %s", (long long)e->step, e->t, msg);
+        return -1;
+    }
+    return 0;
+}
+
+void sim_neighbors(Sim *s, int *nb)
+{
+    double lmax = forces_update_geometry(&s->e);
+    s->contact.keep_records = 1;
+    contact_forces_now(&s->contact, &s->e, &s->P, lmax);
+    contact_neighbors(&s->contact, &s->e, nb);
+    if (!(s->P.theta > 0)) contact_drop_records(&s->contact);   /* (without fusion, no step needs them) */
+}
+
+
+/* Checks an input beyond what the reader can: polygons whose edges cross (hoops that overlap
+ * beyond their thickness push apart violently: a warning, an error with strict), and edges so
+ * long that remodeling would create an unreasonable number of vertices. Returns 0 or -1. */
+static int check_input(Sim *s, const char *input, int strict)
+{
+    double pieces = 0;
+    for (int p = 0; p < s->e.np; p++)
+        for (int i = s->e.start[p]; i < s->e.start[p] + s->e.count[p]; i++) {
+            int j = ens_next(&s->e, i);
+            pieces += ceil(hypot(s->e.x[j] - s->e.x[i], s->e.y[j] - s->e.y[i]) / s->P.lmax);
+        }
+    if (pieces > 1e8) {
+        fprintf(stderr, "polyhoop: %s: the polygons are %.3g edges of length lmax = %g long; remodeling would "
+                "create that many vertices (wrong units, or a stray vertex?)\n", input, pieces, s->P.lmax);
+        return -1;
+    }
+    int a, b;
+    double lmax = forces_update_geometry(&s->e);
+    if (contact_crossing(&s->contact, &s->e, lmax, &a, &b)) {
+        fprintf(stderr, "polyhoop: %s: %s: polygons %d and %d overlap (their edges cross)%s\n", input,
+                strict ? "error" : "warning", a, b, strict ? "" : "; they will push apart violently (--strict-input rejects this)");
+        if (strict) return -1;
+    }
+    return 0;
+}
+
+
+int sim_load_input(Sim *s, const char *input, int strict)
+{
+    OffData off;
+    char err[8192];
+    if (off_read(input, &off, err, sizeof err)) {
+        fprintf(stderr, "polyhoop: %s\n", err);
+        return -1;
+    }
+    for (int p = 0; p < off.np; p++)
+        ensemble_add_polygon(&s->e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase, p < s->P.Nr);
+    off_free(&off);
+    if (s->P.Nr > s->e.np) {
+        fprintf(stderr, "polyhoop: %s: Nr = %d rigid polygons requested but the input has only %d\n",
+                params_file, s->P.Nr, s->e.np);
+        return -1;
+    }
+    sim_draw_traits(s);
+    return check_input(s, input, strict);
+}
+
+int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen)
+{
+    char path[4200], err[8192];
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    if (checkpoint_read(path, s, frame, input, inlen, err, sizeof err)) {
+        fprintf(stderr, "polyhoop: cannot restart: %s\n", err);
+        return -1;
+    }
+    /* the checkpoint's parameters must be the ones compiled in (only Nf and Ns may differ) */
+    Params compiled = params_compiled;
+    compiled.Nf = s->P.Nf;
+    compiled.Ns = s->P.Ns;
+    char a[4096], b[4096];
+    FILE *fa = fmemopen(a, sizeof a, "w"), *fb = fmemopen(b, sizeof b, "w");
+    params_print(fa, &compiled, ""); params_print(fb, &s->P, "");
+    fclose(fa); fclose(fb);
+    if (strcmp(a, b)) {
+        fprintf(stderr, "polyhoop: cannot restart %s: it was run with other parameters than %s\n", path, params_file);
+        return -1;
+    }
+    return 0;
+}
