@@ -7,13 +7,15 @@
 CC       = gcc
 PARAMS  ?= params/default.h
 OPT     ?= -O3
+B       ?= build
 CFLAGS   = -std=c11 $(OPT) -fopenmp -Wall -Wextra -Wpedantic $(if $(WERROR),-Werror) $(EXTRA_CFLAGS)
 CPPFLAGS = -Isrc -iquote . -DPH_PARAMS_FILE='"$(PARAMS)"'
 LDLIBS   = -lz -lm
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+CHECK_OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 SRC   = $(wildcard src/*.c)
-OBJ   = $(SRC:src/%.c=build/%.o)
+HDR   = $(wildcard src/*.h)
 TESTS = $(wildcard tests/test_*.c)
 
 all: polyhoop
@@ -25,140 +27,72 @@ build/deps.ok:
 	@echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - -o /dev/null 2>/dev/null || { echo "polyhoop needs OpenMP (libgomp): apt-get install -y gcc"; exit 1; }
 	@mkdir -p build && touch $@
 
-# Rebuild everything when the flags or the parameter header change.
-build/flags: FORCE | build/deps.ok
+# ---- the one compile rule: every build (the program, the tests, sanitized, benchmark and
+# valgrind builds, other parameter headers) is this set of rules with another build folder B,
+# optimisation OPT and parameter header PARAMS, e.g.
+#   make B=build/foam PARAMS=params/foam.h build/foam/polyhoop
+# Everything in B is rebuilt when its flags change, main.o when the revision does.
+$(B)/flags: FORCE | build/deps.ok
+	@mkdir -p $(B)
 	@echo '$(CC) $(CFLAGS) $(CPPFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS) $(CPPFLAGS)' > $@
-build/version: FORCE | build/deps.ok
+$(B)/version: FORCE | $(B)/flags
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-
-build/%.o: src/%.c $(wildcard src/*.h) build/flags
+$(B)/%.o: src/%.c $(HDR) $(B)/flags
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
-build/params.o: $(PARAMS)
-build/polyhoop.o: polyhoop.c $(wildcard src/*.h) build/flags build/version
+$(B)/params.o: $(PARAMS)
+$(B)/main.o: polyhoop.c $(HDR) $(B)/flags $(B)/version
 	$(CC) $(CFLAGS) $(CPPFLAGS) -DPH_VERSION='"$(VERSION)"' -c $< -o $@
-
-polyhoop: $(OBJ) build/polyhoop.o
+$(B)/polyhoop: $(SRC:src/%.c=$(B)/%.o) $(B)/main.o
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+# the test runner links every module (not polyhoop.c, which holds main only)
+$(B)/test_%.o: tests/test_%.c $(wildcard tests/*.h) $(HDR) $(B)/flags
+	$(CC) $(CFLAGS) $(CPPFLAGS) -Itests -c $< -o $@
+$(B)/run_tests.o: tests/run_tests.c tests/harness.h $(wildcard tests/*.def) $(B)/flags
+	$(CC) $(CFLAGS) $(CPPFLAGS) -Itests -c $< -o $@
+$(B)/run_tests: $(SRC:src/%.c=$(B)/%.o) $(TESTS:tests/%.c=$(B)/%.o) $(B)/run_tests.o
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+# the programs and runner at their usual names; a build with a time step far too large, for the
+# blow-up test
+SUB = $(MAKE) --no-print-directory
+polyhoop: build/polyhoop
+	@cp $< $@.tmp && mv -f $@.tmp $@
+tests/run_tests: build/run_tests
+	@cp $< $@.tmp && mv -f $@.tmp $@
+tests/polyhoop_unstable: FORCE
+	@$(SUB) B=build/unstable PARAMS=tests/params_unstable.h build/unstable/polyhoop
+	@cmp -s build/unstable/polyhoop $@ || { cp build/unstable/polyhoop $@.tmp && mv -f $@.tmp $@; }
 
 run: polyhoop
-	./polyhoop -o outputs
+	./polyhoop --overwrite -o outputs
 
-# The test runner links every module (not polyhoop.c, which holds main only) and runs every
-# test; some tests run ./polyhoop itself.
-build/test_%.o: tests/test_%.c tests/harness.h $(wildcard src/*.h) build/flags
-	$(CC) $(CFLAGS) $(CPPFLAGS) -Itests -c $< -o $@
-build/run_tests.o: tests/run_tests.c tests/harness.h $(wildcard tests/*.def) build/flags
-	$(CC) $(CFLAGS) $(CPPFLAGS) -Itests -c $< -o $@
-tests/run_tests: $(OBJ) $(TESTS:tests/%.c=build/%.o) build/run_tests.o
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
-
-# a program built with a time step far too large, for the blow-up test
-tests/polyhoop_unstable: $(SRC) polyhoop.c $(wildcard src/*.h) tests/params_unstable.h build/flags
-	$(CC) $(CFLAGS) -Isrc -iquote . -DPH_PARAMS_FILE='"tests/params_unstable.h"' -DPH_VERSION='"$(VERSION)"' $(SRC) polyhoop.c -o $@ $(LDLIBS)
-
+# some tests run ./polyhoop and ./tests/polyhoop_unstable themselves
 test: polyhoop tests/run_tests tests/polyhoop_unstable
 	./tests/run_tests $(FILTER)
 
-# benchmarks of issue 6 (several minutes): bench/results.csv and a table
+# benchmarks (several minutes): bench/results.csv and a table
 bench:
 	scripts/bench.sh $(REPEATS)
 
-clean:
-	rm -rf build build-bench polyhoop tests/run_tests tests/polyhoop_unstable
-
-.PHONY: all run test bench clean FORCE
-
-# ---- make check: the tests and the showcases again under AddressSanitizer + UBSan ----------------
-# Everything is built anew into build-check/ (./polyhoop-check, tests/run_tests-check, ...). The
-# tests run ./polyhoop and ./tests/polyhoop_unstable by those names, so they run from
-# build-check/tree/, where those names point at the sanitized builds. ASan and LSan reports go to
-# files in build-check/reports/ (a child's report would otherwise vanish with its test's temp
-# folder); UBSan's go to stderr (gcc's libubsan ignores log_path when ASan is linked too), so each
-# test's and each run's output is kept in build-check/runs/ and searched for reports; a program
-# stopped by UBSan exits with status 1, which fails the test that ran it. Any report, failed test
-# or failed run ends with "make check: FAILED ..." and a non-zero status. LSan reports nothing of
-# libgomp's (its thread pool stays reachable), so no suppression file is needed.
+# the tests and three showcases under AddressSanitizer + UBSan (scripts/check.sh): everything
+# built anew into build-check/ with CHECK_OPT
 #   make check                       all tests (FILTER=name: only those whose name contains it)
 #   make check CHECK_SKIP="a b"      all but tests a and b
-CHECK_OPT   = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-CHECK_FLAGS = -std=c11 $(CHECK_OPT) -fopenmp -Wall -Wextra -Wpedantic $(if $(WERROR),-Werror) $(EXTRA_CFLAGS)
-CHECK_OBJ   = $(SRC:src/%.c=build-check/%.o)
-CHECK_ENV   = ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/build-check/reports/asan \
-              UBSAN_OPTIONS=print_stacktrace=1
-# tests to leave out, e.g. CHECK_SKIP=test_sim_default_run_thread_independent (the slowest: about
-# 2 minutes under the sanitizers on an idle machine)
-CHECK_SKIP ?=
+check:
+	@$(SUB) B=build-check OPT='$(CHECK_OPT)' build-check/polyhoop build-check/run_tests
+	@$(SUB) B=build-check/unstable OPT='$(CHECK_OPT)' PARAMS=tests/params_unstable.h build-check/unstable/polyhoop
+	@$(SUB) B=build-check/emulsion OPT='$(CHECK_OPT)' PARAMS=params/emulsion.h build-check/emulsion/polyhoop
+	@$(SUB) B=build-check/hourglass OPT='$(CHECK_OPT)' PARAMS=params/hourglass.h build-check/hourglass/polyhoop
+	@CHECK_SKIP='$(CHECK_SKIP)' FILTER='$(FILTER)' scripts/check.sh
 
-build-check/flags: FORCE | build/deps.ok
-	@mkdir -p build-check
-	@echo '$(CC) $(CHECK_FLAGS) $(CPPFLAGS)' | cmp -s - $@ || echo '$(CC) $(CHECK_FLAGS) $(CPPFLAGS)' > $@
-build-check/%.o: src/%.c $(wildcard src/*.h) build-check/flags
-	$(CC) $(CHECK_FLAGS) $(CPPFLAGS) -c $< -o $@
-build-check/test_%.o: tests/test_%.c tests/harness.h $(wildcard src/*.h) $(wildcard tests/*.h) build-check/flags
-	$(CC) $(CHECK_FLAGS) $(CPPFLAGS) -Itests -c $< -o $@
-build-check/run_tests.o: tests/run_tests.c tests/harness.h $(wildcard tests/*.def) build-check/flags
-	$(CC) $(CHECK_FLAGS) $(CPPFLAGS) -Itests -c $< -o $@
-build-check/polyhoop.o: polyhoop.c $(wildcard src/*.h) build-check/flags build/version
-	$(CC) $(CHECK_FLAGS) $(CPPFLAGS) -DPH_VERSION='"$(VERSION)"' -c $< -o $@
-polyhoop-check: $(CHECK_OBJ) build-check/polyhoop.o
-	$(CC) $(CHECK_FLAGS) $^ -o $@ $(LDLIBS)
-tests/run_tests-check: $(CHECK_OBJ) $(TESTS:tests/%.c=build-check/%.o) build-check/run_tests.o
-	$(CC) $(CHECK_FLAGS) $^ -o $@ $(LDLIBS)
-# the programs of other parameter headers, each in one compiler call like tests/polyhoop_unstable
-polyhoop-check-%: params/%.h $(SRC) polyhoop.c $(wildcard src/*.h) build-check/flags
-	$(CC) $(CHECK_FLAGS) -Isrc -iquote . -DPH_PARAMS_FILE='"$<"' -DPH_VERSION='"$(VERSION)"' $(SRC) polyhoop.c -o $@ $(LDLIBS)
-tests/polyhoop_unstable-check: $(SRC) polyhoop.c $(wildcard src/*.h) tests/params_unstable.h build-check/flags
-	$(CC) $(CHECK_FLAGS) -Isrc -iquote . -DPH_PARAMS_FILE='"tests/params_unstable.h"' -DPH_VERSION='"$(VERSION)"' $(SRC) polyhoop.c -o $@ $(LDLIBS)
-# the tests' view of the repository: the sanitized programs under the names the tests call
-build-check/tree: FORCE | build-check/flags
-	@mkdir -p $@/tests
-	@for f in inputs params scripts; do ln -sfn ../../$$f $@/$$f; done
-	@for f in tests/*.py tests/*.h; do ln -sfn ../../../$$f $@/$$f; done
-	@ln -sfn ../../polyhoop-check $@/polyhoop
-	@ln -sfn ../../../tests/run_tests-check $@/tests/run_tests
-	@ln -sfn ../../../tests/polyhoop_unstable-check $@/tests/polyhoop_unstable
-
-check: polyhoop-check tests/run_tests-check tests/polyhoop_unstable-check polyhoop-check-emulsion polyhoop-check-hourglass build-check/tree
-	@rm -rf build-check/reports build-check/runs && mkdir -p build-check/reports build-check/runs && touch build-check/runs/summary
-	@fail=""; \
-	echo "== tests under ASan+UBSan$(if $(strip $(CHECK_SKIP)), (left out: $(strip $(CHECK_SKIP))))"; \
-	for t in $$(sed -n 's/^TEST(\(.*\))$$/\1/p' tests/*_tests.def); do \
-	    case " $(CHECK_SKIP) " in *" $$t "*) continue;; esac; \
-	    case "$$t" in *"$(FILTER)"*) ;; *) continue;; esac; \
-	    ( cd build-check/tree && $(CHECK_ENV) ./tests/run_tests $$t ) > build-check/runs/$$t.log 2>&1; \
-	    st=$$?; grep -E '^(ok|FAIL|skip) ' build-check/runs/$$t.log | tee -a build-check/runs/summary; \
-	    [ $$st = 0 ] || { fail="$$fail $$t"; grep -q '^FAIL ' build-check/runs/$$t.log || \
-	                      echo "FAIL $$t (exit status $$st)" | tee -a build-check/runs/summary; \
-	                      grep -v -E '^(ok|skip|FAIL) |passed, .* failed' build-check/runs/$$t.log | tail -n 30; }; \
-	done; \
-	echo "== showcases under ASan+UBSan"; \
-	for run in "polyhoop-check -q -n 3 -s 200" \
-	           "polyhoop-check-emulsion -q -n 2 -s 100 --check inputs/emulsion.off" \
-	           "polyhoop-check-hourglass -q -n 2 -s 100 --check inputs/hourglass.off"; do \
-	    set -- $$run; out=build-check/runs/$$1; rm -rf $$out; \
-	    if $(CHECK_ENV) ./$$run -o $$out > $$out.log 2>&1; then echo "ok   $$run" | tee -a build-check/runs/summary; \
-	    else echo "FAIL $$run (see $$out.log)" | tee -a build-check/runs/summary; tail -n 20 $$out.log; fail="$$fail $$1"; fi; \
-	done; \
-	n=$$(ls build-check/reports | wc -l); \
-	if [ $$n -gt 0 ]; then for r in build-check/reports/*; do echo "== $$r"; head -n 40 $$r; done; fi; \
-	u=$$(cat build-check/runs/*.log | grep -c -E 'runtime error:|ERROR: (Address|Leak)Sanitizer'); \
-	if [ $$u -gt 0 ]; then echo "== sanitizer reports in the logs of build-check/runs/:"; \
-	    grep -h -E -A 3 'runtime error:|ERROR: (Address|Leak)Sanitizer' build-check/runs/*.log | head -n 60; fi; \
-	[ $$((n + u)) = 0 ] || fail="$$fail sanitizer-reports($$((n + u)))"; \
-	echo "check: $$(grep -c '^ok' build-check/runs/summary) passed, $$(grep -c '^FAIL' build-check/runs/summary) failed, $$(grep -c '^skip' build-check/runs/summary) skipped"; \
-	if [ -n "$$fail" ]; then echo "make check: FAILED:$$fail"; exit 1; fi; \
-	echo "make check: passed under ASan+UBSan (tests and 3 showcases; no sanitizer report)"
-
-clean-check:
-	rm -rf build-check polyhoop-check polyhoop-check-* tests/run_tests-check tests/polyhoop_unstable-check
-
-.PHONY: check clean-check
-
-# a short default run under valgrind's memcheck (scripts/valgrind_check.sh; build in build-valgrind/)
+# a short default run and its restart under valgrind's memcheck (scripts/valgrind_check.sh)
 valgrind:
 	scripts/valgrind_check.sh
 
-.PHONY: valgrind
+clean:
+	rm -rf build build-bench build-check build-valgrind polyhoop tests/run_tests tests/polyhoop_unstable
+
+.PHONY: all run test bench check valgrind clean FORCE
 
 # ---- make fuzz: libFuzzer on the OFF reader (tests/fuzz_off.c), FUZZ_SECONDS long -------------
 # The seeds of tests/corpus_off/ are copied into build-fuzz/corpus/, where the fuzzer adds what it

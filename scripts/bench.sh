@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks (issue 6): each scenario at 1 and 2 threads, the minimum compute time of REPEATS runs.
+# Benchmarks: each scenario at 1 and 2 threads, the minimum compute time of REPEATS runs.
 # Writes bench/results.csv and prints a table. Frame writing is excluded from the compute time
 # (the program times it as its own phase) and reported separately.
 #   scripts/bench.sh [REPEATS]      (make bench)
@@ -9,10 +9,9 @@ cd "$(dirname "$0")/.."
 repeats=${1:-3}
 out=bench
 mkdir -p "$out" build-bench
-cc="gcc -std=c11 -O3 -fopenmp -Isrc -iquote ."
-build() {   # build NAME PARAMS: a program with that parameter header
-    $cc -DPH_PARAMS_FILE="\"$2\"" -DPH_VERSION="\"$(git describe --always --dirty 2>/dev/null || echo unknown)\"" \
-        src/*.c polyhoop.c -o "build-bench/polyhoop_$1" -lz -lm
+build() {   # build NAME PARAMS: a program with that parameter header (the Makefile's rules)
+    make -s --no-print-directory B="build-bench/$1" PARAMS="$2" "build-bench/$1/polyhoop"
+    cp "build-bench/$1/polyhoop" "build-bench/polyhoop_$1"
 }
 build default params/default.h
 build hex params/hex.h

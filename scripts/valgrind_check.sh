@@ -1,20 +1,16 @@
 #!/usr/bin/env bash
 # `make valgrind`: a short default simulation, and its continuation from the checkpoint, under
-# valgrind's memcheck. The program is built as usual but with -O2 -g (one compiler call, into
-# build-valgrind/, so ./polyhoop and build/ are left alone) and run on one thread, where libgomp
+# valgrind's memcheck. The program is built by the Makefile's rules with -O2 -g into
+# build-valgrind/ (./polyhoop and build/ are left alone) and run on one thread, where libgomp
 # starts no worker threads. Prints valgrind's LEAK SUMMARY and ERROR SUMMARY of each run; exits
 # non-zero on any memory error or any definitely or indirectly lost block.
 #   scripts/valgrind_check.sh [extra options of the first run]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind > /dev/null || { echo "valgrind_check: needs valgrind: apt-get install -y valgrind"; exit 1; }
-CC=${CC:-gcc}
 PARAMS=${PARAMS:-params/default.h}
-VERSION=$(git describe --always --dirty 2> /dev/null || echo unknown)
 out=build-valgrind
-mkdir -p "$out"
-$CC -std=c11 -O2 -g -fopenmp -Wall -Wextra -Wpedantic -Isrc -iquote . -DPH_PARAMS_FILE="\"$PARAMS\"" \
-    -DPH_VERSION="\"$VERSION\"" src/*.c polyhoop.c -o "$out/polyhoop" -lz -lm
+make -s --no-print-directory B=$out OPT="-O2 -g" PARAMS="$PARAMS" "$out/polyhoop"
 
 rm -rf "$out/run" "$out"/valgrind*.log
 # two runs: the default one (also drawing PNGs), then its continuation from the checkpoint

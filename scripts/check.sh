@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `make check`: the tests and three showcases under AddressSanitizer + UBSan. make has built the
+# sanitized programs into build-check/ (polyhoop, run_tests, unstable/, emulsion/, hourglass/).
+# The tests run ./polyhoop and ./tests/polyhoop_unstable by those names, so they run from
+# build-check/tree/, where those names point at the sanitized builds. ASan and LSan reports go to
+# files in build-check/reports/ (a child's report would otherwise vanish with its test's temp
+# folder); UBSan's go to stderr (gcc's libubsan ignores log_path when ASan is linked too), so each
+# test's and each run's output is kept in build-check/runs/ and searched for reports; a program
+# stopped by UBSan exits with status 1, which fails the test that ran it. Any report, failed test
+# or failed run ends with "make check: FAILED ..." and a non-zero status. LSan reports nothing of
+# libgomp's (its thread pool stays reachable), so no suppression file is needed.
+#   CHECK_SKIP="a b": leave tests a and b out; FILTER=name: only tests whose name contains it
+set -uo pipefail
+cd "$(dirname "$0")/.."
+B=build-check
+export ASAN_OPTIONS=detect_leaks=1:log_path=$PWD/$B/reports/asan UBSAN_OPTIONS=print_stacktrace=1
+CHECK_SKIP=${CHECK_SKIP:-}
+FILTER=${FILTER:-}
+
+# the tests' view of the repository: the sanitized programs under the names the tests call
+mkdir -p $B/tree/tests
+for f in inputs params scripts docs; do ln -sfn ../../$f $B/tree/$f; done
+for f in tests/*.py tests/*.h tests/*.sh; do [ -e "$f" ] && ln -sfn ../../../"$f" $B/tree/"$f"; done
+ln -sfn ../polyhoop $B/tree/polyhoop
+ln -sfn ../../run_tests $B/tree/tests/run_tests
+ln -sfn ../../unstable/polyhoop $B/tree/tests/polyhoop_unstable
+
+rm -rf $B/reports $B/runs && mkdir -p $B/reports $B/runs && touch $B/runs/summary
+fail=""
+echo "== tests under ASan+UBSan${CHECK_SKIP:+ (left out: $CHECK_SKIP)}"
+for t in $(sed -n 's/^TEST(\(.*\))$/\1/p' tests/*_tests.def); do
+    case " $CHECK_SKIP " in *" $t "*) continue;; esac
+    case "$t" in *"$FILTER"*) ;; *) continue;; esac
+    ( cd $B/tree && ./tests/run_tests "$t" ) > $B/runs/"$t".log 2>&1
+    st=$?
+    grep -E '^(ok|FAIL|skip) ' $B/runs/"$t".log | tee -a $B/runs/summary
+    if [ $st != 0 ]; then
+        fail="$fail $t"
+        grep -q '^FAIL ' $B/runs/"$t".log || echo "FAIL $t (exit status $st)" | tee -a $B/runs/summary
+        grep -v -E '^(ok|skip|FAIL) |passed, .* failed' $B/runs/"$t".log | tail -n 30
+    fi
+done
+echo "== showcases under ASan+UBSan"
+for run in "polyhoop -q -n 3 -s 200" \
+           "emulsion/polyhoop -q -n 2 -s 100 --check inputs/emulsion.off" \
+           "hourglass/polyhoop -q -n 2 -s 100 --check inputs/hourglass.off"; do
+    set -- $run
+    name=${1%/polyhoop}; name=${name:-default}
+    out=$B/runs/show-$name
+    rm -rf "$out"
+    if ./$B/$run -o "$out" > "$out".log 2>&1; then echo "ok   $run" | tee -a $B/runs/summary
+    else echo "FAIL $run (see $out.log)" | tee -a $B/runs/summary; tail -n 20 "$out".log; fail="$fail $name"; fi
+done
+n=$(ls $B/reports | wc -l)
+if [ "$n" -gt 0 ]; then for r in $B/reports/*; do echo "== $r"; head -n 40 "$r"; done; fi
+u=$(cat $B/runs/*.log | grep -c -E 'runtime error:|ERROR: (Address|Leak)Sanitizer')
+if [ "$u" -gt 0 ]; then
+    echo "== sanitizer reports in the logs of $B/runs/:"
+    grep -h -E -A 3 'runtime error:|ERROR: (Address|Leak)Sanitizer' $B/runs/*.log | head -n 60
+fi
+[ $((n + u)) = 0 ] || fail="$fail sanitizer-reports($((n + u)))"
+echo "check: $(grep -c '^ok' $B/runs/summary) passed, $(grep -c '^FAIL' $B/runs/summary) failed, $(grep -c '^skip' $B/runs/summary) skipped"
+if [ -n "$fail" ]; then echo "make check: FAILED:$fail"; exit 1; fi
+echo "make check: passed under ASan+UBSan (tests and 3 showcases; no sanitizer report)"
