@@ -4,6 +4,7 @@
 #include "params.h"
 #include "vtp.h"
 #include <errno.h>
+#include <omp.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ static void usage(FILE *f)
         "  -o DIR         output folder, created if missing (default outputs/)\n"
         "  -n N           number of frames after the initial one (default Nf = %d)\n"
         "  -s N           steps per frame (default Ns = %d)\n"
-        "  -j N           threads (default: OMP_NUM_THREADS or all cores)\n"
+        "  -j N           threads (default: OMP_NUM_THREADS or all cores; at most 4 per core)\n"
         "  --seed N       seed of the random numbers (default 1)\n"
         "  --ascii        write frames as ASCII instead of zlib-compressed binary\n"
         "  --png          also draw every frame as DIR/frame%%06d.png (see --png-*)\n"
@@ -27,6 +28,7 @@ static void usage(FILE *f)
         "                 age, area, target_area, perimeter, pressure, neighbors, phase, rigid\n"
         "  --png-size WxH picture size in pixels (default 800x800)\n"
         "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fit each frame)\n"
+        "  --overwrite    replace the output of an earlier run in the output folder\n"
         "  --checkpoint-every K  write DIR/checkpoint.bin every K frames (default 1; 0: never)\n"
         "  --restart DIR  continue the run found in DIR (its checkpoint), writing on into DIR\n"
         "  --check        validate every polygon after every step (slow; stops at the first fault)\n"
@@ -69,6 +71,7 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "--seed")) { if ((v = parse_count(a, next, 0)) < 0) goto bad; o->seed = (uint64_t)v; k++; }
         else if (!strcmp(a, "--checkpoint-every")) COUNT(every, 0);
         else if (!strcmp(a, "--ascii")) o->ascii = 1;
+        else if (!strcmp(a, "--overwrite")) o->overwrite = 1;
         else if (!strcmp(a, "--png")) o->png = 1;
         else if (!strcmp(a, "--png-color") && next) { o->png_color = next; o->png = 1; k++; }
         else if (!strcmp(a, "--png-size") && next) {
@@ -107,6 +110,17 @@ int options_parse(Options *o, int argc, char **argv)
         return -1;
     }
     if (o->restart) o->dir = o->restart;
+    /* more threads than this only fight over the cores (and a huge count exhausts memory) */
+    int cores = omp_get_num_procs(), cap = 4 * cores < 1024 ? 4 * cores : 1024;
+    if (o->threads > cap) {
+        fprintf(stderr, "polyhoop: -j %d: at most %d threads on this machine of %d cores\n", o->threads, cap, cores);
+        return -1;
+    }
+    if (!o->threads && omp_get_max_threads() > cap) {
+        fprintf(stderr, "polyhoop: warning: OMP_NUM_THREADS asks for %d threads; using %d (4 per core of %d)\n",
+                omp_get_max_threads(), cap, cores);
+        o->threads = cap;
+    }
     return 0;
 bad:
     usage(stderr);

@@ -14,6 +14,7 @@ typedef struct Options {
     uint64_t seed;
     int quiet, check, strict;
     int ascii;              /* frames as ASCII instead of zlib */
+    int overwrite;          /* replace an earlier run's files in dir */
     int every;              /* checkpoint every K frames (0: never) */
     int png, png_w, png_h, png_fixed;
     const char *png_color;

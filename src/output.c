@@ -5,13 +5,17 @@
 #include "checkpoint.h"
 #include "geometry.h"
 #include "vtp.h"
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* mkdir -p */
 static int make_dir(const char *path)
@@ -31,6 +35,63 @@ static int make_dir(const char *path)
     return 0;
 }
 
+/* A file a run writes into its folder: frames, pictures, the collection, the checkpoint, and
+ * their temporary files. */
+static int run_file(const char *name)
+{
+    size_t n = strlen(name);
+    int digits = n >= 15 && !strncmp(name, "frame", 5) && strspn(name + 5, "0123456789") == 6;
+    return (digits && (!strcmp(name + 11, ".vtp") || !strcmp(name + 11, ".png") || !strcmp(name + 11, ".vtp.tmp") ||
+                       !strcmp(name + 11, ".png.tmp"))) ||
+           !strcmp(name, "frames.pvd") || !strcmp(name, "frames.pvd.tmp") ||
+           !strcmp(name, "checkpoint.bin") || !strcmp(name, "checkpoint.bin.tmp");
+}
+
+/* One run per folder: an exclusive lock on dir/.polyhoop.lock, held (by the open descriptor)
+ * until the process ends. A new run (not a restart) refuses a folder that holds another run's
+ * files unless told to overwrite them, so that two runs' frames are never mixed. */
+static int claim_folder(const Options *o)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/.polyhoop.lock", o->dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "polyhoop: cannot lock output folder %s: %s: %s\n", o->dir, path, strerror(errno));
+        return PH_EXIT_OUTPUT;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB)) {
+        fprintf(stderr, "polyhoop: output folder %s is in use by another run (it holds the lock %s); "
+                "choose another folder with -o\n", o->dir, path);
+        close(fd);
+        return PH_EXIT_USAGE;
+    }
+    if (o->restart) return 0;
+    DIR *d = opendir(o->dir);
+    if (!d) {
+        fprintf(stderr, "polyhoop: cannot read output folder %s: %s\n", o->dir, strerror(errno));
+        return PH_EXIT_OUTPUT;
+    }
+    int found = 0;
+    char first[300] = "";
+    for (struct dirent *f; (f = readdir(d));) {
+        if (!run_file(f->d_name)) continue;
+        if (!found++) snprintf(first, sizeof first, "%s", f->d_name);
+        if (o->overwrite && unlinkat(dirfd(d), f->d_name, 0)) {
+            fprintf(stderr, "polyhoop: --overwrite: cannot remove %s/%s: %s\n", o->dir, f->d_name, strerror(errno));
+            closedir(d);
+            return PH_EXIT_OUTPUT;
+        }
+    }
+    closedir(d);
+    if (found && !o->overwrite) {
+        fprintf(stderr, "polyhoop: output folder %s holds another run's output (%s and %d more files); "
+                "continue it with --restart %s, replace it with --overwrite, or choose another folder with -o\n",
+                o->dir, first, found - 1, o->dir);
+        return PH_EXIT_USAGE;
+    }
+    return 0;
+}
+
 int output_open(Output *out, const Options *o, const Sim *s, const char *input, const char *version, int frame0)
 {
     const Params *P = &s->P;
@@ -39,6 +100,8 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
         fprintf(stderr, "polyhoop: cannot create output folder %s: %s\n", o->dir, strerror(errno));
         return PH_EXIT_OUTPUT;
     }
+    int rc = claim_folder(o);
+    if (rc) return rc;
     out->times = malloc(((size_t)P->Nf + 1) * sizeof *out->times);
     size_t metalen = 0;
     FILE *m = open_memstream(&out->meta, &metalen);

@@ -158,3 +158,56 @@ void test_faults_endless_line(void)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(fx_sh(cmd) == 0);
 }
+
+/* One run per folder: while a run holds the folder, a second run and a restart of it exit 2
+ * naming the lock, and the first run's frames all read in VTK. A new run refuses a folder with
+ * another run's frames unless --overwrite (which removes them all, so no old frame survives
+ * beside the new ones); --restart continues it. */
+void test_faults_one_run_per_folder(void)
+{
+    char dir[] = "/tmp/ph_test_lock_XXXXXX", cmd[2048];
+    ENSURE(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "D=%s\n"
+             "./polyhoop -q -j 1 -n 40 -s 200 -o $D/a > /dev/null 2>&1 & P=$!\n"
+             "while [ ! -f $D/a/frame000001.vtp ]; do kill -0 $P 2> /dev/null || exit 10; sleep 0.05; done\n"
+             "./polyhoop -q -n 2 -s 10 -o $D/a > /dev/null 2> $D/err2; s2=$?\n"
+             "./polyhoop -q -n 50 --restart $D/a > /dev/null 2> $D/err3; s3=$?\n"
+             "wait $P || exit 11\n"
+             "[ $s2 = 2 ] && [ $s3 = 2 ] || exit 12\n"
+             "grep -q 'output folder .* is in use by another run' $D/err2 && grep -q 'in use by another run' $D/err3 || exit 13\n"
+             "[ $(ls $D/a | grep -c 'frame.*vtp$') = 41 ] || exit 14\n"
+             "./polyhoop -q -n 1 -s 10 -o $D/a > /dev/null 2> $D/err4; [ $? = 2 ] || exit 15\n"
+             "grep -q 'holds another run.*--restart.*--overwrite' $D/err4 || exit 16\n"
+             "./polyhoop -q -n 1 -s 10 --overwrite -o $D/a > /dev/null 2>&1 || exit 17\n"
+             "[ \"$(ls $D/a | grep -v '^\\.' | tr '\\n' ' ')\" = 'checkpoint.bin frame000000.vtp frame000001.vtp frames.pvd ' ] || exit 18\n"
+             "./polyhoop -q -n 2 --restart $D/a > /dev/null 2>&1 && [ -f $D/a/frame000002.vtp ] || exit 19\n",
+             dir);
+    int st = fx_sh(cmd);
+    ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
+    for (int k = 0; k <= 2; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/a/frame%06d.vtp", dir, k);
+        st = vtk_ok(path);
+        ENSURE_MSG(st == 0 || st == 77 || st == 127, "%s is not readable", path);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
+}
+
+/* Absurd thread counts: -j above 4 per core exits 2 with a message; OMP_NUM_THREADS above it is
+ * capped with a warning and the run goes on. */
+void test_faults_thread_count_bounded(void)
+{
+    char dir[] = "/tmp/ph_test_threads_XXXXXX", cmd[1024];
+    ENSURE(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "./polyhoop -q -j 100000 -n 0 -o %s/a > /dev/null 2> %s/err; [ $? = 2 ] && "
+             "grep -q -- '-j 100000: at most .* threads' %s/err", dir, dir, dir);
+    ENSURE_MSG(fx_sh(cmd) == 0, "-j 100000 not refused (%s)", dir);
+    snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=1000000 ./polyhoop -q -n 1 -s 10 -o %s/b > /dev/null 2> %s/err && "
+             "grep -q 'warning: OMP_NUM_THREADS asks for 1000000 threads; using' %s/err && [ -f %s/b/frame000001.vtp ]",
+             dir, dir, dir, dir);
+    ENSURE_MSG(fx_sh(cmd) == 0, "OMP_NUM_THREADS=1000000 not capped (%s)", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
+}
