@@ -74,7 +74,7 @@ int step(Sim *s)
     remodel(e, P, &s->remodel);                          LAP(T_REMODEL);
     double lmax = forces_update_geometry(e);             LAP(T_GEOMETRY);
     forces_internal(e, P, NULL);                         LAP(T_INTERNAL);
-    s->contact.keep_records = P->theta > 0;              /* fusion looks at this step's pairs */
+    contact_keep_records(&s->contact, P->theta > 0);    /* fusion looks at this step's pairs */
     contact_forces_step(&s->contact, e, P, lmax);        LAP(T_CONTACT);
     s->vertex_steps += e->nv_used;
     double vmax;
@@ -111,10 +111,7 @@ int step(Sim *s)
 void sim_neighbors(Sim *s, int *nb)
 {
     double lmax = forces_update_geometry(&s->e);
-    s->contact.keep_records = 1;
-    contact_forces_now(&s->contact, &s->e, &s->P, lmax);
-    contact_neighbors(&s->contact, &s->e, nb);
-    if (!(s->P.theta > 0)) contact_drop_records(&s->contact);   /* (without fusion, no step needs them) */
+    contact_count_neighbors(&s->contact, &s->e, &s->P, lmax, nb);
 }
 
 static void usage(FILE *f)
@@ -195,7 +192,7 @@ static int check_input(Sim *s, const char *input, int strict)
     }
     int a, b;
     double lmax = forces_update_geometry(&s->e);
-    if (contact_crossing(&s->contact, &s->e, lmax, &a, &b)) {
+    if (grid_crossing(&s->e, lmax, &a, &b)) {
         fprintf(stderr, "polyhoop: %s: %s: polygons %d and %d overlap (their edges cross)%s\n", input,
                 strict ? "error" : "warning", a, b, strict ? "" : "; they will push apart violently (--strict-input rejects this)");
         if (strict) return -1;
@@ -281,6 +278,8 @@ static void summary(const Sim *s, const char *what, int frames, double wall)
     double compute = loop - s->timer[T_OUTPUT];   /* the step's phases, without frame writing */
     struct rusage ru;   /* (Linux: the peak resident set in KiB) */
     int nv = ensemble_vertex_count(&s->e);
+    int64_t builds, reuses, plain;
+    contact_counts(&s->contact, &builds, &reuses, &plain);
     double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
     printf("%s: %d frames, %lld steps in %.2f s wall, threads: %d; %.0f vertex updates, %.3g per second of computing; "
            "%d polygons, %d vertices at the end\n"
@@ -290,7 +289,7 @@ static void summary(const Sim *s, const char *what, int frames, double wall)
            what, frames, (long long)s->e.step, wall, omp_get_max_threads(), s->vertex_steps,
            s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, nv,
            (long long)s->divisions, (long long)s->removals, (long long)s->fusions1, (long long)s->fusions2,
-           (long long)s->contact.builds, (long long)s->contact.reuses, (long long)s->contact.plain,
+           (long long)builds, (long long)reuses, (long long)plain,
            peak / 1e6, peak / (nv > 0 ? nv : 1));
     for (int k = 0; k < T_COUNT; k++)
         printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], s->timer[k], 100 * s->timer[k] / (loop > 0 ? loop : 1));

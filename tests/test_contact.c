@@ -16,6 +16,21 @@ static Params pair_params(void)
     return P;
 }
 
+/* The pair records of the last evaluation, all parts in one array (to free), *n of them. */
+static PairRec *all_records(const Contact *c, int *n)
+{
+    PairRec *all = NULL;
+    *n = 0;
+    for (int t = 0; t < contact_record_parts(c); t++) {
+        int k;
+        const PairRec *r = contact_records(c, t, &k);
+        all = realloc(all, ((size_t)*n + (size_t)k + 1) * sizeof *all);
+        if (k) memcpy(all + *n, r, (size_t)k * sizeof *r);
+        *n += k;
+    }
+    return all;
+}
+
 static double pair_energy(Contact *c, Ensemble *e, const Params *P)
 {
     double U, lmax = forces_update_geometry(e);
@@ -49,14 +64,14 @@ void test_contact_potential_derivative(void)
     Params P = pair_params();
     for (int same = 0; same < 2; same++)
         for (double s = -0.02; s < 0.03; s += 0.00037) {
-            double d = 1e-7, g = (contact_u(&P, s + d, same) - contact_u(&P, s - d, same)) / (2 * d);
-            ENSURE_MSG(fabs(g - contact_du(&P, s, same)) < 1e-3 * (1 + fabs(g)), "s = %g same = %d", s, same);
+            double d = 1e-7, g = (pair_u(&P, s + d, same) - pair_u(&P, s - d, same)) / (2 * d);
+            ENSURE_MSG(fabs(g - pair_du(&P, s, same)) < 1e-3 * (1 + fabs(g)), "s = %g same = %d", s, same);
         }
     /* continuity at the zone boundaries, zero beyond the reach, attraction only between polygons */
-    ENSURE_SMALL(contact_u(&P, 0.02, 0), 1e-12);
-    ENSURE_SMALL(contact_du(&P, 0.02, 0), 1e-9);
-    ENSURE_CLOSE(contact_du(&P, 0.01, 0), P.kh * 0.01, 1e-9);
-    ENSURE(contact_du(&P, 0.005, 0) > 0 && contact_du(&P, 0.005, 1) == 0 && contact_du(&P, -0.001, 1) < 0);
+    ENSURE_SMALL(pair_u(&P, 0.02, 0), 1e-12);
+    ENSURE_SMALL(pair_du(&P, 0.02, 0), 1e-9);
+    ENSURE_CLOSE(pair_du(&P, 0.01, 0), P.kh * 0.01, 1e-9);
+    ENSURE(pair_du(&P, 0.005, 0) > 0 && pair_du(&P, 0.005, 1) == 0 && pair_du(&P, -0.001, 1) < 0);
 }
 
 /* A flat hoop with 0.1-long edges and a thin triangle whose tip sits at separation s above the
@@ -120,7 +135,7 @@ void test_contact_gradient_self_repulsion(void)
     ensemble_free(&e);
 }
 
-/* Self-contact exclusion (SPEC 2): a hairpin, a 0.03 x 0.004 rectangle with edges of about h/4,
+/* Self-contact exclusion (docs/model.md 2): a hairpin, a 0.03 x 0.004 rectangle with edges of about h/4,
  * repels itself across its width, except where the two points are within h of each other along
  * the hoop (around its short ends). Checked with cumulative arclengths, independently of the
  * code's walk along the hoop. */
@@ -140,16 +155,16 @@ void test_contact_self_exclusion_along_hoop(void)
     ensemble_add_polygon(&e, n, x, y, 1, 0);
     arc[0] = 0;
     for (int i = 1; i <= n; i++) arc[i] = arc[i - 1] + hypot(x[i % n] - x[i - 1], y[i % n] - y[i - 1]);
-    c.keep_records = 1;
+    contact_keep_records(&c, 1);
     pair_energy(&c, &e, &P);
     int pairs = 0;
-    for (int t = 0; t < c.nthreads; t++)
-        for (int m = 0; m < c.rec_n[t]; m++) {
-            const PairRec *r = &c.rec[t][m];
-            double at = arc[r->k] + r->w * (arc[r->k + 1] - arc[r->k]), d = fabs(at - arc[r->i]);
-            ENSURE_MSG(d > P.h && arc[n] - d > P.h, "vertex %d and edge %d are %.3g apart along the hoop", r->i, r->k, fmin(d, arc[n] - d));
-            pairs++;
-        }
+    PairRec *rec = all_records(&c, &pairs);
+    for (int m = 0; m < pairs; m++) {
+        const PairRec *r = &rec[m];
+        double at = arc[r->k] + r->w * (arc[r->k + 1] - arc[r->k]), d = fabs(at - arc[r->i]);
+        ENSURE_MSG(d > P.h && arc[n] - d > P.h, "vertex %d and edge %d are %.3g apart along the hoop", r->i, r->k, fmin(d, arc[n] - d));
+    }
+    free(rec);
     ENSURE(pairs >= 10);   /* the long sides do repel each other */
     contact_free(&c);
     ensemble_free(&e);
@@ -182,30 +197,31 @@ void test_contact_momentum(void)
 /* the (P, Q) pairs found through the grid, as a sorted list of P * nv + Q */
 static int cmp_long(const void *a, const void *b) { long x = *(const long *)a, y = *(const long *)b; return (x > y) - (x < y); }
 
-/* The grid's per-edge evaluation against the SPEC's definition taken literally: every (P, Q)
- * pair of vertices through contact_pair. Same pairs, and the same forces and energy up to
+/* The grid's per-edge evaluation against the model's definition taken literally: every (P, Q)
+ * pair of vertices through pair_eval. Same pairs, and the same forces and energy up to
  * rounding. */
 static void compare_with_brute_force(Ensemble *e, const Params *P)
 {
     Contact c;
     contact_init(&c);
-    c.keep_records = 1;
+    contact_keep_records(&c, 1);
     double U = pair_energy(&c, e, P), Ub = 0, big = 0, err = 0;
-    int nv = e->nv_used, ng = 0, nb = 0;
+    int nv = e->nv_used, ng = 0, nb = 0, nrec;
     long *grid = malloc((size_t)nv * nv * sizeof *grid), *brute = malloc((size_t)nv * nv * sizeof *brute);
     double *bfx = calloc((size_t)nv, sizeof *bfx), *bfy = calloc((size_t)nv, sizeof *bfy);
-    for (int t = 0; t < c.nthreads; t++)
-        for (int m = 0; m < c.rec_n[t]; m++) {
-            const PairRec *r = &c.rec[t][m];
-            ENSURE(r->ends >= 1 && r->ends <= 3);
-            if (r->ends & 1) grid[ng++] = (long)r->i * nv + r->k;
-            if (r->ends & 2) grid[ng++] = (long)r->i * nv + r->k1;
-        }
+    PairRec *rec = all_records(&c, &nrec);
+    for (int m = 0; m < nrec; m++) {
+        const PairRec *r = &rec[m];
+        ENSURE(r->ends >= 1 && r->ends <= 3);
+        if (r->ends & 1) grid[ng++] = (long)r->i * nv + r->k;
+        if (r->ends & 2) grid[ng++] = (long)r->i * nv + r->k1;
+    }
+    free(rec);
     for (int i = 0; i < nv; i++)
         for (int q = 0; q < nv; q++) {
             PairRec r;
             double fx, fy;
-            if (!contact_pair(e, P, i, q, &r, &fx, &fy, &Ub)) continue;
+            if (!pair_eval(e, P, i, q, &r, &fx, &fy, &Ub)) continue;
             brute[nb++] = (long)i * nv + q;
             if (!e->rigid[e->pid[i]]) { bfx[i] += fx; bfy[i] += fy; }
             if (!e->rigid[e->pid[r.k]]) {
@@ -239,7 +255,7 @@ void test_contact_grid_matches_brute_force(void)
             fx_add_ngon(&e, n, fx_uniform(&st, 0.03, 0.15), fx_uniform(&st, 0, box), fx_uniform(&st, 0, box), fx_uniform(&st, 0, 6.3));
         }
         /* vertices exactly on the bounding box extremes, on a lattice of the cell size */
-        double lmax = forces_update_geometry(&e), cs = (lmax + params_cutoff(&P)) * (1 + 1e-9);
+        double lmax = forces_update_geometry(&e), cs = (lmax + params_reach(&P)) * (1 + 1e-9);
         double sq[4][2] = { { 0, 0 }, { 3, 0 }, { 3, 3 }, { 0, 3 } }, x[4], y[4];
         for (int k = 0; k < 4; k++) { x[k] = -1 + cs * sq[k][0]; y[k] = -1 + cs * sq[k][1]; }
         ensemble_add_polygon(&e, 4, x, y, 1, 0);
@@ -255,20 +271,21 @@ void test_contact_grid_matches_brute_force(void)
     }
 }
 
-/* A vertex far away must not make the grid large: at most CELLS_PER_VERTEX cells per vertex (+16). */
+/* A vertex far away must not make the grid large: at most GRID_CELLS_PER_VERTEX cells per vertex
+ * (+16), with the cell size that the pair search asks for. */
 void test_contact_grid_bounded_memory(void)
 {
     Params P = pair_params();
     Ensemble e;
-    Contact c;
+    Grid g;
     ensemble_init(&e, 1);
-    contact_init(&c);
+    grid_init(&g);
     fx_add_ngon(&e, 40, 1, 0, 0, 0);
     e.x[7] = 1e9; e.y[7] = 1e9;
-    pair_energy(&c, &e, &P);
-    ENSURE((double)c.nx * c.ny <= (double)CELLS_PER_VERTEX * 40 + 16);
+    grid_build(&g, &e, 0.5 * forces_update_geometry(&e) + params_reach(&P));
+    ENSURE((double)g.nx * g.ny <= (double)GRID_CELLS_PER_VERTEX * 40 + 16);
     /* and every vertex is inside its cell's range */
-    for (int i = 0; i < 40; i++) ENSURE(c.cell[i] >= 0 && c.cell[i] < c.nx * c.ny);
-    contact_free(&c);
+    for (int i = 0; i < 40; i++) ENSURE(g.cell[i] >= 0 && g.cell[i] < g.nx * g.ny);
+    grid_free(&g);
     ensemble_free(&e);
 }
