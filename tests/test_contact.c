@@ -6,6 +6,8 @@
 #include "forces.h"
 #include "geometry.h"
 #include "harness.h"
+#include "sim.h"
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -288,4 +290,82 @@ void test_contact_grid_bounded_memory(void)
     for (int i = 0; i < 40; i++) ENSURE(g.cell[i] >= 0 && g.cell[i] < g.nx * g.ny);
     grid_free(&g);
     ensemble_free(&e);
+}
+
+/* The neighbour count as it was first defined, for reference: from the records of a full force
+ * evaluation on a new grid, the distinct (polygon of the vertex, other polygon of the edge). */
+static void neighbors_from_records(const Ensemble *e, const Params *P, int *nb)
+{
+    static Contact c;
+    Ensemble copy = *e;   /* (the forces go into copies of fx, fy) */
+    copy.fx = calloc((size_t)e->nv_cap, sizeof *copy.fx);
+    copy.fy = calloc((size_t)e->nv_cap, sizeof *copy.fy);
+    contact_init(&c);
+    contact_keep_records(&c, 1);
+    contact_forces(&c, &copy, P, forces_update_geometry(&copy), NULL);
+    int n;
+    PairRec *rec = all_records(&c, &n);
+    char *seen = calloc((size_t)e->np * (size_t)e->np, 1);
+    for (int p = 0; p < e->np; p++) nb[p] = 0;
+    for (int m = 0; m < n; m++) {
+        int a = e->pid[rec[m].i], b = e->pid[rec[m].k];
+        if (a != b && !seen[(size_t)a * (size_t)e->np + (size_t)b]++) nb[a]++;
+    }
+    free(seen); free(rec); free(copy.fx); free(copy.fy);
+    contact_free(&c);
+}
+
+/* contact_count_neighbors equals the record-based count for every polygon, on the states of a
+ * growing, dividing, remodeling tissue of 36 cells (two of them rigid, side by side), from the
+ * step's list and from a new grid, at 1 and 2 threads; it leaves the forces alone, and a run
+ * that counts goes on bit for bit like one that does not. */
+void test_contact_count_neighbors_matches_records(void)
+{
+    static Sim a, b;
+    int threads = omp_get_max_threads(), checked = 0, *nb = NULL, *ref = NULL, *nb2 = NULL;
+    long total = 0;
+    for (int k = 0; k < 2; k++) {
+        Sim *s = k ? &b : &a;
+        sim_init(s, &params_compiled, 1);
+        for (int c = 0; c < 36; c++) fx_add_ngon(&s->e, 24, 1, 2.01 * (c % 6) + 0.2 * (c / 6 % 2), 2.01 * (c / 6), 0);
+        s->e.rigid[0] = s->e.rigid[1] = 1;
+        sim_draw_traits(s);
+    }
+    static Contact fresh;
+    contact_init(&fresh);
+    for (int st = 1; st <= 1000; st++) {
+        ENSURE_MSG(step(&a) == 0 && step(&b) == 0, "%s%s", a.error, b.error);
+        if (st % 25) continue;
+        Ensemble *e = &b.e;
+        size_t nbytes = (size_t)e->nv_used * sizeof(double);
+        double *fx = malloc(nbytes), *fy = malloc(nbytes);
+        memcpy(fx, e->fx, nbytes); memcpy(fy, e->fy, nbytes);
+        nb = realloc(nb, (size_t)e->np * sizeof *nb);
+        ref = realloc(ref, (size_t)e->np * sizeof *ref);
+        nb2 = realloc(nb2, (size_t)e->np * sizeof *nb2);
+        neighbors_from_records(e, &b.P, ref);
+        for (int t = 1; t <= 2; t++) {
+            omp_set_num_threads(t);
+            if (t == 1) contact_count_neighbors(&b.contact, e, &b.P, forces_update_geometry(e), nb);
+            else contact_count_neighbors(&fresh, e, &b.P, forces_update_geometry(e), nb2);
+        }
+        omp_set_num_threads(threads);
+        for (int p = 0; p < e->np; p++) {
+            ENSURE_MSG(nb[p] == ref[p] && nb2[p] == ref[p], "step %d, polygon %d: %d neighbours from the step's contact, %d from a new grid, %d from records",
+                       st, p, nb[p], nb2[p], ref[p]);
+            total += nb[p];
+        }
+        ENSURE_MSG(!memcmp(fx, e->fx, nbytes) && !memcmp(fy, e->fy, nbytes), "step %d: counting changed the forces", st);
+        free(fx); free(fy);
+        checked++;
+    }
+    int64_t builds, reuses, plain;
+    contact_counts(&b.contact, &builds, &reuses, &plain);
+    ENSURE_MSG(reuses > 0 && builds > 0, "list built %lld, reused %lld", (long long)builds, (long long)reuses);
+    ENSURE_MSG(b.e.np > 36 && total > 4 * 36 * checked, "%d cells, %ld neighbours in all: no growing tissue", b.e.np, total);
+    ENSURE_MSG(fx_state_hash(&a.e) == fx_state_hash(&b.e), "counting changed the run");
+    contact_free(&fresh);
+    free(nb); free(ref); free(nb2);
+    sim_free(&a);
+    sim_free(&b);
 }
