@@ -9,7 +9,6 @@
 #include "checkpoint.h"
 #include "vtp.h"
 #include <errno.h>
-#include <math.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
