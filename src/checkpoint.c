@@ -2,15 +2,13 @@
  * sizes, the Params struct, random stream, time and counters, input name), then per polygon in
  * order its vertex count and data, then per vertex, polygon by polygon, x y vx vy l0. Gap slots
  * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
- * it anyway, so the continuation is unchanged. Version 2 adds the state of the contact list
- * (contact_saved_state: int32 0, 1 or 2), int32 Contact.calm, and for state 2 the list: skin, cutoff, h, extent,
- * drift, int32 strips, then per strip an int64 length and its ints. (Version 1 files are read
- * as state 0.) */
+ * it anyway, so the continuation is unchanged. Version 2 adds the contact list's section
+ * (contact_save: its state, and the list itself; see contact.h). (Version 1 files are read as
+ * having no list.) */
 #define _POSIX_C_SOURCE 200809L   /* fileno, fstat */
 #include "checkpoint.h"
 #include "vtp.h"
 #include <errno.h>
-#include <math.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,18 +64,7 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
             double v[5] = { e->x[i], e->y[i], e->vx[i], e->vy[i], e->l0[i] };
             put(&b, v, sizeof v);
         }
-    const Contact *c = &s->contact;
-    int32_t has = contact_saved_state(c, e), calm = c->calm, ns = c->nstrips;
-    put(&b, &has, sizeof has); put(&b, &calm, sizeof calm);
-    if (has == 2) {
-        double d[5] = { c->list_skin, c->list_cutoff, c->list_h, c->list_extent, c->drift };
-        put(&b, d, sizeof d); put(&b, &ns, sizeof ns);
-        for (int k = 0; k < ns && !b.bad; k++) {
-            int64_t len = (int64_t)(c->strip_end[k] - c->strip_at[k]);
-            put(&b, &len, sizeof len);
-            if (len) put(&b, c->lst[c->strip_tid[k]] + c->strip_at[k], (size_t)len * sizeof(int));   /* (an empty strip may have no buffer) */
-        }
-    }
+    if (!b.bad) b.bad = contact_save(&s->contact, e, b.f);
     return atomic_close(b.f, path, b.bad, 1, err, len);
 }
 
@@ -138,33 +125,15 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
         e->id[q] = pi[2 * p]; e->parent[q] = pi[2 * p + 1]; e->gen[q] = gen[p];
         e->phase[q] = phase[p]; e->rigid[q] = rigid[p];
     }
-    /* the contact list (version 2); every length is checked against the bytes left in the file */
-    int32_t has = 0, calm = 0, ns = 0;
-    double d[5] = { 0 };
-    int *ld = NULL;
-    size_t *at = NULL;
+    /* the contact list (version 2; a version-1 file starts afresh) */
     here = ok ? ftello(f) : -1;
     size_t left = ok && here >= 0 && st.st_size >= here ? (size_t)(st.st_size - here) : 0;   /* (st from above) */
-    if (ok && h.version >= 2) {
-        ok = fread(&has, sizeof has, 1, f) == 1 && has >= 0 && has <= 2 && fread(&calm, sizeof calm, 1, f) == 1 && calm >= 0;
-        if (ok && has == 2) ok = fread(d, sizeof d, 1, f) == 1 && fread(&ns, sizeof ns, 1, f) == 1 && ns >= 0 &&
-                            (size_t)ns <= left / sizeof(int64_t) && (at = malloc(((size_t)ns + 1) * sizeof *at)) != NULL &&
-                            (ld = malloc(left + sizeof *ld)) != NULL;
-        /* skin in (0, 4 reach], as built */
-        ok = ok && (has != 2 || (d[0] > 0 && d[0] <= 4 * d[1] && isfinite(d[1]) && isfinite(d[2]) && isfinite(d[3]) && d[4] >= 0 && isfinite(d[4])));
-        if (ok && has == 2) at[0] = 0;
-        for (int k = 0; ok && has == 2 && k < ns; k++) {
-            int64_t len;
-            ok = fread(&len, sizeof len, 1, f) == 1 && len >= 0 && (uint64_t)len <= (left - at[k] * sizeof *ld) / sizeof *ld;
-            if (ok) { ok = fread(ld + at[k], sizeof *ld, (size_t)len, f) == (size_t)len; at[k + 1] = at[k] + (size_t)len; }
-        }
-    }
+    ok = ok && contact_load(&s->contact, e, h.version >= 2 ? f : NULL, left) == 0;
     ok = ok && fgetc(f) == EOF;
     fclose(f);
     free(n); free(pd); free(pi); free(gen); free(phase); free(rigid); free(v);
-    if (ok) { ok = contact_restore(&s->contact, e, has, calm, ns, ld, at, d) == 0; ld = NULL; }
-    free(ld); free(at);
-    if (!ok) {   /* (no half-read ensemble is left behind) */
+    if (!ok) {   /* (no half-read ensemble is left behind, nor a list for it) */
+        contact_invalidate(&s->contact);
         ensemble_free(e);
         ensemble_init(e, h.seed);
         return bad_file(err, len, path, "truncated or corrupt");

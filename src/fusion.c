@@ -200,9 +200,11 @@ void fusion_update(Ensemble *e, const Params *P, const Contact *c, int64_t *type
     if (P->theta <= 0) return;
     int n = 0, cap = 0, np = e->np;
     Candidate *cand = NULL;
-    for (int t = 0; t < c->nthreads; t++)   /* (the order does not matter: candidates are sorted) */
-        for (int m = 0; m < c->rec_n[t]; m++) {
-            const PairRec *r = &c->rec[t][m];
+    for (int t = 0; t < contact_record_parts(c); t++) {   /* (the order does not matter: candidates are sorted) */
+        int nrec;
+        const PairRec *rec = contact_records(c, t, &nrec);
+        for (int m = 0; m < nrec; m++) {
+            const PairRec *r = &rec[m];
             int i = r->i;
             if (e->rigid[e->pid[i]] || e->rigid[e->pid[r->k]]) continue;
             double w = r->w;
@@ -216,6 +218,7 @@ void fusion_update(Ensemble *e, const Params *P, const Contact *c, int64_t *type
             }
             cand[n++] = (Candidate){ i, r->k, r->k1, d };
         }
+    }
     if (!n) return;
     qsort(cand, (size_t)n, sizeof *cand, cmp_candidate);
     unsigned char *keep = ph_realloc(NULL, (size_t)np), *used = memset(ph_realloc(NULL, (size_t)np), 0, (size_t)np);

@@ -19,7 +19,7 @@ extern const char params_file[];      /* that header's path, as given to make */
 /* The reach of the pair interaction: a vertex and an edge closer than this interact. It is
  * h + sh + ss (SPEC 2) when there is adhesion, but only h when kh = 0: beyond h the normal force
  * is then zero, and contact damping alone would pull separating surfaces together. */
-static inline double params_cutoff(const Params *p) { return p->h + (p->kh > 0 ? p->sh + p->ss : 0); }
+static inline double params_reach(const Params *p) { return p->h + (p->kh > 0 ? p->sh + p->ss : 0); }
 
 /* Checks the SPEC's constraints at run time (tests and values built in code);
  * returns 0 or writes the first violation into msg and returns -1. */

@@ -15,6 +15,7 @@
 #include "forces.h"
 #include "fusion.h"
 #include "geometry.h"
+#include "grid.h"
 #include "integrate.h"
 #include "off.h"
 #include "topology.h"
@@ -57,7 +58,7 @@ int step(Sim *s)
     remodel(e, P, &s->remodel);                          LAP(T_REMODEL);
     double lmax = forces_update_geometry(e);             LAP(T_GEOMETRY);
     forces_internal(e, P, NULL);                         LAP(T_INTERNAL);
-    s->contact.keep_records = P->theta > 0;              /* fusion looks at this step's pairs */
+    contact_keep_records(&s->contact, P->theta > 0);     /* fusion looks at this step's pairs */
     contact_forces_step(&s->contact, e, P, lmax);        LAP(T_CONTACT);
     s->vertex_steps += e->nv_used;
     double vmax;
@@ -94,12 +95,8 @@ int step(Sim *s)
 void sim_neighbors(Sim *s, int *nb)
 {
     double lmax = forces_update_geometry(&s->e);
-    s->contact.keep_records = 1;
-    contact_forces_now(&s->contact, &s->e, &s->P, lmax);
-    contact_neighbors(&s->contact, &s->e, nb);
-    if (!(s->P.theta > 0)) contact_drop_records(&s->contact);   /* (without fusion, no step needs them) */
+    contact_count_neighbors(&s->contact, &s->e, &s->P, lmax, nb);
 }
-
 
 /* Checks an input beyond what the reader can: polygons whose edges cross (hoops that overlap
  * beyond their thickness push apart violently: a warning, an error with strict), and edges so
@@ -119,7 +116,7 @@ static int check_input(Sim *s, const char *input, int strict)
     }
     int a, b;
     double lmax = forces_update_geometry(&s->e);
-    if (contact_crossing(&s->contact, &s->e, lmax, &a, &b)) {
+    if (grid_crossing(&s->e, lmax, &a, &b)) {
         fprintf(stderr, "polyhoop: %s: %s: polygons %d and %d overlap (their edges cross)%s\n", input,
                 strict ? "error" : "warning", a, b, strict ? "" : "; they will push apart violently (--strict-input rejects this)");
         if (strict) return -1;

@@ -6,6 +6,8 @@
 #include "forces.h"
 #include "geometry.h"
 #include "harness.h"
+#include "sim.h"
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +16,21 @@ static Params pair_params(void)
     Params P = fx_params_zero();
     P.kr = 1e7; P.kh = 1e6; P.sh = 0.01; P.ss = 0.01;
     return P;
+}
+
+/* The pair records of the last evaluation, all parts in one array (to free), *n of them. */
+static PairRec *all_records(const Contact *c, int *n)
+{
+    PairRec *all = NULL;
+    *n = 0;
+    for (int t = 0; t < contact_record_parts(c); t++) {
+        int k;
+        const PairRec *r = contact_records(c, t, &k);
+        all = realloc(all, ((size_t)*n + (size_t)k + 1) * sizeof *all);
+        if (k) memcpy(all + *n, r, (size_t)k * sizeof *r);
+        *n += k;
+    }
+    return all;
 }
 
 static double pair_energy(Contact *c, Ensemble *e, const Params *P)
@@ -49,14 +66,14 @@ void test_contact_potential_derivative(void)
     Params P = pair_params();
     for (int same = 0; same < 2; same++)
         for (double s = -0.02; s < 0.03; s += 0.00037) {
-            double d = 1e-7, g = (contact_u(&P, s + d, same) - contact_u(&P, s - d, same)) / (2 * d);
-            ENSURE_MSG(fabs(g - contact_du(&P, s, same)) < 1e-3 * (1 + fabs(g)), "s = %g same = %d", s, same);
+            double d = 1e-7, g = (pair_u(&P, s + d, same) - pair_u(&P, s - d, same)) / (2 * d);
+            ENSURE_MSG(fabs(g - pair_du(&P, s, same)) < 1e-3 * (1 + fabs(g)), "s = %g same = %d", s, same);
         }
     /* continuity at the zone boundaries, zero beyond the reach, attraction only between polygons */
-    ENSURE_SMALL(contact_u(&P, 0.02, 0), 1e-12);
-    ENSURE_SMALL(contact_du(&P, 0.02, 0), 1e-9);
-    ENSURE_CLOSE(contact_du(&P, 0.01, 0), P.kh * 0.01, 1e-9);
-    ENSURE(contact_du(&P, 0.005, 0) > 0 && contact_du(&P, 0.005, 1) == 0 && contact_du(&P, -0.001, 1) < 0);
+    ENSURE_SMALL(pair_u(&P, 0.02, 0), 1e-12);
+    ENSURE_SMALL(pair_du(&P, 0.02, 0), 1e-9);
+    ENSURE_CLOSE(pair_du(&P, 0.01, 0), P.kh * 0.01, 1e-9);
+    ENSURE(pair_du(&P, 0.005, 0) > 0 && pair_du(&P, 0.005, 1) == 0 && pair_du(&P, -0.001, 1) < 0);
 }
 
 /* A flat hoop with 0.1-long edges and a thin triangle whose tip sits at separation s above the
@@ -120,7 +137,7 @@ void test_contact_gradient_self_repulsion(void)
     ensemble_free(&e);
 }
 
-/* Self-contact exclusion (SPEC 2): a hairpin, a 0.03 x 0.004 rectangle with edges of about h/4,
+/* Self-contact exclusion (docs/model.md 2): a hairpin, a 0.03 x 0.004 rectangle with edges of about h/4,
  * repels itself across its width, except where the two points are within h of each other along
  * the hoop (around its short ends). Checked with cumulative arclengths, independently of the
  * code's walk along the hoop. */
@@ -140,16 +157,16 @@ void test_contact_self_exclusion_along_hoop(void)
     ensemble_add_polygon(&e, n, x, y, 1, 0);
     arc[0] = 0;
     for (int i = 1; i <= n; i++) arc[i] = arc[i - 1] + hypot(x[i % n] - x[i - 1], y[i % n] - y[i - 1]);
-    c.keep_records = 1;
+    contact_keep_records(&c, 1);
     pair_energy(&c, &e, &P);
     int pairs = 0;
-    for (int t = 0; t < c.nthreads; t++)
-        for (int m = 0; m < c.rec_n[t]; m++) {
-            const PairRec *r = &c.rec[t][m];
-            double at = arc[r->k] + r->w * (arc[r->k + 1] - arc[r->k]), d = fabs(at - arc[r->i]);
-            ENSURE_MSG(d > P.h && arc[n] - d > P.h, "vertex %d and edge %d are %.3g apart along the hoop", r->i, r->k, fmin(d, arc[n] - d));
-            pairs++;
-        }
+    PairRec *rec = all_records(&c, &pairs);
+    for (int m = 0; m < pairs; m++) {
+        const PairRec *r = &rec[m];
+        double at = arc[r->k] + r->w * (arc[r->k + 1] - arc[r->k]), d = fabs(at - arc[r->i]);
+        ENSURE_MSG(d > P.h && arc[n] - d > P.h, "vertex %d and edge %d are %.3g apart along the hoop", r->i, r->k, fmin(d, arc[n] - d));
+    }
+    free(rec);
     ENSURE(pairs >= 10);   /* the long sides do repel each other */
     contact_free(&c);
     ensemble_free(&e);
@@ -182,30 +199,31 @@ void test_contact_momentum(void)
 /* the (P, Q) pairs found through the grid, as a sorted list of P * nv + Q */
 static int cmp_long(const void *a, const void *b) { long x = *(const long *)a, y = *(const long *)b; return (x > y) - (x < y); }
 
-/* The grid's per-edge evaluation against the SPEC's definition taken literally: every (P, Q)
- * pair of vertices through contact_pair. Same pairs, and the same forces and energy up to
+/* The grid's per-edge evaluation against the model's definition taken literally: every (P, Q)
+ * pair of vertices through pair_eval. Same pairs, and the same forces and energy up to
  * rounding. */
 static void compare_with_brute_force(Ensemble *e, const Params *P)
 {
     Contact c;
     contact_init(&c);
-    c.keep_records = 1;
+    contact_keep_records(&c, 1);
     double U = pair_energy(&c, e, P), Ub = 0, big = 0, err = 0;
-    int nv = e->nv_used, ng = 0, nb = 0;
+    int nv = e->nv_used, ng = 0, nb = 0, nrec;
     long *grid = malloc((size_t)nv * nv * sizeof *grid), *brute = malloc((size_t)nv * nv * sizeof *brute);
     double *bfx = calloc((size_t)nv, sizeof *bfx), *bfy = calloc((size_t)nv, sizeof *bfy);
-    for (int t = 0; t < c.nthreads; t++)
-        for (int m = 0; m < c.rec_n[t]; m++) {
-            const PairRec *r = &c.rec[t][m];
-            ENSURE(r->ends >= 1 && r->ends <= 3);
-            if (r->ends & 1) grid[ng++] = (long)r->i * nv + r->k;
-            if (r->ends & 2) grid[ng++] = (long)r->i * nv + r->k1;
-        }
+    PairRec *rec = all_records(&c, &nrec);
+    for (int m = 0; m < nrec; m++) {
+        const PairRec *r = &rec[m];
+        ENSURE(r->ends >= 1 && r->ends <= 3);
+        if (r->ends & 1) grid[ng++] = (long)r->i * nv + r->k;
+        if (r->ends & 2) grid[ng++] = (long)r->i * nv + r->k1;
+    }
+    free(rec);
     for (int i = 0; i < nv; i++)
         for (int q = 0; q < nv; q++) {
             PairRec r;
             double fx, fy;
-            if (!contact_pair(e, P, i, q, &r, &fx, &fy, &Ub)) continue;
+            if (!pair_eval(e, P, i, q, &r, &fx, &fy, &Ub)) continue;
             brute[nb++] = (long)i * nv + q;
             if (!e->rigid[e->pid[i]]) { bfx[i] += fx; bfy[i] += fy; }
             if (!e->rigid[e->pid[r.k]]) {
@@ -239,7 +257,7 @@ void test_contact_grid_matches_brute_force(void)
             fx_add_ngon(&e, n, fx_uniform(&st, 0.03, 0.15), fx_uniform(&st, 0, box), fx_uniform(&st, 0, box), fx_uniform(&st, 0, 6.3));
         }
         /* vertices exactly on the bounding box extremes, on a lattice of the cell size */
-        double lmax = forces_update_geometry(&e), cs = (lmax + params_cutoff(&P)) * (1 + 1e-9);
+        double lmax = forces_update_geometry(&e), cs = (lmax + params_reach(&P)) * (1 + 1e-9);
         double sq[4][2] = { { 0, 0 }, { 3, 0 }, { 3, 3 }, { 0, 3 } }, x[4], y[4];
         for (int k = 0; k < 4; k++) { x[k] = -1 + cs * sq[k][0]; y[k] = -1 + cs * sq[k][1]; }
         ensemble_add_polygon(&e, 4, x, y, 1, 0);
@@ -255,20 +273,99 @@ void test_contact_grid_matches_brute_force(void)
     }
 }
 
-/* A vertex far away must not make the grid large: at most CELLS_PER_VERTEX cells per vertex (+16). */
+/* A vertex far away must not make the grid large: at most GRID_CELLS_PER_VERTEX cells per vertex
+ * (+16), with the cell size that the pair search asks for. */
 void test_contact_grid_bounded_memory(void)
 {
     Params P = pair_params();
     Ensemble e;
-    Contact c;
+    Grid g;
     ensemble_init(&e, 1);
-    contact_init(&c);
+    grid_init(&g);
     fx_add_ngon(&e, 40, 1, 0, 0, 0);
     e.x[7] = 1e9; e.y[7] = 1e9;
-    pair_energy(&c, &e, &P);
-    ENSURE((double)c.nx * c.ny <= (double)CELLS_PER_VERTEX * 40 + 16);
+    grid_build(&g, &e, 0.5 * forces_update_geometry(&e) + params_reach(&P));
+    ENSURE((double)g.nx * g.ny <= (double)GRID_CELLS_PER_VERTEX * 40 + 16);
     /* and every vertex is inside its cell's range */
-    for (int i = 0; i < 40; i++) ENSURE(c.cell[i] >= 0 && c.cell[i] < c.nx * c.ny);
-    contact_free(&c);
+    for (int i = 0; i < 40; i++) ENSURE(g.cell[i] >= 0 && g.cell[i] < g.nx * g.ny);
+    grid_free(&g);
     ensemble_free(&e);
+}
+
+/* The neighbour count as it was first defined, for reference: from the records of a full force
+ * evaluation on a new grid, the distinct (polygon of the vertex, other polygon of the edge). */
+static void neighbors_from_records(const Ensemble *e, const Params *P, int *nb)
+{
+    static Contact c;
+    Ensemble copy = *e;   /* (the forces go into copies of fx, fy) */
+    copy.fx = calloc((size_t)e->nv_cap, sizeof *copy.fx);
+    copy.fy = calloc((size_t)e->nv_cap, sizeof *copy.fy);
+    contact_init(&c);
+    contact_keep_records(&c, 1);
+    contact_forces(&c, &copy, P, forces_update_geometry(&copy), NULL);
+    int n;
+    PairRec *rec = all_records(&c, &n);
+    char *seen = calloc((size_t)e->np * (size_t)e->np, 1);
+    for (int p = 0; p < e->np; p++) nb[p] = 0;
+    for (int m = 0; m < n; m++) {
+        int a = e->pid[rec[m].i], b = e->pid[rec[m].k];
+        if (a != b && !seen[(size_t)a * (size_t)e->np + (size_t)b]++) nb[a]++;
+    }
+    free(seen); free(rec); free(copy.fx); free(copy.fy);
+    contact_free(&c);
+}
+
+/* contact_count_neighbors equals the record-based count for every polygon, on the states of a
+ * growing, dividing, remodeling tissue of 36 cells (two of them rigid, side by side), from the
+ * step's list and from a new grid, at 1 and 2 threads; it leaves the forces alone, and a run
+ * that counts goes on bit for bit like one that does not. */
+void test_contact_count_neighbors_matches_records(void)
+{
+    static Sim a, b;
+    int threads = omp_get_max_threads(), checked = 0, *nb = NULL, *ref = NULL, *nb2 = NULL;
+    long total = 0;
+    for (int k = 0; k < 2; k++) {
+        Sim *s = k ? &b : &a;
+        sim_init(s, &params_compiled, 1);
+        for (int c = 0; c < 36; c++) fx_add_ngon(&s->e, 24, 1, 2.01 * (c % 6) + 0.2 * (c / 6 % 2), 2.01 * (c / 6), 0);
+        s->e.rigid[0] = s->e.rigid[1] = 1;
+        sim_draw_traits(s);
+    }
+    static Contact fresh;
+    contact_init(&fresh);
+    for (int st = 1; st <= 1000; st++) {
+        ENSURE_MSG(step(&a) == 0 && step(&b) == 0, "%s%s", a.error, b.error);
+        if (st % 25) continue;
+        Ensemble *e = &b.e;
+        size_t nbytes = (size_t)e->nv_used * sizeof(double);
+        double *fx = malloc(nbytes), *fy = malloc(nbytes);
+        memcpy(fx, e->fx, nbytes); memcpy(fy, e->fy, nbytes);
+        nb = realloc(nb, (size_t)e->np * sizeof *nb);
+        ref = realloc(ref, (size_t)e->np * sizeof *ref);
+        nb2 = realloc(nb2, (size_t)e->np * sizeof *nb2);
+        neighbors_from_records(e, &b.P, ref);
+        for (int t = 1; t <= 2; t++) {
+            omp_set_num_threads(t);
+            if (t == 1) contact_count_neighbors(&b.contact, e, &b.P, forces_update_geometry(e), nb);
+            else contact_count_neighbors(&fresh, e, &b.P, forces_update_geometry(e), nb2);
+        }
+        omp_set_num_threads(threads);
+        for (int p = 0; p < e->np; p++) {
+            ENSURE_MSG(nb[p] == ref[p] && nb2[p] == ref[p], "step %d, polygon %d: %d neighbours from the step's contact, %d from a new grid, %d from records",
+                       st, p, nb[p], nb2[p], ref[p]);
+            total += nb[p];
+        }
+        ENSURE_MSG(!memcmp(fx, e->fx, nbytes) && !memcmp(fy, e->fy, nbytes), "step %d: counting changed the forces", st);
+        free(fx); free(fy);
+        checked++;
+    }
+    int64_t builds, reuses, plain;
+    contact_counts(&b.contact, &builds, &reuses, &plain);
+    ENSURE_MSG(reuses > 0 && builds > 0, "list built %lld, reused %lld", (long long)builds, (long long)reuses);
+    ENSURE_MSG(b.e.np > 36 && total > 4 * 36 * checked, "%d cells, %ld neighbours in all: no growing tissue", b.e.np, total);
+    ENSURE_MSG(fx_state_hash(&a.e) == fx_state_hash(&b.e), "counting changed the run");
+    contact_free(&fresh);
+    free(nb); free(ref); free(nb2);
+    sim_free(&a);
+    sim_free(&b);
 }

@@ -308,11 +308,11 @@ static void list_matches_grid(Sim *s, int steps, int *pairs_min, int *pairs_max)
         for (int m = 0; m < 2; m++) {
             for (int i = 0; i < e->nv_used; i++) e->fx[i] = e->fy[i] = 0;
             Contact *c = m ? &fresh : &s->contact;
-            c->keep_records = 1;
+            contact_keep_records(c, 1);
             if (m) contact_forces(c, e, &s->P, lmax, NULL);
             else contact_forces_step(c, e, &s->P, lmax);
             pairs[m] = 0;
-            for (int t = 0; t < c->nthreads; t++) pairs[m] += c->rec_n[t];
+            for (int t = 0, n; t < contact_record_parts(c); t++) { contact_records(c, t, &n); pairs[m] += n; }
             for (int d = 0; d < 2; d++) {
                 f[m][d] = malloc((size_t)e->nv_used * sizeof(double));
                 memcpy(f[m][d], d ? e->fy : e->fx, (size_t)e->nv_used * sizeof(double));
@@ -353,8 +353,9 @@ void test_sim_contact_list_complete(void)
     int lo, hi;
     list_matches_grid(&s, 1500, &lo, &hi);
     /* the test proves something only if the list was both reused and rebuilt, and pairs came */
-    ENSURE_MSG(s.contact.reuses > 500 && s.contact.builds > 20, "list built %lld times, reused %lld",
-               (long long)s.contact.builds, (long long)s.contact.reuses);
+    int64_t builds, reuses, plain;
+    contact_counts(&s.contact, &builds, &reuses, &plain);
+    ENSURE_MSG(reuses > 500 && builds > 20, "list built %lld times, reused %lld", (long long)builds, (long long)reuses);
     ENSURE_MSG(hi > lo + 50, "pairs ranged only from %d to %d", lo, hi);
     sim_free(&s);
 
@@ -366,7 +367,8 @@ void test_sim_contact_list_complete(void)
         for (int i = s.e.start[p]; i < s.e.start[p] + s.e.count[p]; i++) s.e.vx[i] = a ? -8 : 8;
     }
     list_matches_grid(&s, 150, &lo, &hi);
-    ENSURE_MSG(lo == 0 && hi > 0 && s.contact.reuses > 100, "pairs %d to %d, list reused %lld times", lo, hi, (long long)s.contact.reuses);
+    contact_counts(&s.contact, &builds, &reuses, &plain);
+    ENSURE_MSG(lo == 0 && hi > 0 && reuses > 100, "pairs %d to %d, list reused %lld times", lo, hi, (long long)reuses);
     sim_free(&s);
 }
 
@@ -421,12 +423,14 @@ void test_sim_checkpoint_contact_list(void)
     sim_init(&b, &params_compiled, 1);
     ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == 0, "%s", err);
     ENSURE(same_state(&a.e, &b.e));
-    int64_t reuses = b.contact.reuses;
+    int64_t builds, reuses, reuses0, plain;
+    contact_counts(&b.contact, &builds, &reuses0, &plain);
     for (int k = 0; k < 200; k++) {
         ENSURE_MSG(step(&a) == 0 && step(&b) == 0, "%s%s", a.error, b.error);
         ENSURE_MSG(same_state(&a.e, &b.e), "the continued run differs at step %d", k);
     }
-    ENSURE_MSG(b.contact.reuses > reuses, "the read-back run never reused the list");
+    contact_counts(&b.contact, &builds, &reuses, &plain);
+    ENSURE_MSG(reuses > reuses0, "the read-back run never reused the list");
     /* truncated anywhere (about 200 cuts over the whole file, 100 in the list section): refused,
      * and no half-read ensemble is left */
     FILE *f = fopen(path, "rb");
@@ -486,17 +490,17 @@ void test_sim_large_packing_list_and_memory(void)
         ENSURE(s.e.nv_used >= 1 << 16);
         omp_set_num_threads(t + 1);
         for (int k = 0; k < 40; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
-        ENSURE_MSG(s.contact.builds > 0 && s.contact.reuses > 0 && s.contact.gs == NULL,
-                   "list built %lld, reused %lld, grid %s", (long long)s.contact.builds, (long long)s.contact.reuses,
-                   s.contact.gs ? "kept" : "freed");
+        int64_t builds, reuses, plain;
+        contact_counts(&s.contact, &builds, &reuses, &plain);
+        ENSURE_MSG(builds > 0 && reuses > 0 && !contact_holds_grid(&s.contact),
+                   "list built %lld, reused %lld, grid %s", (long long)builds, (long long)reuses,
+                   contact_holds_grid(&s.contact) ? "kept" : "freed");
         int *nb = malloc((size_t)s.e.np * sizeof *nb), *nb2 = malloc((size_t)s.e.np * sizeof *nb2);
         sim_neighbors(&s, nb);
-        ENSURE_MSG(s.contact.gs == NULL, "the frame's neighbour count built a grid although the list was usable");
+        ENSURE_MSG(!contact_holds_grid(&s.contact), "the frame's neighbour count built a grid although the list was usable");
         static Contact fresh;
         contact_init(&fresh);
-        fresh.keep_records = 1;
-        contact_forces(&fresh, &s.e, &s.P, forces_update_geometry(&s.e), NULL);
-        contact_neighbors(&fresh, &s.e, nb2);
+        contact_count_neighbors(&fresh, &s.e, &s.P, forces_update_geometry(&s.e), nb2);
         long total = 0;
         for (int p = 0; p < s.e.np; p++) {
             ENSURE_MSG(nb[p] == nb2[p], "polygon %d: %d neighbours from the list, %d from a grid", p, nb[p], nb2[p]);
