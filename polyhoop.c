@@ -91,6 +91,18 @@ int main(int argc, char **argv)
             frame = (int)(sim.e.step / sim.P.Ns);
             output_frame(&out, &sim, frame);
             output_status(&out, &sim, frame);
+            const char *why = opt.max_cells && sim.e.np >= opt.max_cells ? "--max-cells"
+                            : opt.max_time > 0 && sim.e.t >= opt.max_time ? "--max-time" : NULL;
+            if (why && sim.e.step < step_end) {
+                if (!(opt.every > 0 && frame % opt.every == 0)) output_checkpoint(&out, &sim, frame);
+                char what[200];
+                snprintf(what, sizeof what, "stopped by %s (%d polygons at t = %g); continue with --restart %s",
+                         why, sim.e.np, sim.e.t, opt.dir);
+                output_summary(&out, &sim, what, frame);
+                output_close(&out);
+                sim_free(&sim);
+                return PH_EXIT_OK;
+            }
         }
         if (stop_signal) {
             output_checkpoint(&out, &sim, frame);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <omp.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@ static void usage(FILE *f)
         "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fit each frame)\n"
         "  --overwrite    replace the output of an earlier run in the output folder\n"
         "  --checkpoint-every K  write DIR/checkpoint.bin every K frames (default 1; 0: never)\n"
+        "  --max-cells N  stop after the first frame with at least N polygons (checkpoint, status 0)\n"
+        "  --max-time T   stop after the first frame at t >= T (checkpoint, status 0)\n"
         "  --restart DIR  continue the run found in DIR (its checkpoint), writing on into DIR\n"
         "  --check        validate every polygon after every step (slow; stops at the first fault)\n"
         "  --strict-input reject inputs whose polygons overlap (default: warn)\n"
@@ -70,6 +73,16 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "-j")) COUNT(threads, 1);
         else if (!strcmp(a, "--seed")) { if ((v = parse_count(a, next, 0)) < 0) goto bad; o->seed = (uint64_t)v; k++; }
         else if (!strcmp(a, "--checkpoint-every")) COUNT(every, 0);
+        else if (!strcmp(a, "--max-cells")) COUNT(max_cells, 1);
+        else if (!strcmp(a, "--max-time")) {
+            char *end;
+            o->max_time = next ? strtod(next, &end) : 0;
+            if (!next || *end || end == next || !(o->max_time > 0) || !isfinite(o->max_time)) {
+                fprintf(stderr, "polyhoop: option --max-time needs a time > 0, got '%s'\n", next ? next : "");
+                goto bad;
+            }
+            k++;
+        }
         else if (!strcmp(a, "--ascii")) o->ascii = 1;
         else if (!strcmp(a, "--overwrite")) o->overwrite = 1;
         else if (!strcmp(a, "--png")) o->png = 1;

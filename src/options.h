@@ -16,6 +16,8 @@ typedef struct Options {
     int ascii;              /* frames as ASCII instead of zlib */
     int overwrite;          /* replace an earlier run's files in dir */
     int every;              /* checkpoint every K frames (0: never) */
+    int max_cells;          /* stop after the first frame with at least this many polygons (0: no) */
+    double max_time;        /* stop after the first frame at t >= max_time (0: no) */
     int png, png_w, png_h, png_fixed;
     const char *png_color;
     PngView png_view;
