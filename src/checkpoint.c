@@ -8,7 +8,7 @@
  * as state 0.) */
 #define _POSIX_C_SOURCE 200809L   /* fileno, fstat */
 #include "checkpoint.h"
-#include "vtp.h"
+#include "atomic.h"
 #include <errno.h>
 #include <math.h>
 #include <sys/stat.h>

@@ -13,6 +13,7 @@
  * Nothing depends on the wall clock, so the same state always gives the same bytes. */
 #define _POSIX_C_SOURCE 200809L
 #include "vtp.h"
+#include "atomic.h"
 #include "geometry.h"
 #include <errno.h>
 #include <stdarg.h>
@@ -20,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -257,39 +257,6 @@ static int fail(char *err, size_t errlen, const char *path, const char *why, int
     return -1;
 }
 
-FILE *atomic_open(const char *path, char *err, size_t errlen)
-{
-    char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) { fail(err, errlen, path, "path too long", ENAMETOOLONG); return NULL; }
-    FILE *f = fopen(tmp, "w");
-    if (!f) fail(err, errlen, path, "cannot create the .tmp file", errno);
-    return f;
-}
-
-int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, size_t errlen)
-{
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);   /* (atomic_open checked the length) */
-    const char *why = "write failed";
-    int e = failed;
-    if (!e && fflush(f) != 0) e = errno ? errno : EIO;
-    if (!e && sync && fsync(fileno(f)) != 0) { e = errno; why = "fsync failed"; }
-    if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
-    if (!e && rename(tmp, path) != 0) { e = errno; why = "cannot rename the .tmp file"; }
-    if (e) remove(tmp);
-    return e ? fail(err, errlen, path, why, e) : 0;
-}
-
-int write_file_atomic_parts(const char *path, const void *const *data, const size_t *size, int nparts, int sync, char *err, size_t errlen)
-{
-    FILE *f = atomic_open(path, err, errlen);
-    if (!f) return -1;
-    int e = 0;
-    for (int k = 0; k < nparts && !e; k++)
-        if (size[k] && fwrite(data[k], 1, size[k], f) != size[k]) e = errno ? errno : EIO;   /* (fwrite of NULL is undefined, even for 0 bytes) */
-    return atomic_close(f, path, e, sync, err, errlen);
-}
-
 const char *const vtp_cell_arrays[VTP_CELL_ARRAYS] = { "id", "parent", "generation", "age", "area", "target_area",
                                                       "perimeter", "pressure", "neighbors", "phase", "rigid" };
 
@@ -399,7 +366,7 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
         size_t size[2] = { b.n, strlen(tail) };
         free(cd); free(ci); free(c32); free(c8);
         int r = b.bad ? fail(err, errlen, path, "cannot assemble the frame", b.bad)
-                      : write_file_atomic_parts(path, part, size, 2, 1, err, errlen);
+                      : atomic_write(path, part, size, 2, 1, err, errlen);
         free(b.p);
         return r;
     }
@@ -478,7 +445,7 @@ int vtp_write_collection(const char *dir, int n, const double *t, char *err, siz
     /* atomic, but not synced: it is an index of the frames, rebuilt from them by every frame and
      * restart, and its fsync cost more than all the frames' compression in the default run */
     const void *part = b.p;
-    int r = b.bad ? fail(err, errlen, path, "out of memory", b.bad) : write_file_atomic_parts(path, &part, &b.n, 1, 0, err, errlen);
+    int r = b.bad ? fail(err, errlen, path, "out of memory", b.bad) : atomic_write(path, &part, &b.n, 1, 0, err, errlen);
     free(b.p);
     return r;
 }

@@ -33,14 +33,4 @@ int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, 
  * listing dir/frame%06d.vtp for frames 0..n-1 at times t[k]. */
 int vtp_write_collection(const char *dir, int n, const double *t, char *err, size_t errlen);
 
-/* Writes a file made of nparts pieces, one after the other, to path atomically (tmp file, fsync,
- * rename); sync = 0 skips the fsync (the file is still replaced atomically, but may not survive a
- * crash of the machine). Returns 0 or -1 with the reason in err. */
-int write_file_atomic_parts(const char *path, const void *const *data, const size_t *size, int nparts, int sync, char *err, size_t errlen);
-/* The same for a file written piece by piece: atomic_open creates "<path>.tmp" (NULL with the
- * reason in err); atomic_close flushes, syncs if sync, closes and renames it over path, or
- * removes it if failed (an errno of an earlier write, or 0) or any of these steps fails. */
-FILE *atomic_open(const char *path, char *err, size_t errlen);
-int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, size_t errlen);
-
 #endif
