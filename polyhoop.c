@@ -131,8 +131,8 @@ static void usage(FILE *f)
         "  --seed N       seed of the random numbers (default 1)\n"
         "  --ascii        write frames as ASCII instead of zlib-compressed binary\n"
         "  --png          also draw every frame as DIR/frame%%06d.png (see --png-*)\n"
-        "  --png-color A  colour the cells by cell array A (default area): id, parent, generation,\n"
-        "                 age, area, target_area, perimeter, pressure, neighbors, phase, rigid\n"
+        "  --png-color A  colour the cells by cell array A (default area), one of:\n"
+        "                 %s\n"
         "  --png-size WxH picture size in pixels (default 800x800)\n"
         "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fit each frame)\n"
         "  --checkpoint-every K  write DIR/checkpoint.bin every K frames (default 1; 0: never)\n"
@@ -143,7 +143,7 @@ static void usage(FILE *f)
         "  -h, --help     this help\n"
         "SIGINT or SIGTERM: the run finishes its step, writes a checkpoint and stops (status 130/143).\n"
         "Exit status: 0 done, 2 bad input or usage, 3 numerical blow-up, 4 output error.\n",
-        params_file, params_compiled.Nf, params_compiled.Ns);
+        params_file, params_compiled.Nf, params_compiled.Ns, vtp_cell_array_list());
 }
 
 static long parse_count(const char *opt, const char *arg, long min)
@@ -357,8 +357,7 @@ int main(int argc, char **argv)
     int known = 0;
     for (int k = 0; k < VTP_CELL_ARRAYS; k++) known |= !strcmp(out.png_color, vtp_cell_arrays[k]);
     if (!known) {
-        fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (id, parent, generation, age, area, "
-                "target_area, perimeter, pressure, neighbors, phase, rigid)\n", out.png_color);
+        fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (%s)\n", out.png_color, vtp_cell_array_list());
         return 2;
     }
     if (params_check(&params_compiled, err, sizeof err)) {
