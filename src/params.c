@@ -12,7 +12,7 @@
 #include PH_PARAMS_FILE
 
 /* the ranges of PARAMS_LIST: the test, and the words of its message */
-#define RANGE_ANY(v)    ((v) == (v))
+#define RANGE_ANY(v)    (!isnan((double)(v)))
 #define RANGE_NONNEG(v) ((v) >= 0)
 #define RANGE_POS(v)    ((v) > 0)
 #define RANGE_TEXT_ANY    "a number"
