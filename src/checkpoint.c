@@ -1,13 +1,16 @@
 /* Layout (host byte order, checked on reading): a fixed header (magic, version, byte-order mark,
- * sizes, the Params struct, random stream, time and counters, input name), then per polygon in
- * order its vertex count and data, then per vertex, polygon by polygon, x y vx vy l0. Gap slots
+ * sizes, the Params struct whole, so every member of PARAMS_LIST in list order, random stream,
+ * time and counters, input name), then per polygon in order its record: the fields of
+ * ENSEMBLE_POLYGON_STORED (ensemble.h) in list order, each as its file type (int32 count, int32
+ * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid), then per
+ * vertex, polygon by polygon, x y vx vy l0. Gap slots
  * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
  * it anyway, so the continuation is unchanged. Version 2 adds the contact list's section
  * (contact_save: its state, and the list itself; see contact.h). (Version 1 files are read as
  * having no list.) */
 #define _POSIX_C_SOURCE 200809L   /* fileno, fstat */
 #include "checkpoint.h"
-#include "vtp.h"
+#include "atomic.h"
 #include <errno.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -26,6 +29,11 @@ typedef struct Header {
 } Header;
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
+
+/* the bytes of one polygon record */
+#define RECORD_SIZE(type, name, file_type, init) + sizeof(file_type)
+enum { RECORD = 0 ENSEMBLE_POLYGON_STORED(RECORD_SIZE) };
+#undef RECORD_SIZE
 
 /* the file is written as it is made (no copy of the state in memory): the first failed write
  * is kept in bad and ends the writing */
@@ -53,11 +61,9 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     setvbuf(b.f, vbuf, _IOFBF, sizeof vbuf);
     put(&b, &h, sizeof h);
     for (int p = 0; p < e->np && !b.bad; p++) {
-        int32_t n = e->count[p], gen = e->gen[p];
-        double d[4] = { e->A0[p], e->Amax[p], e->alpha[p], e->birth[p] };
-        int64_t ids[2] = { e->id[p], e->parent[p] };
-        put(&b, &n, sizeof n); put(&b, &gen, sizeof gen); put(&b, d, sizeof d); put(&b, ids, sizeof ids);
-        put(&b, &e->phase[p], 1); put(&b, &e->rigid[p], 1);
+#define PUT(type, name, file_type, init) { file_type x = (file_type)e->name[p]; put(&b, &x, sizeof x); }
+        ENSEMBLE_POLYGON_STORED(PUT)
+#undef PUT
     }
     for (int p = 0; p < e->np && !b.bad; p++)
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
@@ -88,42 +94,43 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     ensemble_free(e);
     ensemble_init(e, h.seed);
     s->P = h.P;
-    int ok = 1, total = 0;
-    int32_t *n = malloc(((size_t)h.np + 1) * sizeof *n);
-    double *pd = malloc(((size_t)h.np + 1) * 4 * sizeof *pd);
-    int64_t *pi = malloc(((size_t)h.np + 1) * 2 * sizeof *pi);
-    int32_t *gen = malloc(((size_t)h.np + 1) * sizeof *gen);
-    signed char *phase = malloc((size_t)h.np + 1);
-    unsigned char *rigid = malloc((size_t)h.np + 1);
-    ok = n && pd && pi && gen && phase && rigid;
+    /* the polygon records, into the polygon arrays of `in` (after a check that the file can hold
+     * that many, so that a corrupt count cannot ask for all memory) */
+    Ensemble in;
+    ensemble_init(&in, 0);
+    struct stat st;
+    off_t here = ftello(f);
+    int total = 0, ok = here >= 0 && fstat(fileno(f), &st) == 0 && st.st_size >= here &&
+                        (uint64_t)h.np <= (uint64_t)(st.st_size - here) / RECORD;
+    if (ok) ensemble_reserve(&in, 0, h.np);
     for (int p = 0; ok && p < h.np; p++) {
-        ok = fread(&n[p], sizeof *n, 1, f) == 1 && fread(&gen[p], sizeof *gen, 1, f) == 1 &&
-             fread(pd + 4 * p, sizeof *pd, 4, f) == 4 && fread(pi + 2 * p, sizeof *pi, 2, f) == 2 &&
-             fread(&phase[p], 1, 1, f) == 1 && fread(&rigid[p], 1, 1, f) == 1 && n[p] >= 3 && n[p] <= h.nv - total;
-        if (ok) total += n[p];
+#define GET(type, name, file_type, init) { file_type x = 0; ok = ok && fread(&x, sizeof x, 1, f) == 1; in.name[p] = (type)x; }
+        ENSEMBLE_POLYGON_STORED(GET)
+#undef GET
+        ok = ok && in.count[p] >= 3 && in.count[p] <= h.nv - total;
+        if (ok) total += in.count[p];
     }
     ok = ok && total == h.nv;
     /* the vertices, polygon by polygon, straight into the ensemble (no copy of them all) */
-    struct stat st;
-    off_t here = ok ? ftello(f) : -1;
-    ok = ok && here >= 0 && fstat(fileno(f), &st) == 0 && st.st_size >= here &&
-         (uint64_t)h.nv <= (uint64_t)(st.st_size - here) / (5 * sizeof(double));
+    here = ok ? ftello(f) : -1;
+    ok = ok && here >= 0 && st.st_size >= here && (uint64_t)h.nv <= (uint64_t)(st.st_size - here) / (5 * sizeof(double));
     int nmax = 0;
-    for (int p = 0; ok && p < h.np; p++) nmax = n[p] > nmax ? n[p] : nmax;
+    for (int p = 0; ok && p < h.np; p++) nmax = in.count[p] > nmax ? in.count[p] : nmax;
     double *v = ok ? malloc(((size_t)nmax + 1) * 10 * sizeof *v) : NULL;   /* as read, and by field */
     ok = ok && v;
     if (ok) ensemble_reserve(e, h.nv, h.np);
     for (int p = 0; ok && p < h.np; p++) {
+        int n = in.count[p];
         double *c[5];
         for (int j = 0; j < 5; j++) c[j] = v + (size_t)nmax * (5 + j);
-        ok = fread(v, 5 * sizeof *v, (size_t)n[p], f) == (size_t)n[p];
-        for (int i = 0; ok && i < n[p]; i++)
+        ok = fread(v, 5 * sizeof *v, (size_t)n, f) == (size_t)n;
+        for (int i = 0; ok && i < n; i++)
             for (int j = 0; j < 5; j++) c[j][i] = v[5 * i + j];
         if (!ok) break;
-        int q = ensemble_push_polygon(e, n[p], c[0], c[1], c[2], c[3], c[4]);
-        e->A0[q] = pd[4 * p]; e->Amax[q] = pd[4 * p + 1]; e->alpha[q] = pd[4 * p + 2]; e->birth[q] = pd[4 * p + 3];
-        e->id[q] = pi[2 * p]; e->parent[q] = pi[2 * p + 1]; e->gen[q] = gen[p];
-        e->phase[q] = phase[p]; e->rigid[q] = rigid[p];
+        int q = ensemble_push_polygon(e, n, c[0], c[1], c[2], c[3], c[4]);
+#define SET(type, name, file_type, init) e->name[q] = in.name[p];
+        ENSEMBLE_POLYGON_STORED(SET)
+#undef SET
     }
     /* the contact list (version 2; a version-1 file starts afresh) */
     here = ok ? ftello(f) : -1;
@@ -131,7 +138,8 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     ok = ok && contact_load(&s->contact, e, h.version >= 2 ? f : NULL, left) == 0;
     ok = ok && fgetc(f) == EOF;
     fclose(f);
-    free(n); free(pd); free(pi); free(gen); free(phase); free(rigid); free(v);
+    ensemble_free(&in);
+    free(v);
     if (!ok) {   /* (no half-read ensemble is left behind, nor a list for it) */
         contact_invalidate(&s->contact);
         ensemble_free(e);

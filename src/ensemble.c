@@ -30,8 +30,9 @@ void ensemble_free(Ensemble *e)
 {
     free(e->x); free(e->y); free(e->vx); free(e->vy); free(e->fx); free(e->fy);
     free(e->l0); free(e->pid);
-    free(e->start); free(e->count); free(e->A); free(e->L); free(e->A0); free(e->Amax);
-    free(e->alpha); free(e->birth); free(e->id); free(e->parent); free(e->gen); free(e->phase); free(e->rigid);
+#define FREE(type, name, file_type, init) free(e->name);
+    ENSEMBLE_POLYGON_FIELDS(FREE)
+#undef FREE
     memset(e, 0, sizeof *e);
 }
 
@@ -53,19 +54,9 @@ void ensemble_reserve(Ensemble *e, int nv, int np)
     if (e->np + np > e->np_cap) {
         int cap = e->np_cap ? e->np_cap : 16;
         while (cap < e->np + np) cap *= 2;
-        e->start = grow(e->start, (size_t)cap, sizeof *e->start);
-        e->count = grow(e->count, (size_t)cap, sizeof *e->count);
-        e->A = grow(e->A, (size_t)cap, sizeof *e->A);
-        e->L = grow(e->L, (size_t)cap, sizeof *e->L);
-        e->A0 = grow(e->A0, (size_t)cap, sizeof *e->A0);
-        e->Amax = grow(e->Amax, (size_t)cap, sizeof *e->Amax);
-        e->alpha = grow(e->alpha, (size_t)cap, sizeof *e->alpha);
-        e->birth = grow(e->birth, (size_t)cap, sizeof *e->birth);
-        e->id = grow(e->id, (size_t)cap, sizeof *e->id);
-        e->parent = grow(e->parent, (size_t)cap, sizeof *e->parent);
-        e->gen = grow(e->gen, (size_t)cap, sizeof *e->gen);
-        e->phase = grow(e->phase, (size_t)cap, sizeof *e->phase);
-        e->rigid = grow(e->rigid, (size_t)cap, sizeof *e->rigid);
+#define GROW(type, name, file_type, init) e->name = grow(e->name, (size_t)cap, sizeof *e->name);
+        ENSEMBLE_POLYGON_FIELDS(GROW)
+#undef GROW
         e->np_cap = cap;
     }
 }
@@ -74,10 +65,13 @@ int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, 
                           const double *vy, const double *l0)
 {
     ensemble_reserve(e, n, 1);
-    int p = e->np++, s = e->nv_used;
+    int p = e->np++;
+    double area = geom_area(x, y, n), perimeter = geom_perimeter(x, y, n);
+#define INIT(type, name, file_type, init) e->name[p] = (type)(init);
+    ENSEMBLE_POLYGON_FIELDS(INIT)
+#undef INIT
+    int s = e->start[p];
     e->layout++;
-    e->start[p] = s;
-    e->count[p] = n;
     memcpy(e->x + s, x, (size_t)n * sizeof *x);
     memcpy(e->y + s, y, (size_t)n * sizeof *y);
     memcpy(e->vx + s, vx, (size_t)n * sizeof *vx);
@@ -88,16 +82,6 @@ int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, 
         e->pid[s + k] = p;
     }
     e->nv_used += n;
-    e->A[p] = e->A0[p] = geom_area(x, y, n);
-    e->L[p] = geom_perimeter(x, y, n);
-    e->Amax[p] = INFINITY;
-    e->alpha[p] = 0;
-    e->birth[p] = e->t;
-    e->id[p] = e->next_id++;
-    e->parent[p] = -1;
-    e->gen[p] = 0;
-    e->phase[p] = 1;
-    e->rigid[p] = 0;
     return p;
 }
 
@@ -121,11 +105,9 @@ void ensemble_keep(Ensemble *e, const unsigned char *keep)
     for (int p = 0; p < e->np; p++) {
         if (!keep[p]) { e->gaps = 1; continue; }
         if (q != p) {
-            e->start[q] = e->start[p]; e->count[q] = e->count[p]; e->A[q] = e->A[p];
-            e->L[q] = e->L[p]; e->A0[q] = e->A0[p]; e->Amax[q] = e->Amax[p];
-            e->alpha[q] = e->alpha[p]; e->birth[q] = e->birth[p]; e->id[q] = e->id[p];
-            e->parent[q] = e->parent[p]; e->gen[q] = e->gen[p]; e->phase[q] = e->phase[p];
-            e->rigid[q] = e->rigid[p];
+#define MOVE(type, name, file_type, init) e->name[q] = e->name[p];
+            ENSEMBLE_POLYGON_FIELDS(MOVE)
+#undef MOVE
             for (int i = e->start[q]; i < e->start[q] + e->count[q]; i++) e->pid[i] = q;
         }
         q++;

@@ -8,11 +8,36 @@
  * pass writes all polygons contiguously again, in place. Nothing keeps a pointer into these
  * arrays across a step: they move when they grow.
  *
- * Polygons carry a stable id (never reused), the id of their parent and their birth time. */
+ * Polygons carry a stable id (never reused), the id of their parent and their birth time.
+ *
+ * The per-polygon arrays are listed once, one line each, X(type, name, type in checkpoints, value
+ * of a new polygon): the struct members, their allocation, growth and release, the compaction of
+ * ensemble_keep, the values ensemble_push_polygon gives (its locals n, area and perimeter are
+ * those of the new polygon's vertices) and the checkpoint's per-polygon record all come from
+ * these lists, so adding a polygon datum is one line here (and, where a division or fusion
+ * should pass it on, a line there). ENSEMBLE_POLYGON_STORED is the checkpoint's record, in file
+ * order: append, never reorder. ENSEMBLE_POLYGON_DERIVED is rebuilt from the vertices, not stored. */
 #ifndef PH_ENSEMBLE_H
 #define PH_ENSEMBLE_H
 #include <stdint.h>
 #include <stddef.h>
+
+#define ENSEMBLE_POLYGON_STORED(X) \
+    X(int,           count,  int32_t, n)             /* vertices: slots [start, start + count) */ \
+    X(int,           gen,    int32_t, 0)             /* generation: 0 for input polygons, mother's + 1 for the products of events */ \
+    X(double,        A0,     double,  area)          /* target area */ \
+    X(double,        Amax,   double,  INFINITY)      /* division area */ \
+    X(double,        alpha,  double,  0)             /* growth rate dA0/dt */ \
+    X(double,        birth,  double,  e->t)          /* time of birth */ \
+    X(int64_t,       id,     int64_t, e->next_id++)  /* stable id, never reused */ \
+    X(int64_t,       parent, int64_t, -1)            /* id of the parent; -1: none */ \
+    X(signed char,   phase,  int8_t,  1)             /* +1 or -1 */ \
+    X(unsigned char, rigid,  uint8_t, 0)             /* 1: never moves (docs/model.md 6) */
+#define ENSEMBLE_POLYGON_DERIVED(X) \
+    X(int,           start,  void,    e->nv_used)    /* first vertex slot */ \
+    X(double,        A,      void,    area)          /* current area (geometry pass) */ \
+    X(double,        L,      void,    perimeter)     /* current perimeter (geometry pass) */
+#define ENSEMBLE_POLYGON_FIELDS(X) ENSEMBLE_POLYGON_STORED(X) ENSEMBLE_POLYGON_DERIVED(X)
 
 typedef struct Ensemble {
     /* vertices: nv_used slots in use (including gaps), nv_cap allocated */
@@ -23,19 +48,11 @@ typedef struct Ensemble {
     double *l0;        /* rest length of the edge that follows the vertex */
     int *pid;          /* polygon that owns the slot */
 
-    /* polygons */
+    /* polygons: np in use, np_cap allocated; one array per line of ENSEMBLE_POLYGON_FIELDS */
     int np, np_cap;
-    int *start, *count;
-    double *A;         /* current area (geometry pass) */
-    double *L;         /* current perimeter (geometry pass) */
-    double *A0;        /* target area */
-    double *Amax;      /* division area */
-    double *alpha;     /* growth rate dA0/dt */
-    double *birth;     /* time of birth */
-    int64_t *id, *parent;
-    int *gen;          /* generation: 0 for input polygons, mother's + 1 for the products of events */
-    signed char *phase;    /* +1 or -1 */
-    unsigned char *rigid;  /* 1: never moves (SPEC section 6) */
+#define ENSEMBLE_MEMBER(type, name, file_type, init) type *name;
+    ENSEMBLE_POLYGON_FIELDS(ENSEMBLE_MEMBER)
+#undef ENSEMBLE_MEMBER
 
     int gaps;          /* 1 when the vertex slots are not contiguous in polygon order */
     uint64_t layout;   /* changes whenever slots are reassigned (polygons added, removed, remodeled):
@@ -60,8 +77,9 @@ void ensemble_reserve(Ensemble *e, int nv, int np);
  * A0 = its area, id from next_id) and returns its index. Amax and alpha are set by the caller. */
 int ensemble_add_polygon(Ensemble *e, int n, const double *x, const double *y, int phase, int rigid);
 
-/* Appends a polygon with the given vertex data (velocities and rest lengths included; A0 = its
- * area, a new id, no parent, born now) and returns its index. */
+/* Appends a polygon with the given vertex data (velocities and rest lengths included) and
+ * returns its index; its polygon data are the list's values for a new polygon (A0 = its area, a
+ * new id, no parent, born now). */
 int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, const double *vx,
                           const double *vy, const double *l0);
 

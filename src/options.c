@@ -25,8 +25,8 @@ static void usage(FILE *f)
         "  --seed N       seed of the random numbers (default 1)\n"
         "  --ascii        write frames as ASCII instead of zlib-compressed binary\n"
         "  --png          also draw every frame as DIR/frame%%06d.png (see --png-*)\n"
-        "  --png-color A  colour the cells by cell array A (default area): id, parent, generation,\n"
-        "                 age, area, target_area, perimeter, pressure, neighbors, phase, rigid\n"
+        "  --png-color A  colour the cells by cell array A (default area), one of:\n"
+        "                 %s\n"
         "  --png-size WxH picture size in pixels (default 800x800)\n"
         "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fit each frame)\n"
         "  --overwrite    replace the output of an earlier run in the output folder\n"
@@ -40,7 +40,7 @@ static void usage(FILE *f)
         "  -h, --help     this help\n"
         "SIGINT or SIGTERM: the run finishes its step, writes a checkpoint and stops (status 130/143).\n"
         "Exit status: 0 done, 1 out of memory, 2 bad input or usage, 3 numerical blow-up, 4 output error.\n",
-        params_file, params_compiled.Nf, params_compiled.Ns);
+        params_file, params_compiled.Nf, params_compiled.Ns, vtp_cell_array_list());
 }
 
 /* An integer option's value in [min, INT_MAX], or -1 after saying what was wrong. */
@@ -118,8 +118,7 @@ int options_parse(Options *o, int argc, char **argv)
     int known = 0;
     for (int k = 0; k < VTP_CELL_ARRAYS; k++) known |= !strcmp(o->png_color, vtp_cell_arrays[k]);
     if (!known) {
-        fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (id, parent, generation, age, area, "
-                "target_area, perimeter, pressure, neighbors, phase, rigid)\n", o->png_color);
+        fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (%s)\n", o->png_color, vtp_cell_array_list());
         return -1;
     }
     if (o->restart) o->dir = o->restart;

@@ -1,28 +1,72 @@
-/* Model parameters (paper Table 2, ../shared/SPEC.md section 8).
+/* Model parameters (paper Table 2, docs/model.md 8).
  * The program's values come from one header in params/, chosen at build time
- * (make PARAMS=params/x.h) and compiled into params_compiled; tests build their own. */
+ * (make PARAMS=params/x.h) and compiled into params_compiled; tests build their own.
+ *
+ * PARAMS_LIST is the one list of the parameters: adding one is one line here (and its P_<name>
+ * in every header of params/). From it come the struct, the compiled-in values, the range checks
+ * at compile time and at run time, the "name = value" lines of the banner, the frames and the
+ * restart comparison (params_print), and the checkpoint, which stores the struct whole, so its
+ * order is the file format's: append, never reorder. Columns: X(type, name, printf format, range)
+ * with range ANY (a number: not NaN), NONNEG (>= 0) or POS (> 0); unit and meaning in the
+ * comment. Constraints between parameters are checked one by one in params.c. */
 #ifndef PH_PARAMS_H
 #define PH_PARAMS_H
 #include <stdio.h>
 
+#define PARAMS_LIST(X) \
+    /* geometry */ \
+    X(double, h,        "%.17g", POS)     /* [L]     edge (hoop) thickness */ \
+    X(double, lmin,     "%.17g", NONNEG)  /* [L]     minimum edge length */ \
+    X(double, lmax,     "%.17g", POS)     /* [L]     maximum edge length, > 2 lmin */ \
+    X(double, Q,        "%.17g", NONNEG)  /* [-]     target isoparametric ratio (0 only with kl = 0) */ \
+    X(double, sh,       "%.17g", NONNEG)  /* [L]     adhesion hardening zone */ \
+    X(double, ss,       "%.17g", NONNEG)  /* [L]     adhesion softening zone */ \
+    X(double, theta,    "%.17g", NONNEG)  /* [-]     fusion threshold, <= 1; 0 = off */ \
+    /* growth, removal and division */ \
+    X(double, alpha_mu, "%.17g", ANY)     /* [L^2/T] mean area growth rate */ \
+    X(double, alpha_CV, "%.17g", NONNEG)  /* [-]     its coefficient of variation */ \
+    X(double, beta,     "%.17g", NONNEG)  /* [-]     grow only while A/A0 > beta */ \
+    X(double, Amin,     "%.17g", NONNEG)  /* [L^2]   removal area */ \
+    X(double, Amax_mu,  "%.17g", POS)     /* [L^2]   mean division area, > Amin */ \
+    X(double, Amax_CV,  "%.17g", NONNEG)  /* [-]     its coefficient of variation */ \
+    /* material */ \
+    X(double, ka,       "%.17g", NONNEG)  /* [1/(L^2 T^2)] area stiffness */ \
+    X(double, gamma,    "%.17g", ANY)     /* [L/T^2] line tension */ \
+    X(double, kl,       "%.17g", NONNEG)  /* [L/T^2] edge (tensile) rigidity */ \
+    X(double, kb,       "%.17g", NONNEG)  /* [L^3/T^2] bending rigidity */ \
+    X(double, kr,       "%.17g", NONNEG)  /* [1/T^2] repulsion stiffness */ \
+    X(double, kh,       "%.17g", NONNEG)  /* [1/T^2] adhesion stiffness */ \
+    X(double, mu,       "%.17g", NONNEG)  /* [-]     dynamic Coulomb friction coefficient */ \
+    X(double, rho,      "%.17g", ANY)     /* [1/L^2] density difference inside - outside */ \
+    /* other */ \
+    X(double, g,        "%.17g", ANY)     /* [L/T^2] gravitational acceleration */ \
+    X(double, gl,       "%.17g", ANY)     /* [L/T^2] edge gravitational acceleration */ \
+    X(double, cv,       "%.17g", NONNEG)  /* [1/T]   viscous damping */ \
+    X(double, cc,       "%.17g", NONNEG)  /* [1/T]   contact damping */ \
+    X(double, cd,       "%.17g", NONNEG)  /* [-]     drag coefficient */ \
+    X(double, dt,       "%.17g", POS)     /* [T]     time step (finite) */ \
+    /* run */ \
+    X(int,    Nf,       "%d",    NONNEG)  /* frames written after the initial one */ \
+    X(int,    Ns,       "%d",    POS)     /* steps per frame */ \
+    X(int,    Nr,       "%d",    NONNEG)  /* the first Nr polygons of the input are rigid */
+
 typedef struct Params {
-    double h, lmin, lmax, Q, sh, ss, theta;
-    double alpha_mu, alpha_CV, beta, Amin, Amax_mu, Amax_CV;
-    double ka, gamma, kl, kb, kr, kh, mu, rho;
-    double g, gl, cv, cc, cd, dt;
-    int Nf, Ns, Nr;
+#define PARAMS_FIELD(type, name, fmt, range) type name;
+    PARAMS_LIST(PARAMS_FIELD)
+#undef PARAMS_FIELD
 } Params;
 
 extern const Params params_compiled;  /* the values of the header named by PH_PARAMS_FILE */
 extern const char params_file[];      /* that header's path, as given to make */
 
 /* The reach of the pair interaction: a vertex and an edge closer than this interact. It is
- * h + sh + ss (SPEC 2) when there is adhesion, but only h when kh = 0: beyond h the normal force
- * is then zero, and contact damping alone would pull separating surfaces together. */
+ * h + sh + ss (docs/model.md 2) when there is adhesion, but only h when kh = 0: beyond h the
+ * normal force is then zero, and contact damping alone would pull separating surfaces together. */
 static inline double params_reach(const Params *p) { return p->h + (p->kh > 0 ? p->sh + p->ss : 0); }
 
-/* Checks the SPEC's constraints at run time (tests and values built in code);
- * returns 0 or writes the first violation into msg and returns -1. */
+/* Checks the model's constraints at run time (tests and values built in code): every range of
+ * PARAMS_LIST, then the constraints between parameters; returns 0 or writes the first violation
+ * into msg and returns -1. */
 int params_check(const Params *p, char *msg, size_t len);
 
 /* The largest stable time step of semi-implicit Euler, dt < 2 / omega, estimated from the
@@ -30,7 +74,8 @@ int params_check(const Params *p, char *msg, size_t len);
  * the shortest edge (4 (kl + gamma) / lmin, the zigzag mode). *what names the spring. */
 double params_stable_dt(const Params *p, const char **what);
 
-/* Writes every parameter as "name = value" lines, each prefixed by `prefix`. */
+/* Writes every parameter as "name = value" lines, each prefixed by `prefix`, in list order. These
+ * lines go into the banner and every frame, and a restart compares them with the checkpoint's. */
 void params_print(FILE *f, const Params *p, const char *prefix);
 
 #endif

@@ -6,15 +6,14 @@
  * outlined afterwards, so a neighbour's fill never hides an edge. The PNG has one IHDR, one IDAT
  * (every row with filter type 0, deflated by zlib's compress2) and IEND; CRCs are zlib's crc32.
  * No clocks, no globals: the same input gives the same bytes. */
-#define _POSIX_C_SOURCE 200809L
 #include "png.h"
+#include "atomic.h"
 #include "geometry.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 enum { LEGEND_MIN_HEIGHT = 60, MAX_SIDE = 16384 };
@@ -346,17 +345,8 @@ int png_write(const char *path, const Ensemble *e, const double *value, const ch
     free(raw);
     if (zr != Z_OK) { free(z); return fail(err, errlen, path, "zlib compress2 failed", 0); }
 
-    size_t len = strlen(path);
-    char *tmp = malloc(len + sizeof ".tmp");
-    if (!tmp) { free(z); return fail(err, errlen, path, "out of memory", ENOMEM); }
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, ".tmp", sizeof ".tmp");
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        int errnum = errno;
-        free(z); free(tmp);
-        return fail(err, errlen, path, "cannot create the .tmp file", errnum);
-    }
+    FILE *f = atomic_open(path, err, errlen);
+    if (!f) { free(z); return -1; }
 
     /* IHDR: width, height, bit depth 8, colour type 2 (RGB), deflate, filter set 0, no interlace */
     static const unsigned char signature[8] = { 137, 'P', 'N', 'G', '\r', '\n', 26, '\n' };
@@ -367,14 +357,9 @@ int png_write(const char *path, const Ensemble *e, const double *value, const ch
                                8, 2, 0, 0, 0 };
     int bad = 0;
     errno = 0;
-    const char *why = "write failed";
-    if (fwrite(signature, 1, 8, f) != 8 || chunk(f, "IHDR", ihdr, 13) ||
-        chunk(f, "IDAT", z, z_n) || chunk(f, "IEND", NULL, 0) || fflush(f) != 0)
+    if (fwrite(signature, 1, 8, f) != 8 || chunk(f, "IHDR", ihdr, 13) || chunk(f, "IDAT", z, z_n) ||
+        chunk(f, "IEND", NULL, 0))
         bad = errno ? errno : EIO;
-    if (!bad && fsync(fileno(f)) != 0) { bad = errno; why = "fsync failed"; }
-    if (fclose(f) != 0 && !bad) bad = errno ? errno : EIO;
-    if (!bad && rename(tmp, path) != 0) { bad = errno; why = "cannot rename the .tmp file"; }
-    if (bad) remove(tmp);
-    free(z); free(tmp);
-    return bad ? fail(err, errlen, path, why, bad) : 0;
+    free(z);
+    return atomic_close(f, path, bad, 1, err, errlen);
 }

@@ -13,14 +13,15 @@
  * Nothing depends on the wall clock, so the same state always gives the same bytes. */
 #define _POSIX_C_SOURCE 200809L
 #include "vtp.h"
+#include "atomic.h"
 #include "geometry.h"
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -75,9 +76,14 @@ static void put_comment(Buf *b, const char *s)
     putf(b, " -->\n");
 }
 
-enum { F64, I64, I32, U8 };
+/* the VTK types of the arrays, and the C type of each (vtk_<type>) */
+enum { Float64, Int64, Int32, UInt8 };
 static const char *const type_name[] = { "Float64", "Int64", "Int32", "UInt8" };
 static const size_t type_size[] = { 8, 8, 4, 1 };
+typedef double vtk_Float64;
+typedef int64_t vtk_Int64;
+typedef int32_t vtk_Int32;
+typedef uint8_t vtk_UInt8;
 
 /* An array of the frame. Its bytes are those at `data`, or, for the per-vertex arrays (vertex = 1,
  * 2 or 3: points, velocity, connectivity), generated in polygon order from the Ensemble at `data`. */
@@ -138,9 +144,9 @@ static void put_ascii(Buf *b, const Array *a)
             const char *sep = (k + 1) % (size_t)a->ncomp ? " " : "\n";
             double d; int64_t l; int32_t w;
             switch (a->type) {
-            case F64: memcpy(&d, chunk + o, 8); putf(b, "%.17g%s", d, sep); break;
-            case I64: memcpy(&l, chunk + o, 8); putf(b, "%lld%s", (long long)l, sep); break;
-            case I32: memcpy(&w, chunk + o, 4); putf(b, "%d%s", w, sep); break;
+            case Float64: memcpy(&d, chunk + o, 8); putf(b, "%.17g%s", d, sep); break;
+            case Int64: memcpy(&l, chunk + o, 8); putf(b, "%lld%s", (long long)l, sep); break;
+            case Int32: memcpy(&w, chunk + o, 4); putf(b, "%d%s", w, sep); break;
             default: putf(b, "%d%s", chunk[o], sep); break;
             }
         }
@@ -257,59 +263,47 @@ static int fail(char *err, size_t errlen, const char *path, const char *why, int
     return -1;
 }
 
-FILE *atomic_open(const char *path, char *err, size_t errlen)
+#define NAME(name, type, value) #name,
+const char *const vtp_cell_arrays[VTP_CELL_ARRAYS] = { VTP_CELL_ARRAY_LIST(NAME) };
+#undef NAME
+
+const char *vtp_cell_array_list(void)
 {
-    char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) { fail(err, errlen, path, "path too long", ENAMETOOLONG); return NULL; }
-    FILE *f = fopen(tmp, "w");
-    if (!f) fail(err, errlen, path, "cannot create the .tmp file", errno);
-    return f;
+#define NAME(name, type, value) ", " #name
+    return VTP_CELL_ARRAY_LIST(NAME) + 2;   /* (without the first ", ") */
+#undef NAME
 }
 
-int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, size_t errlen)
+/* the index of each cell array in VTP_CELL_ARRAY_LIST, and its VTK type */
+#define INDEX(name, type, value) CELL_##name,
+enum { VTP_CELL_ARRAY_LIST(INDEX) };
+#undef INDEX
+#define TYPE(name, type, value) type,
+static const int cell_type[VTP_CELL_ARRAYS] = { VTP_CELL_ARRAY_LIST(TYPE) };
+#undef TYPE
+
+/* Stores every cell array of polygon p at its slot p of col[k], in its own type. The values
+ * are converted once, from the list's expression to the array's type, as in the file. */
+static void cell_store(const Ensemble *e, const VtpOptions *opt, int p, void *const *col)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);   /* (atomic_open checked the length) */
-    const char *why = "write failed";
-    int e = failed;
-    if (!e && fflush(f) != 0) e = errno ? errno : EIO;
-    if (!e && sync && fsync(fileno(f)) != 0) { e = errno; why = "fsync failed"; }
-    if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
-    if (!e && rename(tmp, path) != 0) { e = errno; why = "cannot rename the .tmp file"; }
-    if (e) remove(tmp);
-    return e ? fail(err, errlen, path, why, e) : 0;
+    const double *x = e->x + e->start[p], *y = e->y + e->start[p];
+    int n = e->count[p];
+#define STORE(name, type, value) ((vtk_##type *)col[CELL_##name])[p] = (vtk_##type)(value);
+    VTP_CELL_ARRAY_LIST(STORE)
+#undef STORE
 }
 
-int write_file_atomic_parts(const char *path, const void *const *data, const size_t *size, int nparts, int sync, char *err, size_t errlen)
-{
-    FILE *f = atomic_open(path, err, errlen);
-    if (!f) return -1;
-    int e = 0;
-    for (int k = 0; k < nparts && !e; k++)
-        if (size[k] && fwrite(data[k], 1, size[k], f) != size[k]) e = errno ? errno : EIO;   /* (fwrite of NULL is undefined, even for 0 bytes) */
-    return atomic_close(f, path, e, sync, err, errlen);
-}
-
-const char *const vtp_cell_arrays[VTP_CELL_ARRAYS] = { "id", "parent", "generation", "age", "area", "target_area",
-                                                      "perimeter", "pressure", "neighbors", "phase", "rigid" };
-
-/* cell array k (in the order of vtp_cell_arrays) of polygon p */
+/* cell array k of polygon p, as a double */
 static double cell_value(const Ensemble *e, const VtpOptions *opt, int p, int k)
 {
     const double *x = e->x + e->start[p], *y = e->y + e->start[p];
+    int n = e->count[p];
     switch (k) {
-    case 0: return (double)e->id[p];
-    case 1: return (double)e->parent[p];
-    case 2: return e->gen[p];
-    case 3: return e->t - e->birth[p];
-    case 4: return geom_area(x, y, e->count[p]);
-    case 5: return e->A0[p];
-    case 6: return geom_perimeter(x, y, e->count[p]);
-    case 7: return -opt->ka * (geom_area(x, y, e->count[p]) - e->A0[p]);
-    case 8: return opt->neighbors ? opt->neighbors[p] : 0;
-    case 9: return e->phase[p];
-    default: return e->rigid[p];
+#define CASE(name, type, value) case CELL_##name: return (double)(vtk_##type)(value);
+    VTP_CELL_ARRAY_LIST(CASE)
+#undef CASE
     }
+    return NAN;
 }
 
 int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, double *out)
@@ -323,7 +317,7 @@ int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, 
 }
 
 /* the arrays of a frame, in file order: TIME, the cell arrays, velocity, points, connectivity, offsets */
-enum { NA = 16, CELLS = 1, VELOCITY = 12, POINTS = 13, CONNECTIVITY = 14, OFFSETS = 15 };
+enum { CELLS = 1, VELOCITY = CELLS + VTP_CELL_ARRAYS, POINTS, CONNECTIVITY, OFFSETS, NA };
 
 /* The XML of a frame: with the numbers inline (ascii: at[] unused), or up to the start of the
  * appended data, the arrays at offsets at[] of it. */
@@ -356,40 +350,29 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     if (!opt->ascii && *(const uint8_t *)&one != 1) return fail(err, errlen, path, "binary output needs a little-endian host; use --ascii", ENOTSUP);
     size_t np = (size_t)e->np, nv = 0;
     for (int p = 0; p < e->np; p++) nv += (size_t)e->count[p];
-    /* gather the cell arrays; the per-vertex arrays are generated while they are written */
-    double *cd = malloc((np * 5 + 1) * sizeof *cd);
-    int64_t *ci = malloc((np * 3 + 1) * sizeof *ci);
-    int32_t *c32 = malloc((np * 3 + 1) * sizeof *c32);
-    uint8_t *c8 = malloc(np + 1);
-    if (!cd || !ci || !c32 || !c8) { free(cd); free(ci); free(c32); free(c8); return fail(err, errlen, path, "out of memory", ENOMEM); }
-    double *area = cd, *A0 = cd + np, *perim = cd + 2 * np, *press = cd + 3 * np, *age = cd + 4 * np;
-    int64_t *id = ci, *parent = ci + np, *offs = ci + 2 * np;
-    int32_t *gen = c32, *nb = c32 + np, *phase = c32 + 2 * np;
+    /* gather the cell arrays (one buffer, each array aligned to 8 bytes) and the offsets; the
+     * per-vertex arrays are generated while they are written */
+    size_t at_col[VTP_CELL_ARRAYS + 1] = { 0 };
+    for (int k = 0; k < VTP_CELL_ARRAYS; k++) at_col[k + 1] = at_col[k] + (np * type_size[cell_type[k]] + 7) / 8 * 8;
+    unsigned char *cells = malloc(at_col[VTP_CELL_ARRAYS] + (np + 1) * sizeof(int64_t));
+    if (!cells) return fail(err, errlen, path, "out of memory", ENOMEM);
+    void *col[VTP_CELL_ARRAYS];
+    for (int k = 0; k < VTP_CELL_ARRAYS; k++) col[k] = cells + at_col[k];
+    int64_t *offs = (int64_t *)(void *)(cells + at_col[VTP_CELL_ARRAYS]);
     size_t k = 0;
     for (int p = 0; p < e->np; p++) {
-        age[p] = cell_value(e, opt, p, 3);
-        area[p] = cell_value(e, opt, p, 4);
-        A0[p] = cell_value(e, opt, p, 5);
-        perim[p] = cell_value(e, opt, p, 6);
-        press[p] = cell_value(e, opt, p, 7);
-        id[p] = e->id[p]; parent[p] = e->parent[p]; gen[p] = e->gen[p];
-        nb[p] = opt->neighbors ? opt->neighbors[p] : 0;
-        phase[p] = e->phase[p];
-        c8[p] = e->rigid[p];
+        cell_store(e, opt, p, col);
         k += (size_t)e->count[p];
         offs[p] = (int64_t)k;
     }
     double t = e->t;
     /* every array in file order: TIME, the cell arrays, velocity, points, connectivity, offsets */
-    const Array arr[NA] = {
-        { "TIME", F64, 1, 1, &t, 0 },
-        { "id", I64, 1, np, id, 0 }, { "parent", I64, 1, np, parent, 0 }, { "generation", I32, 1, np, gen, 0 },
-        { "age", F64, 1, np, age, 0 }, { "area", F64, 1, np, area, 0 }, { "target_area", F64, 1, np, A0, 0 },
-        { "perimeter", F64, 1, np, perim, 0 }, { "pressure", F64, 1, np, press, 0 },
-        { "neighbors", I32, 1, np, nb, 0 }, { "phase", I32, 1, np, phase, 0 }, { "rigid", U8, 1, np, c8, 0 },
-        { "velocity", F64, 3, nv, e, 2 }, { "points", F64, 3, nv, e, 1 },
-        { "connectivity", I64, 1, nv, e, 3 }, { "offsets", I64, 1, np, offs, 0 },
+    Array arr[NA] = {
+        [0] = { "TIME", Float64, 1, 1, &t, 0 },
+        [VELOCITY] = { "velocity", Float64, 3, nv, e, 2 }, [POINTS] = { "points", Float64, 3, nv, e, 1 },
+        [CONNECTIVITY] = { "connectivity", Int64, 1, nv, e, 3 }, [OFFSETS] = { "offsets", Int64, 1, np, offs, 0 },
     };
+    for (int c = 0; c < VTP_CELL_ARRAYS; c++) arr[CELLS + c] = (Array){ vtp_cell_arrays[c], cell_type[c], 1, np, col[c], 0 };
     if (opt->ascii) {   /* (the whole file in memory: ascii is for small cases and debugging) */
         Buf b = { 0 };
         size_t unused[NA] = { 0 };
@@ -397,9 +380,9 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
         const char *tail = "</VTKFile>\n";
         const void *part[2] = { b.p, tail };
         size_t size[2] = { b.n, strlen(tail) };
-        free(cd); free(ci); free(c32); free(c8);
+        free(cells);
         int r = b.bad ? fail(err, errlen, path, "cannot assemble the frame", b.bad)
-                      : write_file_atomic_parts(path, part, size, 2, 1, err, errlen);
+                      : atomic_write(path, part, size, 2, 1, err, errlen);
         free(b.p);
         return r;
     }
@@ -429,7 +412,7 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
         }
         for (int a = 0; a < NA; a++) if (app[a].bad && !bad) bad = app[a].bad;
     }
-    free(cd); free(ci); free(c32); free(c8);
+    free(cells);
     for (int a = 0; a < NA; a++) most[a] = SIZE_MAX;
     put_xml(&x, arr, most, opt->meta, 0);
     size_t room = x.n;
@@ -478,7 +461,7 @@ int vtp_write_collection(const char *dir, int n, const double *t, char *err, siz
     /* atomic, but not synced: it is an index of the frames, rebuilt from them by every frame and
      * restart, and its fsync cost more than all the frames' compression in the default run */
     const void *part = b.p;
-    int r = b.bad ? fail(err, errlen, path, "out of memory", b.bad) : write_file_atomic_parts(path, &part, &b.n, 1, 0, err, errlen);
+    int r = b.bad ? fail(err, errlen, path, "out of memory", b.bad) : atomic_write(path, &part, &b.n, 1, 0, err, errlen);
     free(b.p);
     return r;
 }

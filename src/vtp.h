@@ -1,4 +1,4 @@
-/* Output frames: one VTK XML PolyData file per frame, one polygon per cell (SPEC section 7), and
+/* Output frames: one VTK XML PolyData file per frame, one polygon per cell (docs/model.md 7), and
  * the ParaView collection (.pvd) that lists the frames with their simulated times. ParaView
  * opens either; non-convex cells need Extract Surface + Triangulate to render filled. */
 #ifndef PH_VTP_H
@@ -15,15 +15,36 @@ typedef struct VtpOptions {
 } VtpOptions;
 
 /* Writes the ensemble to path, atomically: the data go to "<path>.tmp", are flushed and synced,
- * then renamed to path, so a killed run never leaves a truncated frame. Cell arrays: id, parent,
- * generation, age, area, target_area, perimeter, pressure, neighbors, phase, rigid; point array
- * velocity; field TIME. Returns 0, or -1 with "path: reason (strerror)" in err (no file named
+ * then renamed to path, so a killed run never leaves a truncated frame (atomic.h). Cell arrays:
+ * those of VTP_CELL_ARRAY_LIST; point array velocity; field TIME. Returns 0, or -1 with "path: reason (strerror)" in err (no file named
  * path is then created or changed, and the .tmp is removed). */
 int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *err, size_t errlen);
 
-/* The cell arrays of the frames, by name, in the order of the file. */
+/* The cell arrays of the frames, one line each, in the order of the file: X(name, VTK type,
+ * value of polygon p), where the value may use e, opt, p and the polygon's vertices x[0..n-1],
+ * y[0..n-1]. The frame writer, vtp_cell_values (--png-color), vtp_cell_arrays and
+ * vtp_cell_array_list all come from it: adding a cell array is one line here. */
+#define VTP_CELL_ARRAY_LIST(X) \
+    X(id,          Int64,   e->id[p]) \
+    X(parent,      Int64,   e->parent[p]) \
+    X(generation,  Int32,   e->gen[p]) \
+    X(age,         Float64, e->t - e->birth[p]) \
+    X(area,        Float64, geom_area(x, y, n)) \
+    X(target_area, Float64, e->A0[p]) \
+    X(perimeter,   Float64, geom_perimeter(x, y, n)) \
+    X(pressure,    Float64, -opt->ka * (geom_area(x, y, n) - e->A0[p])) \
+    X(neighbors,   Int32,   opt->neighbors ? opt->neighbors[p] : 0) \
+    X(phase,       Int32,   e->phase[p]) \
+    X(rigid,       UInt8,   e->rigid[p])
+
+/* Their names, in that order, and their number. */
 extern const char *const vtp_cell_arrays[];
-enum { VTP_CELL_ARRAYS = 11 };
+#define VTP_COUNT(name, type, value) + 1
+enum { VTP_CELL_ARRAYS = 0 VTP_CELL_ARRAY_LIST(VTP_COUNT) };
+#undef VTP_COUNT
+
+/* The same names as one string, "id, parent, ...", for messages and help texts. */
+const char *vtp_cell_array_list(void);
 
 /* Fills out[p] with cell array `name` of every polygon (as written into a frame). Returns 0, or
  * -1 if there is no cell array of that name. */
@@ -32,15 +53,5 @@ int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, 
 /* Writes dir/frames.pvd (atomically, but without fsync: an index, rewritten with every frame)
  * listing dir/frame%06d.vtp for frames 0..n-1 at times t[k]. */
 int vtp_write_collection(const char *dir, int n, const double *t, char *err, size_t errlen);
-
-/* Writes a file made of nparts pieces, one after the other, to path atomically (tmp file, fsync,
- * rename); sync = 0 skips the fsync (the file is still replaced atomically, but may not survive a
- * crash of the machine). Returns 0 or -1 with the reason in err. */
-int write_file_atomic_parts(const char *path, const void *const *data, const size_t *size, int nparts, int sync, char *err, size_t errlen);
-/* The same for a file written piece by piece: atomic_open creates "<path>.tmp" (NULL with the
- * reason in err); atomic_close flushes, syncs if sync, closes and renames it over path, or
- * removes it if failed (an errno of an earlier write, or 0) or any of these steps fails. */
-FILE *atomic_open(const char *path, char *err, size_t errlen);
-int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, size_t errlen);
 
 #endif

@@ -566,8 +566,8 @@ void test_sim_max_cells_stops_and_restarts(void)
              "grep -q '^stopped by --max-cells (6[4-9] polygons' $D/log || exit 12\n"
              "last=$(ls $D/b | grep -c 'frame.*vtp$'); last=$((last - 1))\n"
              "[ $last -lt 85 ] && [ -f $D/b/checkpoint.bin ] || exit 13\n"
-             "n=$(grep -o 'NumberOfPolys=\"[0-9]*' $D/b/frame$(printf %%06d $last).vtp | grep -o '[0-9]*$')\n"
-             "p=$(grep -o 'NumberOfPolys=\"[0-9]*' $D/b/frame$(printf %%06d $((last - 1))).vtp | grep -o '[0-9]*$')\n"
+             "n=$(grep -a -o 'NumberOfPolys=\"[0-9]*' $D/b/frame$(printf %%06d $last).vtp | grep -o '[0-9]*$')\n"
+             "p=$(grep -a -o 'NumberOfPolys=\"[0-9]*' $D/b/frame$(printf %%06d $((last - 1))).vtp | grep -o '[0-9]*$')\n"
              "[ $n -ge 64 ] && [ $p -lt 64 ] || exit 14\n"
              "./polyhoop -q -j 1 --restart $D/b > /dev/null || exit 15\n"
              "diff -r -x checkpoint.bin -x .polyhoop.lock $D/a $D/b > /dev/null || exit 16\n", dir);

@@ -300,3 +300,66 @@ void test_vtp_empty_frame(void)
     if (s == 77 || s == 127) SKIP("python3-vtk9 missing: apt-get install python3-vtk9");
     ENSURE_MSG(s == 0, "VTK rejected the empty frame");
 }
+
+/* VTP_CELL_ARRAY_LIST and its users agree: the frame's CellData holds exactly the listed arrays,
+ * in list order, each with the values vtp_cell_values gives (--png-color's values), and
+ * vtp_cell_array_list names them all. */
+void test_vtp_cell_arrays_complete(void)
+{
+    Fixture f;
+    fixture(&f);
+    const VtpOptions opt = { .ascii = 1, .ka = 3, .neighbors = f.neighbors };
+    char err[512] = "", list[1024] = "";
+    ENSURE_MSG(vtp_write(f.path, &f.e, &opt, err, sizeof err) == 0, "%s", err);
+    char *text = slurp(f.path);
+    cleanup(&f);
+    char *s = strstr(text, "<CellData"), *end = strstr(text, "</CellData>");
+    ENSURE(s && end);
+    int k = 0;
+    for (s = strstr(s, "<DataArray"); s && s < end; s = strstr(s, "<DataArray"), k++) {
+        ENSURE_MSG(k < VTP_CELL_ARRAYS, "more cell arrays in the frame than the list's %d", VTP_CELL_ARRAYS);
+        char name[64] = "";
+        char *at = strstr(s, "Name=\"");
+        ENSURE(at && sscanf(at + 6, "%63[^\"]", name) == 1);
+        ENSURE_MSG(!strcmp(name, vtp_cell_arrays[k]), "cell array %d is %s in the frame, %s in the list", k, name, vtp_cell_arrays[k]);
+        double want[2];
+        ENSURE(vtp_cell_values(&f.e, &opt, name, want) == 0);
+        s = strchr(s, '>') + 1;
+        for (int p = 0; p < 2; p++) {
+            char *stop;
+            double v = strtod(s, &stop);
+            ENSURE_MSG(stop > s && v == want[p], "%s of polygon %d: %.17g in the frame, %.17g from vtp_cell_values", name, p, v, want[p]);
+            s = stop;
+        }
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", name);
+    }
+    free(text);
+    ENSURE_MSG(k == VTP_CELL_ARRAYS, "%d cell arrays in the frame, %d in the list", k, VTP_CELL_ARRAYS);
+    ENSURE_MSG(!strcmp(list, vtp_cell_array_list()), "'%s' vs vtp_cell_array_list() '%s'", list, vtp_cell_array_list());
+    double out[2];
+    ENSURE(vtp_cell_values(&f.e, &opt, "bogus", out) == -1);
+}
+
+/* The program: every cell array can be chosen by --png-color and gives a picture; the help and
+ * the error for an unknown name list them all. */
+void test_vtp_png_color_every_cell_array(void)
+{
+    char dir[] = "/tmp/ph_test_vtp_XXXXXX", args[256], log[96], png[160], cmd[256];
+    ENSURE(mkdtemp(dir) != NULL);
+    snprintf(log, sizeof log, "%s/log", dir);
+    for (int k = 0; k < VTP_CELL_ARRAYS; k++) {
+        snprintf(args, sizeof args, "-q -n 0 --png-size 64x64 --png-color %s -o %s/%s", vtp_cell_arrays[k], dir, vtp_cell_arrays[k]);
+        snprintf(png, sizeof png, "%s/%s/frame000000.png", dir, vtp_cell_arrays[k]);
+        ENSURE_MSG(fx_run(args, log) == 0 && exists(png), "--png-color %s: no picture (see %s)", vtp_cell_arrays[k], log);
+    }
+    const char *texts[2] = { "-h", "--png-color bogus -n 0" };
+    for (int k = 0; k < 2; k++) {
+        fx_run(texts[k], log);
+        char *text = slurp(log);
+        int found = strstr(text, vtp_cell_array_list()) != NULL;
+        free(text);
+        ENSURE_MSG(found, "'polyhoop %s' does not list the cell arrays", texts[k]);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
+}

@@ -1,0 +1,79 @@
+/* Tests of src/ensemble.c: the per-polygon lists (ENSEMBLE_POLYGON_FIELDS) and their users agree.
+ * Every polygon datum moves with its polygon when others are removed, and survives a checkpoint
+ * (the stored ones as written, the derived ones rebuilt from the vertices). */
+#define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
+#include "fixtures.h"
+#include "harness.h"
+#include "sim.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* the fields that describe the vertices (slots, count, area, perimeter): set by the ensemble */
+static int shape(const char *name)
+{
+    return !strcmp(name, "start") || !strcmp(name, "count") || !strcmp(name, "A") || !strcmp(name, "L");
+}
+
+/* np polygons of different sizes, every other field of polygon p set to a value of its own */
+static void polygons(Ensemble *e, int np)
+{
+    for (int p = 0; p < np; p++) fx_add_ngon(e, 6 + p, 1 + 0.1 * p, 3.0 * p, 0, 0.1 * p);
+    for (int p = 0; p < np; p++) {
+        int k = 0;
+#define SET(type, name, file_type, init) k++; if (!shape(#name)) e->name[p] = (type)(10 * k + p + 1);
+        ENSEMBLE_POLYGON_FIELDS(SET)
+#undef SET
+    }
+}
+
+/* every field of polygon p of a equals that of polygon q of b, bit for bit */
+static void ensure_same(const Ensemble *a, int p, const Ensemble *b, int q, const char *after)
+{
+#define SAME(type, name, file_type, init) \
+    ENSURE_MSG(!memcmp(&a->name[p], &b->name[q], sizeof a->name[p]), "%s: field %s of polygon %d differs", after, #name, p);
+    ENSEMBLE_POLYGON_FIELDS(SAME)
+#undef SAME
+}
+
+/* Removing polygons 0 and 2 of 5 moves 1, 3, 4 to 0, 1, 2 with every field. */
+void test_ensemble_keep_moves_every_field(void)
+{
+    Ensemble e, before;
+    ensemble_init(&e, 1);
+    ensemble_init(&before, 1);
+    polygons(&e, 5);
+    polygons(&before, 5);
+    ensemble_keep(&e, (const unsigned char[]){ 0, 1, 0, 1, 1 });
+    ENSURE(e.np == 3);
+    ensure_same(&before, 1, &e, 0, "keep");
+    ensure_same(&before, 3, &e, 1, "keep");
+    ensure_same(&before, 4, &e, 2, "keep");
+    char msg[256];
+    ENSURE_MSG(ensemble_validate(&e, msg, sizeof msg) == 0, "%s", msg);
+    ensemble_free(&e);
+    ensemble_free(&before);
+}
+
+/* Every field of every polygon reads back from a checkpoint bit for bit. */
+void test_ensemble_checkpoint_keeps_every_field(void)
+{
+    static Sim s, r;
+    sim_init(&s, &params_compiled, 1);
+    sim_init(&r, &params_compiled, 1);
+    polygons(&s.e, 4);
+    char dir[] = "/tmp/ph_test_ensemble_XXXXXX", path[96], err[512] = "", input[64];
+    ENSURE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    ENSURE_MSG(checkpoint_write(path, &s, 0, "in.off", err, sizeof err) == 0, "%s", err);
+    int frame;
+    int ok = checkpoint_read(path, &r, &frame, input, sizeof input, err, sizeof err) == 0;
+    remove(path);
+    rmdir(dir);
+    ENSURE_MSG(ok, "%s", err);
+    ENSURE(r.e.np == 4);
+    for (int p = 0; p < 4; p++) ensure_same(&s.e, p, &r.e, p, "checkpoint");
+    sim_free(&s);
+    sim_free(&r);
+}

@@ -1,0 +1,125 @@
+/* Tests of src/params.c: PARAMS_LIST and its users agree. Every parameter has its line in
+ * params_print (the banner, the frames and the restart comparison), survives a checkpoint, and a
+ * changed value of each is refused on restart, by the program itself. */
+#define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
+#include "fixtures.h"
+#include "harness.h"
+#include "params.h"
+#include "sim.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* the parameters of the list, by name, in order */
+static const char *const names[] = {
+#define NAME(type, name, fmt, range) #name,
+    PARAMS_LIST(NAME)
+#undef NAME
+};
+enum { NPARAMS = sizeof names / sizeof names[0] };
+
+/* the smallest change of a value that prints differently */
+static double bump_double(double v) { return isfinite(v) ? nextafter(v, INFINITY) : 1.0; }
+static int bump_int(int v) { return v + 1; }
+
+/* P with parameter k changed */
+static Params bumped(Params P, int k)
+{
+    int j = 0;
+#define BUMP(type, name, fmt, range) if (j++ == k) P.name = bump_##type(P.name);
+    PARAMS_LIST(BUMP)
+#undef BUMP
+    return P;
+}
+
+/* params_print of P into buf: its lines, one per parameter */
+static int print_lines(const Params *P, char *buf, size_t size, char **line)
+{
+    FILE *f = fmemopen(buf, size, "w");
+    ENSURE(f != NULL);
+    params_print(f, P, "# ");
+    ENSURE(fclose(f) == 0);
+    int n = 0;
+    for (char *s = strtok(buf, "\n"); s; s = strtok(NULL, "\n")) line[n < 64 ? n++ : n] = s;
+    return n;
+}
+
+/* One line per parameter, in list order, "# name = value"; a change of parameter k changes line
+ * k and no other. */
+void test_params_print_every_parameter(void)
+{
+    static char a[8192], b[8192];
+    char *la[65], *lb[65];
+    const Params P = params_compiled;
+    ENSURE_MSG(print_lines(&P, a, sizeof a, la) == NPARAMS, "params_print wrote a line count unlike PARAMS_LIST's %d", NPARAMS);
+    for (int k = 0; k < NPARAMS; k++) {
+        size_t n = strlen(names[k]);
+        ENSURE_MSG(!strncmp(la[k], "# ", 2) && !strncmp(la[k] + 2, names[k], n) && la[k][2 + n] == ' ' &&
+                   strstr(la[k], " = "), "line %d is '%s', not parameter %s", k, la[k], names[k]);
+    }
+    for (int k = 0; k < NPARAMS; k++) {
+        Params Q = bumped(P, k);
+        print_lines(&P, a, sizeof a, la);
+        ENSURE(print_lines(&Q, b, sizeof b, lb) == NPARAMS);
+        for (int j = 0; j < NPARAMS; j++)
+            ENSURE_MSG(!strcmp(la[j], lb[j]) == (j != k), "changing %s: line %d '%s' vs '%s'", names[k], j, la[j], lb[j]);
+    }
+}
+
+/* Every parameter, each set to its own value, reads back from a checkpoint bit for bit. */
+void test_params_checkpoint_roundtrip(void)
+{
+    Params P = params_compiled;
+    int k = 0;
+#define SET(type, name, fmt, range) k++; P.name = (type)(1.25 * k);   /* (distinct values: 1.25, 2.5, ..., 35, 36, 37) */
+    PARAMS_LIST(SET)
+#undef SET
+    static Sim s, r;
+    sim_init(&s, &P, 3);
+    fx_add_ngon(&s.e, 12, 1, 0, 0, 0);
+    char dir[] = "/tmp/ph_test_params_XXXXXX", path[96], err[512] = "", input[64];
+    ENSURE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    ENSURE_MSG(checkpoint_write(path, &s, 0, "in.off", err, sizeof err) == 0, "%s", err);
+    sim_init(&r, &params_compiled, 1);
+    int frame;
+    ENSURE_MSG(checkpoint_read(path, &r, &frame, input, sizeof input, err, sizeof err) == 0, "%s", err);
+    remove(path);
+    rmdir(dir);
+#define SAME(type, name, fmt, range) ENSURE_MSG(!memcmp(&r.P.name, &s.P.name, sizeof s.P.name), "%s did not survive", #name);
+    PARAMS_LIST(SAME)
+#undef SAME
+    sim_free(&s);
+    sim_free(&r);
+}
+
+/* The program refuses to restart from a checkpoint of a run with any parameter changed, but the
+ * frame count and steps per frame, which are the run's own (-n, -s) and taken from it. */
+void test_params_restart_refuses_changes(void)
+{
+    char dir[] = "/tmp/ph_test_params_XXXXXX", run[96], path[128], log[128], args[256], err[512] = "";
+    ENSURE(mkdtemp(dir));
+    snprintf(run, sizeof run, "%s/run", dir);
+    snprintf(path, sizeof path, "%s/checkpoint.bin", run);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(args, sizeof args, "-q -n 0 --restart %s", run);
+    ENSURE(mkdir(run, 0755) == 0);
+    static Sim s;
+    for (int k = -1; k < NPARAMS; k++) {   /* (k = -1: nothing changed) */
+        Params P = k < 0 ? params_compiled : bumped(params_compiled, k);
+        sim_init(&s, &P, 1);
+        fx_add_ngon(&s.e, 12, 1, 0, 0, 0);
+        ENSURE_MSG(checkpoint_write(path, &s, 0, "inputs/ensemble.off", err, sizeof err) == 0, "%s", err);
+        sim_free(&s);
+        int own = k >= 0 && (!strcmp(names[k], "Nf") || !strcmp(names[k], "Ns"));
+        int status = fx_run(args, log);
+        ENSURE_MSG(status == (k < 0 || own ? 0 : 2), "restart with %s changed: exit status %d (see %s)",
+                   k < 0 ? "nothing" : names[k], status, log);
+    }
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
+}
