@@ -83,7 +83,7 @@ int main(int argc, char **argv)
     /* ---- loop: steps until the last frame; a frame every Ns steps ---- */
     const int64_t step_end = (int64_t)sim.P.Nf * sim.P.Ns;
     while (sim.e.step < step_end) {
-        if (step(&sim)) {
+        if (sim_step(&sim)) {
             fprintf(stderr, "polyhoop: %s; frames up to %d are intact. Try a smaller dt.\n", sim.error, frame);
             return PH_EXIT_BLOWUP;
         }

@@ -1,4 +1,4 @@
-/* Default parameters (paper Table 2, ../shared/SPEC.md section 8): one cell of unit radius grows
+/* Default parameters (paper Table 2, docs/model.md 8): one cell of unit radius grows
  * into an epithelial tissue. Units: L length, T time, masses normalised (vertex mass m = 1), so
  * every force below is an acceleration. Copy this file to make a scenario and build it with
  * `make PARAMS=params/yours.h`. The constraints are checked at compile time (src/params.c). */

@@ -1,4 +1,4 @@
-/* Benchmark (issue 6, paper section 5): the defaults with growth off; input from
+/* Benchmark (paper section 5, make bench): the defaults with growth off; input from
  * scripts/make_hex.py: hexagonal close packing of 48-vertex cells in adhesive contact. */
 #include "default.h"
 #undef P_alpha_mu

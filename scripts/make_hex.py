@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes a hexagonal close packing of N cells (48-vertex circles of radius 1, centre distance
-2 + h, in adhesive contact) as an OFF file: the benchmark of the paper (section 5) and issue 6.
+2 + h, in adhesive contact) as an OFF file: the benchmark of the paper (section 5) and of make bench.
     python3 scripts/make_hex.py N out.off [h]"""
 import math, sys
 

@@ -1,5 +1,5 @@
-/* Internal forces of a polygon, one block per term of paper eq. 1 / SPEC section 2. Each block
- * adds its energy to U and minus its gradient to (fx, fy). Notation as in the SPEC:
+/* Internal forces of a polygon, one block per term of paper eq. 1 / docs/model.md 2. Each block
+ * adds its energy to U and minus its gradient to (fx, fy). Notation as in docs/model.md:
  * e_k = r_{k+1} - r_k, l_k = |e_k|, t_k = e_k / l_k, perp(x, y) = (-y, x). Vertex k of the
  * polygon is slot s + k; the polygon is processed by one thread, so scattering into the
  * neighbouring vertices of the same polygon is race-free. */
@@ -47,7 +47,7 @@ double forces_polygon(Ensemble *e, const Params *P, int p)
     }
 
     /* line tension U = gamma L, and edge elasticity U = kl/2 sum eps_k^2 l0'_k with
-     * eps_k = l_k / l0'_k - 1 and l0'_k = l0_k L0 / sum l0, L0 = sqrt(4 pi Q A0) (SPEC 2) */
+     * eps_k = l_k / l0'_k - 1 and l0'_k = l0_k L0 / sum l0, L0 = sqrt(4 pi Q A0) (docs/model.md 2) */
     double scale = 0;
     if (P->kl > 0) {
         double sum0 = 0;

@@ -1,4 +1,4 @@
-/* Forces on the vertices from terms that act within one polygon (SPEC section 2, paper eq. 19
+/* Forces on the vertices from terms that act within one polygon (docs/model.md 2, paper eq. 19
  * and eq. 25): the conservative terms, each the exact gradient of the energy computed beside it,
  * and the per-vertex dissipation (viscous damping, drag). Pair interactions are in contact.h. */
 #ifndef PH_FORCES_H

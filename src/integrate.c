@@ -3,7 +3,7 @@
 #include "integrate.h"
 #include <math.h>
 
-int integrate(Ensemble *e, const Params *P, double *vmax)
+int integrate_step(Ensemble *e, const Params *P, double *vmax)
 {
     const double dt = P->dt, vmax2 = (P->h / dt) * (P->h / dt);
     double v2max = 0;

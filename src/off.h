@@ -1,4 +1,4 @@
-/* The OFF reader: turns a GeomView OFF file (SPEC section 7) into polygons, each with its own copy
+/* The OFF reader: turns a GeomView OFF file (docs/model.md 7) into polygons, each with its own copy
  * of its vertex coordinates, stored counter-clockwise, and its phase (+1 for odd z, -1 for even z).
  * Every malformed input is rejected with "path:line: what was expected, what was found"; line is 0
  * when the file could not be opened at all. On failure *out is left empty ({0, NULL}), so calling

@@ -118,7 +118,7 @@ static void move_polygon(Ensemble *e, const Remodel *r, int p)
     memmove(e->l0 + to, e->l0 + from, n);
 }
 
-int remodel(Ensemble *e, const Params *P, Remodel *r)
+int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
 {
     if (e->np > r->npcap) {
         r->npcap = e->np_cap;

@@ -1,4 +1,4 @@
-/* Remodeling (paper 3.1, SPEC 4): every step, before the forces, edges shorter than lmin are
+/* Remodeling (paper 3.1, docs/model.md 4): every step, before the forces, edges shorter than lmin are
  * collapsed (non-rigid polygons with more than 3 vertices) and edges longer than lmax are split
  * (all polygons), so that edge lengths stay in [lmin, lmax]. */
 #ifndef PH_REMODEL_H
@@ -27,6 +27,6 @@ void remodel_free(Remodel *r);
 /* Remodels every polygon; afterwards the vertex slots are contiguous in polygon order.
  * Returns the number of vertices added minus removed. Costs O(vertices) only when a polygon
  * changed or gaps existed; otherwise one read-only pass over the edge lengths. */
-int remodel(Ensemble *e, const Params *P, Remodel *r);
+int remodel_apply(Ensemble *e, const Params *P, Remodel *r);
 
 #endif

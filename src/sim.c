@@ -49,20 +49,20 @@ void sim_draw_traits(Sim *s)
         if (!s->e.rigid[p]) topology_draw_traits(&s->e, &s->P, p);
 }
 
-int step(Sim *s)
+int sim_step(Sim *s)
 {
     Ensemble *e = &s->e;
     const Params *P = &s->P;
     double t0 = omp_get_wtime(), t1;
 #define LAP(k) (t1 = omp_get_wtime(), s->timer[k] += t1 - t0, t0 = t1)
-    remodel(e, P, &s->remodel);                          LAP(T_REMODEL);
+    remodel_apply(e, P, &s->remodel);                    LAP(T_REMODEL);
     double lmax = forces_update_geometry(e);             LAP(T_GEOMETRY);
     forces_internal(e, P, NULL);                         LAP(T_INTERNAL);
     contact_keep_records(&s->contact, P->theta > 0);     /* fusion looks at this step's pairs */
     contact_forces_step(&s->contact, e, P, lmax);        LAP(T_CONTACT);
     s->vertex_steps += e->nv_used;
     double vmax;
-    int bad = integrate(e, P, &vmax);                    LAP(T_INTEGRATE);
+    int bad = integrate_step(e, P, &vmax);               LAP(T_INTEGRATE);
     contact_moved(&s->contact, P->dt * vmax);
     if (bad >= 0) {
         double vbad = 0;

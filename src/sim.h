@@ -43,7 +43,7 @@ int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen);
 /* Advances the simulation by one time step. Returns 0, or -1 when a position became non-finite
  * or (with s->validate) a polygon failed ensemble_validate; s->error then says which polygon,
  * when and why, and the state is not usable. */
-int step(Sim *s);
+int sim_step(Sim *s);
 
 /* Recomputes the geometry and contacts of the current state and fills nb[p] with the number of
  * neighbouring polygons (for the output). */

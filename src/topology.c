@@ -1,4 +1,4 @@
-/* Division (paper 3.2, Fig. 1C; SPEC 5):
+/* Division (paper 3.2, Fig. 1C; docs/model.md 5):
  * 1. The cut is the line through the centroid c along the short axis a (random if the polygon
  *    is isotropic). Each edge whose ends lie on opposite sides crosses it; of the crossings, the
  *    nearest to c on either side along a bound the chord through c.

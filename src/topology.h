@@ -1,4 +1,4 @@
-/* Topological changes driven by area (paper 3.2, SPEC 5): removal of polygons smaller than Amin
+/* Topological changes driven by area (paper 3.2, docs/model.md 5): removal of polygons smaller than Amin
  * and division of polygons larger than their division area, along the short axis. Detection runs
  * in parallel; changes are applied serially in polygon order, so runs are reproducible. */
 #ifndef PH_TOPOLOGY_H
@@ -6,7 +6,7 @@
 #include "ensemble.h"
 #include "params.h"
 
-/* Draws a new growth rate and division area for polygon p (lognormal, SPEC 5). */
+/* Draws a new growth rate and division area for polygon p (lognormal, docs/model.md 5). */
 void topology_draw_traits(Ensemble *e, const Params *P, int p);
 
 /* Divides polygon p through its centroid along its short axis. Daughter 1 takes slot range and

@@ -334,7 +334,7 @@ void test_contact_count_neighbors_matches_records(void)
     static Contact fresh;
     contact_init(&fresh);
     for (int st = 1; st <= 1000; st++) {
-        ENSURE_MSG(step(&a) == 0 && step(&b) == 0, "%s%s", a.error, b.error);
+        ENSURE_MSG(sim_step(&a) == 0 && sim_step(&b) == 0, "%s%s", a.error, b.error);
         if (st % 25) continue;
         Ensemble *e = &b.e;
         size_t nbytes = (size_t)e->nv_used * sizeof(double);

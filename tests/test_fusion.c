@@ -33,14 +33,14 @@ void test_fusion_two_circles_merge(void)
     fx_add_ngon(&s.e, 40, 0.5, 0.5 + 0.003, 0, PH_PI);
     double A0 = s.e.A0[0] + s.e.A0[1], A = area_of(&s.e, 0) + area_of(&s.e, 1);
     int64_t id0 = s.e.id[0], id1 = s.e.id[1];
-    ENSURE_MSG(step(&s) == 0, "%s", s.error);
+    ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
     ENSURE(s.e.np == 1 && s.fusions1 == 1 && s.fusions2 == 0);
     /* a new id, never used before; its parent is one of the two; one generation on */
     ENSURE(s.e.id[0] > id0 && s.e.id[0] > id1 && (s.e.parent[0] == id0 || s.e.parent[0] == id1));
     ENSURE(s.e.gen[0] == 1);
     ENSURE_CLOSE(s.e.A0[0], A0, 1e-12);
     ENSURE_CLOSE(area_of(&s.e, 0), A, 0.01 * A);
-    for (int k = 0; k < 200; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);    /* and it stays valid as it relaxes */
+    for (int k = 0; k < 200; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);    /* and it stays valid as it relaxes */
     ENSURE(s.e.np == 1);
     sim_free(&s);
 }
@@ -56,7 +56,7 @@ void test_fusion_nested_circles_merge(void)
     fx_add_ngon(&s.e, 30, 0.4, 0.6 - 0.006, 0, 0);
     double Ao = area_of(&s.e, 0), Ai = area_of(&s.e, 1), A0 = s.e.A0[0] - s.e.A0[1];
     s.e.phase[1] = -1;
-    ENSURE_MSG(step(&s) == 0, "%s", s.error);
+    ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
     ENSURE(s.e.np == 1 && s.fusions1 == 1);
     ENSURE_CLOSE(s.e.A0[0], A0, 1e-12);                      /* outer minus inner */
     ENSURE_CLOSE(area_of(&s.e, 0), Ao - Ai, 0.02 * (Ao - Ai));
@@ -77,7 +77,7 @@ void test_fusion_nested_outer_vertex_merges(void)
     add_polygon(&s.e, 7, ox, oy, 1);
     add_polygon(&s.e, 4, ix, iy, -1);
     double Ao = area_of(&s.e, 0), Ai = area_of(&s.e, 1), A0 = s.e.A0[0] - s.e.A0[1];
-    ENSURE_MSG(step(&s) == 0, "%s", s.error);
+    ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
     ENSURE(s.e.np == 1 && s.fusions1 == 1);
     ENSURE_CLOSE(s.e.A0[0], A0, 1e-12);
     ENSURE_CLOSE(area_of(&s.e, 0), Ao - Ai, 0.02 * (Ao - Ai));
@@ -105,7 +105,7 @@ void test_fusion_dumbbell_splits(void)
     add_dumbbell(&s.e, 0.4, 0.5, 0.005);
     double A0 = s.e.A0[0];
     int64_t mother = s.e.id[0];
-    ENSURE_MSG(step(&s) == 0, "%s", s.error);
+    ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
     ENSURE(s.fusions2 == 1 && s.e.np == 2);
     ENSURE(s.e.parent[0] == mother && s.e.parent[1] == mother);
     ENSURE(s.e.id[0] != s.e.id[1] && s.e.id[0] > mother && s.e.id[1] > mother);
@@ -115,7 +115,7 @@ void test_fusion_dumbbell_splits(void)
     Vec2 c0 = geom_centroid(s.e.x + s.e.start[0], s.e.y + s.e.start[0], s.e.count[0]);
     Vec2 c1 = geom_centroid(s.e.x + s.e.start[1], s.e.y + s.e.start[1], s.e.count[1]);
     ENSURE(c0.x * c1.x < 0);                                  /* one bulb each */
-    for (int k = 0; k < 200; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
+    for (int k = 0; k < 200; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
     sim_free(&s);
 }
 
@@ -136,7 +136,7 @@ void test_fusion_fold_spawns_nested_polygon(void)
     for (int k = 0; k < m; k++) { x[n] = 0.6 + 0.4 * (k + 0.75) / m; y[n++] = w; }           /* slit, top, outwards */
     add_polygon(&s.e, n, x, y, 1);
     ENSURE(area_of(&s.e, 0) > 0);
-    ENSURE_MSG(step(&s) == 0, "%s", s.error);
+    ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
     ENSURE(s.fusions2 == 1 && s.e.np == 2);
     int inner = area_of(&s.e, 0) < area_of(&s.e, 1) ? 0 : 1, outer = 1 - inner;
     ENSURE(area_of(&s.e, inner) > 0);                         /* reversed to counter-clockwise */
@@ -157,7 +157,7 @@ void test_fusion_no_small_fragments(void)
     s.validate = 1;
     add_dumbbell(&s.e, 0.1, 0.1, 0.005);                     /* bulbs of area ~0.03 < 0.0441 */
     ENSURE(area_of(&s.e, 0) > 0);
-    for (int k = 0; k < 20; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
+    for (int k = 0; k < 20; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
     ENSURE(s.fusions2 == 0 && s.e.np == 1);
     sim_free(&s);
 }
@@ -172,7 +172,7 @@ void test_fusion_off_when_theta_zero(void)
     fx_add_ngon(&s.e, 40, 0.5, -0.5 - 0.003, 0, 0);
     fx_add_ngon(&s.e, 40, 0.5, 0.5 + 0.003, 0, PH_PI);
     add_dumbbell(&s.e, 0.4, 0.5, 0.005);
-    for (int k = 0; k < 20; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
+    for (int k = 0; k < 20; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
     ENSURE(s.e.np == 3 && s.fusions1 == 0 && s.fusions2 == 0);
     sim_free(&s);
 }

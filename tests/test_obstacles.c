@@ -29,14 +29,14 @@ void test_obstacles_cell_rests_on_rigid_v(void)
     double vx[] = { -1.5, 0, 1.5, 1.5, 0, -1.5 }, vy[] = { 1.3, -0.2, 1.3, 1.5, 0, 1.5 };
     ensemble_add_polygon(&s.e, 6, vx, vy, 1, 1);
     fx_add_ngon(&s.e, 30, 0.3, 0.15, 1.0, 0);
-    ENSURE_MSG(step(&s) == 0, "%s", s.error);     /* the floor's long edges are refined once */
+    ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);     /* the floor's long edges are refined once */
     int nf = s.e.count[0];
     double *fx = malloc((size_t)nf * 2 * sizeof *fx);
     memcpy(fx, s.e.x + s.e.start[0], (size_t)nf * sizeof *fx);
     memcpy(fx + nf, s.e.y + s.e.start[0], (size_t)nf * sizeof *fx);
     double vmax = 0;
     for (int k = 0; k < 40000; k++) {
-        ENSURE_MSG(step(&s) == 0, "%s", s.error);
+        ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
         if (k % 100) continue;
         int f = 0, c = 1;
         for (int i = s.e.start[c]; i < s.e.start[c] + s.e.count[c]; i++) {
@@ -69,7 +69,7 @@ void test_obstacles_buoyancy_terminal_velocity(void)
     fx_add_ngon(&s.e, 40, 0.5, -2, 0, 0);
     fx_add_ngon(&s.e, 40, 0.5, 2, 0, 0);
     s.e.phase[0] = -1;
-    for (int k = 0; k < 20000; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
+    for (int k = 0; k < 20000; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
     for (int p = 0; p < 2; p++) {
         int n = s.e.count[p];
         double vy = 0, A = geom_area(s.e.x + s.e.start[p], s.e.y + s.e.start[p], n);
@@ -117,7 +117,7 @@ void test_obstacles_emulsion_thread_independent(void)
         emulsion(&s, &P);
         s.validate = 1;
         omp_set_num_threads(t + 1);
-        for (int k = 0; k < 3000; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
+        for (int k = 0; k < 3000; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
         hash[t] = fx_state_hash(&s.e);
         fusions = s.fusions1 + s.fusions2;
         sim_free(&s);

@@ -38,7 +38,7 @@ void test_remodel_edges_in_range(void)
         remodel_init(&r);
         uint64_t st = 77 + (uint64_t)trial;
         for (int p = 0; p < 5; p++) add_ragged(&e, &st, 3.0 * p, 0);
-        remodel(&e, &P, &r);
+        remodel_apply(&e, &P, &r);
         int short_edges = 0, long_edges = 0;
         for (int p = 0; p < e.np; p++)
             for (int i = e.start[p]; i < e.start[p] + e.count[p]; i++) {
@@ -68,7 +68,7 @@ void test_remodel_conserves_rest_length(void)
         before[p] = sum_l0(&e, p);
     }
     int n0 = e.nv_used;
-    ENSURE(remodel(&e, &P, &r) != 0 || e.nv_used != n0);
+    ENSURE(remodel_apply(&e, &P, &r) != 0 || e.nv_used != n0);
     for (int p = 0; p < 4; p++) ENSURE_CLOSE(sum_l0(&e, p), before[p], 1e-12 * before[p]);
     remodel_free(&r);
     ensemble_free(&e);
@@ -85,7 +85,7 @@ void test_remodel_rigid_only_refined(void)
     int p = add_ragged(&e, &st, 0, 1);
     int n0 = e.count[p], shortest = 0;
     double x0 = e.x[0], y0 = e.y[0];
-    remodel(&e, &P, &r);
+    remodel_apply(&e, &P, &r);
     ENSURE(e.count[p] > n0);              /* long edges were split ... */
     for (int i = 0; i < e.count[p]; i++) {
         int j = ens_next(&e, i);
@@ -110,7 +110,7 @@ void test_remodel_compacts_gaps(void)
     unsigned char keep[3] = { 1, 0, 1 };
     ensemble_keep(&e, keep);
     ENSURE(e.gaps && e.np == 2 && e.start[1] == 80);
-    remodel(&e, &P, &r);
+    remodel_apply(&e, &P, &r);
     ENSURE(!e.gaps && e.start[1] == 40 && e.nv_used == 80);
     for (int i = 0; i < 80; i++) ENSURE(e.pid[i] == i / 40);
     ENSURE_CLOSE(e.x[40], 7, 1e-12);
@@ -154,7 +154,7 @@ void test_remodel_in_place_matches_alone(void)
             ensemble_push_polygon(&alone[p], n, e.x + s, e.y + s, e.vx + s, e.vy + s, e.l0 + s);
             Remodel ra;
             remodel_init(&ra);
-            remodel(&alone[p], &P, &ra);
+            remodel_apply(&alone[p], &P, &ra);
             remodel_free(&ra);
         }
         int grew = 0, shrank = 0, same = 0;
@@ -174,7 +174,7 @@ void test_remodel_in_place_matches_alone(void)
         }
         int old_start[9], old_cap = e.nv_cap;
         for (int p = 0; p < e.np; p++) old_start[p] = e.start[p];
-        remodel(&e, &P, &r);
+        remodel_apply(&e, &P, &r);
         for (int p = 0; p < e.np; p++)
             if (regular[p]) { up += e.start[p] > old_start[p]; down += e.start[p] < old_start[p]; }
         regrown += e.nv_used > old_cap;

@@ -40,7 +40,7 @@ void test_sim_energy_bounded_without_dissipation(void)
     int n = 100000, window = n / 10;
     double Kmax = 0, mean[2] = { 0, 0 }, lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
     for (int k = 0; k < n; k++) {
-        ENSURE_MSG(step(&s) == 0, "%s", s.error);
+        ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
         double E = total_energy(&s), K = 0;
         for (int i = 0; i < s.e.nv_used; i++) K += 0.5 * (s.e.vx[i] * s.e.vx[i] + s.e.vy[i] * s.e.vy[i]);
         Kmax = fmax(Kmax, K);
@@ -74,7 +74,7 @@ void test_sim_laplace_law(void)
     }
     double R = 0.5 * (lo + hi);
     ENSURE(R < 0.9);           /* a strong effect, not a rounding */
-    for (int k = 0; k < 30000; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
+    for (int k = 0; k < 30000; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
     int n = s.e.count[0];
     double A = geom_area(s.e.x, s.e.y, n), Rm = sqrt(A / PH_PI);
     ENSURE_MSG(fabs(Rm / R - 1) < 0.01, "radius %.5f, Laplace %.5f", Rm, R);
@@ -126,7 +126,7 @@ void test_sim_adhesive_cells_flat_interface(void)
     static Sim s;
     two_cells(&s, &P, P.h + 0.005);
     for (int k = 0; k < 20000; k++) {
-        ENSURE_MSG(step(&s) == 0, "%s", s.error);
+        ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
         if (k % 500 == 0) ENSURE(!edges_cross(&s.e, 0, 1) && gap(&s.e, 0, 1) > 0.5 * P.h);
     }
     /* vertices of cell 0 within the adhesion range of cell 1 form the interface */
@@ -171,7 +171,7 @@ void test_sim_no_attraction_without_adhesion(void)
         two_cells(&s, &P, P.h + 0.005);
         double d0 = centroid_distance(&s.e), dmin = d0;
         for (int k = 0; k < 5000; k++) {
-            ENSURE_MSG(step(&s) == 0, "%s", s.error);
+            ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
             dmin = fmin(dmin, centroid_distance(&s.e));
         }
         if (adhesive) ENSURE_MSG(dmin < d0 - 0.01, "the adhesive control did not attract (%.4g)", d0 - dmin);
@@ -301,7 +301,7 @@ static void list_matches_grid(Sim *s, int steps, int *pairs_min, int *pairs_max)
     contact_init(&fresh);
     *pairs_min = 1 << 30; *pairs_max = 0;
     for (int k = 0; k < steps; k++) {
-        ENSURE_MSG(step(s) == 0, "%s", s->error);
+        ENSURE_MSG(sim_step(s) == 0, "%s", s->error);
         Ensemble *e = &s->e;
         double lmax = forces_update_geometry(e), *f[2][2], fbig = 0, diff = 0;
         int pairs[2];
@@ -408,7 +408,7 @@ void test_sim_checkpoint_contact_list(void)
     sim_init(&a, &params_compiled, 3);
     for (int k = 0; k < 6; k++) fx_add_ngon(&a.e, 24, 0.5, 1.02 * (k % 3), 1.02 * (k / 3), 0);
     sim_draw_traits(&a);
-    for (int k = 0; k < 300; k++) ENSURE_MSG(step(&a) == 0, "%s", a.error);
+    for (int k = 0; k < 300; k++) ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
     ENSURE_MSG(contact_saved_state(&a.contact, &a.e) == 2, "no list to save (state %d)", contact_saved_state(&a.contact, &a.e));
     ENSURE(checkpoint_write(path, &a, 0, "six", err, sizeof err) == 0);
     long full = file_size(path);
@@ -426,7 +426,7 @@ void test_sim_checkpoint_contact_list(void)
     int64_t builds, reuses, reuses0, plain;
     contact_counts(&b.contact, &builds, &reuses0, &plain);
     for (int k = 0; k < 200; k++) {
-        ENSURE_MSG(step(&a) == 0 && step(&b) == 0, "%s%s", a.error, b.error);
+        ENSURE_MSG(sim_step(&a) == 0 && sim_step(&b) == 0, "%s%s", a.error, b.error);
         ENSURE_MSG(same_state(&a.e, &b.e), "the continued run differs at step %d", k);
     }
     contact_counts(&b.contact, &builds, &reuses, &plain);
@@ -462,7 +462,7 @@ void test_sim_checkpoint_contact_list(void)
     sim_init(&b, &params_compiled, 1);
     ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == 0, "version 1: %s", err);
     ENSURE(same_state(&b.e, &c.e));
-    for (int k = 0; k < 50; k++) ENSURE_MSG(step(&b) == 0, "%s", b.error);
+    for (int k = 0; k < 50; k++) ENSURE_MSG(sim_step(&b) == 0, "%s", b.error);
     free(bytes);
     remove(path);
     sim_free(&a);
@@ -489,7 +489,7 @@ void test_sim_large_packing_list_and_memory(void)
         sim_draw_traits(&s);
         ENSURE(s.e.nv_used >= 1 << 16);
         omp_set_num_threads(t + 1);
-        for (int k = 0; k < 40; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
+        for (int k = 0; k < 40; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
         int64_t builds, reuses, plain;
         contact_counts(&s.contact, &builds, &reuses, &plain);
         ENSURE_MSG(builds > 0 && reuses > 0 && !contact_holds_grid(&s.contact),

@@ -1,4 +1,4 @@
-/* Growth, division and removal (SPEC 5). */
+/* Growth, division and removal (docs/model.md 5). */
 #include "fixtures.h"
 #include "geometry.h"
 #include "harness.h"
@@ -20,7 +20,7 @@ void test_topology_growing_cell_divides_once(void)
     int steps = 0;
     while (s.e.np == 1 && steps < 30000) {
         A0_before = s.e.A0[0];
-        ENSURE_MSG(step(&s) == 0, "%s", s.error);
+        ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
         steps++;
     }
     ENSURE_MSG(s.e.np == 2, "no division after %d steps", steps);
@@ -34,7 +34,7 @@ void test_topology_growing_cell_divides_once(void)
     ENSURE(s.e.parent[0] == mother && s.e.parent[1] == mother);
     ENSURE(s.e.id[0] != mother && s.e.id[1] != mother && s.e.id[0] != s.e.id[1]);
     /* the daughters need about (pi - pi/2) / alpha = 1.6 time units to divide again */
-    for (int k = 0; k < 5000; k++) ENSURE_MSG(step(&s) == 0, "%s", s.error);
+    for (int k = 0; k < 5000; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
     ENSURE(s.e.np == 2 && s.divisions == 1);
     sim_free(&s);
 }
