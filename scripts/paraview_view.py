@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Renders a polyhoop run with ParaView: one picture of a time step, or a movie of all of them.
 
 Opens the run's frames.pvd (or the frame*.vtp series when there is none), fills the polygons
