@@ -342,5 +342,6 @@ if __name__ == "__main__":
     # numpy helpers there whose names (min, max, abs, ...) then shadow Python's own. Run main()
     # from this file imported as a module, whose namespace the filter does not touch.
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    sys.dont_write_bytecode = True  # (no scripts/__pycache__/ left behind)
     import paraview_view
     paraview_view.main()
