@@ -3,6 +3,7 @@
 # Writes bench/results.csv and prints a table. Frame writing is excluded from the compute time
 # (the program times it as its own phase) and reported separately.
 #   scripts/bench.sh [REPEATS]      (make bench)
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
 shopt -s inherit_errexit   # (a failed run inside $(...) stops the script too)
 cd "$(dirname "$0")/.."

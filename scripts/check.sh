@@ -10,6 +10,7 @@
 # or failed run ends with "make check: FAILED ..." and a non-zero status. LSan reports nothing of
 # libgomp's (its thread pool stays reachable), so no suppression file is needed.
 #   CHECK_SKIP="a b": leave tests a and b out; FILTER=name: only tests whose name contains it
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=build-check

@@ -1,21 +1,18 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Checks one frame written by src/vtp.c with VTK's own reader (Debian: python3-vtk9).
 
 Usage: check_vtp.py FILE.vtp [--expect-points N] [--expect-polys N] [--arrays a,b,c]
                              [--expect-time T]
 Exit 0 and one line "points=N polys=M arrays=a,b,c area_sum=S" when VTK reads the file without
 error and every expectation holds; exit 1 with the reason on stderr otherwise; exit 77 (the
-automake "skipped" code) when vtk cannot be imported.
+automake "skipped" code) when vtk cannot be imported. The tests run it with /usr/bin/python3,
+Debian's Python, where python3-vtk9 (or python3-paraview, which brings its own vtk) installs it.
 """
 import argparse
 import sys
 import xml.etree.ElementTree as ET
 
-try:
-    import vtk
-except ImportError:
-    print("vtk not available: apt-get install python3-vtk9", file=sys.stderr)
-    sys.exit(77)
+vtk = None  # imported after the arguments are parsed, so that -h works without VTK
 
 
 def fail(msg):
@@ -52,6 +49,13 @@ def main():
     ap.add_argument("--expect-time", type=float, help="value of the FieldData array TIME")
     ap.add_argument("--dump", help="write every value VTK read (points, polygons, all arrays) to this file")
     args = ap.parse_args()
+    global vtk
+    try:
+        import vtk
+    except ImportError:
+        print("vtk not available to %s: apt-get install -y python3-vtk9 (or python3-paraview)"
+              % sys.executable, file=sys.stderr)
+        sys.exit(77)
 
     # VTK reports errors through events and its output window, not exceptions: collect the
     # reader's error messages and the window's text (the XML parser's), and print neither.

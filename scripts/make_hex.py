@@ -1,12 +1,22 @@
 #!/usr/bin/env python3
 """Writes a hexagonal close packing of N cells (48-vertex circles of radius 1, centre distance
 2 + h, in adhesive contact) as an OFF file: the benchmark of the paper (section 5) and of make bench.
-    python3 scripts/make_hex.py N out.off [h]"""
-import math, sys
+    scripts/make_hex.py N out.off [h]"""
+import argparse
+import math
+
 
 def main():
-    n, path = int(sys.argv[1]), sys.argv[2]
-    h = float(sys.argv[3]) if len(sys.argv) > 3 else 0.01
+    p = argparse.ArgumentParser(prog="make_hex.py",
+                                description="Writes N cells in hexagonal close packing to OUT.off.")
+    p.add_argument("n", type=int, metavar="N", help="number of cells")
+    p.add_argument("path", metavar="OUT.off", help="file to write")
+    p.add_argument("h", type=float, nargs="?", default=0.01,
+                   help="gap between neighbouring cells (default %(default)s)")
+    a = p.parse_args()
+    if a.n < 1:
+        p.error("N must be at least 1")
+    n, path, h = a.n, a.path, a.h
     d, m = 2 + h, 48
     cols = int(math.ceil(math.sqrt(n)))
     centres = [((c + 0.5 * (r % 2)) * d, r * d * math.sqrt(3) / 2) for r in range(cols) for c in range(cols)][:n]

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""Writes the showcase inputs of the paper's Fig. 2G (emulsion) and Fig. 2H (hourglass) into
-inputs/ as GeomView OFF files. Deterministic (fixed seed): run it again to get the same files.
-    python3 scripts/make_inputs.py
+"""Writes the showcase inputs of the paper's Fig. 2G (emulsion) and Fig. 2H (hourglass) as
+GeomView OFF files. Deterministic (fixed seed): run it again to get the same files.
+    scripts/make_inputs.py                       # both, into inputs/ (overwriting them)
+    scripts/make_inputs.py --dir /tmp/x emulsion # only the emulsion, into /tmp/x
 Rigid obstacles come first in each file (their number is Nr in the matching params/ header)."""
-import math, random, os
+import argparse
+import math
+import os
+import random
 
 def circle(cx, cy, r, spacing, phi0=0.0):
     n = max(8, int(math.ceil(2 * math.pi * r / spacing)))
@@ -75,7 +79,29 @@ def hourglass(path):
         row += 1
     write_off(path, polys, "hourglass (paper Fig. 2H): 2 rigid walls and a floor (Nr = 3), soft particles above the neck")
 
+SCENES = {"emulsion": emulsion, "hourglass": hourglass}
+
+
+def main():
+    top = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "inputs"))
+    p = argparse.ArgumentParser(
+        prog="make_inputs.py",
+        description="Writes the showcase inputs NAME.off (default: all of them into the "
+                    "repository's inputs/, overwriting the files there). -h writes nothing.")
+    p.add_argument("names", nargs="*", metavar="NAME",
+                   help="which inputs to write: %s (default: all)" % ", ".join(sorted(SCENES)))
+    p.add_argument("--dir", default=top, help="folder to write into (default: %(default)s)")
+    a = p.parse_args()
+    for name in a.names:
+        if name not in SCENES:
+            p.error("unknown input %r (choose from %s)" % (name, ", ".join(sorted(SCENES))))
+    if not os.path.isdir(a.dir):
+        p.error("--dir %s is not a folder" % a.dir)
+    for name in a.names or sorted(SCENES):
+        path = os.path.join(a.dir, name + ".off")
+        SCENES[name](path)
+        print("wrote %s" % path)
+
+
 if __name__ == "__main__":
-    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "inputs")
-    emulsion(os.path.join(top, "emulsion.off"))
-    hourglass(os.path.join(top, "hourglass.off"))
+    main()

@@ -5,6 +5,7 @@
 # starts no worker threads. Prints valgrind's LEAK SUMMARY and ERROR SUMMARY of each run; exits
 # non-zero on any memory error or any definitely or indirectly lost block.
 #   scripts/valgrind_check.sh [extra options of the first run]
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind > /dev/null || { echo "valgrind_check: needs valgrind: apt-get install -y valgrind"; exit 1; }

@@ -1,0 +1,310 @@
+/* Tests of the helper scripts in scripts/: every script has one shebang style and its run bits,
+ * the Python ones print help for -h and exit 0 without writing anything (make_inputs.py --help
+ * leaves inputs/ as it was), and scripts/paraview_view.py draws a phase -1 drop nested inside a
+ * phase +1 drop of the emulsion over the drop around it (skipped, with the install line, where
+ * ParaView is missing). Run from the repository root, like every test. */
+#define _POSIX_C_SOURCE 200809L
+#include "harness.h"
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PARAVIEW_INSTALL "apt-get install -y paraview python3-paraview xvfb"
+
+/* system() and the exit status of the command (-1 when it did not exit normally). */
+static int run(const char *cmd)
+{
+    int st = system(cmd);
+    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* Reads a whole file into a malloc'd buffer; *len gets its size. NULL when it cannot be read. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *s = malloc(cap);
+    for (size_t got; s && (got = fread(s + n, 1, cap - n, f)) > 0;) {
+        n += got;
+        if (n == cap) { char *t = realloc(s, cap *= 2); if (!t) { free(s); s = NULL; } else s = t; }
+    }
+    fclose(f);
+    *len = n;
+    return s;
+}
+
+void test_scripts_shebang_and_run_bits(void)
+{
+    DIR *d = opendir("scripts");
+    ENSURE(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        int py = has_suffix(e->d_name, ".py"), sh = has_suffix(e->d_name, ".sh");
+        if (!py && !sh) continue;
+        char path[512], line[64] = "";
+        snprintf(path, sizeof path, "scripts/%s", e->d_name);
+        FILE *f = fopen(path, "r");
+        ENSURE(f);
+        ENSURE(fgets(line, sizeof line, f) != NULL);
+        fclose(f);
+        const char *want = py ? "#!/usr/bin/env python3\n" : "#!/usr/bin/env bash\n";
+        ENSURE_MSG(!strcmp(line, want), "%s starts with '%.40s', expected '%.30s'", path, line, want);
+        ENSURE_MSG(access(path, X_OK) == 0, "%s is not executable (chmod +x, git update-index --chmod=+x)", path);
+        n++;
+    }
+    closedir(d);
+    ENSURE(n >= 5);
+}
+
+void test_scripts_help_exits_zero(void)
+{
+    DIR *d = opendir("scripts");
+    ENSURE(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!has_suffix(e->d_name, ".py") && !has_suffix(e->d_name, ".sh")) continue;
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "scripts/%s -h > /dev/null 2>&1", e->d_name);
+        int st = run(cmd);
+        if (st == 127) { closedir(d); SKIP("python3 is not on PATH"); }
+        ENSURE_MSG(st == 0, "%s exited %d", cmd, st);
+        n++;
+    }
+    closedir(d);
+    ENSURE(n >= 4);
+}
+
+/* inputs/'s files: names, contents and modification times, to compare before and after. */
+enum { MAX_INPUTS = 64 };
+typedef struct { int n; char name[MAX_INPUTS][256]; char *data[MAX_INPUTS]; size_t len[MAX_INPUTS]; struct timespec mtime[MAX_INPUTS]; } Snapshot;
+
+static void snapshot(Snapshot *s)
+{
+    memset(s, 0, sizeof *s);
+    DIR *d = opendir("inputs");
+    ENSURE(d);
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        ENSURE(s->n < MAX_INPUTS);
+        char path[512];
+        struct stat st;
+        snprintf(path, sizeof path, "inputs/%s", e->d_name);
+        ENSURE(stat(path, &st) == 0);
+        snprintf(s->name[s->n], sizeof s->name[0], "%s", e->d_name);
+        s->mtime[s->n] = st.st_mtim;
+        s->data[s->n] = slurp(path, &s->len[s->n]);
+        ENSURE(s->data[s->n]);
+        s->n++;
+    }
+    closedir(d);
+}
+
+static int same_snapshot(const Snapshot *a, const Snapshot *b)
+{
+    if (a->n != b->n) return 0;
+    for (int i = 0; i < a->n; i++) {
+        int found = 0;
+        for (int j = 0; j < b->n && !found; j++)
+            found = !strcmp(a->name[i], b->name[j]) && a->len[i] == b->len[j] &&
+                    !memcmp(a->data[i], b->data[j], a->len[i]) &&
+                    a->mtime[i].tv_sec == b->mtime[j].tv_sec && a->mtime[i].tv_nsec == b->mtime[j].tv_nsec;
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+static void free_snapshot(Snapshot *s)
+{
+    for (int i = 0; i < s->n; i++) free(s->data[i]);
+}
+
+/* make_inputs.py --help (and -h) prints help and leaves inputs/ untouched; run with --dir it
+ * writes the very files that are in inputs/ (it is deterministic). */
+void test_scripts_make_inputs_help_keeps_inputs(void)
+{
+    static Snapshot before, after;
+    snapshot(&before);
+    int st = run("scripts/make_inputs.py --help > /dev/null 2>&1");
+    if (st == 127) SKIP("python3 is not on PATH");
+    ENSURE_MSG(st == 0, "make_inputs.py --help exited %d", st);
+    ENSURE(run("scripts/make_inputs.py -h > /dev/null 2>&1") == 0);
+    ENSURE(run("scripts/make_inputs.py --bogus > /dev/null 2>&1") == 2);
+    snapshot(&after);
+    ENSURE_MSG(same_snapshot(&before, &after), "make_inputs.py -h/--help changed inputs/");
+    free_snapshot(&after);
+
+    char dir[] = "/tmp/ph_test_scripts_XXXXXX", cmd[256], path[300];
+    ENSURE(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "scripts/make_inputs.py --dir %s > /dev/null", dir);
+    ENSURE(run(cmd) == 0);
+    for (int i = 0; i < 2; i++) {
+        const char *name = i ? "hourglass.off" : "emulsion.off";
+        size_t n, m;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        char *fresh = slurp(path, &n);
+        snprintf(path, sizeof path, "inputs/%s", name);
+        char *kept = slurp(path, &m);
+        ENSURE(fresh && kept);
+        ENSURE_MSG(n == m && !memcmp(fresh, kept, n), "make_inputs.py wrote a %s that differs from inputs/%s", name, name);
+        free(fresh);
+        free(kept);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        ENSURE(remove(path) == 0);
+    }
+    ENSURE(rmdir(dir) == 0);
+    snapshot(&after);
+    ENSURE(same_snapshot(&before, &after));
+    free_snapshot(&after);
+    free_snapshot(&before);
+}
+
+/* ---- the nested drop in ParaView ------------------------------------------------------------ */
+
+enum { MAX_POLYS = 256 };
+typedef struct { double cx, cy, r; int phase; } Drop;
+
+/* The polygons of an OFF file as centroid (vertex mean), mean radius and phase (z odd: +1, z
+ * even: -1, as scripts/make_inputs.py writes them). Returns the count. */
+static int read_drops(const char *path, Drop *drop)
+{
+    FILE *f = fopen(path, "r");
+    ENSURE(f);
+    char line[4096];
+    int nv = -1, np = -1;
+    while (nv < 0 && fgets(line, sizeof line, f))
+        if (line[0] != '#' && strncmp(line, "OFF", 3) && sscanf(line, "%d %d", &nv, &np) != 2) nv = -1;
+    ENSURE(nv > 0 && np > 0 && np <= MAX_POLYS);
+    double *x = malloc(sizeof *x * (size_t)nv), *y = malloc(sizeof *y * (size_t)nv);
+    int *z = malloc(sizeof *z * (size_t)nv);
+    ENSURE(x && y && z);
+    for (int i = 0; i < nv; i++) ENSURE(fscanf(f, "%lf %lf %d", &x[i], &y[i], &z[i]) == 3);
+    for (int p = 0; p < np; p++) {
+        int m, v = 0;
+        ENSURE(fscanf(f, "%d", &m) == 1 && m >= 3);
+        double sx = 0, sy = 0, sr = 0;
+        int first = -1;
+        int *idx = malloc(sizeof *idx * (size_t)m);
+        ENSURE(idx);
+        for (int k = 0; k < m; k++) {
+            ENSURE(fscanf(f, "%d", &v) == 1 && v >= 0 && v < nv);
+            idx[k] = v;
+            sx += x[v], sy += y[v];
+            if (first < 0) first = v;
+        }
+        drop[p].cx = sx / m, drop[p].cy = sy / m;
+        for (int k = 0; k < m; k++) sr += hypot(x[idx[k]] - drop[p].cx, y[idx[k]] - drop[p].cy);
+        drop[p].r = sr / m;
+        drop[p].phase = z[first] % 2 ? 1 : -1;
+        free(idx);
+    }
+    free(x), free(y), free(z);
+    fclose(f);
+    return np;
+}
+
+static int inside(const Drop *in, const Drop *out)
+{
+    return in != out && in->r < out->r && hypot(in->cx - out->cx, in->cy - out->cy) + in->r < out->r;
+}
+
+/* The pixel (x to the right, y down) where scripts/paraview_view.py --view X0,Y0,X1,Y1 draws
+ * the point (x, y): its fit_camera, a parallel camera with a 5 % margin and the right 15 % of the
+ * picture kept for the colour bar. */
+static void to_pixel(const double view[4], int W, int H, double x, double y, int *px, int *py)
+{
+    double w = view[2] - view[0], h = view[3] - view[1], aspect = (double)W / H;
+    double scale = 0.525 * fmax(h, w / (0.85 * aspect));
+    double cx = (view[0] + view[2]) / 2 + 0.15 * scale * aspect, cy = (view[1] + view[3]) / 2;
+    *px = (int)lround(W / 2.0 + (x - cx) * H / (2 * scale));
+    *py = (int)lround(H / 2.0 - (y - cy) * H / (2 * scale));
+}
+
+static double colour_distance(const int a[3], const int b[3])
+{
+    return sqrt((double)(a[0] - b[0]) * (a[0] - b[0]) + (double)(a[1] - b[1]) * (a[1] - b[1]) +
+                (double)(a[2] - b[2]) * (a[2] - b[2]));
+}
+
+void test_scripts_paraview_nested_drop_on_top(void)
+{
+    /* ParaView here? Debian's renders through X, so headless it runs under xvfb-run. */
+    int have_xvfb = run("command -v xvfb-run > /dev/null 2>&1") == 0;
+    if (run("command -v pvbatch > /dev/null 2>&1") != 0 || (!have_xvfb && !getenv("DISPLAY")))
+        SKIP("needs ParaView and Xvfb: " PARAVIEW_INSTALL);
+    if (access("src", F_OK) != 0 || access("polyhoop.c", F_OK) != 0)
+        SKIP("needs the source tree (builds the emulsion program)");
+
+    /* the nested pair: a phase -1 drop inside a phase +1 drop (the one a view from +z hid), and
+     * free drops of either phase as the colour references */
+    static Drop d[MAX_POLYS];
+    int n = read_drops("inputs/emulsion.off", d), nr = 4;  /* the first Nr = 4 are the walls */
+    const Drop *in = NULL, *out = NULL, *ref[2] = { NULL, NULL };
+    for (int i = nr; i < n; i++) {
+        int nested = 0, holds = 0;
+        for (int j = nr; j < n; j++) nested |= inside(&d[i], &d[j]), holds |= inside(&d[j], &d[i]);
+        for (int j = nr; j < n && !in; j++)
+            if (d[i].phase == -1 && d[j].phase == 1 && inside(&d[i], &d[j])) in = &d[i], out = &d[j];
+        if (!nested && !holds && !ref[d[i].phase > 0]) ref[d[i].phase > 0] = &d[i];
+    }
+    ENSURE_MSG(in && out && ref[0] && ref[1], "inputs/emulsion.off has no phase -1 drop nested in a phase +1 drop");
+
+    char dir[] = "/tmp/ph_test_scripts_XXXXXX", cmd[2048], png[300];
+    ENSURE(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "gcc -std=c11 -O0 -fopenmp -Isrc -iquote . -DPH_PARAMS_FILE='\"params/emulsion.h\"' src/*.c polyhoop.c "
+             "-o %s/polyhoop_emulsion -lz -lm > %s/build.log 2>&1 && "
+             "%s/polyhoop_emulsion -q -n 0 -o %s/run inputs/emulsion.off > %s/run.log 2>&1", dir, dir, dir, dir, dir);
+    ENSURE_MSG(run(cmd) == 0, "building or running the emulsion failed: see %s", dir);
+
+    const double view[4] = { -2.1, -2.1, 2.1, 2.1 };
+    const int W = 800, H = 600;
+    snprintf(png, sizeof png, "%s/nested.png", dir);
+    snprintf(cmd, sizeof cmd,
+             "%s pvbatch scripts/paraview_view.py %s/run --color phase --frame 0 --size %dx%d "
+             "--view=%g,%g,%g,%g --out %s > %s/paraview.log 2>&1",
+             have_xvfb ? "xvfb-run -a -s '-screen 0 1280x1024x24 -noreset'" : "", dir, W, H,
+             view[0], view[1], view[2], view[3], png, dir);
+    int st = run(cmd);
+    if (st == 77) SKIP("ParaView's Python is missing: " PARAVIEW_INSTALL);
+    ENSURE_MSG(st == 0, "paraview_view.py exited %d: see %s/paraview.log", st, dir);
+
+    /* pixels: the inner drop's centre, the outer drop's ring on the side away from the inner
+     * drop, and the centres of the two free drops */
+    double ux = in->cx - out->cx, uy = in->cy - out->cy, u = hypot(ux, uy);
+    if (u < 1e-9) ux = 1, uy = 0, u = 1;
+    double ring = 0.5 * ((in->r - u) + out->r);  /* halfway from the inner drop's far edge to the outer's */
+    double pts[4][2] = { { in->cx, in->cy }, { out->cx - ux / u * ring, out->cy - uy / u * ring },
+                         { ref[0]->cx, ref[0]->cy }, { ref[1]->cx, ref[1]->cy } };
+    int p[4][2];
+    size_t len = (size_t)snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/png_probe.py %s", png);
+    for (int k = 0; k < 4; k++) {
+        to_pixel(view, W, H, pts[k][0], pts[k][1], &p[k][0], &p[k][1]);
+        len += (size_t)snprintf(cmd + len, sizeof cmd - len, " %d,%d", p[k][0], p[k][1]);
+    }
+    FILE *f = popen(cmd, "r");
+    ENSURE(f);
+    int w = 0, h = 0, rgb[4][3];
+    ENSURE(fscanf(f, "%d %d", &w, &h) == 2);
+    for (int k = 0; k < 4; k++) ENSURE(fscanf(f, "%d %d %d", &rgb[k][0], &rgb[k][1], &rgb[k][2]) == 3);
+    ENSURE(pclose(f) == 0);
+    ENSURE(w == W && h == H);
+    const int *inner = rgb[0], *outer = rgb[1], *minus = rgb[2], *plus = rgb[3];
+    fprintf(stderr, "  inner %d,%d,%d  ring %d,%d,%d  phase -1 %d,%d,%d  phase +1 %d,%d,%d\n", inner[0], inner[1],
+            inner[2], outer[0], outer[1], outer[2], minus[0], minus[1], minus[2], plus[0], plus[1], plus[2]);
+    ENSURE_MSG(colour_distance(minus, plus) > 100, "the two phases look alike in %s", png);
+    ENSURE_MSG(colour_distance(outer, plus) < 30, "the outer drop is not drawn in phase +1's colour in %s", png);
+    ENSURE_MSG(colour_distance(inner, minus) < 30, "the nested drop is hidden: not phase -1's colour in %s", png);
+
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(run(cmd) == 0);
+}
