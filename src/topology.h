@@ -1,4 +1,4 @@
-/* Topological changes driven by area (paper 3.2, SPEC 5): removal of polygons smaller than Amin
+/* Topological changes driven by area (paper 3.2, docs/model.md 5): removal of polygons smaller than Amin
  * and division of polygons larger than their division area, along the short axis. Detection runs
  * in parallel; changes are applied serially in polygon order, so runs are reproducible. */
 #ifndef PH_TOPOLOGY_H
@@ -6,12 +6,14 @@
 #include "ensemble.h"
 #include "params.h"
 
-/* Draws a new growth rate and division area for polygon p (lognormal, SPEC 5). */
+/* Draws a new growth rate and division area for polygon p (lognormal, docs/model.md 5). */
 void topology_draw_traits(Ensemble *e, const Params *P, int p);
 
-/* Divides polygon p through its centroid along its short axis. Daughter 1 takes slot range and
- * index p, daughter 2 is appended; both get new ids with parent = p's id. Returns the index of
- * daughter 2, or -1 if p cannot be divided now (too few vertices, no clean cut). */
+/* Divides polygon p through its centroid along its short axis, removing the vertices closer
+ * than h to the cut at both ends of each side. Daughter 1 takes slot range and index p,
+ * daughter 2 is appended; both get new ids with parent = p's id.
+ * Returns the index of daughter 2, or -1 if p cannot be divided now (too few vertices, no clean
+ * cut, or a degenerate daughter). */
 int topology_divide(Ensemble *e, const Params *P, int p);
 
 /* Removes the polygons below Amin, then divides those above Amax. Returns the number of
