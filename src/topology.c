@@ -12,7 +12,7 @@
  * 4. The seal's rest length gives it the mother's mean stretch L / sum l0; the other edges keep
  *    theirs; the next remodeling pass refines the long seals. The target area is shared in
  *    proportion to the daughters' areas, summing exactly to the mother's; both draw new traits.
- *    Daughter 1 keeps the mother's slot, daughter 2 is appended. */
+ *    Daughter 1 keeps the mother's slot and age, daughter 2 is appended and starts at age 0. */
 #include "topology.h"
 #include "geometry.h"
 #include "rng.h"
@@ -123,7 +123,7 @@ int topology_divide(Ensemble *e, const Params *P, int p)
     e->id[p] = e->next_id++;
     e->parent[p] = e->parent[q] = mother;
     e->gen[p] = e->gen[q] = e->gen[p] + 1;
-    e->birth[p] = e->birth[q] = e->t;
+    e->birth[q] = e->t;   /* daughter 1 keeps the mother's age (paper Fig. 3) */
     topology_draw_traits(e, P, p);
     topology_draw_traits(e, P, q);
     free(sd);

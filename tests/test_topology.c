@@ -121,7 +121,8 @@ static int self_intersecting(const double *x, const double *y, int n)
 /* Divides irregular, partly non-convex hoops r(phi) = 1 + a sin(3 phi + b) + c cos(5 phi) of
  * 30..90 vertices (docs/model.md 5): each division that is done gives two CCW, simple daughters
  * made only of the mother's vertices (none created), no vertex of one closer than h to the
- * other's seal (its last edge), and target areas summing exactly to the mother's. */
+ * other's seal (its last edge), target areas summing exactly to the mother's, and daughter 1
+ * keeping the mother's age while daughter 2 starts at 0. */
 void test_topology_daughters_valid(void)
 {
     Params P = params_compiled;
@@ -148,6 +149,7 @@ void test_topology_daughters_valid(void)
         done++;
         ENSURE(q == 1 && e.np == 2);
         ENSURE(e.A0[0] + e.A0[1] == A0);
+        ENSURE(e.birth[0] == 1.25 && e.birth[1] == 4.5);
         for (int p = 0; p < 2; p++) {
             const double *px = e.x + e.start[p], *py = e.y + e.start[p];
             int m = e.count[p];
