@@ -1,10 +1,14 @@
 /* Growth, division and removal (docs/model.md 5). */
+#define _POSIX_C_SOURCE 200809L
 #include "fixtures.h"
 #include "geometry.h"
 #include "harness.h"
 #include "rng.h"
 #include "sim.h"
 #include "topology.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 /* One default cell grows at alpha = 1 and divides when its area passes Amax = pi: into two CCW
  * daughters of nearly equal area whose target areas sum to the mother's, and only once. */
@@ -185,4 +189,55 @@ void test_topology_postpones_degenerate_daughter(void)
     ENSURE(e.np == 1 && e.count[0] == 6 && e.id[0] == id);
     for (int k = 0; k < 6; k++) ENSURE(e.x[k] == x[k] && e.y[k] == y[k]);
     ensemble_free(&e);
+}
+
+/* The number after "key": in the JSON text, searched from the first "anchor" on. */
+static double json_number(const char *text, const char *anchor, const char *key)
+{
+    char a[64], k[64];
+    snprintf(a, sizeof a, "\"%s\"", anchor);
+    snprintf(k, sizeof k, "\"%s\": ", key);
+    const char *p = strstr(text, a);
+    p = p ? strstr(p, k) : NULL;
+    return p ? strtod(p + strlen(k), NULL) : NAN;
+}
+
+/* The default run has the structure of the paper's program (docs/model.md 5 and 10.8), measured
+ * by scripts/tissue_stats.py on its last frame: 4.9..5.5 neighbours per cell, 5.6..6.1 per
+ * interior cell, no four cells pairwise in contact; and it grows as with the old division rule:
+ * the first frame with 4, 8, ..., 128 cells within 2 frames of 17, 32, 49, 66, 82, 99. The run
+ * goes on 2 frames past the default 100 so that a 128th cell up to 2 frames late is seen. */
+void test_topology_default_tissue_structure(void)
+{
+    char dir[] = "/tmp/ph_test_tissue_XXXXXX", cmd[1024];
+    ENSURE(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "./polyhoop -q -j 2 -n 102 -o %s/run > %s/log 2>&1", dir, dir);
+    ENSURE_MSG(fx_sh(cmd) == 0, "the default run failed (%s/log)", dir);
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/tissue_stats.py --json --growth %s/run > %s/stats 2> %s/err",
+             dir, dir, dir);
+    int st = fx_sh(cmd);
+    if (st == 127) SKIP("/usr/bin/python3 missing");
+    ENSURE_MSG(st == 0, "tissue_stats.py failed (%s/err)", dir);
+    snprintf(cmd, sizeof cmd, "%s/stats", dir);
+    FILE *f = fopen(cmd, "r");
+    ENSURE(f);
+    static char text[1 << 16];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    double cells = json_number(text, "frames", "cells"), mean = json_number(text, "neighbors", "mean");
+    double inner = json_number(text, "interior_neighbors", "mean"), cliques = json_number(text, "frames", "cliques4");
+    ENSURE_MSG(cells == 128, "%g cells at the last frame (t = 10.2)", cells);
+    ENSURE_MSG(mean >= 4.9 && mean <= 5.5, "mean neighbour number %g", mean);
+    ENSURE_MSG(inner >= 5.6 && inner <= 6.1, "interior mean neighbour number %g", inner);
+    ENSURE_MSG(cliques == 0, "%g 4-cell cliques", cliques);
+    const int count[6] = { 4, 8, 16, 32, 64, 128 }, before[6] = { 17, 32, 49, 66, 82, 99 };
+    for (int k = 0; k < 6; k++) {
+        char key[16];
+        snprintf(key, sizeof key, "%d", count[k]);
+        double at = json_number(text, "growth", key);
+        ENSURE_MSG(fabs(at - before[k]) <= 2, "%d cells first at frame %g, was %d", count[k], at, before[k]);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
 }
