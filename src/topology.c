@@ -2,12 +2,17 @@
  * 1. The cut is the line through the centroid c along the short axis a (random if the polygon
  *    is isotropic). Each edge whose ends lie on opposite sides crosses it; of the crossings, the
  *    nearest to c on either side along a bound the chord through c.
- * 2. Each daughter is the chain of vertices on one side, between the two crossing edges, minus
- *    any end vertex closer than h/2 to the line; its ends are new vertices on the boundary at
- *    distance h/2 from the line, joined by a straight seal edge. The two seals are thus h apart.
- * 3. A seal's rest length gives it the mother's mean stretch L / sum l0, the cut edges keep their
- *    rest length in proportion; the target area is shared in proportion to the daughters' areas;
- *    both draw new traits. The long seals are split by the next remodeling pass. */
+ * 2. Each daughter is the chain of the mother's vertices on one side, between the two crossing
+ *    edges, with its end vertices removed one by one while they are closer than h to the line.
+ *    No vertex is created: the two remaining end vertices are joined by a straight seal edge,
+ *    so the two seals lie in the half-planes at least h from the line, 2h apart.
+ * 3. The cut is postponed when a daughter would be degenerate: fewer than 3 vertices, no area,
+ *    a seal crossing an edge of either daughter, or a vertex of one daughter closer than h to
+ *    the other's seal.
+ * 4. The seal's rest length gives it the mother's mean stretch L / sum l0; the other edges keep
+ *    theirs; the next remodeling pass refines the long seals. The target area is shared in
+ *    proportion to the daughters' areas, summing exactly to the mother's; both draw new traits.
+ *    Daughter 1 keeps the mother's slot and age, daughter 2 is appended and starts at age 0. */
 #include "topology.h"
 #include "geometry.h"
 #include "rng.h"
@@ -22,34 +27,41 @@ void topology_draw_traits(Ensemble *e, const Params *P, int p)
     e->Amax[p] = rng_lognormal(e->seed, &e->draws, P->Amax_mu, P->Amax_CV);
 }
 
-/* Builds one daughter: the vertices from `first` walking forward (cyclic) while on side `side`
- * (sd * side >= h/2), with a new vertex before and after where the boundary crosses sd = side h/2.
- * Writes x, y, vx, vy, l0 into d[0..4] and returns the vertex count (0 if the chain is empty). */
+/* Builds one daughter: the mother's vertices from `first` to `last` walking forward (cyclic),
+ * less the end vertices closer than h to the line (side * sd < h). Writes x, y, vx, vy, l0 into
+ * d[0..4] (the last l0 is the seal's) and returns the vertex count (0 if nothing is left). */
 static int daughter(const Ensemble *e, int p, const double *sd, int first, int last, double side,
                     double h, double stretch, double *d[5])
 {
     int s = e->start[p], n = e->count[p];
-    while (sd[first] * side < h / 2 && first != last) first = (first + 1) % n;
-    while (sd[last] * side < h / 2 && last != first) last = (last - 1 + n) % n;
-    if (sd[first] * side < h / 2) return 0;
-    int m = 0, before = (first - 1 + n) % n, after = (last + 1) % n;
-    /* point where edge (i, j) crosses sd = side h / 2, as a fraction from i */
-#define CROSS(i, j) ((sd[i] - side * h / 2) / (sd[i] - sd[j]))
-    double f = CROSS(before, first);
-#define PUT(i, j, f, rest) do { d[0][m] = e->x[s + i] + (f) * (e->x[s + j] - e->x[s + i]); \
-    d[1][m] = e->y[s + i] + (f) * (e->y[s + j] - e->y[s + i]); \
-    d[2][m] = e->vx[s + i] + (f) * (e->vx[s + j] - e->vx[s + i]); \
-    d[3][m] = e->vy[s + i] + (f) * (e->vy[s + j] - e->vy[s + i]); d[4][m++] = (rest); } while (0)
-    PUT(before, first, f, (1 - f) * e->l0[s + before]);
+    while (sd[first] * side < h && first != last) first = (first + 1) % n;
+    while (sd[last] * side < h && last != first) last = (last - 1 + n) % n;
+    if (sd[first] * side < h) return 0;
+    const double *src[5] = { e->x + s, e->y + s, e->vx + s, e->vy + s, e->l0 + s };
+    int m = 0;
     for (int k = first;; k = (k + 1) % n) {
-        if (k == last) { PUT(k, k, 0.0, CROSS(last, after) * e->l0[s + k]); break; }
-        PUT(k, k, 0.0, e->l0[s + k]);
+        for (int f = 0; f < 5; f++) d[f][m] = src[f][k];
+        m++;
+        if (k == last) break;
     }
-    PUT(last, after, CROSS(last, after), 0.0);
-#undef PUT
-#undef CROSS
     d[4][m - 1] = hypot(d[0][0] - d[0][m - 1], d[1][0] - d[1][m - 1]) / stretch;   /* the seal */
     return m;
+}
+
+/* 1 if the seal of daughter a (its last edge, from vertex na-1 to 0) crosses an edge of a or of
+ * daughter b, or passes closer than h to a vertex of b. */
+static int seal_clashes(double *const a[5], int na, double *const b[5], int nb, double h)
+{
+    Vec2 s0 = { a[0][na - 1], a[1][na - 1] }, s1 = { a[0][0], a[1][0] };
+    for (int k = 1; k + 2 < na; k++)   /* a's edges that share no vertex with the seal */
+        if (geom_segments_cross(s0, s1, (Vec2){ a[0][k], a[1][k] }, (Vec2){ a[0][k + 1], a[1][k + 1] })) return 1;
+    for (int k = 0; k < nb; k++) {
+        int k1 = k + 1 == nb ? 0 : k + 1;
+        Vec2 q = { b[0][k], b[1][k] };
+        if (geom_point_segment_distance(q, s0, s1, NULL) < h) return 1;
+        if (geom_segments_cross(s0, s1, q, (Vec2){ b[0][k1], b[1][k1] })) return 1;
+    }
+    return 0;
 }
 
 int topology_divide(Ensemble *e, const Params *P, int p)
@@ -82,15 +94,20 @@ int topology_divide(Ensemble *e, const Params *P, int p)
     for (int k = 0; k < n; k++) sum0 += e->l0[s + k];
     double stretch = geom_perimeter(x, y, n) / sum0, *d1[5], *d2[5];
     for (int f = 0; f < 5; f++) { d1[f] = sd + (size_t)n * (1 + f); d2[f] = sd + (size_t)n * (6 + f); }
-    /* daughter 1 follows the crossing edge ka (from a1 to b0), daughter 2 the edge kb */
+    /* daughter 1 starts after the crossing edge ka (ahead of c along a), daughter 2 after kb */
     double side1 = sd[(ka + 1) % n] > 0 ? 1 : -1;
     int n1 = daughter(e, p, sd, (ka + 1) % n, kb, side1, P->h, stretch, d1);
     int n2 = daughter(e, p, sd, (kb + 1) % n, ka, -side1, P->h, stretch, d2);
-    if (n1 < 3 || n2 < 3 || n1 > n || n2 > n) { free(sd); return -1; }
+    if (n1 < 3 || n2 < 3) { free(sd); return -1; }
     double A1 = geom_area(d1[0], d1[1], n1), A2 = geom_area(d2[0], d2[1], n2);
-    if (!(A1 > 0 && A2 > 0)) { free(sd); return -1; }
+    if (!(A1 > 0 && A2 > 0) || seal_clashes(d1, n1, d2, n2, P->h) || seal_clashes(d2, n2, d1, n1, P->h)) {
+        free(sd);
+        return -1;
+    }
 
-    double A0 = e->A0[p];
+    /* the larger share first, the smaller as the rest: A0 - big is exact (Sterbenz, since
+     * A0 / 2 <= big <= A0), so the shares sum exactly to A0 */
+    double A0 = e->A0[p], big = A0 * (A1 >= A2 ? A1 : A2) / (A1 + A2), rest = A0 - big;
     int64_t mother = e->id[p];
     int phase = e->phase[p];
     int q = ensemble_push_polygon(e, n2, d2[0], d2[1], d2[2], d2[3], d2[4]);
@@ -100,13 +117,13 @@ int topology_divide(Ensemble *e, const Params *P, int p)
     e->count[p] = n1;
     e->gaps = 1;
     e->A[p] = A1;
-    e->A0[p] = A0 * A1 / (A1 + A2);
-    e->A0[q] = A0 * A2 / (A1 + A2);
+    e->A0[p] = A1 >= A2 ? big : rest;
+    e->A0[q] = A1 >= A2 ? rest : big;
     e->phase[q] = (signed char)phase;
     e->id[p] = e->next_id++;
     e->parent[p] = e->parent[q] = mother;
     e->gen[p] = e->gen[q] = e->gen[p] + 1;
-    e->birth[p] = e->birth[q] = e->t;
+    e->birth[q] = e->t;   /* daughter 1 keeps the mother's age (paper Fig. 3) */
     topology_draw_traits(e, P, p);
     topology_draw_traits(e, P, q);
     free(sd);

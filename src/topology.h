@@ -9,9 +9,11 @@
 /* Draws a new growth rate and division area for polygon p (lognormal, docs/model.md 5). */
 void topology_draw_traits(Ensemble *e, const Params *P, int p);
 
-/* Divides polygon p through its centroid along its short axis. Daughter 1 takes slot range and
- * index p, daughter 2 is appended; both get new ids with parent = p's id. Returns the index of
- * daughter 2, or -1 if p cannot be divided now (too few vertices, no clean cut). */
+/* Divides polygon p through its centroid along its short axis, removing the vertices closer
+ * than h to the cut at both ends of each side. Daughter 1 takes slot range and index p and keeps
+ * p's age, daughter 2 is appended and starts at age 0; both get new ids with parent = p's id.
+ * Returns the index of daughter 2, or -1 if p cannot be divided now (too few vertices, no clean
+ * cut, or a degenerate daughter). */
 int topology_divide(Ensemble *e, const Params *P, int p);
 
 /* Removes the polygons below Amin, then divides those above Amax. Returns the number of

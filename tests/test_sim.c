@@ -221,8 +221,10 @@ void test_sim_program_usage_and_bad_input(void)
     ENSURE(system(args) == 0);
 }
 
-/* The default run (one cell growing to t = 10) at 1 and 2 threads: the tissue reaches 128 cells,
- * every frame is byte-identical between the two, and VTK's own reader opens the last frame. */
+/* The default run (one cell growing to t = 10) at 1 and 2 threads: the tissue reaches 127 or 128
+ * cells (the 128th divides at frame 100 or 101, within the 2 frames of the published program's
+ * schedule that the paper's division rule allows; see the tissue test of test_topology.c), every
+ * frame is byte-identical between the two, and VTK's own reader opens the last frame. */
 void test_sim_default_run_thread_independent(void)
 {
     char dir[] = "/tmp/ph_test_run_XXXXXX", log[300], args[600];
@@ -240,9 +242,10 @@ void test_sim_default_run_thread_independent(void)
              "grep -a -o 'NumberOfPolys=\"[0-9]*\"' %s/t2/frame000100.vtp > %s/polys", dir, dir, dir);
     ENSURE(system(args) == 0);
     snprintf(log, sizeof log, "%s/polys", dir);
-    ENSURE_MSG(grep_file(log, "NumberOfPolys=\"128\""), "the default run did not end with 128 cells");
-    snprintf(args, sizeof args, "/usr/bin/python3 scripts/check_vtp.py %s/t2/frame000100.vtp --expect-polys 128 "
-             "--arrays area,perimeter,neighbors > %s/vtk 2>&1", dir, dir);
+    int polys = grep_file(log, "NumberOfPolys=\"128\"") ? 128 : grep_file(log, "NumberOfPolys=\"127\"") ? 127 : 0;
+    ENSURE_MSG(polys, "the default run did not end with 127 or 128 cells");
+    snprintf(args, sizeof args, "/usr/bin/python3 scripts/check_vtp.py %s/t2/frame000100.vtp --expect-polys %d "
+             "--arrays area,perimeter,neighbors > %s/vtk 2>&1", dir, polys, dir);
     int st = fx_sh(args);
     if (st == 0) { snprintf(args, sizeof args, "rm -rf %s", dir); ENSURE(system(args) == 0); }
     if (st == 77 || st == 127) SKIP("VTK readback: apt-get install python3-vtk9 (the rest passed)");

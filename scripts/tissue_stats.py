@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""Structure of a tissue in the frames of a polyhoop run (Python standard library only).
+
+Usage: tissue_stats.py DIR [--frames SPEC] [--reach R] [--growth] [--json]
+
+For each chosen frame (default: the last) prints the cell count; the distributions (mean, sd,
+min, quartiles, max) of the cell area and of the shape index L / sqrt(A); the neighbour number
+of all cells and of interior cells, with their histograms; the number of contact pairs (pairs of
+neighbouring cells) and of 4-cell cliques (four cells that are pairwise neighbours). --growth adds
+the first frame with at least 2, 4, 8, ... cells. --json prints all of it as one JSON object.
+
+Neighbours: two cells are neighbours when a vertex of one lies closer than the reach to an edge
+of the other. The reach is that of the pair interaction (docs/model.md 2.1), h + sh + ss, or h
+when kh = 0, read from the parameters in the frame's leading XML comment; --reach overrides it.
+This is the geometric form of the frames' own `neighbors` array. Vertices are matched with edges
+through a grid of square cells of side max_edge/2 + reach (edges binned by their midpoints), so
+the cost is linear in the number of vertices.
+
+Interior cells: those not touching the tissue's free surface. The surface is found on a raster
+of pixels of side lmax (a parameter: the longest edge remodeling allows): pixels whose centre
+lies within lmax of an edge are blocked, which closes the gaps at cell junctions and any hole
+narrower than 2 lmax; the rest is flooded from the raster's border. A cell with a vertex within
+2.5 lmax of a flooded pixel's centre is a boundary cell; all others are interior.
+
+Frames are VTK XML PolyData as written by src/vtp.c: binary with the arrays appended raw after
+the XML, each zlib-compressed in blocks behind a UInt64 header (block count, block size, size of
+the last partial block, compressed block sizes); or ascii (--ascii runs). VTK is not needed.
+Exit status: 0, or 1 with a message on stderr (no frames, unreadable frame, bad --frames).
+"""
+import argparse
+import json
+import math
+import os
+import re
+import struct
+import sys
+import zlib
+
+TYPES = {"Float64": "d", "Int64": "q", "Int32": "i", "UInt8": "B"}
+
+
+def fail(msg):
+    print(f"tissue_stats: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def frame_files(folder):
+    names = sorted(n for n in os.listdir(folder) if re.fullmatch(r"frame\d+\.vtp", n))
+    return [(int(n[5:-4]), os.path.join(folder, n)) for n in names]
+
+
+def read_frame(path):
+    """Returns dict: params (name -> float), time, arrays (name -> list), npolys."""
+    with open(path, "rb") as f:
+        data = f.read()
+    cut = data.find(b"<AppendedData")
+    head = (data if cut < 0 else data[:cut]).decode("latin-1")
+    params = {}
+    m = re.search(r"<!--(.*?)-->", head, re.S)
+    if m:
+        for line in m.group(1).splitlines():
+            kv = re.fullmatch(r"\s*(\w+)\s*=\s*(\S+)\s*", line)
+            if kv:
+                try:
+                    params[kv.group(1)] = float(kv.group(2))
+                except ValueError:
+                    pass
+    base = None
+    if cut >= 0:
+        base = data.index(b"_", cut) + 1
+    compressed = 'compressor="vtkZLibDataCompressor"' in head
+    arrays = {}
+    for tag in re.finditer(r"<DataArray([^>]*?)(/>|>(.*?)</DataArray>)", head if cut >= 0 else data.decode("latin-1"), re.S):
+        attrs = dict(re.findall(r'(\w+)="([^"]*)"', tag.group(1)))
+        name, typ = attrs.get("Name"), TYPES.get(attrs.get("type"))
+        if name is None or typ is None:
+            continue
+        if attrs.get("format") == "ascii":
+            conv = float if typ == "d" else int
+            arrays[name] = [conv(v) for v in (tag.group(3) or "").split()]
+            continue
+        at = base + int(attrs["offset"])
+        if compressed:
+            nb, _, _ = struct.unpack_from("<3Q", data, at)
+            sizes = struct.unpack_from(f"<{nb}Q", data, at + 24)
+            pos, raw = at + 24 + 8 * nb, []
+            for s in sizes:
+                raw.append(zlib.decompress(data[pos:pos + s]))
+                pos += s
+            raw = b"".join(raw)
+        else:
+            (n,) = struct.unpack_from("<Q", data, at)
+            raw = data[at + 8:at + 8 + n]
+        arrays[name] = list(struct.unpack(f"<{len(raw) // struct.calcsize(typ)}{typ}", raw))
+    if "points" not in arrays or "offsets" not in arrays or "connectivity" not in arrays:
+        fail(f"{path}: points or polygons missing")
+    time = arrays.get("TIME", [float("nan")])[0]
+    return {"params": params, "time": time, "arrays": arrays}
+
+
+def polygons(fr):
+    a = fr["arrays"]
+    pts, conn, offs = a["points"], a["connectivity"], a["offsets"]
+    polys, start = [], 0
+    for end in offs:
+        idx = conn[start:end]
+        polys.append(([pts[3 * i] for i in idx], [pts[3 * i + 1] for i in idx]))
+        start = end
+    return polys
+
+
+def area_perimeter(x, y):
+    n, A, L = len(x), 0.0, 0.0
+    for k in range(n):
+        k1 = k + 1 if k + 1 < n else 0
+        A += x[k] * y[k1] - x[k1] * y[k]
+        L += math.hypot(x[k1] - x[k], y[k1] - y[k])
+    return A / 2, L
+
+
+def seg_dist2(px, py, ax, ay, bx, by):
+    ex, ey, dx, dy = bx - ax, by - ay, px - ax, py - ay
+    ee = ex * ex + ey * ey
+    t = (dx * ex + dy * ey) / ee if ee > 0 else 0.0
+    t = 0.0 if t < 0 else 1.0 if t > 1 else t
+    dx -= t * ex
+    dy -= t * ey
+    return dx * dx + dy * dy
+
+
+def edge_grid(polys, reach):
+    """Edges (polygon, ax, ay, bx, by) binned by their midpoints in square cells of side
+    max_edge / 2 + reach: an edge closer than reach to a point has its midpoint in the 3x3 cells
+    around the point's cell. Returns (grid, side)."""
+    edges, lmax = [], 0.0
+    for p, (x, y) in enumerate(polys):
+        n = len(x)
+        for k in range(n):
+            k1 = k + 1 if k + 1 < n else 0
+            edges.append((p, x[k], y[k], x[k1], y[k1]))
+            lmax = max(lmax, math.hypot(x[k1] - x[k], y[k1] - y[k]))
+    side = lmax / 2 + reach
+    grid = {}
+    for e in edges:
+        key = (math.floor((e[1] + e[3]) / 2 / side), math.floor((e[2] + e[4]) / 2 / side))
+        grid.setdefault(key, []).append(e)
+    return grid, side
+
+
+def near_edges(grid, side, px, py):
+    gx, gy = math.floor(px / side), math.floor(py / side)
+    for i in (gx - 1, gx, gx + 1):
+        for j in (gy - 1, gy, gy + 1):
+            yield from grid.get((i, j), ())
+
+
+def neighbour_sets(polys, reach):
+    """Sets of neighbours per cell: a vertex of one closer than reach to an edge of the other."""
+    grid, side = edge_grid(polys, reach)
+    nbr = [set() for _ in polys]
+    r2 = reach * reach
+    for p, (x, y) in enumerate(polys):
+        mine = nbr[p]
+        for px, py in zip(x, y):
+            for q, ax, ay, bx, by in near_edges(grid, side, px, py):
+                if q != p and q not in mine and seg_dist2(px, py, ax, ay, bx, by) < r2:
+                    mine.add(q)
+                    nbr[q].add(p)
+    return nbr
+
+
+def boundary_cells(polys, d):
+    """Cells on the free surface. A raster of pixels of side d covers the tissue with a margin;
+    a pixel is blocked when its centre lies within d of an edge, which closes every gap or hole
+    narrower than 2 d and blocks every 4-connected path into a cell. The outside is flooded
+    (4-connected) from the raster's border; a cell touches it when one of its vertices lies
+    within 2.5 d of an outside pixel's centre (the nearest such centre to a free flat surface is
+    at most (1 + sqrt 2) d away)."""
+    xs = [v for x, _ in polys for v in x]
+    ys = [v for _, y in polys for v in y]
+    x0, y0 = min(xs) - 3 * d, min(ys) - 3 * d
+    nx, ny = int((max(xs) + 3 * d - x0) / d) + 1, int((max(ys) + 3 * d - y0) / d) + 1
+    blocked = bytearray(nx * ny)
+    for x, y in polys:
+        n = len(x)
+        for k in range(n):
+            k1 = k + 1 if k + 1 < n else 0
+            ax, ay, bx, by = x[k], y[k], x[k1], y[k1]
+            for i in range(max(0, int((min(ax, bx) - d - x0) / d)), min(nx, int((max(ax, bx) + d - x0) / d) + 1)):
+                cx = x0 + (i + 0.5) * d
+                for j in range(max(0, int((min(ay, by) - d - y0) / d)), min(ny, int((max(ay, by) + d - y0) / d) + 1)):
+                    if not blocked[j * nx + i] and seg_dist2(cx, y0 + (j + 0.5) * d, ax, ay, bx, by) < d * d:
+                        blocked[j * nx + i] = 1
+    outside = bytearray(nx * ny)
+    todo = [j * nx + i for j in range(ny) for i in range(nx)
+            if (i in (0, nx - 1) or j in (0, ny - 1)) and not blocked[j * nx + i]]
+    for c in todo:
+        outside[c] = 1
+    while todo:
+        c = todo.pop()
+        i, j = c % nx, c // nx
+        for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            if 0 <= i + di < nx and 0 <= j + dj < ny:
+                m = c + dj * nx + di
+                if not outside[m] and not blocked[m]:
+                    outside[m] = 1
+                    todo.append(m)
+    r2 = (2.5 * d) ** 2
+    out = [False] * len(polys)
+    for p, (x, y) in enumerate(polys):
+        for vx, vy in zip(x, y):
+            gi, gj = int((vx - x0) / d), int((vy - y0) / d)
+            if any(outside[j * nx + i] and (x0 + (i + 0.5) * d - vx) ** 2 + (y0 + (j + 0.5) * d - vy) ** 2 <= r2
+                   for i in range(max(0, gi - 3), min(nx, gi + 4)) for j in range(max(0, gj - 3), min(ny, gj + 4))):
+                out[p] = True
+                break
+    return out
+
+
+def cliques4(nbr):
+    count = 0
+    for a in range(len(nbr)):
+        for b in nbr[a]:
+            if b <= a:
+                continue
+            common = sorted(c for c in nbr[a] & nbr[b] if c > b)
+            for i, c in enumerate(common):
+                for d in common[i + 1:]:
+                    if d in nbr[c]:
+                        count += 1
+    return count
+
+
+def summary(values):
+    v = sorted(values)
+    n = len(v)
+    if n == 0:
+        return {"count": 0}
+
+    def q(f):   # linear interpolation between order statistics
+        pos = f * (n - 1)
+        i = int(pos)
+        return v[i] + (pos - i) * (v[min(i + 1, n - 1)] - v[i])
+    mean = sum(v) / n
+    sd = math.sqrt(sum((a - mean) ** 2 for a in v) / (n - 1)) if n > 1 else 0.0
+    return {"count": n, "mean": mean, "sd": sd, "min": v[0], "q25": q(0.25), "median": q(0.5),
+            "q75": q(0.75), "max": v[-1]}
+
+
+def histogram(values):
+    h = {}
+    for v in values:
+        h[v] = h.get(v, 0) + 1
+    return {str(k): h[k] for k in sorted(h)}
+
+
+def frame_stats(index, path, reach_override):
+    fr = read_frame(path)
+    P = fr["params"]
+    if reach_override is not None:
+        reach = reach_override
+    elif "h" in P:
+        reach = P["h"] + P.get("sh", 0) + P.get("ss", 0) if P.get("kh", 0) > 0 else P["h"]
+    else:
+        fail(f"{path}: no parameters in the XML comment; give --reach")
+    polys = polygons(fr)
+    ap = [area_perimeter(x, y) for x, y in polys]
+    nbr = neighbour_sets(polys, reach)
+    edge = boundary_cells(polys, P.get("lmax", 0.2))
+    deg = [len(s) for s in nbr]
+    inner = [d for d, b in zip(deg, edge) if not b]
+    return {
+        "frame": index, "file": path, "time": fr["time"], "cells": len(polys), "reach": reach,
+        "area": summary([A for A, _ in ap]),
+        "shape_index": summary([L / math.sqrt(A) for A, L in ap if A > 0]),
+        "neighbors": dict(summary(deg), histogram=histogram(deg)),
+        "interior_neighbors": dict(summary(inner), histogram=histogram(inner)),
+        "boundary_cells": sum(edge),
+        "contact_pairs": sum(deg) // 2,
+        "cliques4": cliques4(nbr),
+    }
+
+
+def growth(files):
+    """First frame with at least 2^k cells, from the frames' headers."""
+    first = {}
+    for index, path in files:
+        with open(path, "rb") as f:
+            m = re.search(rb'NumberOfPolys="(\d+)"', f.read(8192))
+        if not m:
+            continue
+        n, k = int(m.group(1)), 2
+        while k <= n:
+            first.setdefault(str(k), index)
+            k *= 2
+    return first
+
+
+def choose(files, spec):
+    if spec is None:
+        return files[-1:]
+    chosen = set()
+    last = files[-1][0]
+    for part in spec.split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(-?\d+)(?::(-?\d+))?", part)
+        if not m:
+            fail(f"--frames: '{part}' is not N, -N or A:B")
+        a = int(m.group(1))
+        b = int(m.group(2)) if m.group(2) is not None else a
+        a, b = (last + 1 + a if a < 0 else a), (last + 1 + b if b < 0 else b)
+        chosen.update(range(a, b + 1))
+    picked = [f for f in files if f[0] in chosen]
+    if not picked:
+        fail(f"--frames {spec}: no such frame")
+    return picked
+
+
+def fmt(s):
+    if s.get("count", 0) == 0:
+        return "n=0"
+    return ("mean %.4g sd %.4g | min %.4g q25 %.4g median %.4g q75 %.4g max %.4g"
+            % (s["mean"], s["sd"], s["min"], s["q25"], s["median"], s["q75"], s["max"]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\nFrames are")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dir", help="the run's output folder (frame*.vtp)")
+    ap.add_argument("--frames", help="frames to analyse: N, -N (from the end: -1 is the last), A:B, comma-separated; "
+                                     "default: the last")
+    ap.add_argument("--reach", type=float, help="neighbour distance (default h + sh + ss from the frame, h if kh = 0)")
+    ap.add_argument("--growth", action="store_true", help="also the first frame with at least 2, 4, 8, ... cells")
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    args = ap.parse_args()
+    if not os.path.isdir(args.dir):
+        fail(f"{args.dir}: not a folder")
+    files = frame_files(args.dir)
+    if not files:
+        fail(f"{args.dir}: no frame*.vtp")
+    out = {"dir": args.dir, "frames": [frame_stats(i, p, args.reach) for i, p in choose(files, args.frames)]}
+    if args.growth:
+        out["growth"] = growth(files)
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return
+    for s in out["frames"]:
+        print(f"frame {s['frame']}  t = {s['time']:.6g}  cells {s['cells']}  (reach {s['reach']:.6g})")
+        print(f"  area            {fmt(s['area'])}")
+        print(f"  shape index     {fmt(s['shape_index'])}")
+        for key, label in (("neighbors", "neighbours"), ("interior_neighbors", "interior")):
+            h = " ".join(f"{k}:{v}" for k, v in s[key].get("histogram", {}).items())
+            print(f"  {label:15s} {fmt(s[key])}")
+            print(f"  {'':15s} n={s[key]['count']}  histogram {h}")
+        print(f"  boundary cells {s['boundary_cells']}  contact pairs {s['contact_pairs']}  4-cell cliques {s['cliques4']}")
+    if args.growth:
+        print("first frame with N cells: " + "  ".join(f"{k}:{v}" for k, v in out["growth"].items()))
+
+
+if __name__ == "__main__":
+    main()
