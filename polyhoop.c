@@ -12,6 +12,7 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <errno.h>
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -118,5 +119,9 @@ int main(int argc, char **argv)
     output_summary(&out, &sim, "done", sim.P.Nf);
     output_close(&out);
     sim_free(&sim);
+    if (fflush(stdout) || ferror(stdout)) {   /* (the frames are safe; the user's log is not) */
+        fprintf(stderr, "polyhoop: cannot write to standard output: %s\n", strerror(errno));
+        return PH_EXIT_OUTPUT;
+    }
     return PH_EXIT_OK;
 }

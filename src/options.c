@@ -88,9 +88,12 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "--png")) o->png = 1;
         else if (!strcmp(a, "--png-color") && next) { o->png_color = next; o->png = 1; k++; }
         else if (!strcmp(a, "--png-size") && next) {
-            char c;
-            if (sscanf(next, "%dx%d%c", &o->png_w, &o->png_h, &c) != 2 || o->png_w < 1 || o->png_h < 1 ||
-                o->png_w > 16384 || o->png_h > 16384) {
+            char *x, *end;
+            errno = 0;
+            long w = strtol(next, &x, 10), h = *x == 'x' ? strtol(x + 1, &end, 10) : 0;
+            o->png_w = (int)(w > 0 && w <= 16384 ? w : 0);
+            o->png_h = (int)(h > 0 && h <= 16384 ? h : 0);
+            if (errno || *x != 'x' || *end || !o->png_w || !o->png_h || x == next || end == x + 1) {
                 fprintf(stderr, "polyhoop: --png-size needs WxH with 1 <= W, H <= 16384, got '%s'\n", next);
                 return -1;
             }

@@ -211,3 +211,21 @@ void test_faults_thread_count_bounded(void)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(fx_sh(cmd) == 0);
 }
+
+/* A picture size that overflows an int is refused, not read modulo 2^32; a run whose standard
+ * output cannot be written (a full disk) says so and exits 4 instead of 0. */
+void test_faults_png_size_overflow_and_stdout_full(void)
+{
+    char dir[] = "/tmp/ph_test_stdout_XXXXXX", cmd[1024];
+    ENSURE(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --png-size 4294968096x800 -o %s/a 2> %s/err; [ $? = 2 ] && "
+             "grep -q -- '--png-size needs WxH' %s/err", dir, dir, dir);
+    ENSURE_MSG(fx_sh(cmd) == 0, "--png-size 4294968096x800 accepted (%s)", dir);
+    snprintf(cmd, sizeof cmd, "[ -w /dev/full ] || exit 77; ./polyhoop -n 1 -s 10 -o %s/b > /dev/full 2> %s/err; [ $? = 4 ] && "
+             "grep -q 'cannot write to standard output' %s/err && [ -f %s/b/frame000001.vtp ]", dir, dir, dir, dir);
+    int st = fx_sh(cmd);
+    if (st == 77) SKIP("no /dev/full here");
+    ENSURE_MSG(st == 0, "a failed write to stdout was not reported (%s)", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
+}
