@@ -376,7 +376,7 @@ void contact_count_neighbors(Contact *c, const Ensemble *e, const Params *P, dou
     n = 0;
     for (int t = 0; t < c->nthreads; t++) {
         struct ContactWork *w = &c->work[t];
-        memcpy(all + n, w->nb, (size_t)w->nb_n * sizeof *w->nb);
+        if (w->nb_n) memcpy(all + n, w->nb, (size_t)w->nb_n * sizeof *w->nb);   /* (memcpy of NULL is undefined, even for 0 bytes) */
         n += (size_t)w->nb_n / 2;
         free(w->nb);
         w->nb = NULL;
