@@ -1,9 +1,14 @@
 /* Atomic replacement of a file (see atomic.h): "<path>.tmp", fflush, fsync, rename. The .tmp
  * name is built in a fixed buffer, long enough for any path the system accepts (PATH_MAX is
- * 4096 on Linux); a longer one is refused as too long before anything is created. */
-#define _POSIX_C_SOURCE 200809L   /* fileno, fsync */
+ * 4096 on Linux); a longer one is refused as too long before anything is created.
+ *
+ * Nothing is written through a symbolic link planted in the output folder: a stale .tmp (file or
+ * link) is unlinked, not opened, and the new one is created with O_EXCL | O_NOFOLLOW, so it is a
+ * new file of ours; rename then replaces a link at path itself, not its target. */
+#define _POSIX_C_SOURCE 200809L   /* fileno, fsync, fdopen */
 #include "atomic.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,8 +24,14 @@ FILE *atomic_open(const char *path, char *err, size_t errlen)
 {
     char tmp[TMP_MAX_LEN];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) { fail(err, errlen, path, "path too long", ENAMETOOLONG); return NULL; }
-    FILE *f = fopen(tmp, "wb");
-    if (!f) fail(err, errlen, path, "cannot create the .tmp file", errno);
+    if (unlink(tmp) != 0 && errno != ENOENT) { fail(err, errlen, path, "cannot remove the stale .tmp file", errno); return NULL; }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        int e = errno;
+        if (fd >= 0) { close(fd); unlink(tmp); }
+        fail(err, errlen, path, "cannot create the .tmp file", e);
+    }
     return f;
 }
 

@@ -5,17 +5,26 @@
  * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid), then per
  * vertex, polygon by polygon, x y vx vy l0. Gap slots
  * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
- * it anyway, so the continuation is unchanged. Version 2 adds the contact list's section
- * (contact_save: its state, and the list itself; see contact.h). (Version 1 files are read as
- * having no list.) */
+ * it anyway, so the continuation is unchanged. Then the contact list's section (contact_save: its
+ * state, and the list itself; see contact.h), and last the CRC-32 (zlib's crc32) of every byte
+ * before it, as a uint32.
+ *
+ * Version 3 added the checksum; files of versions 1 and 2 are refused with a message saying so
+ * (they are only ever a few frames old: rerun from the input). On reading, the checksum is
+ * checked first (one streaming pass over the file), then every field as it is parsed, and the
+ * first one that a run of this program could not have written is named: a checkpoint is input,
+ * and nothing in it may crash the program or be taken silently (docs/model.md 7). */
 #define _POSIX_C_SOURCE 200809L   /* fileno, fstat */
 #include "checkpoint.h"
 #include "atomic.h"
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 typedef struct Header {
     char magic[24];
@@ -29,19 +38,31 @@ typedef struct Header {
 } Header;
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
+enum { VERSION = 3 };
+
+/* Coordinates beyond COORD_LMAX lmax of the origin are refused: far beyond any run (frames every
+ * Ns steps stop a vertex that moves farther than h per step), and within what the contact grid's
+ * single-precision first test and cell arithmetic handle. A state whose remodeling would make
+ * more than MAX_PIECES vertices is refused too, as an input is (sim.c): an edge of 1e10 would
+ * be cut into more pieces than an int counts. */
+#define COORD_LMAX 1e8
+#define MAX_PIECES 1e8
 
 /* the bytes of one polygon record */
 #define RECORD_SIZE(type, name, file_type, init) + sizeof(file_type)
 enum { RECORD = 0 ENSEMBLE_POLYGON_STORED(RECORD_SIZE) };
 #undef RECORD_SIZE
 
-/* the file is written as it is made (no copy of the state in memory): the first failed write
- * is kept in bad and ends the writing */
-typedef struct { FILE *f; int bad; } Out;
+/* the file is written as it is made (no copy of the state in memory), and checksummed on the
+ * way: the first failed write is kept in bad and ends the writing */
+typedef struct { FILE *f; int bad; uLong crc; } Out;
 
-static void put(Out *o, const void *d, size_t n)
+static void put(void *out, const void *d, size_t n)
 {
-    if (!o->bad && n && fwrite(d, 1, n, o->f) != n) o->bad = errno ? errno : EIO;
+    Out *o = out;
+    if (o->bad || !n) return;
+    if (fwrite(d, 1, n, o->f) != n) o->bad = errno ? errno : EIO;
+    o->crc = crc32(o->crc, d, (uInt)n);   /* (pieces are at most a strip of the list, < 4 GiB) */
 }
 
 int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, char *err, size_t len)
@@ -50,12 +71,12 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     Header h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, MAGIC, sizeof MAGIC);
-    h.version = 2; h.order = 0x01020304u; h.params_size = sizeof(Params);
+    h.version = VERSION; h.order = 0x01020304u; h.params_size = sizeof(Params);
     h.P = s->P; h.seed = e->seed; h.draws = e->draws; h.step = e->step; h.next_id = e->next_id;
     h.divisions = s->divisions; h.removals = s->removals; h.fusions1 = s->fusions1; h.fusions2 = s->fusions2;
     h.t = e->t; h.frame = frame; h.np = e->np; h.nv = ensemble_vertex_count(e);
     snprintf(h.input, sizeof h.input, "%s", input);
-    Out b = { atomic_open(path, err, len), 0 };
+    Out b = { atomic_open(path, err, len), 0, crc32(0, NULL, 0) };
     if (!b.f) return -1;
     char vbuf[1 << 16];   /* (stdio's default buffer of 4 KiB would mean a system call per 100 vertices) */
     setvbuf(b.f, vbuf, _IOFBF, sizeof vbuf);
@@ -70,7 +91,9 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
             double v[5] = { e->x[i], e->y[i], e->vx[i], e->vy[i], e->l0[i] };
             put(&b, v, sizeof v);
         }
-    if (!b.bad) b.bad = contact_save(&s->contact, e, b.f);
+    contact_save(&s->contact, e, put, &b);
+    uint32_t crc = (uint32_t)b.crc;
+    if (!b.bad && fwrite(&crc, sizeof crc, 1, b.f) != 1) b.bad = errno ? errno : EIO;
     return atomic_close(b.f, path, b.bad, 1, err, len);
 }
 
@@ -80,15 +103,136 @@ static int bad_file(char *err, size_t len, const char *path, const char *why)
     return -1;
 }
 
+/* Writes the reason into why (if none is there yet) and returns 0, to end a chain of checks. */
+static int refuse(char *why, size_t len, const char *fmt, ...)
+{
+    if (why[0]) return 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* Whether the CRC-32 of the first size - 4 bytes of f equals its last 4 (read in pieces: memory
+ * stays bounded whatever the file). Leaves f at its start. */
+static int checksum_ok(FILE *f, uint64_t size)
+{
+    unsigned char buf[1 << 16];
+    uLong crc = crc32(0, NULL, 0);
+    uint64_t left = size - 4;
+    rewind(f);
+    while (left) {
+        size_t n = left < sizeof buf ? (size_t)left : sizeof buf;
+        if (fread(buf, 1, n, f) != n) return 0;
+        crc = crc32(crc, buf, (uInt)n);
+        left -= n;
+    }
+    uint32_t stored;
+    int ok = fread(&stored, sizeof stored, 1, f) == 1 && stored == (uint32_t)crc;
+    rewind(f);
+    return ok;
+}
+
+/* The header's fields, every one that the polygons do not check; 1, or 0 with the reason in why. */
+static int header_ok(const Header *h, char *why, size_t len)
+{
+    char msg[256];
+    if (params_check(&h->P, msg, sizeof msg)) return refuse(why, len, "parameters: %s", msg);
+    if (!memchr(h->input, 0, sizeof h->input)) return refuse(why, len, "the input name is not terminated");
+    if (h->reserved || h->reserved2) return refuse(why, len, "reserved header fields are not zero");
+    if (h->seed > INT32_MAX) return refuse(why, len, "seed %llu is out of range (0 to %d)", (unsigned long long)h->seed, INT32_MAX);
+    if (h->draws > (1ull << 53)) return refuse(why, len, "the random stream's draw count %llu is more than a run can take", (unsigned long long)h->draws);
+    if (h->step < 0) return refuse(why, len, "step %lld is negative", (long long)h->step);
+    if (h->t != (double)h->step * h->P.dt) return refuse(why, len, "t = %.17g is not step * dt = %.17g", h->t, (double)h->step * h->P.dt);
+    if (h->frame < 0 || h->frame != h->step / h->P.Ns)
+        return refuse(why, len, "frame %d does not match step %lld (%d steps per frame)", h->frame, (long long)h->step, h->P.Ns);
+    if (h->next_id < 0) return refuse(why, len, "next id %lld is negative", (long long)h->next_id);
+    if (h->divisions < 0 || h->removals < 0 || h->fusions1 < 0 || h->fusions2 < 0) return refuse(why, len, "an event count is negative");
+    if (h->np < 0 || h->nv < 0 || (int64_t)h->nv < 3 * (int64_t)h->np)
+        return refuse(why, len, "%d polygons cannot have %d vertices", h->np, h->nv);
+    return 1;
+}
+
+/* One polygon record (p of the file, read into in); 1, or 0 with the field in why. */
+static int record_ok(const Ensemble *in, int p, const Header *h, int vertices_left, char *why, size_t len)
+{
+    const char *f = NULL;
+    if (in->count[p] < 3 || in->count[p] > vertices_left) f = "count";
+    else if (in->gen[p] < 0) f = "gen";
+    else if (!isfinite(in->A0[p])) f = "A0";
+    else if (!(in->Amax[p] > 0)) f = "Amax";   /* (+inf: never divides) */
+    else if (!isfinite(in->alpha[p])) f = "alpha";
+    else if (!(in->birth[p] >= 0 && in->birth[p] <= h->t)) f = "birth";
+    else if (in->id[p] < 0 || in->id[p] >= h->next_id) f = "id";
+    else if (in->parent[p] < -1 || in->parent[p] >= in->id[p]) f = "parent";   /* (ids grow: a parent's is smaller) */
+    else if (in->phase[p] != 1 && in->phase[p] != -1) f = "phase";
+    else if (in->rigid[p] != 0 && in->rigid[p] != 1) f = "rigid";
+    return f ? refuse(why, len, "polygon %d: %s is out of range", p, f) : 1;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Whether the polygon ids are unique (sorted with their polygon index). */
+static int ids_unique(const Ensemble *in, char *why, size_t len)
+{
+    int64_t (*k)[2] = malloc(((size_t)in->np + 1) * sizeof *k);
+    if (!k) return refuse(why, len, "out of memory");
+    for (int p = 0; p < in->np; p++) { k[p][0] = in->id[p]; k[p][1] = p; }
+    qsort(k, (size_t)in->np, sizeof *k, cmp_id);
+    int ok = 1;
+    for (int p = 1; p < in->np && ok; p++)
+        if (k[p][0] == k[p - 1][0])
+            ok = refuse(why, len, "polygon %lld: id %lld is also that of polygon %lld", (long long)(k[p][1] > k[p - 1][1] ? k[p][1] : k[p - 1][1]),
+                        (long long)k[p][0], (long long)(k[p][1] > k[p - 1][1] ? k[p - 1][1] : k[p][1]));
+    free(k);
+    return ok;
+}
+
+/* The n vertices of polygon p, by field (c[0..4]: x y vx vy l0): finite, within reach of the grid,
+ * counter-clockwise, and not remodeled into too many pieces (*pieces counts them). */
+static int vertices_ok(double *const c[5], int n, int p, const Params *P, double *pieces, char *why, size_t len)
+{
+    static const char *const name[5] = { "x", "y", "vx", "vy", "l0" };
+    double bound = COORD_LMAX * P->lmax, area = 0;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < 5; j++)
+            if (!isfinite(c[j][i])) return refuse(why, len, "polygon %d: %s of vertex %d is not finite", p, name[j], i);
+        for (int j = 0; j < 2; j++)
+            if (fabs(c[j][i]) > bound) return refuse(why, len, "polygon %d: %s of vertex %d is %g, beyond %g lmax", p, name[j], i, c[j][i], COORD_LMAX);
+        if (c[4][i] < 0) return refuse(why, len, "polygon %d: l0 of vertex %d is negative", p, i);
+    }
+    for (int i = 0; i < n; i++) {   /* (each edge once both its ends are known to be sane) */
+        int k = i + 1 < n ? i + 1 : 0;
+        *pieces += ceil(hypot(c[0][k] - c[0][i], c[1][k] - c[1][i]) / P->lmax);
+        if (*pieces > MAX_PIECES) return refuse(why, len, "polygon %d: vertex %d: remodeling would create more than %g vertices", p, i, MAX_PIECES);
+        area += c[0][i] * c[1][k] - c[0][k] * c[1][i];
+    }
+    return area > 0 ? 1 : refuse(why, len, "polygon %d is not counter-clockwise (area %g)", p, area / 2);
+}
+
 int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, char *err, size_t len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) { snprintf(err, len, "%s: cannot open (%s)", path, strerror(errno)); return -1; }
     Header h;
-    if (fread(&h, sizeof h, 1, f) != 1) { fclose(f); return bad_file(err, len, path, "too short for a checkpoint"); }
-    if (memcmp(h.magic, MAGIC, sizeof MAGIC) || h.version < 1 || h.version > 2) { fclose(f); return bad_file(err, len, path, "not a polyhoop checkpoint (or another version)"); }
+    struct stat st;
+    char why[512] = "";
+    if (fstat(fileno(f), &st) != 0 || (uint64_t)st.st_size < sizeof h + 4 || fread(&h, sizeof h, 1, f) != 1) { fclose(f); return bad_file(err, len, path, "too short for a checkpoint"); }
+    if (!memcmp(h.magic, MAGIC, sizeof MAGIC) && (h.version == 1 || h.version == 2)) {
+        fclose(f);
+        snprintf(why, sizeof why, "format version %u has no checksum and is no longer read (this polyhoop reads version %d); rerun from the input", h.version, VERSION);
+        return bad_file(err, len, path, why);
+    }
+    if (memcmp(h.magic, MAGIC, sizeof MAGIC) || h.version != VERSION) { fclose(f); return bad_file(err, len, path, "not a polyhoop checkpoint (or another version)"); }
     if (h.order != 0x01020304u || h.params_size != sizeof(Params)) { fclose(f); return bad_file(err, len, path, "written on a different kind of machine or build"); }
-    if (h.np < 0 || h.nv < 0 || h.frame < 0) { fclose(f); return bad_file(err, len, path, "corrupt header"); }
+    if (!checksum_ok(f, (uint64_t)st.st_size)) { fclose(f); return bad_file(err, len, path, "checksum mismatch (the file is damaged)"); }
+    if (!header_ok(&h, why, sizeof why)) { fclose(f); return bad_file(err, len, path, why); }
+    const off_t end = st.st_size - 4;   /* (the checksum) */
     Ensemble *e = &s->e;
     contact_invalidate(&s->contact);   /* (the new ensemble's layout counter starts again) */
     ensemble_free(e);
@@ -98,27 +242,28 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
      * that many, so that a corrupt count cannot ask for all memory) */
     Ensemble in;
     ensemble_init(&in, 0);
-    struct stat st;
-    off_t here = ftello(f);
-    int total = 0, ok = here >= 0 && fstat(fileno(f), &st) == 0 && st.st_size >= here &&
-                        (uint64_t)h.np <= (uint64_t)(st.st_size - here) / RECORD;
+    int total = 0, ok = fseeko(f, (off_t)sizeof h, SEEK_SET) == 0 &&
+                        (uint64_t)h.np <= (uint64_t)(end - (off_t)sizeof h) / RECORD;
     if (ok) ensemble_reserve(&in, 0, h.np);
     for (int p = 0; ok && p < h.np; p++) {
 #define GET(type, name, file_type, init) { file_type x = 0; ok = ok && fread(&x, sizeof x, 1, f) == 1; in.name[p] = (type)x; }
         ENSEMBLE_POLYGON_STORED(GET)
 #undef GET
-        ok = ok && in.count[p] >= 3 && in.count[p] <= h.nv - total;
+        ok = ok && record_ok(&in, p, &h, h.nv - total, why, sizeof why);
         if (ok) total += in.count[p];
     }
-    ok = ok && total == h.nv;
+    in.np = ok ? h.np : 0;
+    if (ok && total != h.nv) ok = refuse(why, sizeof why, "the polygons have %d vertices, not %d", total, h.nv);
+    ok = ok && ids_unique(&in, why, sizeof why);
     /* the vertices, polygon by polygon, straight into the ensemble (no copy of them all) */
-    here = ok ? ftello(f) : -1;
-    ok = ok && here >= 0 && st.st_size >= here && (uint64_t)h.nv <= (uint64_t)(st.st_size - here) / (5 * sizeof(double));
+    off_t here = ok ? ftello(f) : -1;
+    ok = ok && here >= 0 && end >= here && (uint64_t)h.nv <= (uint64_t)(end - here) / (5 * sizeof(double));
     int nmax = 0;
     for (int p = 0; ok && p < h.np; p++) nmax = in.count[p] > nmax ? in.count[p] : nmax;
     double *v = ok ? malloc(((size_t)nmax + 1) * 10 * sizeof *v) : NULL;   /* as read, and by field */
     ok = ok && v;
     if (ok) ensemble_reserve(e, h.nv, h.np);
+    double pieces = 0;
     for (int p = 0; ok && p < h.np; p++) {
         int n = in.count[p];
         double *c[5];
@@ -126,17 +271,18 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
         ok = fread(v, 5 * sizeof *v, (size_t)n, f) == (size_t)n;
         for (int i = 0; ok && i < n; i++)
             for (int j = 0; j < 5; j++) c[j][i] = v[5 * i + j];
+        ok = ok && vertices_ok(c, n, p, &h.P, &pieces, why, sizeof why);
         if (!ok) break;
         int q = ensemble_push_polygon(e, n, c[0], c[1], c[2], c[3], c[4]);
 #define SET(type, name, file_type, init) e->name[q] = in.name[p];
         ENSEMBLE_POLYGON_STORED(SET)
 #undef SET
     }
-    /* the contact list (version 2; a version-1 file starts afresh) */
+    /* the contact list, then nothing but the checksum */
     here = ok ? ftello(f) : -1;
-    size_t left = ok && here >= 0 && st.st_size >= here ? (size_t)(st.st_size - here) : 0;   /* (st from above) */
-    ok = ok && contact_load(&s->contact, e, h.version >= 2 ? f : NULL, left) == 0;
-    ok = ok && fgetc(f) == EOF;
+    size_t left = ok && here >= 0 && end >= here ? (size_t)(end - here) : 0;
+    if (ok && contact_load(&s->contact, e, f, left) != 0) ok = refuse(why, sizeof why, "the contact list section is corrupt");
+    if (ok && ftello(f) != end) ok = refuse(why, sizeof why, "%lld bytes follow the contact list", (long long)(end - ftello(f)));
     fclose(f);
     ensemble_free(&in);
     free(v);
@@ -144,7 +290,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
         contact_invalidate(&s->contact);
         ensemble_free(e);
         ensemble_init(e, h.seed);
-        return bad_file(err, len, path, "truncated or corrupt");
+        return bad_file(err, len, path, why[0] ? why : "truncated or corrupt");
     }
     e->draws = h.draws; e->step = h.step; e->next_id = h.next_id; e->t = h.t;
     s->divisions = h.divisions; s->removals = h.removals; s->fusions1 = h.fusions1; s->fusions2 = h.fusions2;

@@ -3,7 +3,6 @@
  * and its checkpoint section, and the neighbour count. See contact.h for how the work is split
  * between threads; the grid is in grid.c, the force of one pair in pair.h. */
 #include "contact.h"
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,7 +376,7 @@ void contact_count_neighbors(Contact *c, const Ensemble *e, const Params *P, dou
     n = 0;
     for (int t = 0; t < c->nthreads; t++) {
         struct ContactWork *w = &c->work[t];
-        memcpy(all + n, w->nb, (size_t)w->nb_n * sizeof *w->nb);
+        if (w->nb_n) memcpy(all + n, w->nb, (size_t)w->nb_n * sizeof *w->nb);   /* (memcpy of NULL is undefined, even for 0 bytes) */
         n += (size_t)w->nb_n / 2;
         free(w->nb);
         w->nb = NULL;
@@ -414,27 +413,18 @@ int contact_saved_state(const Contact *c, const Ensemble *e)
     return c->list_ok ? 2 : 1;
 }
 
-/* fwrite that keeps the first error in *bad */
-static void put(FILE *f, int *bad, const void *d, size_t n)
-{
-    if (!*bad && n && fwrite(d, 1, n, f) != n) *bad = errno ? errno : EIO;
-}
-
-int contact_save(const Contact *c, const Ensemble *e, FILE *f)
+void contact_save(const Contact *c, const Ensemble *e, void (*put)(void *out, const void *d, size_t n), void *out)
 {
     int32_t state = contact_saved_state(c, e), calm = c->calm, ns = c->nstrips;
-    int bad = 0;
-    put(f, &bad, &state, sizeof state); put(f, &bad, &calm, sizeof calm);
-    if (state == 2) {
-        double d[5] = { c->list_skin, c->list_reach, c->list_h, c->list_extent, c->drift };
-        put(f, &bad, d, sizeof d); put(f, &bad, &ns, sizeof ns);
-        for (int k = 0; k < ns && !bad; k++) {
-            int64_t len = (int64_t)(c->strip_end[k] - c->strip_at[k]);
-            put(f, &bad, &len, sizeof len);
-            if (len) put(f, &bad, c->work[c->strip_tid[k]].lst + c->strip_at[k], (size_t)len * sizeof(int));   /* (an empty strip may have no buffer) */
-        }
+    put(out, &state, sizeof state); put(out, &calm, sizeof calm);
+    if (state != 2) return;
+    double d[5] = { c->list_skin, c->list_reach, c->list_h, c->list_extent, c->drift };
+    put(out, d, sizeof d); put(out, &ns, sizeof ns);
+    for (int k = 0; k < ns; k++) {
+        int64_t len = (int64_t)(c->strip_end[k] - c->strip_at[k]);
+        put(out, &len, sizeof len);
+        if (len) put(out, c->work[c->strip_tid[k]].lst + c->strip_at[k], (size_t)len * sizeof(int));   /* (an empty strip may have no buffer) */
     }
-    return bad;
 }
 
 /* Whether the records of the saved list (strips of data[at[s] .. at[s + 1])) name edges of e. */
@@ -461,7 +451,6 @@ int contact_load(Contact *c, const Ensemble *e, FILE *f, size_t left)
     size_t *at = NULL;
     contact_invalidate(c);
     c->calm = 0;
-    if (!f) return 0;
     /* every length is checked against the bytes left in the file */
     int ok = fread(&state, sizeof state, 1, f) == 1 && state >= 0 && state <= 2 && fread(&calm, sizeof calm, 1, f) == 1 && calm >= 0;
     if (ok && state == 2) ok = fread(d, sizeof d, 1, f) == 1 && fread(&ns, sizeof ns, 1, f) == 1 && ns >= 0 &&

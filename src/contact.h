@@ -103,11 +103,12 @@ int contact_saved_state(const Contact *c, const Ensemble *e);
 
 /* Writes the list section of a checkpoint: int32 state, int32 calm, and for state 2 the list's
  * skin, reach, h, extent and drift (doubles), int32 strips, then per strip an int64 length and
- * its ints. Returns 0, or the errno of the first failed write. */
-int contact_save(const Contact *c, const Ensemble *e, FILE *f);
+ * its ints. Each piece goes through put(out, bytes, n), the checkpoint's writer (which checksums
+ * it and keeps the first error). */
+void contact_save(const Contact *c, const Ensemble *e, void (*put)(void *out, const void *d, size_t n), void *out);
 
-/* Reads that section into c for the ensemble e just read (f = NULL: the file has none, as
- * version 1: start afresh); at most `left` bytes remain in the file. Returns 0, or -1 when the
+/* Reads that section into c for the ensemble e just read; at most `left` bytes of it remain in
+ * the file. Returns 0, or -1 when the
  * section is truncated or corrupt or does not fit e (then c starts afresh). */
 int contact_load(Contact *c, const Ensemble *e, FILE *f, size_t left);
 

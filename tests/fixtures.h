@@ -17,6 +17,11 @@ double fx_uniform(uint64_t *state, double a, double b);
 /* Runs a shell script; returns its exit status (-1 if it did not exit normally). */
 int fx_sh(const char *script);
 
+/* A full disk for this process: files may grow to `bytes` at most (RLIMIT_FSIZE; a write beyond
+ * fails with EFBIG, "File too large", and SIGXFSZ is ignored); bytes < 0 lifts the limit again.
+ * (A .tmp planted as a link to /dev/full no longer works: atomic.c removes planted links.) */
+void fx_file_limit(long bytes);
+
 /* Runs the program with arguments `args` from the repo root; output to `log`. Returns its exit status. */
 int fx_run(const char *args, const char *log);
 

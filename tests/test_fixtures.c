@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 Params fx_params_zero(void)
@@ -61,4 +63,13 @@ uint64_t fx_state_hash(const Ensemble *e)
             for (size_t k = 0; k < sizeof v; k++) h = (h ^ b[k]) * 1099511628211ull;
         }
     return h ^ (uint64_t)e->np;
+}
+
+void fx_file_limit(long bytes)
+{
+    struct rlimit r;
+    getrlimit(RLIMIT_FSIZE, &r);
+    r.rlim_cur = bytes < 0 ? r.rlim_max : (rlim_t)bytes;
+    signal(SIGXFSZ, bytes < 0 ? SIG_DFL : SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &r);
 }

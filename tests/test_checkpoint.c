@@ -1,0 +1,268 @@
+/* Tests of src/checkpoint.c as input: a damaged or doctored checkpoint is refused by name (exit 2
+ * through the program), never crashes a restart and is never taken silently. Also the other
+ * things a user hands the program that end up in its files: input names in the frames' XML, and
+ * symbolic links planted in the output folder. */
+#define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
+#include "fixtures.h"
+#include "harness.h"
+#include "sim.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* The byte offsets of the version-3 layout (checkpoint.c's Header, then records of 58 bytes, then
+ * 40 bytes per vertex), for doctoring single fields. */
+enum {
+    H_DT = 40 + 26 * 8, H_SEED = 272, H_DRAWS = 280, H_STEP = 288, H_NEXT_ID = 296, H_T = 336,
+    H_FRAME = 344, H_NP = 348, H_INPUT = 360, H_SIZE = 1384,
+    R_COUNT = 0, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_SIZE = 58, V_SIZE = 40
+};
+
+typedef struct { char dir[64], path[128]; unsigned char *bytes; long n; } Ckpt;
+
+static unsigned char *slurp(const char *path, long *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f || fseek(f, 0, SEEK_END) != 0) return NULL;
+    *n = ftell(f);
+    rewind(f);
+    unsigned char *b = malloc((size_t)*n);
+    if (b && fread(b, 1, (size_t)*n, f) != (size_t)*n) { free(b); b = NULL; }
+    fclose(f);
+    return b;
+}
+
+static void spill(const char *path, const unsigned char *b, long n)
+{
+    FILE *f = fopen(path, "wb");
+    ENSURE(f && fwrite(b, 1, (size_t)n, f) == (size_t)n);
+    fclose(f);
+}
+
+/* a short default run (2 polygons at its end) and its checkpoint's bytes */
+static void make_run(Ckpt *c, const char *args)
+{
+    char cmd[512];
+    snprintf(c->dir, sizeof c->dir, "/tmp/ph_test_ckpt_XXXXXX");
+    ENSURE(mkdtemp(c->dir));
+    snprintf(cmd, sizeof cmd, "./polyhoop -q %s -o %s/run > /dev/null", args, c->dir);
+    ENSURE(fx_sh(cmd) == 0);
+    snprintf(c->path, sizeof c->path, "%s/run/checkpoint.bin", c->dir);
+    c->bytes = slurp(c->path, &c->n);
+    ENSURE(c->bytes && c->n > H_SIZE);
+}
+
+static void drop_run(Ckpt *c)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", c->dir);
+    fx_sh(cmd);
+    free(c->bytes);
+}
+
+/* checkpoint_read of the n bytes b; 0 or -1 with the reason in err */
+static int read_bytes(const Ckpt *c, const unsigned char *b, long n, char *err, size_t len)
+{
+    static Sim s;
+    int frame;
+    char input[1100];
+    spill(c->path, b, n);
+    sim_init(&s, &params_compiled, 1);
+    int r = checkpoint_read(c->path, &s, &frame, input, sizeof input, err, len);
+    sim_free(&s);
+    return r;
+}
+
+/* Every byte changed at 200 places spread over the file, and a cut at every 1 % of its length:
+ * each is refused, naming the checksum or the field; a few of them through --restart, exit 2. */
+void test_checkpoint_damage_refused(void)
+{
+    Ckpt c;
+    make_run(&c, "-n 3 -s 100");
+    unsigned char *b = malloc((size_t)c.n);
+    char err[1024];
+    int tried = 0;
+    for (int k = 0; k < 200; k++) {
+        long at = (long)((double)k * (c.n - 1) / 199);
+        memcpy(b, c.bytes, (size_t)c.n);
+        b[at] ^= (unsigned char)(1 + k % 255);
+        ENSURE_MSG(read_bytes(&c, b, c.n, err, sizeof err) == -1, "a change of byte %ld was accepted", at);
+        ENSURE_MSG(strstr(err, "checksum") || strstr(err, "version") || strstr(err, "different kind"), "byte %ld: %s", at, err);
+        tried++;
+    }
+    for (int k = 0; k < 100; k++) {
+        long n = c.n * k / 100;
+        ENSURE_MSG(read_bytes(&c, c.bytes, n, err, sizeof err) == -1, "a cut at %ld of %ld bytes was accepted", n, c.n);
+        ENSURE_MSG(strstr(err, "checksum") || strstr(err, "too short"), "cut at %ld: %s", n, err);
+        tried++;
+    }
+    /* through the program: a byte in a vertex, one in the header, a cut */
+    const long cases[3][2] = { { H_SIZE + 3 * R_SIZE + 5, c.n }, { H_STEP + 2, c.n }, { -1, c.n / 2 } };
+    for (int k = 0; k < 3; k++) {
+        char cmd[512];
+        memcpy(b, c.bytes, (size_t)c.n);
+        if (cases[k][0] >= 0) b[cases[k][0]] ^= 0x40;
+        spill(c.path, b, cases[k][1]);
+        snprintf(cmd, sizeof cmd, "./polyhoop -q -n 5 --restart %s/run > /dev/null 2> %s/err; s=$?; "
+                 "grep -q 'cannot restart: .*checkpoint.bin: checksum mismatch' %s/err && exit $s; exit 99", c.dir, c.dir, c.dir);
+        int st = fx_sh(cmd);
+        ENSURE_MSG(st == 2, "case %d: exit status %d, expected 2 with the checksum named", k, st);
+    }
+    spill(c.path, c.bytes, c.n);   /* (and the good one still restarts) */
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 4 --restart %s/run > /dev/null", c.dir);
+    ENSURE(fx_sh(cmd) == 0);
+    ENSURE(tried == 300);
+    free(b);
+    drop_run(&c);
+}
+
+/* stores the CRC-32 of all but the last 4 bytes in them, as the writer does */
+static void reseal(unsigned char *b, long n)
+{
+    uint32_t crc = (uint32_t)crc32(crc32(0, NULL, 0), b, (uInt)(n - 4));
+    memcpy(b + n - 4, &crc, 4);
+}
+
+static void put_f64(unsigned char *b, long at, double v) { memcpy(b + at, &v, 8); }
+static void put_i64(unsigned char *b, long at, int64_t v) { memcpy(b + at, &v, 8); }
+static void put_i32(unsigned char *b, long at, int32_t v) { memcpy(b + at, &v, 4); }
+static int64_t get_i64(const unsigned char *b, long at) { int64_t v; memcpy(&v, b + at, 8); return v; }
+
+/* Each field a run could not have written, with a valid checksum: refused by name. */
+void test_checkpoint_bad_fields_named(void)
+{
+    Ckpt c;
+    make_run(&c, "-n 3 -s 100");
+    int32_t np;
+    memcpy(&np, c.bytes + H_NP, 4);
+    ENSURE_MSG(np >= 2, "the run ended with %d polygons; the cases need 2", np);
+    const long rec0 = H_SIZE, rec1 = H_SIZE + R_SIZE, vert = H_SIZE + (long)np * R_SIZE;   /* polygon 0's vertices first */
+    int64_t id1 = get_i64(c.bytes, rec1 + R_ID), next = get_i64(c.bytes, H_NEXT_ID);
+    unsigned char *b = malloc((size_t)c.n);
+    char err[1024];
+    int tried = 0;
+    for (int k = 0; ; k++) {
+        memcpy(b, c.bytes, (size_t)c.n);
+        const char *want;
+        switch (k) {
+        case 0: put_f64(b, vert + 17 * V_SIZE, INFINITY); want = "polygon 0: x of vertex 17 is not finite"; break;
+        case 1: put_f64(b, vert + 17 * V_SIZE, 1e10); want = "polygon 0: x of vertex 17 is 1e+10, beyond"; break;
+        case 2: put_f64(b, vert + 3 * V_SIZE + 16, NAN); want = "polygon 0: vx of vertex 3 is not finite"; break;
+        case 3: put_f64(b, vert + 2 * V_SIZE + 8, 1.5e7); want = "remodeling would create more than"; break;
+        case 4: put_i64(b, H_STEP, -3000000); want = "step -3000000 is negative"; break;
+        case 5: put_f64(b, H_T, NAN); want = "t = nan is not step * dt"; break;
+        case 6: put_i64(b, H_NEXT_ID, -1); want = "next id -1 is negative"; break;
+        case 7: put_i64(b, H_NEXT_ID, id1); want = ": id is out of range"; break;   /* (reused) */
+        case 8: put_i64(b, rec0 + R_ID, id1); put_i64(b, rec0 + R_PARENT, -1); want = "polygon 1: id"; break;   /* (duplicated) */
+        case 9: b[rec0 + R_PHASE] = 5; want = "polygon 0: phase is out of range"; break;
+        case 10: b[rec1 + R_RIGID] = 7; want = "polygon 1: rigid is out of range"; break;
+        case 11: put_f64(b, rec0 + R_AMAX, NAN); want = "polygon 0: Amax is out of range"; break;
+        case 12: put_i64(b, H_DRAWS, (int64_t)1 << 60); want = "draw count"; break;
+        case 13: put_i64(b, H_SEED, (int64_t)1 << 40); want = "seed 1099511627776 is out of range"; break;
+        case 14: put_f64(b, H_DT, -0.01); want = "parameters: dt must be"; break;
+        case 15: put_i32(b, H_FRAME, 7); want = "frame 7 does not match step"; break;
+        case 16: memset(b + H_INPUT, 'a', 1024); want = "the input name is not terminated"; break;
+        case 17: put_i32(b, rec0 + R_COUNT, 2); want = "polygon 0: count is out of range"; break;
+        case 18: put_i64(b, rec1 + R_PARENT, id1); want = "polygon 1: parent is out of range"; break;
+        case 19: put_i64(b, H_NEXT_ID, next + 1); want = NULL; break;   /* (a larger next id is harmless) */
+        default: want = ""; break;
+        }
+        if (want && !*want) break;
+        reseal(b, c.n);
+        int r = read_bytes(&c, b, c.n, err, sizeof err);
+        if (want) ENSURE_MSG(r == -1 && strstr(err, want), "case %d: expected \"%s\", got %d \"%s\"", k, want, r, r ? err : "");
+        else ENSURE_MSG(r == 0, "case %d: %s", k, err);
+        tried++;
+    }
+    ENSURE(tried == 20);
+    /* through the program: exit 2 and the field named */
+    memcpy(b, c.bytes, (size_t)c.n);
+    put_f64(b, vert + 17 * V_SIZE, INFINITY);
+    reseal(b, c.n);
+    spill(c.path, b, c.n);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 5 --restart %s/run > /dev/null 2> %s/err; s=$?; "
+             "grep -q 'checkpoint.bin: polygon 0: x of vertex 17 is not finite' %s/err && exit $s; exit 99", c.dir, c.dir, c.dir);
+    int st = fx_sh(cmd);
+    ENSURE_MSG(st == 2, "exit status %d, expected 2 with the field named", st);
+    free(b);
+    drop_run(&c);
+}
+
+/* An input named with a Latin-1 byte, "<", "&" and "--": the frames (whose XML comment holds the
+ * name, escaped) read in VTK, and the byte is written as \xE9. */
+void test_checkpoint_odd_input_name_in_frames(void)
+{
+    char dir[] = "/tmp/ph_test_name_XXXXXX", path[256], cmd[1024];
+    ENSURE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/caf\xe9 <&> --x.off", dir);
+    FILE *f = fopen(path, "w");
+    ENSURE(f);
+    fputs("OFF\n4 1 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n4 0 1 2 3\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 1 -s 10 -o %s/run '%s' > /dev/null", dir, path);
+    ENSURE(fx_sh(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "grep -q 'caf\\\\xE9 <&> - -x.off' %s/run/frame000001.vtp", dir);
+    ENSURE_MSG(fx_sh(cmd) == 0, "the name is not escaped as expected");
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/check_vtp.py %s/run/frame%06d.vtp > /dev/null 2>&1", dir, k);
+        int st = fx_sh(cmd);
+        if (st == 77 || st == 127) {
+            snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+            fx_sh(cmd);
+            SKIP("VTK for python3 is not installed");
+        }
+        ENSURE_MSG(st == 0, "frame %d is not read by VTK", k);
+    }
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' %s/run/frames.pvd", dir);
+    ENSURE(fx_sh(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
+}
+
+static int is_link(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+/* Symbolic links planted in the output folder, named like the next frame, like the .tmp of the
+ * one after, and like the checkpoint, all pointing outside: a restart replaces them with its own
+ * files and leaves their targets as they were. */
+void test_checkpoint_symlinks_replaced(void)
+{
+    Ckpt c;
+    make_run(&c, "-n 1 -s 10");
+    char out[3][160], link[3][160], cmd[1024];
+    const char *name[3] = { "frame000002.vtp", "frame000003.vtp.tmp", "checkpoint.bin" };
+    for (int k = 0; k < 3; k++) {
+        snprintf(out[k], sizeof out[k], "%s/outside%d", c.dir, k);
+        snprintf(link[k], sizeof link[k], "%s/run/%s", c.dir, name[k]);
+    }
+    spill(out[0], (const unsigned char *)"keep", 4);
+    spill(out[1], (const unsigned char *)"keep", 4);
+    spill(out[2], c.bytes, c.n);   /* (the checkpoint is read through its link, then replaced) */
+    for (int k = 0; k < 3; k++) {
+        unlink(link[k]);
+        ENSURE(symlink(out[k], link[k]) == 0);
+    }
+    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 3 --restart %s/run > /dev/null", c.dir);
+    ENSURE(fx_sh(cmd) == 0);
+    for (int k = 0; k < 3; k++) {
+        long n;
+        unsigned char *b = slurp(out[k], &n);
+        ENSURE_MSG(b && (k < 2 ? n == 4 && !memcmp(b, "keep", 4) : n == c.n && !memcmp(b, c.bytes, (size_t)n)),
+                   "the target of %s was changed", name[k]);
+        free(b);
+        ENSURE_MSG(!is_link(link[k]) || k == 1, "%s is still a link", name[k]);
+    }
+    snprintf(link[1], sizeof link[1], "%s/run/frame000003.vtp", c.dir);
+    ENSURE_MSG(!is_link(link[1]) && access(link[1], R_OK) == 0, "frame 3 was not written as a file");
+    drop_run(&c);
+}
