@@ -60,18 +60,19 @@ int options_parse(Options *o, int argc, char **argv)
 {
     *o = (Options){ .input = "inputs/ensemble.off", .dir = "outputs", .frames = -1, .steps = -1, .seed = 1,
                     .every = 1, .png_w = 800, .png_h = 800, .png_color = "area" };
+    const char *given_input = NULL, *given_dir = NULL, *given_seed = NULL;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
         const char *next = k + 1 < argc ? argv[k + 1] : NULL;
         long v = 0;
 #define COUNT(field, min) do { if ((v = parse_count(a, next, min)) < 0) goto bad; o->field = (int)v; k++; } while (0)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 1; }
-        else if (!strcmp(a, "-o") && next) { o->dir = next; k++; }
+        else if (!strcmp(a, "-o") && next) { o->dir = next; given_dir = a; k++; }
         else if (!strcmp(a, "--restart") && next) { o->restart = next; k++; }
         else if (!strcmp(a, "-n")) COUNT(frames, 0);
         else if (!strcmp(a, "-s")) COUNT(steps, 1);
         else if (!strcmp(a, "-j")) COUNT(threads, 1);
-        else if (!strcmp(a, "--seed")) { if ((v = parse_count(a, next, 0)) < 0) goto bad; o->seed = (uint64_t)v; k++; }
+        else if (!strcmp(a, "--seed")) { if ((v = parse_count(a, next, 0)) < 0) goto bad; o->seed = (uint64_t)v; given_seed = a; k++; }
         else if (!strcmp(a, "--checkpoint-every")) COUNT(every, 0);
         else if (!strcmp(a, "--max-cells")) COUNT(max_cells, 1);
         else if (!strcmp(a, "--max-time")) {
@@ -115,13 +116,23 @@ int options_parse(Options *o, int argc, char **argv)
         else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "polyhoop: unknown or incomplete option '%s'\n", a);
             goto bad;
-        } else o->input = a;
+        } else if (given_input) {
+            fprintf(stderr, "polyhoop: two input files, '%s' and '%s': a run reads one\n", given_input, a);
+            return -1;
+        } else o->input = given_input = a;
 #undef COUNT
     }
     int known = 0;
     for (int k = 0; k < VTP_CELL_ARRAYS; k++) known |= !strcmp(o->png_color, vtp_cell_arrays[k]);
     if (!known) {
         fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (%s)\n", o->png_color, vtp_cell_array_list());
+        return -1;
+    }
+    /* a restart continues a run: its input, seed and folder are the run's own */
+    const char *clash = given_input ? given_input : given_dir ? given_dir : given_seed;
+    if (o->restart && clash) {
+        fprintf(stderr, "polyhoop: %s cannot be combined with --restart: the run in %s keeps its own input, "
+                "seed and folder\n", clash, o->restart);
         return -1;
     }
     if (o->restart) o->dir = o->restart;
