@@ -60,7 +60,6 @@ int main(int argc, char **argv)
         input = saved_input;
     } else {
         if (opt.steps >= 0) sim.P.Ns = opt.steps;
-        if (opt.frames >= 0) sim.P.Nf = opt.frames;
         if (sim_load_input(&sim, input, opt.strict)) return PH_EXIT_USAGE;
     }
     if (opt.frames >= 0) sim.P.Nf = opt.frames;

@@ -17,6 +17,11 @@ double fx_uniform(uint64_t *state, double a, double b);
 /* Runs a shell script; returns its exit status (-1 if it did not exit normally). */
 int fx_sh(const char *script);
 
+/* Runs `body` as a shell script with D set to a new folder /tmp/ph_test_<name>_XXXXXX (its path
+ * goes to dir, dirlen bytes); removes the folder when the script exits 0, keeps it for a look
+ * otherwise. Returns the script's exit status (its failing step, by the tests' convention). */
+int fx_script(const char *name, const char *body, char *dir, size_t dirlen);
+
 /* A full disk for this process: files may grow to `bytes` at most (RLIMIT_FSIZE; a write beyond
  * fails with EFBIG, "File too large", and SIGXFSZ is ignored); bytes < 0 lifts the limit again.
  * (A .tmp planted as a link to /dev/full no longer works: atomic.c removes planted links.) */

@@ -234,19 +234,14 @@ void test_faults_png_size_overflow_and_stdout_full(void)
  * status 2 and named, instead of silently dropped. */
 void test_faults_restart_and_input_clashes(void)
 {
-    char dir[] = "/tmp/ph_test_clash_XXXXXX", cmd[2048];
-    ENSURE(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd,
-             "D=%s\n"
+    char dir[64];
+    int st = fx_script("clash",
              "./polyhoop -q -n 1 -s 10 -o $D/a > /dev/null 2>&1 || exit 10\n"
              "./polyhoop -q --restart $D/a inputs/ensemble.off 2> $D/e1; [ $? = 2 ] && grep -q 'inputs/ensemble.off cannot be combined with --restart' $D/e1 || exit 11\n"
              "./polyhoop -q --restart $D/a -o $D/b 2> $D/e2; [ $? = 2 ] && grep -q -- '-o cannot be combined with --restart' $D/e2 || exit 12\n"
              "./polyhoop -q --seed 3 --restart $D/a 2> $D/e3; [ $? = 2 ] && grep -q -- '--seed cannot be combined' $D/e3 || exit 13\n"
              "./polyhoop -q -n 0 -o $D/c inputs/ensemble.off inputs/emulsion.off 2> $D/e4; [ $? = 2 ] && "
              "grep -q \"two input files, 'inputs/ensemble.off' and 'inputs/emulsion.off'\" $D/e4 || exit 14\n"
-             "[ ! -e $D/b ] && [ ! -e $D/c ] || exit 15\n", dir);
-    int st = fx_sh(cmd);
+             "[ ! -e $D/b ] && [ ! -e $D/c ] || exit 15\n", dir, sizeof dir);
     ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(fx_sh(cmd) == 0);
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -44,6 +45,24 @@ int fx_sh(const char *script)
 {
     int st = system(script);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int fx_script(const char *name, const char *body, char *dir, size_t dirlen)
+{
+    snprintf(dir, dirlen, "/tmp/ph_test_%s_XXXXXX", name);
+    if (!mkdtemp(dir)) return -1;
+    size_t n = strlen(body) + dirlen + 16;
+    char *cmd = malloc(n);
+    if (!cmd) return -1;
+    snprintf(cmd, n, "D=%s\n%s", dir, body);
+    int st = fx_sh(cmd);
+    free(cmd);
+    if (st == 0) {
+        char rm[600];
+        snprintf(rm, sizeof rm, "rm -rf %s", dir);
+        fx_sh(rm);
+    }
+    return st;
 }
 
 int fx_run(const char *args, const char *log)

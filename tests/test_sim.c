@@ -559,22 +559,17 @@ void test_sim_checkpoint_disk_full(void)
  * continued run's frames equal an uninterrupted run's. */
 void test_sim_max_cells_stops_and_restarts(void)
 {
-    char dir[] = "/tmp/ph_test_maxcells_XXXXXX", cmd[2048];
-    ENSURE(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd,
-             "D=%s\n"
+    char dir[64];
+    int st = fx_script("maxcells",
              "./polyhoop -q -j 1 -n 85 -o $D/a > /dev/null || exit 10\n"
              "./polyhoop -q -j 1 -n 85 --max-cells 64 -o $D/b > $D/log || exit 11\n"
              "grep -q '^stopped by --max-cells (6[4-9] polygons' $D/log || exit 12\n"
              "last=$(ls $D/b | grep -c 'frame.*vtp$'); last=$((last - 1))\n"
              "[ $last -lt 85 ] && [ -f $D/b/checkpoint.bin ] || exit 13\n"
-             "n=$(grep -a -o 'NumberOfPolys=\"[0-9]*' $D/b/frame$(printf %%06d $last).vtp | grep -o '[0-9]*$')\n"
-             "p=$(grep -a -o 'NumberOfPolys=\"[0-9]*' $D/b/frame$(printf %%06d $((last - 1))).vtp | grep -o '[0-9]*$')\n"
+             "n=$(grep -a -o 'NumberOfPolys=\"[0-9]*' $D/b/frame$(printf %06d $last).vtp | grep -o '[0-9]*$')\n"
+             "p=$(grep -a -o 'NumberOfPolys=\"[0-9]*' $D/b/frame$(printf %06d $((last - 1))).vtp | grep -o '[0-9]*$')\n"
              "[ $n -ge 64 ] && [ $p -lt 64 ] || exit 14\n"
              "./polyhoop -q -j 1 --restart $D/b > /dev/null || exit 15\n"
-             "diff -r -x checkpoint.bin -x .polyhoop.lock $D/a $D/b > /dev/null || exit 16\n", dir);
-    int st = fx_sh(cmd);
+             "diff -r -x checkpoint.bin -x .polyhoop.lock $D/a $D/b > /dev/null || exit 16\n", dir, sizeof dir);
     ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(fx_sh(cmd) == 0);
 }
