@@ -130,8 +130,10 @@ void grid_build(Grid *g, const Ensemble *e, double cell_size)
      * cells instead. */
     double cs = cell_size > 0 ? cell_size : 1, limit = (nv < 1 << 16 ? GRID_CELLS_PER_VERTEX : GRID_CELLS_PER_VERTEX / 2) * (double)nv + 16;
     double wx = (xmax - xmin) / cs + 1, wy = (ymax - ymin) / cs + 1;
-    if (wx * wy > limit) {
-        cs *= sqrt(wx * wy / limit) * 1.000001;
+    if (wx * wy > limit) {   /* the smallest cs with (a / cs + 1) (b / cs + 1) <= limit: a quadratic in 1 / cs */
+        double a = xmax - xmin, b = ymax - ymin, u = a * b > 0 ? (sqrt((a + b) * (a + b) + 4 * a * b * (limit - 1)) - (a + b)) / (2 * a * b)
+                                                                : (limit - 1) / (a + b);
+        cs = fmax(cs, 1 / u * (1 + 1e-9));
         wx = (xmax - xmin) / cs + 1;
         wy = (ymax - ymin) / cs + 1;
     }
