@@ -2,15 +2,16 @@
  * sizes, the Params struct whole, so every member of PARAMS_LIST in list order, random stream,
  * time and counters, input name), then per polygon in order its record: the fields of
  * ENSEMBLE_POLYGON_STORED (ensemble.h) in list order, each as its file type (int32 count, int32
- * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid), then per
+ * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32 edits), then per
  * vertex, polygon by polygon, x y vx vy l0. Gap slots
  * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
  * it anyway, so the continuation is unchanged. Then the contact list's section (contact_save: its
  * state, and the list itself; see contact.h), and last the CRC-32 (zlib's crc32) of every byte
  * before it, as a uint32.
  *
- * Version 3 added the checksum; files of versions 1 and 2 are refused with a message saying so
- * (they are only ever a few frames old: rerun from the input). On reading, the checksum is
+ * Version 3 added the checksum, version 4 the edits and the patchable list; files of older
+ * versions are refused with a message saying so (continue them with the program that wrote
+ * them, or rerun from the input). On reading, the checksum is
  * checked first (one streaming pass over the file), then every field as it is parsed, and the
  * first one that a run of this program could not have written is named: a checkpoint is input,
  * and nothing in it may crash the program or be taken silently (docs/model.md 7). */
@@ -38,7 +39,7 @@ typedef struct Header {
 } Header;
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
-enum { VERSION = 3 };
+enum { VERSION = 4 };
 
 /* Coordinates beyond COORD_LMAX lmax of the origin are refused: far beyond any run (frames every
  * Ns steps stop a vertex that moves farther than h per step), and within what the contact grid's
@@ -91,7 +92,7 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
             double v[5] = { e->x[i], e->y[i], e->vx[i], e->vy[i], e->l0[i] };
             put(&b, v, sizeof v);
         }
-    contact_save(&s->contact, e, put, &b);
+    contact_save(&s->contact, put, &b);
     uint32_t crc = (uint32_t)b.crc;
     if (!b.bad && fwrite(&crc, sizeof crc, 1, b.f) != 1) b.bad = errno ? errno : EIO;
     return atomic_close(b.f, path, b.bad, 1, err, len);
@@ -223,9 +224,10 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     struct stat st;
     char why[512] = "";
     if (fstat(fileno(f), &st) != 0 || (uint64_t)st.st_size < sizeof h + 4 || fread(&h, sizeof h, 1, f) != 1) { fclose(f); return bad_file(err, len, path, "too short for a checkpoint"); }
-    if (!memcmp(h.magic, MAGIC, sizeof MAGIC) && (h.version == 1 || h.version == 2)) {
+    if (!memcmp(h.magic, MAGIC, sizeof MAGIC) && h.version >= 1 && h.version < VERSION) {
         fclose(f);
-        snprintf(why, sizeof why, "format version %u has no checksum and is no longer read (this polyhoop reads version %d); rerun from the input", h.version, VERSION);
+        snprintf(why, sizeof why, "format version %u is no longer read (this polyhoop reads version %d); continue it with the "
+                 "polyhoop that wrote it, or rerun from the input", h.version, VERSION);
         return bad_file(err, len, path, why);
     }
     if (memcmp(h.magic, MAGIC, sizeof MAGIC) || h.version != VERSION) { fclose(f); return bad_file(err, len, path, "not a polyhoop checkpoint (or another version)"); }
@@ -281,7 +283,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     /* the contact list, then nothing but the checksum */
     here = ok ? ftello(f) : -1;
     size_t left = ok && here >= 0 && end >= here ? (size_t)(end - here) : 0;
-    if (ok && contact_load(&s->contact, e, f, left) != 0) ok = refuse(why, sizeof why, "the contact list section is corrupt");
+    if (ok && contact_load(&s->contact, f, left) != 0) ok = refuse(why, sizeof why, "the contact list section is corrupt");
     if (ok && ftello(f) != end) ok = refuse(why, sizeof why, "%lld bytes follow the contact list", (long long)(end - ftello(f)));
     fclose(f);
     ensemble_free(&in);

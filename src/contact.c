@@ -13,10 +13,6 @@
 /* the skin of the neighbour list, in units of the reach: measured best of 0.25, 0.5, 1, 1.5 and 2
  * (a thicker skin means more edges per vertex, a thinner one more rebuilds) */
 static const double SKIN = 1.0;
-/* slots that changed after fewer than CALM steps without a change are likely to change again at
- * once (a growing tissue remodels nearly every step): then no list is built (measured: 1, 2 and 4
- * alike on the dense tissue; 1 best on the default growth) */
-enum { CALM = 1 };
 
 /* A nearby edge of the vertex being evaluated (work list of one thread). */
 typedef struct Near {
@@ -35,15 +31,46 @@ struct ContactWork {
     Near *near;             /* the nearby edges of its current vertex */
     int near_cap;
     int *cand, cand_cap;    /* the stencil's candidate items of its current vertex */
-    int *lst;               /* its streams of the neighbour list (see contact.h) */
-    size_t lst_n, lst_cap;
     int *nb, nb_n, nb_cap;  /* the neighbour count's (polygon, other polygon) pairs */
+    int *dv, dv_n, dv_cap;  /* a patch's vertices that get new records, */
+    int (*sel)[2];          /* and the (cell, slot) of the edges around them */
+    int sel_n, sel_cap;
+};
+
+/* One strip of the list: its stream of records (see contact.h). */
+struct ContactStrip { int *rec; size_t n, cap; };
+
+/* The polygons the list's slot numbers refer to (as at its build or last patch), and the work
+ * space of a patch. */
+struct ContactSnap {
+    int np, nv, cap;            /* polygons, slots in use */
+    int64_t next_id;            /* every polygon made later has an id >= this */
+    int64_t *id;
+    int *start, *count;
+    uint32_t *edits;
+    int *newstart;              /* per polygon of the snapshot: its start now, or -1: changed or gone */
+    int *smap, smap_cap;        /* per slot of the snapshot: its slot now, or -1 */
+    int *changed, changed_cap;  /* the polygons that are new or changed */
+    unsigned char *mark;        /* per cell of the build's grid: 1 within reach + skin of a changed */
+    int mark_cap;               /* polygon's box, 2 next to such a cell */
+    int *marked, marked_n, marked_cap;
+    unsigned char *dirty;       /* per slot: gets a new record */
+    int dirty_cap;
+    int *dv, dv_cap;            /* those vertices, by strip: dv[dv_at[s] .. dv_at[s + 1]) */
+    int *dv_at, dv_at_cap;
+    int (*sel)[2], sel_cap;     /* the edges around them by (cell, slot) */
+    double *mean;               /* contact_moved's centroid and mean velocity of each polygon */
+    int mean_cap;
+    double *wander;             /* the patch's new contact.wander */
+    int wander_cap;
 };
 
 void contact_init(Contact *c)
 {
     memset(c, 0, sizeof *c);
     grid_init(&c->grid);
+    c->snap = ph_realloc(NULL, sizeof *c->snap);
+    memset(c->snap, 0, sizeof *c->snap);
 }
 
 void contact_free(Contact *c)
@@ -51,10 +78,16 @@ void contact_free(Contact *c)
     grid_free(&c->grid);
     for (int t = 0; t < c->nthreads; t++) {
         struct ContactWork *w = &c->work[t];
-        free(w->rec); free(w->near); free(w->cand); free(w->lst); free(w->nb);
+        free(w->rec); free(w->near); free(w->cand); free(w->nb); free(w->dv); free(w->sel);
     }
-    free(c->work); free(c->u);
-    free(c->strip_tid); free(c->strip_at); free(c->strip_end);
+    for (int k = 0; k < c->strips_cap; k++) free(c->strip[k].rec);
+    struct ContactSnap *sn = c->snap;
+    if (sn) {
+        free(sn->id); free(sn->start); free(sn->count); free(sn->edits); free(sn->newstart); free(sn->smap);
+        free(sn->changed); free(sn->mark); free(sn->marked); free(sn->dirty); free(sn->dv); free(sn->dv_at); free(sn->sel); free(sn->mean); free(sn->wander);
+        free(sn);
+    }
+    free(c->work); free(c->u); free(c->strip); free(c->wander);
     memset(c, 0, sizeof *c);
 }
 
@@ -151,7 +184,8 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
     const double reach = params_reach(P), h = P->h, reach2[2] = { reach * reach, h * h };
     const double sk = skin > 0 ? skin : 0, list2[2] = { (reach + sk) * (reach + sk), (h + sk) * (h + sk) };
     const int nx = g->nx, keep = skin >= 0;
-    if (keep) { c->strip_tid[strip] = tid; c->strip_at[strip] = wk->lst_n; }
+    struct ContactStrip *st = keep ? &c->strip[strip] : NULL;
+    if (keep) st->n = 0;
     /* the strip's vertices, cell by cell */
     for (int m = g->vstrip[strip], cell = -1, x0 = 0, x1 = 0, y0 = 0, y1 = 0; m < g->vstrip[strip + 1]; m++) {
         int i = g->vitems[m], vc = grid_cell(g, e->x[i], e->y[i]);
@@ -173,11 +207,11 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
          * the projection in double precision. */
         for (int y = y0; y <= y1; y++)
             nc = grid_scan(g, g->cell_start[y * nx + x0], g->cell_start[y * nx + x1 + 1], i, iprev, px, py, s0, n0, h + sk, reach + sk, cand, nc);
-        if (keep && wk->lst_n + 2 + 2 * (size_t)nc > wk->lst_cap) {
-            wk->lst_cap = 2 * (wk->lst_n + 2 + 2 * (size_t)nc);
-            wk->lst = ph_realloc(wk->lst, wk->lst_cap * sizeof *wk->lst);
+        if (keep && st->n + 2 + 2 * (size_t)nc > st->cap) {
+            st->cap = 2 * (st->n + 2 + 2 * (size_t)nc);
+            st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec);
         }
-        int nn = 0, *rec = keep ? wk->lst + wk->lst_n : NULL, nl = 0;
+        int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0;
         for (int a = 0; a < nc; a++) {
             int k = g->gs[cand[a]].k, k1 = g->gs[cand[a]].k1, same = (unsigned)(k - s0) < (unsigned)n0;
             if (!same && rigid && e->rigid[e->pid[k]]) continue;
@@ -187,11 +221,10 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
             RESERVE(wk->near, wk->near_cap, nn);
             wk->near[nn++] = (Near){ same, k, k1, d2, w };
         }
-        if (nl) { rec[0] = i; rec[1] = nl; wk->lst_n += 2 + 2 * (size_t)nl; }
+        if (nl) { rec[0] = i; rec[1] = nl; st->n += 2 + 2 * (size_t)nl; }
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn);
         else vertex_forces(c, e, P, efx, efy, tid, what == WANT_ENERGY, i, rigid, nn);
     }
-    if (keep) c->strip_end[strip] = wk->lst_n;
 }
 
 /* The pairs of strip s from the neighbour list. */
@@ -200,9 +233,9 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, do
 {
     struct ContactWork *wk = &c->work[tid];
     const double reach = params_reach(P), h = P->h, reach2[2] = { reach * reach, h * h };
-    if (c->strip_end[strip] == c->strip_at[strip]) return;   /* (its thread may have no buffer) */
-    const int *q = c->work[c->strip_tid[strip]].lst, *end = q + c->strip_end[strip];
-    for (q += c->strip_at[strip]; q < end; ) {
+    const struct ContactStrip *st = &c->strip[strip];
+    if (!st->n) return;   /* (it may have no buffer) */
+    for (const int *q = st->rec, *end = q + st->n; q < end; ) {
         int i = q[0], nl = q[1], p = e->pid[i], s0 = e->start[p], n0 = e->count[p], nn = 0;
         double px = e->x[i], py = e->y[i];
         q += 2;
@@ -239,14 +272,13 @@ static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *e
     }
 }
 
-/* Room for the list's strip table of n strips. */
+/* Room for the list's strip table of n strips (a strip keeps its buffer for the next build). */
 static void reserve_strips(Contact *c, int n)
 {
     if (n <= c->strips_cap) return;
+    c->strip = ph_realloc(c->strip, (size_t)n * sizeof *c->strip);
+    memset(c->strip + c->strips_cap, 0, (size_t)(n - c->strips_cap) * sizeof *c->strip);
     c->strips_cap = n;
-    c->strip_tid = ph_realloc(c->strip_tid, (size_t)n * sizeof *c->strip_tid);
-    c->strip_at = ph_realloc(c->strip_at, (size_t)n * sizeof *c->strip_at);
-    c->strip_end = ph_realloc(c->strip_end, (size_t)n * sizeof *c->strip_end);
 }
 
 /* Work space for every thread; with what != WANT_NEIGHBORS, the records of a new evaluation
@@ -287,7 +319,6 @@ static void from_grid(Contact *c, const Ensemble *e, const Params *P, double *ef
     int nstrips = grid_strips(&c->grid);
     if (skin >= 0) {
         reserve_strips(c, nstrips);
-        for (int t = 0; t < c->nthreads; t++) c->work[t].lst_n = 0;
         c->nstrips = nstrips;
     }
     each_strip(c, e, P, efx, efy, nstrips, 0, what, skin);
@@ -303,13 +334,20 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
     from_grid(c, e, P, e->fx, e->fy, lmax, -1, energy ? WANT_ENERGY : WANT_FORCES, energy, 0);
 }
 
-void contact_invalidate(Contact *c) { c->built = c->list_ok = 0; }
+void contact_invalidate(Contact *c) { c->list_ok = 0; }
 
-/* Whether the list holds every pair of the current state (see contact.h). */
+/* Whether the list can still serve once patched (see contact.h): built for this reach, and no
+ * vertex has left the band of its strip. */
+static int list_fresh(const Contact *c, const Params *P)
+{
+    return c->list_ok && c->list_reach == params_reach(P) && c->list_h == P->h &&
+           c->moved < (2 * c->list_cs - c->list_reach - c->list_lcell) * (1 - 1e-9);
+}
+
+/* Whether the list holds every pair of the current state as it is. */
 static int list_usable(const Contact *c, const Ensemble *e, const Params *P)
 {
-    return c->built && c->built_layout == e->layout && c->list_ok && c->list_reach == params_reach(P) &&
-           c->list_h == P->h && 2 * c->drift < c->list_skin * (1 - 1e-9);
+    return list_fresh(c, P) && c->list_layout == e->layout && c->wander_max < 0.5 * c->list_skin * (1 - 1e-9);
 }
 
 /* The pairs of every strip from the list. */
@@ -319,40 +357,318 @@ static void from_list(Contact *c, const Ensemble *e, const Params *P, double *ef
     each_strip(c, e, P, efx, efy, c->nstrips, 1, what, 0);
 }
 
-void contact_moved(Contact *c, double d)
+/* Grows an array to hold n elements. */
+#define GROW(buf, cap, n) do { if ((size_t)(n) > (size_t)(cap)) { (cap) = (n) + (n) / 2 + 16; \
+    (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
+
+/* The list's snapshot: the polygons its slot numbers now refer to. */
+static void snap_reserve(struct ContactSnap *sn, int np)
 {
-    /* plus the rounding of the position updates (half an ulp of the largest coordinate) */
-    c->drift += d + ldexp(c->list_extent + c->drift, -52);
+    if (np <= sn->cap) return;
+    sn->cap = np + np / 2 + 16;
+    sn->id = ph_realloc(sn->id, (size_t)sn->cap * sizeof *sn->id);
+    sn->start = ph_realloc(sn->start, (size_t)sn->cap * sizeof *sn->start);
+    sn->count = ph_realloc(sn->count, (size_t)sn->cap * sizeof *sn->count);
+    sn->edits = ph_realloc(sn->edits, (size_t)sn->cap * sizeof *sn->edits);
+    sn->newstart = ph_realloc(sn->newstart, (size_t)sn->cap * sizeof *sn->newstart);
+}
+
+static void take_snapshot(Contact *c, const Ensemble *e)
+{
+    struct ContactSnap *sn = c->snap;
+    snap_reserve(sn, e->np);
+    sn->np = e->np; sn->nv = e->nv_used; sn->next_id = e->next_id;
+    if (!e->np) return;   /* (memcpy from NULL is undefined, even for 0 bytes) */
+    memcpy(sn->id, e->id, (size_t)e->np * sizeof *sn->id);
+    memcpy(sn->start, e->start, (size_t)e->np * sizeof *sn->start);
+    memcpy(sn->count, e->count, (size_t)e->np * sizeof *sn->count);
+    memcpy(sn->edits, e->edits, (size_t)e->np * sizeof *sn->edits);
+}
+
+/* The cell of the build's grid that holds (x, y), clamped like grid_cell; and its row. */
+static inline int list_cell(const Contact *c, double x, double y, int *row)
+{
+    double fx = (x - c->list_x0) / c->list_cs, fy = (y - c->list_y0) / c->list_cs;
+    int ix = fx < 0 ? 0 : fx >= c->list_nx ? c->list_nx - 1 : (int)fx, iy = fy < 0 ? 0 : fy >= c->list_ny ? c->list_ny - 1 : (int)fy;
+    if (row) *row = iy;
+    return iy * c->list_nx + ix;
+}
+
+void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
+{
+    if (!c->list_ok) return;
+    if (c->list_layout != e->layout) { contact_invalidate(c); return; }   /* (its wander is per polygon of the list's layout) */
+    struct ContactSnap *sn = c->snap;
+    /* the rounding of a position update: half an ulp of the largest coordinate */
+    double ulp = ldexp(c->list_extent + c->moved + dt * vmax, -53);
+    c->moved += dt * vmax + ulp;
+    /* each polygon's speed relative to the flow u(x) = a + B x, and its centroid and mean
+     * velocity for the next fit (each polygon in vertex order: the same at any thread count) */
+    const double *f = c->flow, spread = 0.5 * (c->list_reach + c->list_skin) *
+        sqrt(f[2] * f[2] + f[3] * f[3] + f[4] * f[4] + f[5] * f[5]);   /* |B| (R + skin) / 2 (Frobenius >= spectral norm) */
+    GROW(sn->mean, sn->mean_cap, 4 * e->np);
+    double wmax = 0;
+    #pragma omp parallel for schedule(dynamic, 16) reduction(max : wmax)
+    for (int p = 0; p < e->np; p++) {
+        double w2 = 0, sx = 0, sy = 0, su = 0, sv = 0;
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+            double x = e->x[i], y = e->y[i], ux = e->vx[i] - (f[0] + f[2] * x + f[3] * y), uy = e->vy[i] - (f[1] + f[4] * x + f[5] * y);
+            w2 = fmax(w2, ux * ux + uy * uy);
+            sx += x; sy += y; su += e->vx[i]; sv += e->vy[i];
+        }
+        double n = e->count[p];
+        sn->mean[4 * p] = sx / n; sn->mean[4 * p + 1] = sy / n; sn->mean[4 * p + 2] = su / n; sn->mean[4 * p + 3] = sv / n;
+        c->wander[p] += dt * (sqrt(w2) + spread) + 2 * ulp;
+        wmax = fmax(wmax, c->wander[p]);
+    }
+    c->wander_max = wmax;
+    /* the next flow: least squares of the polygons' mean velocities, weighted by vertex count */
+    double W = 0, X = 0, Y = 0, U = 0, V = 0, cxx = 0, cxy = 0, cyy = 0, cux = 0, cuy = 0, cvx = 0, cvy = 0;
+    for (int p = 0; p < e->np; p++) {
+        double n = e->count[p], *m = sn->mean + 4 * p;
+        W += n; X += n * m[0]; Y += n * m[1]; U += n * m[2]; V += n * m[3];
+    }
+    if (W == 0) return;
+    X /= W; Y /= W; U /= W; V /= W;
+    for (int p = 0; p < e->np; p++) {
+        double n = e->count[p], *m = sn->mean + 4 * p, dx = m[0] - X, dy = m[1] - Y, du = m[2] - U, dv = m[3] - V;
+        cxx += n * dx * dx; cxy += n * dx * dy; cyy += n * dy * dy;
+        cux += n * du * dx; cuy += n * du * dy; cvx += n * dv * dx; cvy += n * dv * dy;
+    }
+    double det = cxx * cyy - cxy * cxy, B[4] = { 0, 0, 0, 0 };
+    if (det > 1e-12 * (cxx * cyy) && det > 0) {
+        B[0] = (cux * cyy - cuy * cxy) / det; B[1] = (cuy * cxx - cux * cxy) / det;
+        B[2] = (cvx * cyy - cvy * cxy) / det; B[3] = (cvy * cxx - cvx * cxy) / det;
+    }
+    double g[6] = { U - B[0] * X - B[1] * Y, V - B[2] * X - B[3] * Y, B[0], B[1], B[2], B[3] };
+    for (int k = 0; k < 6; k++) c->flow[k] = isfinite(g[k]) ? g[k] : 0;
+}
+
+static int cmp_sel(const void *a, const void *b)
+{
+    const int *u = a, *v = b;
+    return u[0] != v[0] ? (u[0] > v[0]) - (u[0] < v[0]) : (u[1] > v[1]) - (u[1] < v[1]);
+}
+
+/* The first of the sorted edges sel[0 .. n) in a cell >= cell. */
+static int sel_lower(const int (*sel)[2], int n, int cell)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) { int m = (lo + hi) / 2; if (sel[m][0] < cell) lo = m + 1; else hi = m; }
+    return lo;
+}
+
+/* Appends to strip st a new record for vertex i: the edges among the sorted sel[0 .. nsel) within
+ * the reach plus the skin (h plus the skin within its own polygon), as strip_forces keeps them. */
+static void new_record(const Contact *c, const Ensemble *e, const Params *P, struct ContactStrip *st,
+                       const int (*sel)[2], int nsel, int i, double skin)
+{
+    const double reach = params_reach(P), list2[2] = { (reach + skin) * (reach + skin), (P->h + skin) * (P->h + skin) };
+    int p = e->pid[i], rigid = e->rigid[p], s0 = e->start[p], n0 = e->count[p], iprev = ens_prev(e, i), row;
+    int cell = list_cell(c, e->x[i], e->y[i], &row), cx = cell - row * c->list_nx, nx = c->list_nx;
+    int x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < nx ? cx + 1 : cx, y0 = row > 0 ? row - 1 : 0, y1 = row + 1 < c->list_ny ? row + 1 : row;
+    size_t at = st->n, nl = 0;
+    for (int y = y0; y <= y1; y++)
+        for (int a = sel_lower(sel, nsel, y * nx + x0); a < nsel && sel[a][0] <= y * nx + x1; a++) {
+            int k = sel[a][1], same = (unsigned)(k - s0) < (unsigned)n0;
+            if (k == i || k == iprev || (!same && rigid && e->rigid[e->pid[k]])) continue;
+            double w;
+            int k1 = ens_next(e, k);
+            if (project(e, e->x[i], e->y[i], k, k1, &w) >= list2[same]) continue;
+            if (at + 4 + 2 * nl > st->cap) { st->cap = 2 * (at + 4 + 2 * nl); st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec); }
+            st->rec[at + 2 + 2 * nl] = k; st->rec[at + 3 + 2 * nl] = k1;
+            nl++;
+        }
+    if (nl) { st->rec[at] = i; st->rec[at + 1] = (int)nl; st->n = at + 2 + 2 * nl; }
+}
+
+/* Marks the cells within reach + skin of the bounding box of polygon p (1), and their neighbours (2). */
+static void mark_around(Contact *c, const Ensemble *e, int p, double r)
+{
+    struct ContactSnap *sn = c->snap;
+    double xmin = INFINITY, ymin = INFINITY, xmax = -INFINITY, ymax = -INFINITY;
+    for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+        xmin = fmin(xmin, e->x[i]); xmax = fmax(xmax, e->x[i]);
+        ymin = fmin(ymin, e->y[i]); ymax = fmax(ymax, e->y[i]);
+    }
+    int r0, r1, c0 = list_cell(c, xmin - r, ymin - r, &r0), c1 = list_cell(c, xmax + r, ymax + r, &r1);
+    c0 -= r0 * c->list_nx; c1 -= r1 * c->list_nx;
+    for (int y = r0 > 0 ? r0 - 1 : 0; y <= r1 + 1 && y < c->list_ny; y++)
+        for (int x = c0 > 0 ? c0 - 1 : 0; x <= c1 + 1 && x < c->list_nx; x++) {
+            int cell = y * c->list_nx + x, m = y >= r0 && y <= r1 && x >= c0 && x <= c1 ? 1 : 2;
+            if (!sn->mark[cell]) { GROW(sn->marked, sn->marked_cap, sn->marked_n + 1); sn->marked[sn->marked_n++] = cell; }
+            if (m == 1 || !sn->mark[cell]) sn->mark[cell] = (unsigned char)m;
+        }
+}
+
+static void clear_marks(struct ContactSnap *sn)
+{
+    for (int k = 0; k < sn->marked_n; k++) sn->mark[sn->marked[k]] = 0;
+    sn->marked_n = 0;
+}
+
+/* Patches the list to the polygons of e (see contact.h). Returns 0, or -1 when a rebuild is due
+ * instead (a quarter of the vertices would get new records); the list is unchanged then. */
+static int patch(Contact *c, const Ensemble *e, const Params *P)
+{
+    struct ContactSnap *sn = c->snap;
+    const double skin = c->list_skin, r = params_reach(P) + skin;
+    /* 1. the snapshot's polygons now: the polygons that keep their id keep their order, and
+     * those made since have ids >= next_id; unchanged = same id, vertex count and edits */
+    GROW(sn->changed, sn->changed_cap, e->np);
+    GROW(sn->wander, sn->wander_cap, e->np);
+    int o = 0, nchanged = 0;
+    long nvchanged = 0;
+    const double budget = 0.5 * skin * (1 - 1e-9);
+    for (int p = 0; p < e->np; p++) {
+        int m = -1;
+        if (e->id[p] < sn->next_id) {
+            while (o < sn->np && sn->id[o] != e->id[p]) sn->newstart[o++] = -1;
+            if (o < sn->np) m = o++;
+        }
+        int same = m >= 0 && sn->count[m] == e->count[p] && sn->edits[m] == e->edits[p];
+        if (m >= 0) sn->newstart[m] = same ? e->start[p] : -1;
+        sn->wander[p] = same ? c->wander[m] : 0;
+        if (!same || sn->wander[p] >= budget) {   /* new, changed, or moved its budget: new records around it */
+            sn->wander[p] = 0;
+            sn->changed[nchanged++] = p;
+            nvchanged += e->count[p];
+        }
+    }
+    while (o < sn->np) sn->newstart[o++] = -1;
+    if (2 * nvchanged > e->nv_used) return -1;
+    /* 2. the cells around the changed polygons */
+    int ncell = c->list_nx * c->list_ny;
+    if (ncell > sn->mark_cap) {
+        sn->mark = ph_realloc(sn->mark, (size_t)ncell);
+        memset(sn->mark + sn->mark_cap, 0, (size_t)(ncell - sn->mark_cap));
+        sn->mark_cap = ncell;
+    }
+    for (int k = 0; k < nchanged; k++) mark_around(c, e, sn->changed[k], r);
+    /* 3. the vertices in those cells get new records (dirty); the edges whose midpoints lie in
+     * or next to them are the candidates. Each thread takes a contiguous range of polygons, so
+     * the lists joined in thread order are in slot order. */
+    GROW(sn->dirty, sn->dirty_cap, e->nv_used);
+    reserve_threads(c, WANT_FORCES);
+    int nt = c->nthreads;
+    #pragma omp parallel num_threads(nt)
+    {
+        int tid = 0, nth = 1;
+#ifdef _OPENMP
+        tid = omp_get_thread_num(); nth = omp_get_num_threads();
+#endif
+        struct ContactWork *wk = &c->work[tid];
+        wk->dv_n = wk->sel_n = 0;
+        for (int t = nth; t < nt && tid == 0; t++) c->work[t].dv_n = c->work[t].sel_n = 0;
+        int p0 = (int)((int64_t)e->np * tid / nth), p1 = (int)((int64_t)e->np * (tid + 1) / nth);
+        for (int p = p0; p < p1; p++)
+            for (int i = e->start[p], end = i + e->count[p]; i < end; i++) {
+                int j = i + 1 < end ? i + 1 : e->start[p];
+                int mv = sn->mark[list_cell(c, e->x[i], e->y[i], NULL)], me = sn->mark[list_cell(c, 0.5 * (e->x[i] + e->x[j]), 0.5 * (e->y[i] + e->y[j]), NULL)];
+                sn->dirty[i] = mv == 1;
+                if (mv == 1) { RESERVE(wk->dv, wk->dv_cap, wk->dv_n); wk->dv[wk->dv_n++] = i; }
+                if (me) { RESERVE(wk->sel, wk->sel_cap, wk->sel_n); wk->sel[wk->sel_n][0] = list_cell(c, 0.5 * (e->x[i] + e->x[j]), 0.5 * (e->y[i] + e->y[j]), NULL); wk->sel[wk->sel_n++][1] = i; }
+            }
+    }
+    clear_marks(sn);
+    int ndv = 0, nsel = 0;
+    for (int t = 0; t < nt; t++) { ndv += c->work[t].dv_n; nsel += c->work[t].sel_n; }
+    if (2 * (long)ndv > e->nv_used) return -1;
+    /* 4. the candidates by (cell, slot); the dirty vertices by strip (of their cell now), in slot order */
+    GROW(sn->sel, sn->sel_cap, nsel);
+    GROW(sn->dv, sn->dv_cap, ndv);
+    GROW(sn->dv_at, sn->dv_at_cap, c->nstrips + 1);
+    nsel = 0;
+    for (int t = 0; t < nt; t++) {
+        struct ContactWork *w = &c->work[t];
+        if (w->sel_n) memcpy(sn->sel + nsel, w->sel, (size_t)w->sel_n * sizeof *w->sel);
+        nsel += w->sel_n;
+    }
+    qsort(sn->sel, (size_t)nsel, sizeof *sn->sel, cmp_sel);
+    for (int s = 0; s <= c->nstrips; s++) sn->dv_at[s] = 0;
+    for (int t = 0; t < nt; t++)
+        for (int a = 0; a < c->work[t].dv_n; a++) {
+            int i = c->work[t].dv[a], row;
+            list_cell(c, e->x[i], e->y[i], &row);
+            sn->dv_at[row / GRID_STRIP + 1]++;
+        }
+    for (int s = 0; s < c->nstrips; s++) sn->dv_at[s + 1] += sn->dv_at[s];
+    for (int t = 0; t < nt; t++)
+        for (int a = 0; a < c->work[t].dv_n; a++) {
+            int i = c->work[t].dv[a], row;
+            list_cell(c, e->x[i], e->y[i], &row);
+            sn->dv[sn->dv_at[row / GRID_STRIP]++] = i;
+        }
+    for (int s = c->nstrips; s > 0; s--) sn->dv_at[s] = sn->dv_at[s - 1];
+    sn->dv_at[0] = 0;
+    /* 5. old slots -> new */
+    GROW(sn->smap, sn->smap_cap, sn->nv);
+    #pragma omp parallel for schedule(static)
+    for (int q = 0; q < sn->np; q++)
+        for (int k = 0; k < sn->count[q]; k++) sn->smap[sn->start[q] + k] = sn->newstart[q] < 0 ? -1 : sn->newstart[q] + k;
+    /* 6. each strip: its records renumbered in place, without those of dirty or vanished vertices
+     * and the entries of vanished edges, then the new records of its dirty vertices */
+    #pragma omp parallel for schedule(dynamic, 1)
+    for (int s = 0; s < c->nstrips; s++) {
+        struct ContactStrip *st = &c->strip[s];
+        size_t w = 0;
+        for (size_t q = 0; q < st->n; ) {
+            int i = sn->smap[st->rec[q]], nl = st->rec[q + 1], kept = 0;
+            size_t first = q + 2;
+            q = first + 2 * (size_t)nl;
+            if (i < 0 || sn->dirty[i]) continue;
+            for (size_t a = first; a < q; a += 2) {
+                int k = sn->smap[st->rec[a]];
+                if (k < 0) continue;
+                st->rec[w + 2 + 2 * kept] = k; st->rec[w + 3 + 2 * kept] = sn->smap[st->rec[a + 1]];
+                kept++;
+            }
+            if (kept) { st->rec[w] = i; st->rec[w + 1] = kept; w += 2 + 2 * (size_t)kept; }
+        }
+        st->n = w;
+        for (int a = sn->dv_at[s]; a < sn->dv_at[s + 1]; a++) new_record(c, e, P, st, (const int (*)[2])sn->sel, nsel, sn->dv[a], skin);
+    }
+    take_snapshot(c, e);
+    double *swap = c->wander; c->wander = sn->wander; sn->wander = swap;
+    int cap = c->wander_cap; c->wander_cap = sn->wander_cap; sn->wander_cap = cap;
+    c->wander_max = 0;
+    for (int p = 0; p < e->np; p++) c->wander_max = fmax(c->wander_max, c->wander[p]);
+    return 0;
 }
 
 void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
 {
-    const double reach = params_reach(P);
-    int changed = !c->built || c->built_layout != e->layout, calm = c->calm;
-    c->calm = changed ? 0 : calm < 1 << 30 ? calm + 1 : calm;
+    const double reach = params_reach(P), skin = SKIN * reach;
     if (list_usable(c, e, P)) {
         from_list(c, e, P, e->fx, e->fy, WANT_FORCES);
         c->reuses++;
         return;
     }
-    c->built = 1;
-    c->built_layout = e->layout;
-    if (changed && calm < CALM) {   /* (see contact.h) */
-        from_grid(c, e, P, e->fx, e->fy, lmax, -1, WANT_FORCES, NULL, 0);
-        c->list_ok = 0;
-        c->plain++;
+    /* a patch's stencil needs cells of at least lmax / 2 + reach + skin (see from_grid) */
+    if (list_fresh(c, P) && lmax <= c->list_lcell && patch(c, e, P) == 0) {
+        c->list_layout = e->layout;
+        from_list(c, e, P, e->fx, e->fy, WANT_FORCES);
+        c->patches++;
         return;
     }
+    /* cells for edges up to the longest that remodeling allows, when that costs little, so that
+     * patches can go on when an edge grows */
+    double lcell = fmax(lmax, fmin(P->lmax, lmax + skin));
     const Grid *g = &c->grid;
-    double skin = SKIN * reach;
-    from_grid(c, e, P, e->fx, e->fy, lmax, skin, WANT_FORCES, NULL, 1);
+    from_grid(c, e, P, e->fx, e->fy, lcell, skin, WANT_FORCES, NULL, 1);
     c->list_ok = 1;
+    c->list_layout = e->layout;
     c->list_skin = skin;
     c->list_reach = reach;
     c->list_h = P->h;
     c->list_extent = fmax(fmax(fabs(g->x0), fabs(g->y0)), fmax(fabs(g->x0 + g->nx * g->cs), fabs(g->y0 + g->ny * g->cs)));
-    c->drift = 0;
+    c->list_x0 = g->x0; c->list_y0 = g->y0; c->list_cs = g->cs; c->list_nx = g->nx; c->list_ny = g->ny;
+    c->list_lcell = lcell;
+    c->moved = c->wander_max = 0;
+    GROW(c->wander, c->wander_cap, e->np);
+    for (int p = 0; p < e->np; p++) c->wander[p] = 0;
     c->builds++;
+    take_snapshot(c, e);
     grid_release(&c->grid, 1);   /* (about 36 bytes per vertex, unneeded while the list serves) */
 }
 
@@ -399,86 +715,122 @@ const PairRec *contact_records(const Contact *c, int part, int *n)
     return c->work[part].rec;
 }
 
-void contact_counts(const Contact *c, int64_t *builds, int64_t *reuses, int64_t *plain)
+void contact_counts(const Contact *c, int64_t *builds, int64_t *patches, int64_t *reuses)
 {
-    *builds = c->builds; *reuses = c->reuses; *plain = c->plain;
+    *builds = c->builds; *patches = c->patches; *reuses = c->reuses;
 }
 
 int contact_holds_grid(const Contact *c) { return grid_allocated(&c->grid); }
 
-int contact_saved_state(const Contact *c, const Ensemble *e)
-{
-    /* (with gaps, the restored ensemble is numbered anew: the slots changed) */
-    if (!c->built || c->built_layout != e->layout || e->gaps) return 0;
-    return c->list_ok ? 2 : 1;
-}
+int contact_saved_state(const Contact *c) { return c->list_ok; }
 
-void contact_save(const Contact *c, const Ensemble *e, void (*put)(void *out, const void *d, size_t n), void *out)
+void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t n), void *out)
 {
-    int32_t state = contact_saved_state(c, e), calm = c->calm, ns = c->nstrips;
-    put(out, &state, sizeof state); put(out, &calm, sizeof calm);
-    if (state != 2) return;
-    double d[5] = { c->list_skin, c->list_reach, c->list_h, c->list_extent, c->drift };
-    put(out, d, sizeof d); put(out, &ns, sizeof ns);
-    for (int k = 0; k < ns; k++) {
-        int64_t len = (int64_t)(c->strip_end[k] - c->strip_at[k]);
+    int32_t state = c->list_ok;
+    put(out, &state, sizeof state);
+    if (!state) return;
+    const struct ContactSnap *sn = c->snap;
+    double d[15] = { c->list_skin, c->list_reach, c->list_h, c->list_extent, c->moved, c->list_x0, c->list_y0, c->list_cs, c->list_lcell,
+                     c->flow[0], c->flow[1], c->flow[2], c->flow[3], c->flow[4], c->flow[5] };
+    int32_t n[4] = { c->list_nx, c->list_ny, c->nstrips, sn->np };
+    put(out, d, sizeof d); put(out, n, 3 * sizeof *n);
+    for (int k = 0; k < c->nstrips; k++) {
+        int64_t len = (int64_t)c->strip[k].n;
         put(out, &len, sizeof len);
-        if (len) put(out, c->work[c->strip_tid[k]].lst + c->strip_at[k], (size_t)len * sizeof(int));   /* (an empty strip may have no buffer) */
+        if (len) put(out, c->strip[k].rec, (size_t)len * sizeof(int));   /* (an empty strip may have no buffer) */
+    }
+    put(out, &n[3], sizeof n[3]); put(out, &sn->next_id, sizeof sn->next_id);
+    for (int p = 0; p < sn->np; p++) {
+        int32_t v[3] = { sn->start[p], sn->count[p], (int32_t)sn->edits[p] };
+        put(out, &sn->id[p], sizeof sn->id[p]); put(out, v, sizeof v); put(out, &c->wander[p], sizeof c->wander[p]);
     }
 }
 
-/* Whether the records of the saved list (strips of data[at[s] .. at[s + 1])) name edges of e. */
-static int list_fits(const Ensemble *e, const int *data, const size_t *at, int nstrips)
+/* The snapshot polygon that owns slot k, or -1 (its starts are increasing). */
+static int snap_owner(const struct ContactSnap *sn, int k)
 {
+    int lo = 0, hi = sn->np;   /* the last polygon with start <= k */
+    while (lo < hi) { int m = (lo + hi) / 2; if (sn->start[m] <= k) lo = m + 1; else hi = m; }
+    return lo > 0 && k < sn->start[lo - 1] + sn->count[lo - 1] ? lo - 1 : -1;
+}
+
+/* Whether a read snapshot's polygons lie in slot order, and the strips' records (data[at[s] ..
+ * at[s + 1])) name vertices and edges of them. (Its ids need no check: a patch only trusts the
+ * polygons whose id, count and edits match the ensemble's.) */
+static int list_fits(const struct ContactSnap *sn, const int *data, const size_t *at, int nstrips)
+{
+    for (int p = 1; p < sn->np; p++)
+        if (sn->start[p] < sn->start[p - 1] + sn->count[p - 1]) return 0;
     for (int s = 0; s < nstrips; s++)
         for (size_t m = at[s]; m < at[s + 1]; ) {   /* records (i, n, n edges k -> k1) */
-            if (!(m + 2 <= at[s + 1] && data[m] >= 0 && data[m] < e->nv_used && data[m + 1] > 0 &&
+            if (!(m + 2 <= at[s + 1] && snap_owner(sn, data[m]) >= 0 && data[m + 1] > 0 &&
                   (size_t)data[m + 1] <= (at[s + 1] - m - 2) / 2)) return 0;
             for (int a = 0; a < data[m + 1]; a++) {
-                int k = data[m + 2 + 2 * a], k1 = data[m + 3 + 2 * a];
-                if (!(k >= 0 && k < e->nv_used && ens_next(e, k) == k1)) return 0;
+                int k = data[m + 2 + 2 * a], k1 = data[m + 3 + 2 * a], p = snap_owner(sn, k);
+                if (p < 0 || k1 != (k + 1 == sn->start[p] + sn->count[p] ? sn->start[p] : k + 1)) return 0;
             }
             m += 2 + 2 * (size_t)data[m + 1];
         }
     return 1;
 }
 
-int contact_load(Contact *c, const Ensemble *e, FILE *f, size_t left)
+int contact_load(Contact *c, FILE *f, size_t left)
 {
-    int32_t state = 0, calm = 0, ns = 0;
-    double d[5] = { 0 };
+    int32_t state = 0, n[4] = { 0 };
+    double d[15] = { 0 };
     int *data = NULL;
     size_t *at = NULL;
+    struct ContactSnap *sn = c->snap;
     contact_invalidate(c);
-    c->calm = 0;
     /* every length is checked against the bytes left in the file */
-    int ok = fread(&state, sizeof state, 1, f) == 1 && state >= 0 && state <= 2 && fread(&calm, sizeof calm, 1, f) == 1 && calm >= 0;
-    if (ok && state == 2) ok = fread(d, sizeof d, 1, f) == 1 && fread(&ns, sizeof ns, 1, f) == 1 && ns >= 0 &&
-                               (size_t)ns <= left / sizeof(int64_t) && (at = malloc(((size_t)ns + 1) * sizeof *at)) != NULL &&
-                               (data = malloc(left + sizeof *data)) != NULL;
-    /* skin in (0, 4 reach], as built */
-    ok = ok && (state != 2 || (d[0] > 0 && d[0] <= 4 * d[1] && isfinite(d[1]) && isfinite(d[2]) && isfinite(d[3]) && d[4] >= 0 && isfinite(d[4])));
-    if (ok && state == 2) at[0] = 0;
-    for (int k = 0; ok && state == 2 && k < ns; k++) {
+    int ok = fread(&state, sizeof state, 1, f) == 1 && (state == 0 || state == 1);
+    if (!ok || !state) return ok ? 0 : -1;
+    ok = fread(d, sizeof d, 1, f) == 1 && fread(n, sizeof *n, 3, f) == 3 && n[0] > 0 && n[1] > 0 && n[2] >= 0 &&
+         n[2] == (n[1] + GRID_STRIP - 1) / GRID_STRIP && (size_t)n[0] * (size_t)n[1] <= left * 64 + 64 &&
+         (size_t)n[2] <= left / sizeof(int64_t) && (at = malloc(((size_t)n[2] + 1) * sizeof *at)) != NULL &&
+         (data = malloc(left + sizeof *data)) != NULL;
+    /* skin in (0, 4 reach], cells as built (at least lcell / 2 + reach + skin), the rest finite */
+    for (int k = 1; k < 15; k++) ok = ok && isfinite(d[k]);
+    ok = ok && d[0] > 0 && d[0] <= 4 * d[1] && d[4] >= 0 && d[8] > 0 && d[7] >= 0.5 * d[8] + d[1] + d[0];
+    if (ok) at[0] = 0;
+    for (int k = 0; ok && k < n[2]; k++) {
         int64_t len;
         ok = fread(&len, sizeof len, 1, f) == 1 && len >= 0 && (uint64_t)len <= (left - at[k] * sizeof *data) / sizeof *data;
         if (ok) { ok = fread(data + at[k], sizeof *data, (size_t)len, f) == (size_t)len; at[k + 1] = at[k] + (size_t)len; }
     }
-    ok = ok && (state != 2 || list_fits(e, data, at, ns));
-    if (!ok) { free(data); free(at); return -1; }
-    c->calm = calm;
-    if (state == 1) { c->built = 1; c->built_layout = e->layout; }
-    if (state != 2) { free(data); free(at); return 0; }
-    reserve_threads(c, WANT_FORCES);
-    free(c->work[0].lst);
-    c->work[0].lst = data;
-    c->work[0].lst_n = c->work[0].lst_cap = at[ns];
-    reserve_strips(c, ns);
-    for (int s = 0; s < ns; s++) { c->strip_tid[s] = 0; c->strip_at[s] = at[s]; c->strip_end[s] = at[s + 1]; }
-    free(at);
-    c->nstrips = ns;
-    c->built = c->list_ok = 1;
-    c->built_layout = e->layout;
-    c->list_skin = d[0]; c->list_reach = d[1]; c->list_h = d[2]; c->list_extent = d[3]; c->drift = d[4];
+    int64_t next_id = 0;
+    ok = ok && fread(&n[3], sizeof n[3], 1, f) == 1 && n[3] >= 0 && (size_t)n[3] <= left / 28 &&
+         fread(&next_id, sizeof next_id, 1, f) == 1 && next_id >= 0;
+    if (ok) { snap_reserve(sn, n[3]); GROW(sn->wander, sn->wander_cap, n[3]); }
+    for (int p = 0; ok && p < n[3]; p++) {
+        int32_t v[3];
+        ok = fread(&sn->id[p], sizeof sn->id[p], 1, f) == 1 && fread(v, sizeof v, 1, f) == 1 && fread(&sn->wander[p], sizeof(double), 1, f) == 1 &&
+             v[0] >= 0 && v[1] >= 3 && (int64_t)v[0] + v[1] <= INT32_MAX && sn->id[p] < next_id && sn->wander[p] >= 0 && isfinite(sn->wander[p]);
+        if (ok) { sn->start[p] = v[0]; sn->count[p] = v[1]; sn->edits[p] = (uint32_t)v[2]; }
+    }
+    sn->np = ok ? n[3] : 0;
+    ok = ok && list_fits(sn, data, at, n[2]);
+    if (!ok) { free(data); free(at); sn->np = sn->nv = 0; return -1; }
+    sn->nv = sn->np ? sn->start[sn->np - 1] + sn->count[sn->np - 1] : 0;
+    sn->next_id = next_id;
+    reserve_strips(c, n[2]);
+    for (int s = 0; s < n[2]; s++) {
+        struct ContactStrip *st = &c->strip[s];
+        size_t len = at[s + 1] - at[s];
+        if (len > st->cap) { st->cap = len; st->rec = ph_realloc(st->rec, len * sizeof *st->rec); }
+        if (len) memcpy(st->rec, data + at[s], len * sizeof *data);
+        st->n = len;
+    }
+    free(data); free(at);
+    double *swap = c->wander; c->wander = sn->wander; sn->wander = swap;
+    int cap = c->wander_cap; c->wander_cap = sn->wander_cap; sn->wander_cap = cap;
+    c->wander_max = 0;
+    for (int p = 0; p < sn->np; p++) c->wander_max = fmax(c->wander_max, c->wander[p]);
+    c->nstrips = n[2];
+    c->list_ok = 1;
+    c->list_layout = UINT64_MAX;   /* (the restored slots are numbered anew: the next step patches) */
+    c->list_skin = d[0]; c->list_reach = d[1]; c->list_h = d[2]; c->list_extent = d[3]; c->moved = d[4];
+    c->list_x0 = d[5]; c->list_y0 = d[6]; c->list_cs = d[7]; c->list_lcell = d[8]; c->list_nx = n[0]; c->list_ny = n[1];
+    for (int k = 0; k < 6; k++) c->flow[k] = d[9 + k];
     return 0;
 }

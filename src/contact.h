@@ -21,10 +21,21 @@
  * the reach plus a skin as thick as the reach. A pair's distance changes by at most twice the
  * largest displacement, so until the vertices have moved half the skin every pair within the
  * reach is in the list, and the steps evaluate it instead of the grid. The strips of the build
- * are kept, so the reactions stay race-free and the sums in a fixed order. Layout: per thread a
+ * are kept, so the reactions stay race-free and the sums in a fixed order. Layout: per strip a
  * stream of records (i, n, k_1, k1_1, ..., k_n, k1_n), one for each vertex i with n > 0 edges
- * k -> k1 within the reach plus the skin; strip s is the range [strip_at[s], strip_end[s]) of
- * thread strip_tid[s]'s stream. */
+ * k -> k1 within the reach plus the skin.
+ *
+ * Patching: when polygons are remodeled, divided, fused or removed (Ensemble.layout changed),
+ * the list is patched, not rebuilt. A polygon whose id, vertex count and edits (ensemble.h) are
+ * those of the list's snapshot is unchanged: its slots are renumbered. Every edge of a changed or
+ * new polygon q lies in the bounding box of q's vertices, so a vertex farther than the reach plus
+ * the skin from that box cannot meet q's new edges before the list is rebuilt anyway: only the
+ * vertices within it (found through the cells of the build's grid) get new records, from the
+ * edges around them; entries for edges that no longer exist are dropped. A new record goes to
+ * the strip of the vertex's current cell; writes of a vertex stay within lmax + reach + skin of
+ * it, and strips two apart are 4 cells >= 2 lmax + 4 (reach + skin) apart, so the sums stay
+ * race-free. The list is rebuilt when the vertices have moved half the skin, an edge is longer
+ * than the build's cells allow, or a quarter of the vertices would get new records. */
 #ifndef PH_CONTACT_H
 #define PH_CONTACT_H
 #include "ensemble.h"
@@ -37,20 +48,25 @@
  * they are this module's own: other modules use the functions below. */
 typedef struct Contact {
     Grid grid;                /* of the last build; released while a list serves (large ensembles) */
-    struct ContactWork *work; /* per thread: work lists, pair records, its streams of the list */
+    struct ContactWork *work; /* per thread: work lists, pair records */
     int nthreads;
     int keep_records;         /* keep the pairs of the next evaluation (contact_keep_records) */
     double *u;                /* pair energy owned by each vertex (allocated when requested) */
-    int *strip_tid;           /* the list's strips (see above) */
-    size_t *strip_at, *strip_end;
+    struct ContactStrip *strip;   /* the list's strips (see above) */
     int nstrips, strips_cap;
-    int built;                /* a contact_forces_step has built since contact_init / contact_invalidate */
-    int calm;                 /* steps since the slots last changed (as seen by contact_forces_step) */
-    uint64_t built_layout;    /* Ensemble.layout at that build */
-    int list_ok;              /* it built a list: usable while the layout and the reach are unchanged */
+    struct ContactSnap *snap;     /* the polygons the list's slot numbers refer to, patch work space */
+    int list_ok;              /* a list exists (contact_forces_step built it) */
+    uint64_t list_layout;     /* Ensemble.layout its slot numbers refer to */
     double list_skin, list_reach, list_h, list_extent;   /* its skin and reach; largest |coordinate| */
-    double drift;             /* bound on how far any vertex moved since it was built */
-    int64_t builds, reuses, plain;   /* steps that built the list, reused it, used the grid only */
+    double list_x0, list_y0, list_cs;   /* the build's grid: origin and cell side, nx * ny cells */
+    int list_nx, list_ny;
+    double list_lcell;        /* the longest edge its cells allow */
+    double moved;             /* bound on how far any vertex moved since it was built */
+    double *wander;           /* per polygon: bound on how far its vertices moved relative to the flow */
+    int wander_cap;           /* since their records were made (see above) */
+    double wander_max;
+    double flow[6];           /* the fitted flow u(x) = (f0 + f2 x + f3 y, f1 + f4 x + f5 y) */
+    int64_t builds, patches, reuses;   /* steps that built the list, patched it, reused it */
 } Contact;
 
 void contact_init(Contact *c);
@@ -62,15 +78,14 @@ void contact_free(Contact *c);
 void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, double *energy);
 
 /* The same for a step of a simulation (no energy): reuses the neighbour list of the last call
- * while it is complete (see above), else builds the grid and a new list. When the slots changed
- * (Ensemble.layout) in this step and the one before, it uses the grid only: they will likely
- * change again at once (a large growing tissue remodels somewhere nearly every step), and the
- * list would be wasted. The caller reports every motion of the vertices with contact_moved; any
- * other change of positions must call contact_invalidate. */
+ * while it is complete, patches it when polygons changed, else builds the grid and a new list
+ * (see above). The caller reports every motion of the vertices with contact_moved; any other
+ * change of positions must call contact_invalidate. Polygons may change only as ensemble.h says
+ * (a new id, or a new edits count, for a polygon whose vertex list changed). */
 void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax);
 
-/* Every vertex moved at most d since the last call (integrate: dt times the largest speed). */
-void contact_moved(Contact *c, double d);
+/* The vertices moved for dt at their velocities, the largest vmax (integrate). */
+void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax);
 
 /* The next contact_forces_step starts afresh, as after contact_init. */
 void contact_invalidate(Contact *c);
@@ -90,26 +105,25 @@ void contact_keep_records(Contact *c, int on);
 int contact_record_parts(const Contact *c);
 const PairRec *contact_records(const Contact *c, int part, int *n);
 
-/* How many steps built the list, reused it, and used the grid only. */
-void contact_counts(const Contact *c, int64_t *builds, int64_t *reuses, int64_t *plain);
+/* How many steps built the list, patched it, and reused it unchanged. */
+void contact_counts(const Contact *c, int64_t *builds, int64_t *patches, int64_t *reuses);
 
 /* Whether the grid's memory is held (tests of memory use: a serving list frees it). */
 int contact_holds_grid(const Contact *c);
 
-/* Checkpoints carry the neighbour list, so that a continued run takes the same path. The state
- * of the list for the next step: 0 (the slots changed since the last build, or none yet),
- * 1 (unchanged, no list) or 2 (unchanged, with a list). */
-int contact_saved_state(const Contact *c, const Ensemble *e);
+/* Checkpoints carry the neighbour list, so that a continued run takes the same path: whether
+ * there is one (0 or 1). */
+int contact_saved_state(const Contact *c);
 
-/* Writes the list section of a checkpoint: int32 state, int32 calm, and for state 2 the list's
- * skin, reach, h, extent and drift (doubles), int32 strips, then per strip an int64 length and
- * its ints. Each piece goes through put(out, bytes, n), the checkpoint's writer (which checksums
- * it and keeps the first error). */
-void contact_save(const Contact *c, const Ensemble *e, void (*put)(void *out, const void *d, size_t n), void *out);
+/* Writes the list section of a checkpoint: int32 state, and for state 1 the list's skin, reach,
+ * h, extent, drift, grid origin x0, y0 and cell side (doubles), int32 nx, ny, strips, then per
+ * strip an int64 length and its ints, then the snapshot: int32 polygons, int64 next id, and per
+ * polygon int64 id, int32 start, count, edits. Each piece goes through put(out, bytes, n), the checkpoint's
+ * writer (which checksums it and keeps the first error). */
+void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t n), void *out);
 
-/* Reads that section into c for the ensemble e just read; at most `left` bytes of it remain in
- * the file. Returns 0, or -1 when the
- * section is truncated or corrupt or does not fit e (then c starts afresh). */
-int contact_load(Contact *c, const Ensemble *e, FILE *f, size_t left);
+/* Reads that section into c; at most `left` bytes of it remain in the file. Returns 0, or -1
+ * when the section is truncated or corrupt (then c starts afresh). */
+int contact_load(Contact *c, FILE *f, size_t left);
 
 #endif

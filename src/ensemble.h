@@ -32,7 +32,8 @@
     X(int64_t,       id,     int64_t, e->next_id++)  /* stable id, never reused */ \
     X(int64_t,       parent, int64_t, -1)            /* id of the parent; -1: none */ \
     X(signed char,   phase,  int8_t,  1)             /* +1 or -1 */ \
-    X(unsigned char, rigid,  uint8_t, 0)             /* 1: never moves (docs/model.md 6) */
+    X(unsigned char, rigid,  uint8_t, 0)             /* 1: never moves (docs/model.md 6) */ \
+    X(uint32_t,      edits,  uint32_t, 0)            /* times its vertex list was rewritten under the same id (remodeling) */
 #define ENSEMBLE_POLYGON_DERIVED(X) \
     X(int,           start,  void,    e->nv_used)    /* first vertex slot */ \
     X(double,        A,      void,    area)          /* current area (geometry pass) */ \
@@ -56,6 +57,7 @@ typedef struct Ensemble {
 
     int gaps;          /* 1 when the vertex slots are not contiguous in polygon order */
     uint64_t layout;   /* changes whenever slots are reassigned (polygons added, removed, remodeled):
+                        * a polygon whose vertex list changes gets a new id or edits + 1;
                         * whoever keeps slot numbers across steps (the contact list) compares it */
     int64_t next_id;   /* next polygon id to hand out */
     double t;          /* simulated time */

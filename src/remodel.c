@@ -190,7 +190,7 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
     }
     for (int p = 0; p < e->np; p++) {
         e->start[p] = r->newstart[p];
-        e->count[p] = r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
+        if (r->newcount[p] >= 0) { e->count[p] = r->newcount[p]; e->edits[p]++; }   /* (ensemble.h) */
     }
     e->nv_used = total;
     e->gaps = 0;

@@ -63,7 +63,7 @@ int sim_step(Sim *s)
     s->vertex_steps += e->nv_used;
     double vmax;
     int bad = integrate_step(e, P, &vmax);               LAP(T_INTEGRATE);
-    contact_moved(&s->contact, P->dt * vmax);
+    contact_moved(&s->contact, e, P->dt, vmax);
     if (bad >= 0) {
         double vbad = 0;
         int finite = 1;

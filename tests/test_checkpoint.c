@@ -20,7 +20,7 @@
 enum {
     H_DT = 40 + 26 * 8, H_SEED = 272, H_DRAWS = 280, H_STEP = 288, H_NEXT_ID = 296, H_T = 336,
     H_FRAME = 344, H_NP = 348, H_INPUT = 360, H_SIZE = 1384,
-    R_COUNT = 0, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_SIZE = 58, V_SIZE = 40
+    R_COUNT = 0, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_SIZE = 62, V_SIZE = 40
 };
 
 typedef struct { char dir[64], path[128]; unsigned char *bytes; long n; } Ckpt;

@@ -359,8 +359,8 @@ void test_contact_count_neighbors_matches_records(void)
         free(fx); free(fy);
         checked++;
     }
-    int64_t builds, reuses, plain;
-    contact_counts(&b.contact, &builds, &reuses, &plain);
+    int64_t builds, patches, reuses;
+    contact_counts(&b.contact, &builds, &patches, &reuses);
     ENSURE_MSG(reuses > 0 && builds > 0, "list built %lld, reused %lld", (long long)builds, (long long)reuses);
     ENSURE_MSG(b.e.np > 36 && total > 4 * 36 * checked, "%d cells, %ld neighbours in all: no growing tissue", b.e.np, total);
     ENSURE_MSG(fx_state_hash(&a.e) == fx_state_hash(&b.e), "counting changed the run");

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "checkpoint.h"
 #include "contact.h"
+#include "remodel.h"
 #include "fixtures.h"
 #include "forces.h"
 #include "geometry.h"
@@ -295,9 +296,10 @@ void test_sim_sigterm_checkpoint(void)
     ENSURE(fx_sh(cmd) == 0);
 }
 
-/* Steps s `steps` times; after each step compares the pair forces of the step's contact list
- * (contact_forces_step) with a new grid (contact_forces): the same pairs, and the same forces up
- * to the order of the sums. Returns the smallest and largest pair counts seen. */
+/* Steps s `steps` times; after each step (and the next one's remodeling) compares the pair forces
+ * of the step's contact list (contact_forces_step) with a new grid (contact_forces): the same
+ * pairs, and the same forces up to the order of the sums. Returns the smallest and largest pair
+ * counts seen. */
 static void list_matches_grid(Sim *s, int steps, int *pairs_min, int *pairs_max)
 {
     static Contact fresh;
@@ -306,6 +308,7 @@ static void list_matches_grid(Sim *s, int steps, int *pairs_min, int *pairs_max)
     for (int k = 0; k < steps; k++) {
         ENSURE_MSG(sim_step(s) == 0, "%s", s->error);
         Ensemble *e = &s->e;
+        remodel_apply(e, &s->P, &s->remodel);   /* (as the next step begins: its remodel then has nothing to do) */
         double lmax = forces_update_geometry(e), *f[2][2], fbig = 0, diff = 0;
         int pairs[2];
         for (int m = 0; m < 2; m++) {
@@ -356,8 +359,8 @@ void test_sim_contact_list_complete(void)
     int lo, hi;
     list_matches_grid(&s, 1500, &lo, &hi);
     /* the test proves something only if the list was both reused and rebuilt, and pairs came */
-    int64_t builds, reuses, plain;
-    contact_counts(&s.contact, &builds, &reuses, &plain);
+    int64_t builds, patches, reuses;
+    contact_counts(&s.contact, &builds, &patches, &reuses);
     ENSURE_MSG(reuses > 500 && builds > 20, "list built %lld times, reused %lld", (long long)builds, (long long)reuses);
     ENSURE_MSG(hi > lo + 50, "pairs ranged only from %d to %d", lo, hi);
     sim_free(&s);
@@ -370,8 +373,53 @@ void test_sim_contact_list_complete(void)
         for (int i = s.e.start[p]; i < s.e.start[p] + s.e.count[p]; i++) s.e.vx[i] = a ? -8 : 8;
     }
     list_matches_grid(&s, 150, &lo, &hi);
-    contact_counts(&s.contact, &builds, &reuses, &plain);
+    contact_counts(&s.contact, &builds, &patches, &reuses);
     ENSURE_MSG(lo == 0 && hi > 0 && reuses > 100, "pairs %d to %d, list reused %lld times", lo, hi, (long long)reuses);
+    sim_free(&s);
+}
+
+/* The list patched through every kind of change finds the same pairs and forces as a new grid at
+ * every step: a confluent tissue of 49 cells that grows fast, divides (division areas spread),
+ * loses its smallest cells (below Amin) and jostles (random initial velocities), so that
+ * polygons are remodeled, divided, removed and refreshed for their motion nearly every step;
+ * then drops that fuse (theta > 0). The list must be patched far more often than rebuilt. */
+void test_sim_patched_list_complete(void)
+{
+    Params P = params_compiled;
+    P.alpha_mu = 10; P.Amax_CV = 0.2; P.Amin = 0.5;
+    static Sim s;
+    sim_init(&s, &P, 5);
+    uint64_t rng = 11;
+    for (int r = 0; r < 7; r++)
+        for (int c = 0; c < 7; c++) {
+            double R = (r * 7 + c) % 9 == 4 ? 0.35 : 0.9;   /* a few small ones, removed at once */
+            int p = fx_add_ngon(&s.e, 20, R, 1.86 * c + 0.93 * (r % 2), 1.61 * r, 0.1 * c);
+            double vx = fx_uniform(&rng, -3, 3), vy = fx_uniform(&rng, -3, 3);
+            for (int i = s.e.start[p]; i < s.e.start[p] + s.e.count[p]; i++) { s.e.vx[i] = vx; s.e.vy[i] = vy; }
+        }
+    sim_draw_traits(&s);
+    int lo, hi;
+    list_matches_grid(&s, 1200, &lo, &hi);
+    int64_t builds, patches, reuses;
+    contact_counts(&s.contact, &builds, &patches, &reuses);
+    ENSURE_MSG(s.divisions >= 20 && s.removals >= 5, "%lld divisions, %lld removals", (long long)s.divisions, (long long)s.removals);
+    ENSURE_MSG(patches > 500 && patches > 10 * builds, "list built %lld times, patched %lld, reused %lld",
+               (long long)builds, (long long)patches, (long long)reuses);
+    sim_free(&s);
+
+    P = params_compiled;
+    P.alpha_mu = 0; P.Amax_mu = INFINITY; P.theta = 0.5; P.kh = 3e6;   /* sticky drops that fuse */
+    sim_init(&s, &P, 2);
+    for (int k = 0; k < 64; k++) {
+        int p = fx_add_ngon(&s.e, 24, 0.5, 1.1 * (k % 8), 1.1 * (k / 8), 0);
+        double vx = fx_uniform(&rng, -1.5, 1.5), vy = fx_uniform(&rng, -1.5, 1.5);
+        for (int i = s.e.start[p]; i < s.e.start[p] + s.e.count[p]; i++) { s.e.vx[i] = vx; s.e.vy[i] = vy; }
+    }
+    sim_draw_traits(&s);
+    list_matches_grid(&s, 800, &lo, &hi);
+    contact_counts(&s.contact, &builds, &patches, &reuses);
+    ENSURE_MSG(s.fusions1 >= 5 && patches > 2 * builds, "%lld fusions, %lld splits; list built %lld, patched %lld",
+               (long long)s.fusions1, (long long)s.fusions2, (long long)builds, (long long)patches);
     sim_free(&s);
 }
 
@@ -412,28 +460,28 @@ void test_sim_checkpoint_contact_list(void)
     for (int k = 0; k < 6; k++) fx_add_ngon(&a.e, 24, 0.5, 1.02 * (k % 3), 1.02 * (k / 3), 0);
     sim_draw_traits(&a);
     for (int k = 0; k < 300; k++) ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
-    ENSURE_MSG(contact_saved_state(&a.contact, &a.e) == 2, "no list to save (state %d)", contact_saved_state(&a.contact, &a.e));
+    ENSURE_MSG(contact_saved_state(&a.contact) == 1, "no list to save");
     ENSURE(checkpoint_write(path, &a, 0, "six", err, sizeof err) == 0);
     long full = file_size(path);
-    /* the same state without a list: the list section is then the 8 bytes of state and calm (and
-     * the checksum's 4 follow) */
+    /* the same state without a list: the list section is then the 4 bytes of the state (and the
+     * checksum's 4 follow) */
     sim_init(&c, &params_compiled, 1);
     ENSURE_MSG(checkpoint_read(path, &c, &frame, input, sizeof input, err, sizeof err) == 0, "%s", err);
     contact_invalidate(&c.contact);
     ENSURE(checkpoint_write(path, &c, 0, "six", err, sizeof err) == 0);
-    long base = file_size(path) - 12;
-    ENSURE(full > base + 8 + 40);
+    long base = file_size(path) - 8;
+    ENSURE(full > base + 4 + 40);
     ENSURE(checkpoint_write(path, &a, 0, "six", err, sizeof err) == 0);
     sim_init(&b, &params_compiled, 1);
     ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == 0, "%s", err);
     ENSURE(same_state(&a.e, &b.e));
-    int64_t builds, reuses, reuses0, plain;
-    contact_counts(&b.contact, &builds, &reuses0, &plain);
+    int64_t builds, patches, reuses, reuses0;
+    contact_counts(&b.contact, &builds, &patches, &reuses0);
     for (int k = 0; k < 200; k++) {
         ENSURE_MSG(sim_step(&a) == 0 && sim_step(&b) == 0, "%s%s", a.error, b.error);
         ENSURE_MSG(same_state(&a.e, &b.e), "the continued run differs at step %d", k);
     }
-    contact_counts(&b.contact, &builds, &reuses, &plain);
+    contact_counts(&b.contact, &builds, &patches, &reuses);
     ENSURE_MSG(reuses > reuses0, "the read-back run never reused the list");
     /* truncated anywhere (about 200 cuts over the whole file, 100 in the list section): refused,
      * and no half-read ensemble is left */
@@ -456,19 +504,62 @@ void test_sim_checkpoint_contact_list(void)
             else
                 ENSURE_MSG(b.e.np == 0 && b.e.nv_used == 0, "a cut at %ld bytes left %d polygons", n, b.e.np);
         }
-    /* version 1 (no list section, no checksum): refused, saying why */
+    /* an older version (here 1): refused, saying why */
     uint32_t one = 1;
     memcpy(bytes + 24, &one, sizeof one);   /* (after the 24-byte magic) */
     f = fopen(path, "wb");
     ENSURE(fwrite(bytes, 1, (size_t)base, f) == (size_t)base);
     fclose(f);
     ENSURE(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == -1);
-    ENSURE_MSG(strstr(err, "version 1 has no checksum"), "%s", err);
+    ENSURE_MSG(strstr(err, "version 1 is no longer read"), "%s", err);
     free(bytes);
     remove(path);
     sim_free(&a);
     sim_free(&b);
     sim_free(&c);
+}
+
+/* A checkpoint taken while the list lives on by patches (a growing, dividing tissue, with gaps in
+ * the slots when a step ended with a division): the run read back goes on bit for bit like the
+ * original, patching the list it read. */
+void test_sim_checkpoint_patched_list(void)
+{
+    Params P = params_compiled;
+    P.alpha_mu = 10; P.Amax_CV = 0.2;
+    static Sim a, b;
+    char path[] = "/tmp/ph_test_ckpt_XXXXXX", err[512], input[64];
+    int fd = mkstemp(path), frame, gaps = 0, checked = 0;
+    ENSURE(fd >= 0);
+    close(fd);
+    sim_init(&a, &P, 4);
+    for (int k = 0; k < 36; k++) fx_add_ngon(&a.e, 20, 0.9, 1.86 * (k % 6) + 0.93 * (k / 6 % 2), 1.61 * (k / 6), 0);
+    sim_draw_traits(&a);
+    for (int k = 0; k < 1200 && checked < 4; k++) {
+        ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
+        if (k < 300 || (k % 97 && !(a.e.gaps && gaps < 2))) continue;
+        gaps += a.e.gaps;
+        ENSURE(contact_saved_state(&a.contact) == 1);
+        ENSURE(checkpoint_write(path, &a, 0, "tissue", err, sizeof err) == 0);
+        sim_init(&b, &P, 1);
+        ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == 0, "%s", err);
+        int64_t a0[3], a1[3], b0[3], b1[3];
+        contact_counts(&a.contact, &a0[0], &a0[1], &a0[2]);
+        contact_counts(&b.contact, &b0[0], &b0[1], &b0[2]);
+        for (int j = 0; j < 60; j++) {
+            ENSURE_MSG(sim_step(&a) == 0 && sim_step(&b) == 0, "%s%s", a.error, b.error);
+            ENSURE_MSG(same_state(&a.e, &b.e), "checkpoint at step %d: the continued run differs %d steps later", k + 1, j + 1);
+        }
+        contact_counts(&a.contact, &a1[0], &a1[1], &a1[2]);
+        contact_counts(&b.contact, &b1[0], &b1[1], &b1[2]);
+        ENSURE_MSG(b1[0] - b0[0] == a1[0] - a0[0] && b1[1] > b0[1], "the original built its list %lld times, the read-back run %lld times (patched %lld)",
+                   (long long)(a1[0] - a0[0]), (long long)(b1[0] - b0[0]), (long long)(b1[1] - b0[1]));
+        sim_free(&b);
+        checked++;
+        k += 60;
+    }
+    ENSURE_MSG(checked == 4 && gaps >= 1 && a.divisions > 10, "%d checkpoints, %d with gaps, %lld divisions", checked, gaps, (long long)a.divisions);
+    remove(path);
+    sim_free(&a);
 }
 
 /* A packing of 67,200 vertices (above 65,536: the parallel grid sort, at most 2 cells per vertex,
@@ -491,8 +582,8 @@ void test_sim_large_packing_list_and_memory(void)
         ENSURE(s.e.nv_used >= 1 << 16);
         omp_set_num_threads(t + 1);
         for (int k = 0; k < 40; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
-        int64_t builds, reuses, plain;
-        contact_counts(&s.contact, &builds, &reuses, &plain);
+        int64_t builds, patches, reuses;
+        contact_counts(&s.contact, &builds, &patches, &reuses);
         ENSURE_MSG(builds > 0 && reuses > 0 && !contact_holds_grid(&s.contact),
                    "list built %lld, reused %lld, grid %s", (long long)builds, (long long)reuses,
                    contact_holds_grid(&s.contact) ? "kept" : "freed");

@@ -203,8 +203,12 @@ static double json_number(const char *text, const char *anchor, const char *key)
 }
 
 /* The default run has the structure of the paper's program (docs/model.md 5 and 10.8), measured
- * by scripts/tissue_stats.py on its last frame: 4.9..5.5 neighbours per cell, 5.6..6.1 per
- * interior cell, no four cells pairwise in contact; and it grows as with the old division rule:
+ * by scripts/tissue_stats.py on its last frame: 4.7..5.5 neighbours per cell, 5.3..6.1 per
+ * interior cell, at most two sets of four cells pairwise in contact. (The run is chaotic: the
+ * last digits of a sum decide which way a later cell divides. Over 33 runs that differ only so
+ * (seeds 1-19, and the order of the contact sums), the mean ranged 4.77..5.16, the interior mean
+ * 5.39..5.83, and 0..2 such sets appeared: bounds for one run must hold them all.) It grows as
+ * with the old division rule:
  * the first frame with 4, 8, ..., 128 cells within 2 frames of 17, 32, 49, 66, 82, 99. The run
  * goes on 2 frames past the default 100 so that a 128th cell up to 2 frames late is seen. */
 void test_topology_default_tissue_structure(void)
@@ -228,9 +232,9 @@ void test_topology_default_tissue_structure(void)
     double cells = json_number(text, "frames", "cells"), mean = json_number(text, "neighbors", "mean");
     double inner = json_number(text, "interior_neighbors", "mean"), cliques = json_number(text, "frames", "cliques4");
     ENSURE_MSG(cells == 128, "%g cells at the last frame (t = 10.2)", cells);
-    ENSURE_MSG(mean >= 4.9 && mean <= 5.5, "mean neighbour number %g", mean);
-    ENSURE_MSG(inner >= 5.6 && inner <= 6.1, "interior mean neighbour number %g", inner);
-    ENSURE_MSG(cliques == 0, "%g 4-cell cliques", cliques);
+    ENSURE_MSG(mean >= 4.7 && mean <= 5.5, "mean neighbour number %g", mean);
+    ENSURE_MSG(inner >= 5.3 && inner <= 6.1, "interior mean neighbour number %g", inner);
+    ENSURE_MSG(cliques <= 2, "%g 4-cell cliques", cliques);
     const int count[6] = { 4, 8, 16, 32, 64, 128 }, before[6] = { 17, 32, 49, 66, 82, 99 };
     for (int k = 0; k < 6; k++) {
         char key[16];

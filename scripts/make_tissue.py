@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Writes a confluent tissue of about N polydisperse cells as an OFF file: the Voronoi cells of
+a jittered hexagonal lattice inside a disc, each shrunk by half the gap g so that neighbours face
+each other across g (in adhesive contact for g = h), with edges no longer than lmax. Cell areas
+spread around MEAN (default 0.75 pi: a default-physics tissue divides at pi, so a tissue made
+with the defaults divides steadily from the first steps on). The growing-tissue benchmark.
+    scripts/make_tissue.py N out.off [--seed S] [--mean A] [--jitter J] [--gap G] [--lmax L]"""
+import argparse
+import math
+import random
+
+
+def clip(poly, ax, ay, c):
+    """The part of poly where ax * x + ay * y <= c (Sutherland-Hodgman, one half-plane)."""
+    out = []
+    for k in range(len(poly)):
+        (x0, y0), (x1, y1) = poly[k], poly[(k + 1) % len(poly)]
+        s0, s1 = ax * x0 + ay * y0 - c, ax * x1 + ay * y1 - c
+        if s0 <= 0:
+            out.append((x0, y0))
+        if (s0 < 0 < s1) or (s1 < 0 < s0):
+            f = s0 / (s0 - s1)
+            out.append((x0 + f * (x1 - x0), y0 + f * (y1 - y0)))
+    return out
+
+
+def area(poly):
+    return 0.5 * sum(poly[k][0] * poly[(k + 1) % len(poly)][1] - poly[(k + 1) % len(poly)][0] * poly[k][1]
+                     for k in range(len(poly)))
+
+
+def shrink(poly, d):
+    """A convex counter-clockwise polygon with every edge moved inward by d (edges that vanish
+    are dropped by clipping the polygon with each moved edge's half-plane)."""
+    out = poly
+    for k in range(len(poly)):
+        (x0, y0), (x1, y1) = poly[k], poly[(k + 1) % len(poly)]
+        ex, ey = x1 - x0, y1 - y0
+        l = math.hypot(ex, ey)
+        if l == 0:
+            continue
+        nx, ny = ey / l, -ex / l   # outward normal of a counter-clockwise edge
+        out = clip(out, nx, ny, nx * x0 + ny * y0 - d)
+        if len(out) < 3:
+            return []
+    return out
+
+
+def refine(poly, lmax):
+    out = []
+    for k in range(len(poly)):
+        (x0, y0), (x1, y1) = poly[k], poly[(k + 1) % len(poly)]
+        n = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / lmax))
+        out += [(x0 + j / n * (x1 - x0), y0 + j / n * (y1 - y0)) for j in range(n)]
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(prog="make_tissue.py",
+                                description="Writes a confluent tissue of about N Voronoi cells to OUT.off.")
+    p.add_argument("n", type=int, metavar="N", help="number of cells (about)")
+    p.add_argument("path", metavar="OUT.off", help="file to write")
+    p.add_argument("--seed", type=int, default=1, help="random seed (default %(default)s)")
+    p.add_argument("--mean", type=float, default=0.75 * math.pi, help="mean cell area (default 0.75 pi)")
+    p.add_argument("--jitter", type=float, default=0.3,
+                   help="lattice jitter in units of the lattice spacing, in [0, 0.5) (default %(default)s)")
+    p.add_argument("--gap", type=float, default=0.01, help="gap between neighbouring cells (default %(default)s)")
+    p.add_argument("--lmax", type=float, default=0.2, help="longest edge (default %(default)s)")
+    a = p.parse_args()
+    if a.n < 1:
+        p.error("N must be at least 1")
+    if not (a.mean > 0 and 0 <= a.jitter < 0.5 and a.gap >= 0 and a.lmax > 0):
+        p.error("need mean > 0, 0 <= jitter < 0.5, gap >= 0 and lmax > 0")
+    rng = random.Random(a.seed)
+    s = math.sqrt(2 * a.mean / math.sqrt(3))            # hexagonal lattice spacing for that mean area
+    radius = math.sqrt(a.n * a.mean / math.pi)          # the disc that holds N cells
+    rows = int(radius / (s * math.sqrt(3) / 2)) + 3
+    seeds, inside = [], []
+    for r in range(-rows, rows + 1):
+        for c in range(-rows - 1, rows + 2):
+            x = (c + 0.5 * (r % 2)) * s + a.jitter * s * (2 * rng.random() - 1)
+            y = r * s * math.sqrt(3) / 2 + a.jitter * s * (2 * rng.random() - 1)
+            seeds.append((x, y))
+            inside.append(math.hypot(x, y) <= radius)
+    # the seeds near each seed, through a grid of cells of side 3 s
+    cs, grid = 3 * s, {}
+    for k, (x, y) in enumerate(seeds):
+        grid.setdefault((math.floor(x / cs), math.floor(y / cs)), []).append(k)
+    cells = []
+    for k, (x, y) in enumerate(seeds):
+        if not inside[k]:
+            continue
+        poly = [(x - cs, y - cs), (x + cs, y - cs), (x + cs, y + cs), (x - cs, y + cs)]
+        gx, gy = math.floor(x / cs), math.floor(y / cs)
+        for i in range(gx - 1, gx + 2):
+            for j in range(gy - 1, gy + 2):
+                for m in grid.get((i, j), ()):
+                    if m != k:   # the half-plane closer to seed k than to seed m
+                        ox, oy = seeds[m]
+                        poly = clip(poly, ox - x, oy - y, 0.5 * ((ox * ox + oy * oy) - (x * x + y * y)))
+        poly = shrink(poly, 0.5 * a.gap)
+        if len(poly) >= 3 and area(poly) > 0:
+            cells.append(refine(poly, a.lmax))
+    nv = sum(len(c) for c in cells)
+    areas = [area(c) for c in cells]
+    with open(a.path, "w") as f:
+        f.write("# %d Voronoi cells of a jittered hexagonal lattice (spacing %.6g, jitter %g, seed %d), gap %g,\n"
+                "# areas %.4g to %.4g (mean %.4g)\nOFF\n%d %d 0\n"
+                % (len(cells), s, a.jitter, a.seed, a.gap, min(areas), max(areas), sum(areas) / len(areas), nv, len(cells)))
+        for c in cells:
+            for x, y in c:
+                f.write("%.12g %.12g 1\n" % (x, y))
+        k = 0
+        for c in cells:
+            f.write("%d %s\n" % (len(c), " ".join(str(k + j) for j in range(len(c)))))
+            k += len(c)
+
+
+if __name__ == "__main__":
+    main()
