@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks: each scenario at 1 and 2 threads, the minimum compute time of REPEATS runs.
-# Writes bench/results.csv and prints a table. Frame writing is excluded from the compute time
+# Writes bench/results.csv and prints a table, and the ratio of a growing tissue's vertex updates
+# per second to a static packing's. Frame writing is excluded from the compute time
 # (the program times it as its own phase) and reported separately.
 #   scripts/bench.sh [REPEATS]      (make bench)
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
@@ -17,8 +18,10 @@ build() {   # build NAME PARAMS: a program with that parameter header (the Makef
 build default params/default.h
 build hex params/hex.h
 build emulsion params/emulsion.h
+build scale params/scale.h
 [ -f build-bench/hex2500.off ] || python3 scripts/make_hex.py 2500 build-bench/hex2500.off
 [ -f build-bench/hex10000.off ] || python3 scripts/make_hex.py 10000 build-bench/hex10000.off
+[ -f build-bench/tissue3000.off ] || python3 scripts/make_tissue.py 3000 build-bench/tissue3000.off
 
 csv="$out/results.csv"
 echo "scenario,threads,wall_s,compute_s,output_s,vertex_steps,mvu_per_s_per_thread,peak_rss_mb,bytes_per_vertex,vertices,remodel,geometry,internal,contact,integrate,fusion,topology" > "$csv"
@@ -64,5 +67,10 @@ scenario default default -n 100 -s 1000
 scenario hex2500 hex build-bench/hex2500.off -n 1 -s 1000
 scenario hex10000 hex build-bench/hex10000.off -n 1 -s 1000
 scenario foam emulsion inputs/emulsion.off -n 10 -s 1000
+scenario tissue3000 scale build-bench/tissue3000.off -n 1 -s 1000
 echo "minimum of $repeats repeats; compute = wall time without frame writing; MVU/s = million vertex updates per second per thread"
 column -s, -t < "$csv" | cut -c1-200
+# the growing tissue (3,000 cells dividing, about 105,000 vertices) against the static packing of
+# about the same size (hex2500, 120,000 vertices), per thread
+awk -F, '$1 == "hex2500" { h[$2] = $7 } $1 == "tissue3000" { g[$2] = $7 }
+         END { for (t = 1; t <= 2; t++) printf "growing / static (tissue3000 / hex2500), %d thread%s: %.2f\n", t, t > 1 ? "s" : "", g[t] / h[t] }' "$csv"

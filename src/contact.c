@@ -24,6 +24,11 @@ typedef struct Near {
 /* What a walk over the strips does for each vertex. */
 enum { WANT_FORCES, WANT_ENERGY, WANT_NEIGHBORS };
 
+/* A patch's candidate edge k -> k1, or (k1 unused) a vertex k that gets a new record: its cell
+ * (of the midpoint, or of the vertex), and for an edge its midpoint from the grid's origin and
+ * half its length in single precision, for a cheap first test as in grid_scan. */
+typedef struct Sel { int cell, k, k1; float x, y, r; } Sel;
+
 /* The work space of one thread. */
 struct ContactWork {
     PairRec *rec;           /* the pairs it found (with keep_records) */
@@ -32,9 +37,8 @@ struct ContactWork {
     int near_cap;
     int *cand, cand_cap;    /* the stencil's candidate items of its current vertex */
     int *nb, nb_n, nb_cap;  /* the neighbour count's (polygon, other polygon) pairs */
-    int *dv, dv_n, dv_cap;  /* a patch's vertices that get new records, */
-    int (*sel)[2];          /* and the (cell, slot) of the edges around them */
-    int sel_n, sel_cap;
+    Sel *dv, *sel;          /* a patch's vertices that get new records, and the edges around them */
+    int dv_n, dv_cap, sel_n, sel_cap;
 };
 
 /* One strip of the list: its stream of records (see contact.h). */
@@ -56,9 +60,10 @@ struct ContactSnap {
     int *marked, marked_n, marked_cap;
     unsigned char *dirty;       /* per slot: gets a new record */
     int dirty_cap;
-    int *dv, dv_cap;            /* those vertices, by strip: dv[dv_at[s] .. dv_at[s + 1]) */
-    int *dv_at, dv_at_cap;
-    int (*sel)[2], sel_cap;     /* the edges around them by (cell, slot) */
+    Sel *dv;                    /* those vertices by (cell, slot): strip s has dv[dv_at[s] .. dv_at[s + 1]) */
+    int dv_cap, *dv_at, dv_at_cap;
+    Sel *sel;                   /* the edges around them by (cell, slot) */
+    int sel_cap;
     double *mean;               /* contact_moved's centroid and mean velocity of each polygon */
     int mean_cap;
     double *wander;             /* the patch's new contact.wander */
@@ -388,7 +393,7 @@ static void take_snapshot(Contact *c, const Ensemble *e)
 /* The cell of the build's grid that holds (x, y), clamped like grid_cell; and its row. */
 static inline int list_cell(const Contact *c, double x, double y, int *row)
 {
-    double fx = (x - c->list_x0) / c->list_cs, fy = (y - c->list_y0) / c->list_cs;
+    double fx = (x - c->list_x0) * c->list_inv, fy = (y - c->list_y0) * c->list_inv;
     int ix = fx < 0 ? 0 : fx >= c->list_nx ? c->list_nx - 1 : (int)fx, iy = fy < 0 ? 0 : fy >= c->list_ny ? c->list_ny - 1 : (int)fy;
     if (row) *row = iy;
     return iy * c->list_nx + ix;
@@ -413,13 +418,14 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
         double w2 = 0, sx = 0, sy = 0, su = 0, sv = 0;
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
             double x = e->x[i], y = e->y[i], ux = e->vx[i] - (f[0] + f[2] * x + f[3] * y), uy = e->vy[i] - (f[1] + f[4] * x + f[5] * y);
-            w2 = fmax(w2, ux * ux + uy * uy);
+            double u2 = ux * ux + uy * uy;
+            w2 = u2 > w2 ? u2 : w2;
             sx += x; sy += y; su += e->vx[i]; sv += e->vy[i];
         }
         double n = e->count[p];
         sn->mean[4 * p] = sx / n; sn->mean[4 * p + 1] = sy / n; sn->mean[4 * p + 2] = su / n; sn->mean[4 * p + 3] = sv / n;
         c->wander[p] += dt * (sqrt(w2) + spread) + 2 * ulp;
-        wmax = fmax(wmax, c->wander[p]);
+        wmax = c->wander[p] > wmax ? c->wander[p] : wmax;
     }
     c->wander_max = wmax;
     /* the next flow: least squares of the polygons' mean velocities, weighted by vertex count */
@@ -444,61 +450,94 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
     for (int k = 0; k < 6; k++) c->flow[k] = isfinite(g[k]) ? g[k] : 0;
 }
 
-static int cmp_sel(const void *a, const void *b)
-{
-    const int *u = a, *v = b;
-    return u[0] != v[0] ? (u[0] > v[0]) - (u[0] < v[0]) : (u[1] > v[1]) - (u[1] < v[1]);
-}
-
 /* The first of the sorted edges sel[0 .. n) in a cell >= cell. */
-static int sel_lower(const int (*sel)[2], int n, int cell)
+static int sel_lower(const Sel *sel, int n, int cell)
 {
     int lo = 0, hi = n;
-    while (lo < hi) { int m = (lo + hi) / 2; if (sel[m][0] < cell) lo = m + 1; else hi = m; }
+    while (lo < hi) { int m = (lo + hi) / 2; if (sel[m].cell < cell) lo = m + 1; else hi = m; }
     return lo;
 }
 
-/* Appends to strip st a new record for vertex i: the edges among the sorted sel[0 .. nsel) within
- * the reach plus the skin (h plus the skin within its own polygon), as strip_forces keeps them. */
-static void new_record(const Contact *c, const Ensemble *e, const Params *P, struct ContactStrip *st,
-                       const int (*sel)[2], int nsel, int i, double skin)
+/* Appends to strip st new records for the vertices dv[0 .. ndv) (sorted by cell): for each, the
+ * edges among the sorted sel[0 .. nsel) within the reach plus the skin (h plus the skin within
+ * its own polygon), as strip_forces keeps them. */
+static void new_records(const Contact *c, const Ensemble *e, const Params *P, struct ContactStrip *st,
+                        const Sel *dv, int ndv, const Sel *sel, int nsel)
 {
-    const double reach = params_reach(P), list2[2] = { (reach + skin) * (reach + skin), (P->h + skin) * (P->h + skin) };
-    int p = e->pid[i], rigid = e->rigid[p], s0 = e->start[p], n0 = e->count[p], iprev = ens_prev(e, i), row;
-    int cell = list_cell(c, e->x[i], e->y[i], &row), cx = cell - row * c->list_nx, nx = c->list_nx;
-    int x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < nx ? cx + 1 : cx, y0 = row > 0 ? row - 1 : 0, y1 = row + 1 < c->list_ny ? row + 1 : row;
-    size_t at = st->n, nl = 0;
-    for (int y = y0; y <= y1; y++)
-        for (int a = sel_lower(sel, nsel, y * nx + x0); a < nsel && sel[a][0] <= y * nx + x1; a++) {
-            int k = sel[a][1], same = (unsigned)(k - s0) < (unsigned)n0;
-            if (k == i || k == iprev || (!same && rigid && e->rigid[e->pid[k]])) continue;
-            double w;
-            int k1 = ens_next(e, k);
-            if (project(e, e->x[i], e->y[i], k, k1, &w) >= list2[same]) continue;
-            if (at + 4 + 2 * nl > st->cap) { st->cap = 2 * (at + 4 + 2 * nl); st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec); }
-            st->rec[at + 2 + 2 * nl] = k; st->rec[at + 3 + 2 * nl] = k1;
-            nl++;
+    const double reach = params_reach(P), skin = c->list_skin, list2[2] = { (reach + skin) * (reach + skin), (P->h + skin) * (P->h + skin) };
+    const float margin = (float)(1e-5 * c->list_cs + 64 * ldexp(c->list_extent + c->moved + c->list_nx * c->list_cs + c->list_ny * c->list_cs, -24));
+    const float lim0[2] = { (float)(reach + skin) + margin, (float)(P->h + skin) + margin };
+    const int nx = c->list_nx;
+    int from[3] = { 0 }, to[3] = { 0 }, cell = -1;
+    for (int d = 0; d < ndv; d++) {
+        int i = dv[d].k;
+        if (dv[d].cell != cell) {   /* a new cell: the ranges of its stencil's rows */
+            cell = dv[d].cell;
+            int row = cell / nx, cx = cell - row * nx, x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < nx ? cx + 1 : cx;
+            for (int r = 0; r < 3; r++) {
+                int y = row - 1 + r;
+                from[r] = to[r] = 0;
+                if (y < 0 || y >= c->list_ny) continue;
+                from[r] = sel_lower(sel, nsel, y * nx + x0);
+                to[r] = sel_lower(sel, nsel, y * nx + x1 + 1);
+            }
         }
-    if (nl) { st->rec[at] = i; st->rec[at + 1] = (int)nl; st->n = at + 2 + 2 * nl; }
+        int p = e->pid[i], rigid = e->rigid[p], s0 = e->start[p], n0 = e->count[p], iprev = ens_prev(e, i);
+        double px = e->x[i], py = e->y[i];
+        float fx = (float)(px - c->list_x0), fy = (float)(py - c->list_y0);
+        size_t at = st->n, nl = 0;
+        for (int r = 0; r < 3; r++)
+            for (int a = from[r]; a < to[r]; a++) {
+                const Sel *q = &sel[a];
+                int k = q->k, same = (unsigned)(k - s0) < (unsigned)n0;
+                float dx = fx - q->x, dy = fy - q->y, lim = q->r + lim0[same];
+                if (dx * dx + dy * dy >= lim * lim || k == i || k == iprev || (!same && rigid && e->rigid[e->pid[k]])) continue;
+                double w;
+                if (project(e, px, py, k, q->k1, &w) >= list2[same]) continue;
+                if (at + 4 + 2 * nl > st->cap) { st->cap = 2 * (at + 4 + 2 * nl); st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec); }
+                st->rec[at + 2 + 2 * nl] = k; st->rec[at + 3 + 2 * nl] = q->k1;
+                nl++;
+            }
+        if (nl) { st->rec[at] = i; st->rec[at + 1] = (int)nl; st->n = at + 2 + 2 * nl; }
+    }
 }
 
-/* Marks the cells within reach + skin of the bounding box of polygon p (1), and their neighbours (2). */
+/* Marks the cells within r of the bounding box of polygon p (level 3: their vertices get new
+ * records), the cells next to them (2: the candidate edges' midpoints lie there) and the cells
+ * next to those (1: the candidate edges' first ends lie there, an edge being shorter than a cell). */
 static void mark_around(Contact *c, const Ensemble *e, int p, double r)
 {
     struct ContactSnap *sn = c->snap;
     double xmin = INFINITY, ymin = INFINITY, xmax = -INFINITY, ymax = -INFINITY;
     for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-        xmin = fmin(xmin, e->x[i]); xmax = fmax(xmax, e->x[i]);
-        ymin = fmin(ymin, e->y[i]); ymax = fmax(ymax, e->y[i]);
+        double x = e->x[i], y = e->y[i];
+        xmin = x < xmin ? x : xmin; xmax = x > xmax ? x : xmax;
+        ymin = y < ymin ? y : ymin; ymax = y > ymax ? y : ymax;
     }
     int r0, r1, c0 = list_cell(c, xmin - r, ymin - r, &r0), c1 = list_cell(c, xmax + r, ymax + r, &r1);
     c0 -= r0 * c->list_nx; c1 -= r1 * c->list_nx;
-    for (int y = r0 > 0 ? r0 - 1 : 0; y <= r1 + 1 && y < c->list_ny; y++)
-        for (int x = c0 > 0 ? c0 - 1 : 0; x <= c1 + 1 && x < c->list_nx; x++) {
-            int cell = y * c->list_nx + x, m = y >= r0 && y <= r1 && x >= c0 && x <= c1 ? 1 : 2;
+    for (int y = r0 > 1 ? r0 - 2 : 0; y <= r1 + 2 && y < c->list_ny; y++)
+        for (int x = c0 > 1 ? c0 - 2 : 0; x <= c1 + 2 && x < c->list_nx; x++) {
+            int cell = y * c->list_nx + x, dy = y < r0 ? r0 - y : y > r1 ? y - r1 : 0, dx = x < c0 ? c0 - x : x > c1 ? x - c1 : 0;
+            int level = 3 - (dx > dy ? dx : dy);
             if (!sn->mark[cell]) { GROW(sn->marked, sn->marked_cap, sn->marked_n + 1); sn->marked[sn->marked_n++] = cell; }
-            if (m == 1 || !sn->mark[cell]) sn->mark[cell] = (unsigned char)m;
+            if (level > sn->mark[cell]) sn->mark[cell] = (unsigned char)level;
         }
+}
+
+/* Sorts a[0 .. n) by cell, keeping the order of equal cells (LSD radix sort, 11 bits a pass,
+ * through b); cells are below ncell. */
+static void sort_by_cell(Sel *a, Sel *b, int n, int ncell)
+{
+    Sel *from = a, *to = b;
+    for (int shift = 0; shift == 0 || (ncell - 1) >> shift; shift += 11) {
+        int count[2049] = { 0 };
+        for (int k = 0; k < n; k++) count[((from[k].cell >> shift) & 2047) + 1]++;
+        for (int d = 0; d < 2048; d++) count[d + 1] += count[d];
+        for (int k = 0; k < n; k++) to[count[(from[k].cell >> shift) & 2047]++] = from[k];
+        Sel *swap = from; from = to; to = swap;
+    }
+    if (from != a) memcpy(a, from, (size_t)n * sizeof *a);
 }
 
 static void clear_marks(struct ContactSnap *sn)
@@ -564,43 +603,43 @@ static int patch(Contact *c, const Ensemble *e, const Params *P)
         for (int p = p0; p < p1; p++)
             for (int i = e->start[p], end = i + e->count[p]; i < end; i++) {
                 int j = i + 1 < end ? i + 1 : e->start[p];
-                int mv = sn->mark[list_cell(c, e->x[i], e->y[i], NULL)], me = sn->mark[list_cell(c, 0.5 * (e->x[i] + e->x[j]), 0.5 * (e->y[i] + e->y[j]), NULL)];
-                sn->dirty[i] = mv == 1;
-                if (mv == 1) { RESERVE(wk->dv, wk->dv_cap, wk->dv_n); wk->dv[wk->dv_n++] = i; }
-                if (me) { RESERVE(wk->sel, wk->sel_cap, wk->sel_n); wk->sel[wk->sel_n][0] = list_cell(c, 0.5 * (e->x[i] + e->x[j]), 0.5 * (e->y[i] + e->y[j]), NULL); wk->sel[wk->sel_n++][1] = i; }
+                int vc = list_cell(c, e->x[i], e->y[i], NULL), mv = sn->mark[vc];
+                sn->dirty[i] = mv == 3;
+                if (!mv) continue;
+                if (mv == 3) { RESERVE(wk->dv, wk->dv_cap, wk->dv_n); wk->dv[wk->dv_n++] = (Sel){ vc, i, 0, 0, 0, 0 }; }
+                double mx = 0.5 * (e->x[i] + e->x[j]), my = 0.5 * (e->y[i] + e->y[j]);
+                int mc = list_cell(c, mx, my, NULL);
+                if (sn->mark[mc] >= 2) {
+                    RESERVE(wk->sel, wk->sel_cap, wk->sel_n);
+                    wk->sel[wk->sel_n++] = (Sel){ mc, i, j, (float)(mx - c->list_x0), (float)(my - c->list_y0),
+                                                  (float)(0.5 * hypot(e->x[j] - e->x[i], e->y[j] - e->y[i])) };
+                }
             }
     }
     clear_marks(sn);
     int ndv = 0, nsel = 0;
     for (int t = 0; t < nt; t++) { ndv += c->work[t].dv_n; nsel += c->work[t].sel_n; }
     if (2 * (long)ndv > e->nv_used) return -1;
-    /* 4. the candidates by (cell, slot); the dirty vertices by strip (of their cell now), in slot order */
-    GROW(sn->sel, sn->sel_cap, nsel);
+    /* 4. the candidates and the dirty vertices by (cell, slot); strips are runs of rows, so the
+     * dirty vertices of strip s are a range */
+    GROW(sn->sel, sn->sel_cap, 2 * nsel);   /* (and the sorts' work space) */
     GROW(sn->dv, sn->dv_cap, ndv);
     GROW(sn->dv_at, sn->dv_at_cap, c->nstrips + 1);
-    nsel = 0;
+    nsel = ndv = 0;
     for (int t = 0; t < nt; t++) {
         struct ContactWork *w = &c->work[t];
         if (w->sel_n) memcpy(sn->sel + nsel, w->sel, (size_t)w->sel_n * sizeof *w->sel);
-        nsel += w->sel_n;
+        if (w->dv_n) memcpy(sn->dv + ndv, w->dv, (size_t)w->dv_n * sizeof *w->dv);
+        nsel += w->sel_n; ndv += w->dv_n;
     }
-    qsort(sn->sel, (size_t)nsel, sizeof *sn->sel, cmp_sel);
-    for (int s = 0; s <= c->nstrips; s++) sn->dv_at[s] = 0;
-    for (int t = 0; t < nt; t++)
-        for (int a = 0; a < c->work[t].dv_n; a++) {
-            int i = c->work[t].dv[a], row;
-            list_cell(c, e->x[i], e->y[i], &row);
-            sn->dv_at[row / GRID_STRIP + 1]++;
-        }
-    for (int s = 0; s < c->nstrips; s++) sn->dv_at[s + 1] += sn->dv_at[s];
-    for (int t = 0; t < nt; t++)
-        for (int a = 0; a < c->work[t].dv_n; a++) {
-            int i = c->work[t].dv[a], row;
-            list_cell(c, e->x[i], e->y[i], &row);
-            sn->dv[sn->dv_at[row / GRID_STRIP]++] = i;
-        }
-    for (int s = c->nstrips; s > 0; s--) sn->dv_at[s] = sn->dv_at[s - 1];
-    sn->dv_at[0] = 0;
+    sort_by_cell(sn->sel, sn->sel + nsel, nsel, ncell);   /* (slot order within a cell: they were in slot order) */
+    GROW(sn->sel, sn->sel_cap, nsel + ndv);
+    sort_by_cell(sn->dv, sn->sel + nsel, ndv, ncell);
+    for (int s = 0, a = 0; s <= c->nstrips; s++) {
+        while (a < ndv && sn->dv[a].cell / c->list_nx < s * GRID_STRIP) a++;
+        sn->dv_at[s] = a;
+    }
+    sn->dv_at[c->nstrips] = ndv;
     /* 5. old slots -> new */
     GROW(sn->smap, sn->smap_cap, sn->nv);
     #pragma omp parallel for schedule(static)
@@ -626,7 +665,7 @@ static int patch(Contact *c, const Ensemble *e, const Params *P)
             if (kept) { st->rec[w] = i; st->rec[w + 1] = kept; w += 2 + 2 * (size_t)kept; }
         }
         st->n = w;
-        for (int a = sn->dv_at[s]; a < sn->dv_at[s + 1]; a++) new_record(c, e, P, st, (const int (*)[2])sn->sel, nsel, sn->dv[a], skin);
+        new_records(c, e, P, st, sn->dv + sn->dv_at[s], sn->dv_at[s + 1] - sn->dv_at[s], sn->sel, nsel);
     }
     take_snapshot(c, e);
     double *swap = c->wander; c->wander = sn->wander; sn->wander = swap;
@@ -662,7 +701,7 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
     c->list_reach = reach;
     c->list_h = P->h;
     c->list_extent = fmax(fmax(fabs(g->x0), fabs(g->y0)), fmax(fabs(g->x0 + g->nx * g->cs), fabs(g->y0 + g->ny * g->cs)));
-    c->list_x0 = g->x0; c->list_y0 = g->y0; c->list_cs = g->cs; c->list_nx = g->nx; c->list_ny = g->ny;
+    c->list_x0 = g->x0; c->list_y0 = g->y0; c->list_cs = g->cs; c->list_inv = g->inv; c->list_nx = g->nx; c->list_ny = g->ny;
     c->list_lcell = lcell;
     c->moved = c->wander_max = 0;
     GROW(c->wander, c->wander_cap, e->np);
@@ -830,7 +869,7 @@ int contact_load(Contact *c, FILE *f, size_t left)
     c->list_ok = 1;
     c->list_layout = UINT64_MAX;   /* (the restored slots are numbered anew: the next step patches) */
     c->list_skin = d[0]; c->list_reach = d[1]; c->list_h = d[2]; c->list_extent = d[3]; c->moved = d[4];
-    c->list_x0 = d[5]; c->list_y0 = d[6]; c->list_cs = d[7]; c->list_lcell = d[8]; c->list_nx = n[0]; c->list_ny = n[1];
+    c->list_x0 = d[5]; c->list_y0 = d[6]; c->list_cs = d[7]; c->list_inv = 1 / d[7]; c->list_lcell = d[8]; c->list_nx = n[0]; c->list_ny = n[1];
     for (int k = 0; k < 6; k++) c->flow[k] = d[9 + k];
     return 0;
 }

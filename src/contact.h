@@ -58,7 +58,7 @@ typedef struct Contact {
     int list_ok;              /* a list exists (contact_forces_step built it) */
     uint64_t list_layout;     /* Ensemble.layout its slot numbers refer to */
     double list_skin, list_reach, list_h, list_extent;   /* its skin and reach; largest |coordinate| */
-    double list_x0, list_y0, list_cs;   /* the build's grid: origin and cell side, nx * ny cells */
+    double list_x0, list_y0, list_cs, list_inv;   /* the build's grid: origin, cell side and its inverse, nx * ny cells */
     int list_nx, list_ny;
     double list_lcell;        /* the longest edge its cells allow */
     double moved;             /* bound on how far any vertex moved since it was built */
