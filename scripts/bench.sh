@@ -73,4 +73,4 @@ column -s, -t < "$csv" | cut -c1-200
 # the growing tissue (3,000 cells dividing, about 105,000 vertices) against the static packing of
 # about the same size (hex2500, 120,000 vertices), per thread
 awk -F, '$1 == "hex2500" { h[$2] = $7 } $1 == "tissue3000" { g[$2] = $7 }
-         END { for (t = 1; t <= 2; t++) printf "growing / static (tissue3000 / hex2500), %d thread%s: %.2f\n", t, t > 1 ? "s" : "", g[t] / h[t] }' "$csv"
+         END { for (t = 1; t <= 2; t++) printf "growing / static (tissue3000 / hex2500), %d thread%s: %.2f\n", t, (t > 1 ? "s" : ""), g[t] / h[t] }' "$csv"

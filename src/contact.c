@@ -352,7 +352,7 @@ static int list_fresh(const Contact *c, const Params *P)
 /* Whether the list holds every pair of the current state as it is. */
 static int list_usable(const Contact *c, const Ensemble *e, const Params *P)
 {
-    return list_fresh(c, P) && c->list_layout == e->layout && c->wander_max < 0.5 * c->list_skin * (1 - 1e-9);
+    return list_fresh(c, P) && c->list_layout == e->layout && c->wander_max + c->lazy < 0.5 * c->list_skin * (1 - 1e-9);
 }
 
 /* The pairs of every strip from the list. */
@@ -407,13 +407,19 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
     /* the rounding of a position update: half an ulp of the largest coordinate */
     double ulp = ldexp(c->list_extent + c->moved + dt * vmax, -53);
     c->moved += dt * vmax + ulp;
+    /* far from the budgets, or where the flow did not help most polygons at the last look (they
+     * all move alike, as in a vibrating packing), the bound without a flow (|v| <= vmax) for all
+     * polygons at once */
+    double inc = dt * vmax + 2 * ulp;
+    if (!c->flow_helps || c->wander_max + c->lazy + inc < 0.125 * c->list_skin) { c->lazy += inc; return; }
     /* each polygon's speed relative to the flow u(x) = a + B x, and its centroid and mean
      * velocity for the next fit (each polygon in vertex order: the same at any thread count) */
     const double *f = c->flow, spread = 0.5 * (c->list_reach + c->list_skin) *
         sqrt(f[2] * f[2] + f[3] * f[3] + f[4] * f[4] + f[5] * f[5]);   /* |B| (R + skin) / 2 (Frobenius >= spectral norm) */
     GROW(sn->mean, sn->mean_cap, 4 * e->np);
     double wmax = 0;
-    #pragma omp parallel for schedule(dynamic, 16) reduction(max : wmax)
+    int slow = 0;   /* polygons that moved less than half vmax relative to the flow (an exact count) */
+    #pragma omp parallel for schedule(dynamic, 16) reduction(max : wmax) reduction(+ : slow)
     for (int p = 0; p < e->np; p++) {
         double w2 = 0, sx = 0, sy = 0, su = 0, sv = 0;
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
@@ -424,10 +430,14 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
         }
         double n = e->count[p];
         sn->mean[4 * p] = sx / n; sn->mean[4 * p + 1] = sy / n; sn->mean[4 * p + 2] = su / n; sn->mean[4 * p + 3] = sv / n;
-        c->wander[p] += dt * (sqrt(w2) + spread) + 2 * ulp;
+        double w = sqrt(w2) + spread;
+        c->wander[p] += c->lazy + (dt * w + 2 * ulp);
+        slow += w < 0.5 * vmax;
         wmax = c->wander[p] > wmax ? c->wander[p] : wmax;
     }
     c->wander_max = wmax;
+    c->lazy = 0;
+    c->flow_helps = 2 * slow > e->np;
     /* the next flow: least squares of the polygons' mean velocities, weighted by vertex count */
     double W = 0, X = 0, Y = 0, U = 0, V = 0, cxx = 0, cxy = 0, cyy = 0, cux = 0, cuy = 0, cvx = 0, cvy = 0;
     for (int p = 0; p < e->np; p++) {
@@ -546,9 +556,10 @@ static void clear_marks(struct ContactSnap *sn)
     sn->marked_n = 0;
 }
 
-/* Patches the list to the polygons of e (see contact.h). Returns 0, or -1 when a rebuild is due
- * instead (a quarter of the vertices would get new records); the list is unchanged then. */
-static int patch(Contact *c, const Ensemble *e, const Params *P)
+/* Patches the list to the polygons of e (see contact.h), refreshing the polygons that have used a
+ * fraction `refresh` of their motion budget. Returns 0, or -1 when a rebuild is due instead (half
+ * the vertices would get new records); the list is unchanged then. */
+static int patch(Contact *c, const Ensemble *e, const Params *P, double refresh)
 {
     struct ContactSnap *sn = c->snap;
     const double skin = c->list_skin, r = params_reach(P) + skin;
@@ -558,7 +569,7 @@ static int patch(Contact *c, const Ensemble *e, const Params *P)
     GROW(sn->wander, sn->wander_cap, e->np);
     int o = 0, nchanged = 0;
     long nvchanged = 0;
-    const double budget = 0.5 * skin * (1 - 1e-9);
+    const double budget = 0.5 * skin * (1 - 1e-9), renew = refresh * budget;
     for (int p = 0; p < e->np; p++) {
         int m = -1;
         if (e->id[p] < sn->next_id) {
@@ -567,8 +578,8 @@ static int patch(Contact *c, const Ensemble *e, const Params *P)
         }
         int same = m >= 0 && sn->count[m] == e->count[p] && sn->edits[m] == e->edits[p];
         if (m >= 0) sn->newstart[m] = same ? e->start[p] : -1;
-        sn->wander[p] = same ? c->wander[m] : 0;
-        if (!same || sn->wander[p] >= budget) {   /* new, changed, or moved its budget: new records around it */
+        sn->wander[p] = same ? c->wander[m] + c->lazy : 0;
+        if (!same || sn->wander[p] >= renew) {   /* new, changed, or moved (most of) its budget: new records around it */
             sn->wander[p] = 0;
             sn->changed[nchanged++] = p;
             nvchanged += e->count[p];
@@ -670,7 +681,7 @@ static int patch(Contact *c, const Ensemble *e, const Params *P)
     take_snapshot(c, e);
     double *swap = c->wander; c->wander = sn->wander; sn->wander = swap;
     int cap = c->wander_cap; c->wander_cap = sn->wander_cap; sn->wander_cap = cap;
-    c->wander_max = 0;
+    c->wander_max = c->lazy = 0;
     for (int p = 0; p < e->np; p++) c->wander_max = fmax(c->wander_max, c->wander[p]);
     return 0;
 }
@@ -684,7 +695,10 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
         return;
     }
     /* a patch's stencil needs cells of at least lmax / 2 + reach + skin (see from_grid) */
-    if (list_fresh(c, P) && lmax <= c->list_lcell && patch(c, e, P) == 0) {
+    /* when only motion calls for it, the polygons past half their budget are refreshed with those
+     * past all of it: in a packing where all move alike, that is nearly all of them at once (a
+     * rebuild), not a patch every step */
+    if (list_fresh(c, P) && lmax <= c->list_lcell && patch(c, e, P, c->list_layout == e->layout ? 0.5 : 1) == 0) {
         c->list_layout = e->layout;
         from_list(c, e, P, e->fx, e->fy, WANT_FORCES);
         c->patches++;
@@ -703,7 +717,8 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
     c->list_extent = fmax(fmax(fabs(g->x0), fabs(g->y0)), fmax(fabs(g->x0 + g->nx * g->cs), fabs(g->y0 + g->ny * g->cs)));
     c->list_x0 = g->x0; c->list_y0 = g->y0; c->list_cs = g->cs; c->list_inv = g->inv; c->list_nx = g->nx; c->list_ny = g->ny;
     c->list_lcell = lcell;
-    c->moved = c->wander_max = 0;
+    c->moved = c->wander_max = c->lazy = 0;
+    c->flow_helps = 1;
     GROW(c->wander, c->wander_cap, e->np);
     for (int p = 0; p < e->np; p++) c->wander[p] = 0;
     c->builds++;
@@ -769,8 +784,8 @@ void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t
     put(out, &state, sizeof state);
     if (!state) return;
     const struct ContactSnap *sn = c->snap;
-    double d[15] = { c->list_skin, c->list_reach, c->list_h, c->list_extent, c->moved, c->list_x0, c->list_y0, c->list_cs, c->list_lcell,
-                     c->flow[0], c->flow[1], c->flow[2], c->flow[3], c->flow[4], c->flow[5] };
+    double d[17] = { c->list_skin, c->list_reach, c->list_h, c->list_extent, c->moved, c->list_x0, c->list_y0, c->list_cs, c->list_lcell,
+                     c->flow[0], c->flow[1], c->flow[2], c->flow[3], c->flow[4], c->flow[5], c->lazy, c->flow_helps };
     int32_t n[4] = { c->list_nx, c->list_ny, c->nstrips, sn->np };
     put(out, d, sizeof d); put(out, n, 3 * sizeof *n);
     for (int k = 0; k < c->nstrips; k++) {
@@ -816,7 +831,7 @@ static int list_fits(const struct ContactSnap *sn, const int *data, const size_t
 int contact_load(Contact *c, FILE *f, size_t left)
 {
     int32_t state = 0, n[4] = { 0 };
-    double d[15] = { 0 };
+    double d[17] = { 0 };
     int *data = NULL;
     size_t *at = NULL;
     struct ContactSnap *sn = c->snap;
@@ -829,8 +844,8 @@ int contact_load(Contact *c, FILE *f, size_t left)
          (size_t)n[2] <= left / sizeof(int64_t) && (at = malloc(((size_t)n[2] + 1) * sizeof *at)) != NULL &&
          (data = malloc(left + sizeof *data)) != NULL;
     /* skin in (0, 4 reach], cells as built (at least lcell / 2 + reach + skin), the rest finite */
-    for (int k = 1; k < 15; k++) ok = ok && isfinite(d[k]);
-    ok = ok && d[0] > 0 && d[0] <= 4 * d[1] && d[4] >= 0 && d[8] > 0 && d[7] >= 0.5 * d[8] + d[1] + d[0];
+    for (int k = 1; k < 17; k++) ok = ok && isfinite(d[k]);
+    ok = ok && d[0] > 0 && d[0] <= 4 * d[1] && d[4] >= 0 && d[8] > 0 && d[7] >= 0.5 * d[8] + d[1] + d[0] && d[15] >= 0 && (d[16] == 0 || d[16] == 1);
     if (ok) at[0] = 0;
     for (int k = 0; ok && k < n[2]; k++) {
         int64_t len;
@@ -871,5 +886,7 @@ int contact_load(Contact *c, FILE *f, size_t left)
     c->list_skin = d[0]; c->list_reach = d[1]; c->list_h = d[2]; c->list_extent = d[3]; c->moved = d[4];
     c->list_x0 = d[5]; c->list_y0 = d[6]; c->list_cs = d[7]; c->list_inv = 1 / d[7]; c->list_lcell = d[8]; c->list_nx = n[0]; c->list_ny = n[1];
     for (int k = 0; k < 6; k++) c->flow[k] = d[9 + k];
+    c->lazy = d[15];
+    c->flow_helps = d[16] != 0;
     return 0;
 }

@@ -65,6 +65,8 @@ typedef struct Contact {
     double *wander;           /* per polygon: bound on how far its vertices moved relative to the flow */
     int wander_cap;           /* since their records were made (see above) */
     double wander_max;
+    double lazy;              /* motion not yet added to every polygon's wander (contact_moved) */
+    int flow_helps;           /* the flow kept most polygons' wander below half the largest speed */
     double flow[6];           /* the fitted flow u(x) = (f0 + f2 x + f3 y, f1 + f4 x + f5 y) */
     int64_t builds, patches, reuses;   /* steps that built the list, patched it, reused it */
 } Contact;
@@ -116,10 +118,11 @@ int contact_holds_grid(const Contact *c);
 int contact_saved_state(const Contact *c);
 
 /* Writes the list section of a checkpoint: int32 state, and for state 1 the list's skin, reach,
- * h, extent, drift, grid origin x0, y0 and cell side (doubles), int32 nx, ny, strips, then per
- * strip an int64 length and its ints, then the snapshot: int32 polygons, int64 next id, and per
- * polygon int64 id, int32 start, count, edits. Each piece goes through put(out, bytes, n), the checkpoint's
- * writer (which checksums it and keeps the first error). */
+ * h, extent, motion, grid origin x0, y0, cell side, longest edge, flow (6), lazy motion and
+ * whether the flow helps (doubles), int32 nx, ny, strips, then per strip an int64 length and its ints, then the
+ * snapshot: int32 polygons, int64 next id, and per polygon int64 id, int32 start, count, edits,
+ * double wander. Each piece goes through put(out, bytes, n), the checkpoint's writer (which
+ * checksums it and keeps the first error). */
 void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t n), void *out);
 
 /* Reads that section into c; at most `left` bytes of it remain in the file. Returns 0, or -1
