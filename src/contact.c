@@ -24,10 +24,10 @@ typedef struct Near {
 /* What a walk over the strips does for each vertex. */
 enum { WANT_FORCES, WANT_ENERGY, WANT_NEIGHBORS };
 
-/* A patch's candidate edge k -> k1, or (k1 unused) a vertex k that gets a new record: its cell
- * (of the midpoint, or of the vertex), and for an edge its midpoint from the grid's origin and
- * half its length in single precision, for a cheap first test as in grid_scan. */
-typedef struct Sel { int cell, k, k1; float x, y, r; } Sel;
+/* A patch's candidate edge k -> next(k), or a vertex k that gets a new record: its cell (of the
+ * midpoint, or of the vertex), and for an edge its midpoint from the grid's origin and half its
+ * length in single precision, for a cheap first test as in grid_scan. */
+typedef struct Sel { int cell, k; float x, y, r; } Sel;
 
 /* The work space of one thread. */
 struct ContactWork {
@@ -503,9 +503,10 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
                 float dx = fx - q->x, dy = fy - q->y, lim = q->r + lim0[same];
                 if (dx * dx + dy * dy >= lim * lim || k == i || k == iprev || (!same && rigid && e->rigid[e->pid[k]])) continue;
                 double w;
-                if (project(e, px, py, k, q->k1, &w) >= list2[same]) continue;
+                int k1 = ens_next(e, k);
+                if (project(e, px, py, k, k1, &w) >= list2[same]) continue;
                 if (at + 4 + 2 * nl > st->cap) { st->cap = 2 * (at + 4 + 2 * nl); st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec); }
-                st->rec[at + 2 + 2 * nl] = k; st->rec[at + 3 + 2 * nl] = q->k1;
+                st->rec[at + 2 + 2 * nl] = k; st->rec[at + 3 + 2 * nl] = k1;
                 nl++;
             }
         if (nl) { st->rec[at] = i; st->rec[at + 1] = (int)nl; st->n = at + 2 + 2 * nl; }
@@ -586,7 +587,10 @@ static int patch(Contact *c, const Ensemble *e, const Params *P, double refresh)
         }
     }
     while (o < sn->np) sn->newstart[o++] = -1;
-    if (2 * nvchanged > e->nv_used) return -1;
+    /* (a patch of many vertices costs as much as a rebuild and more memory: at most half of them,
+     * a quarter from 65,536 vertices on, where the work lists' memory counts) */
+    const long most = e->nv_used < 1 << 16 ? e->nv_used / 2 : e->nv_used / 4;
+    if (nvchanged > most) return -1;
     /* 2. the cells around the changed polygons */
     int ncell = c->list_nx * c->list_ny;
     if (ncell > sn->mark_cap) {
@@ -617,12 +621,12 @@ static int patch(Contact *c, const Ensemble *e, const Params *P, double refresh)
                 int vc = list_cell(c, e->x[i], e->y[i], NULL), mv = sn->mark[vc];
                 sn->dirty[i] = mv == 3;
                 if (!mv) continue;
-                if (mv == 3) { RESERVE(wk->dv, wk->dv_cap, wk->dv_n); wk->dv[wk->dv_n++] = (Sel){ vc, i, 0, 0, 0, 0 }; }
+                if (mv == 3) { RESERVE(wk->dv, wk->dv_cap, wk->dv_n); wk->dv[wk->dv_n++] = (Sel){ vc, i, 0, 0, 0 }; }
                 double mx = 0.5 * (e->x[i] + e->x[j]), my = 0.5 * (e->y[i] + e->y[j]);
                 int mc = list_cell(c, mx, my, NULL);
                 if (sn->mark[mc] >= 2) {
                     RESERVE(wk->sel, wk->sel_cap, wk->sel_n);
-                    wk->sel[wk->sel_n++] = (Sel){ mc, i, j, (float)(mx - c->list_x0), (float)(my - c->list_y0),
+                    wk->sel[wk->sel_n++] = (Sel){ mc, i, (float)(mx - c->list_x0), (float)(my - c->list_y0),
                                                   (float)(0.5 * hypot(e->x[j] - e->x[i], e->y[j] - e->y[i])) };
                 }
             }
@@ -630,7 +634,7 @@ static int patch(Contact *c, const Ensemble *e, const Params *P, double refresh)
     clear_marks(sn);
     int ndv = 0, nsel = 0;
     for (int t = 0; t < nt; t++) { ndv += c->work[t].dv_n; nsel += c->work[t].sel_n; }
-    if (2 * (long)ndv > e->nv_used) return -1;
+    if (ndv > most) return -1;
     /* 4. the candidates and the dirty vertices by (cell, slot); strips are runs of rows, so the
      * dirty vertices of strip s are a range */
     GROW(sn->sel, sn->sel_cap, 2 * nsel);   /* (and the sorts' work space) */
@@ -695,10 +699,17 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
         return;
     }
     /* a patch's stencil needs cells of at least lmax / 2 + reach + skin (see from_grid) */
-    /* when only motion calls for it, the polygons past half their budget are refreshed with those
-     * past all of it: in a packing where all move alike, that is nearly all of them at once (a
-     * rebuild), not a patch every step */
-    if (list_fresh(c, P) && lmax <= c->list_lcell && patch(c, e, P, c->list_layout == e->layout ? 0.5 : 1) == 0) {
+    /* When only motion calls for a patch, the polygons past half their budget are refreshed with
+     * those past all of it: in a packing where all move alike, that is nearly all of them at once
+     * (a rebuild), not a patch every step. When that would be too many but no such patch came in
+     * the last 8 steps, only those past their budget: a few fast polygons in a calm tissue. */
+    int motion = c->list_layout == e->layout, r = -1;
+    if (list_fresh(c, P) && lmax <= c->list_lcell) {
+        r = patch(c, e, P, motion ? 0.5 : 1);
+        if (r && motion && e->step - c->motion_patch >= 8) r = patch(c, e, P, 1);
+    }
+    if (r == 0) {
+        if (motion) c->motion_patch = e->step;
         c->list_layout = e->layout;
         from_list(c, e, P, e->fx, e->fy, WANT_FORCES);
         c->patches++;
@@ -784,8 +795,8 @@ void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t
     put(out, &state, sizeof state);
     if (!state) return;
     const struct ContactSnap *sn = c->snap;
-    double d[17] = { c->list_skin, c->list_reach, c->list_h, c->list_extent, c->moved, c->list_x0, c->list_y0, c->list_cs, c->list_lcell,
-                     c->flow[0], c->flow[1], c->flow[2], c->flow[3], c->flow[4], c->flow[5], c->lazy, c->flow_helps };
+    double d[18] = { c->list_skin, c->list_reach, c->list_h, c->list_extent, c->moved, c->list_x0, c->list_y0, c->list_cs, c->list_lcell,
+                     c->flow[0], c->flow[1], c->flow[2], c->flow[3], c->flow[4], c->flow[5], c->lazy, c->flow_helps, (double)c->motion_patch };
     int32_t n[4] = { c->list_nx, c->list_ny, c->nstrips, sn->np };
     put(out, d, sizeof d); put(out, n, 3 * sizeof *n);
     for (int k = 0; k < c->nstrips; k++) {
@@ -831,7 +842,7 @@ static int list_fits(const struct ContactSnap *sn, const int *data, const size_t
 int contact_load(Contact *c, FILE *f, size_t left)
 {
     int32_t state = 0, n[4] = { 0 };
-    double d[17] = { 0 };
+    double d[18] = { 0 };
     int *data = NULL;
     size_t *at = NULL;
     struct ContactSnap *sn = c->snap;
@@ -844,8 +855,8 @@ int contact_load(Contact *c, FILE *f, size_t left)
          (size_t)n[2] <= left / sizeof(int64_t) && (at = malloc(((size_t)n[2] + 1) * sizeof *at)) != NULL &&
          (data = malloc(left + sizeof *data)) != NULL;
     /* skin in (0, 4 reach], cells as built (at least lcell / 2 + reach + skin), the rest finite */
-    for (int k = 1; k < 17; k++) ok = ok && isfinite(d[k]);
-    ok = ok && d[0] > 0 && d[0] <= 4 * d[1] && d[4] >= 0 && d[8] > 0 && d[7] >= 0.5 * d[8] + d[1] + d[0] && d[15] >= 0 && (d[16] == 0 || d[16] == 1);
+    for (int k = 1; k < 18; k++) ok = ok && isfinite(d[k]);
+    ok = ok && d[0] > 0 && d[0] <= 4 * d[1] && d[4] >= 0 && d[8] > 0 && d[7] >= 0.5 * d[8] + d[1] + d[0] && d[15] >= 0 && (d[16] == 0 || d[16] == 1) && d[17] == floor(d[17]) && fabs(d[17]) < 0x1p62;
     if (ok) at[0] = 0;
     for (int k = 0; ok && k < n[2]; k++) {
         int64_t len;
@@ -888,5 +899,6 @@ int contact_load(Contact *c, FILE *f, size_t left)
     for (int k = 0; k < 6; k++) c->flow[k] = d[9 + k];
     c->lazy = d[15];
     c->flow_helps = d[16] != 0;
+    c->motion_patch = (int64_t)d[17];
     return 0;
 }

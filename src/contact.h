@@ -18,24 +18,32 @@
  * in the same order whatever the number of threads, without atomics or a second pass.
  *
  * Neighbour list (contact_forces_step): while building, each vertex also keeps the edges within
- * the reach plus a skin as thick as the reach. A pair's distance changes by at most twice the
- * largest displacement, so until the vertices have moved half the skin every pair within the
- * reach is in the list, and the steps evaluate it instead of the grid. The strips of the build
- * are kept, so the reactions stay race-free and the sums in a fixed order. Layout: per strip a
- * stream of records (i, n, k_1, k1_1, ..., k_n, k1_n), one for each vertex i with n > 0 edges
- * k -> k1 within the reach plus the skin.
+ * the reach plus a skin as thick as the reach; the steps evaluate it instead of the grid while
+ * every pair within the reach is surely in it. Layout: per strip a stream of records (i, n, k_1,
+ * k1_1, ..., k_n, k1_n), one for each vertex i with n > 0 edges k -> k1 within the reach plus the
+ * skin. The strips of the build are kept, so the reactions stay race-free and the sums in a fixed
+ * order.
  *
- * Patching: when polygons are remodeled, divided, fused or removed (Ensemble.layout changed),
- * the list is patched, not rebuilt. A polygon whose id, vertex count and edits (ensemble.h) are
- * those of the list's snapshot is unchanged: its slots are renumbered. Every edge of a changed or
- * new polygon q lies in the bounding box of q's vertices, so a vertex farther than the reach plus
- * the skin from that box cannot meet q's new edges before the list is rebuilt anyway: only the
- * vertices within it (found through the cells of the build's grid) get new records, from the
- * edges around them; entries for edges that no longer exist are dropped. A new record goes to
- * the strip of the vertex's current cell; writes of a vertex stay within lmax + reach + skin of
- * it, and strips two apart are 4 cells >= 2 lmax + 4 (reach + skin) apart, so the sums stay
- * race-free. The list is rebuilt when the vertices have moved half the skin, an edge is longer
- * than the build's cells allow, or a quarter of the vertices would get new records. */
+ * Motion budgets (docs/model.md 2.2): a pair not in the list was farther than reach + skin when
+ * its vertex's record was made. Each polygon accumulates a bound on how far its vertices moved
+ * relative to a flow u(x) = a + B x fitted to the polygons' mean velocities (contact_moved); the
+ * relative motion of two polygons is at most the sum of their bounds, so the list is complete
+ * while every bound is below half the skin. Far from that, or where the flow does not help, one
+ * bound (the largest speed) serves all polygons without a pass over the vertices.
+ *
+ * Patching: when polygons are remodeled, divided, fused or removed (Ensemble.layout changed), or
+ * have used their budget, the list is patched, not rebuilt. A polygon whose id, vertex count and
+ * edits (ensemble.h) are those of the list's snapshot is unchanged: its slots are renumbered.
+ * Every edge of a changed or new polygon q lies in the bounding box of q's vertices, so a vertex
+ * farther than the reach plus the skin from that box cannot meet q's new edges before the list
+ * is rebuilt anyway: only the vertices within it (found through the cells of the build's grid)
+ * get new records, from the edges around them; entries for edges that no longer exist are
+ * dropped, and the budgets of those polygons start again. A new record goes to the strip of the
+ * vertex's current cell; writes of a vertex stay within lmax + reach + skin of it, and strips
+ * two apart are 4 cells >= 2 lmax + 4 (reach + skin) apart, so the sums stay race-free. The list
+ * is rebuilt when a vertex may have left its strip's band (absolute motion), an edge is longer
+ * than the build's cells allow, or too many vertices would get new records (half of them, a
+ * quarter from 65,536 vertices on). */
 #ifndef PH_CONTACT_H
 #define PH_CONTACT_H
 #include "ensemble.h"
@@ -67,6 +75,7 @@ typedef struct Contact {
     double wander_max;
     double lazy;              /* motion not yet added to every polygon's wander (contact_moved) */
     int flow_helps;           /* the flow kept most polygons' wander below half the largest speed */
+    int64_t motion_patch;     /* the step of the last patch called for by motion alone */
     double flow[6];           /* the fitted flow u(x) = (f0 + f2 x + f3 y, f1 + f4 x + f5 y) */
     int64_t builds, patches, reuses;   /* steps that built the list, patched it, reused it */
 } Contact;
@@ -118,8 +127,8 @@ int contact_holds_grid(const Contact *c);
 int contact_saved_state(const Contact *c);
 
 /* Writes the list section of a checkpoint: int32 state, and for state 1 the list's skin, reach,
- * h, extent, motion, grid origin x0, y0, cell side, longest edge, flow (6), lazy motion and
- * whether the flow helps (doubles), int32 nx, ny, strips, then per strip an int64 length and its ints, then the
+ * h, extent, motion, grid origin x0, y0, cell side, longest edge, flow (6), lazy motion,
+ * whether the flow helps and the step of the last patch for motion alone (doubles), int32 nx, ny, strips, then per strip an int64 length and its ints, then the
  * snapshot: int32 polygons, int64 next id, and per polygon int64 id, int32 start, count, edits,
  * double wander. Each piece goes through put(out, bytes, n), the checkpoint's writer (which
  * checksums it and keeps the first error). */
