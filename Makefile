@@ -70,6 +70,10 @@ run: polyhoop
 test: polyhoop tests/run_tests tests/polyhoop_unstable
 	./tests/run_tests $(FILTER)
 
+# a showcase of the paper into outputs/NAME/ (scripts/showcase.sh), QUICK=1 for 10 frames
+showcase:
+	@scripts/showcase.sh $(NAME) $(if $(QUICK),--quick)
+
 # benchmarks (several minutes): bench/results.csv and a table
 bench:
 	scripts/bench.sh $(REPEATS)
@@ -92,7 +96,7 @@ valgrind:
 clean:
 	rm -rf build build-bench build-check build-valgrind polyhoop tests/run_tests tests/polyhoop_unstable
 
-.PHONY: all run test bench check valgrind clean FORCE
+.PHONY: all run test showcase bench check valgrind clean FORCE
 
 # ---- make fuzz: libFuzzer on the OFF reader (tests/fuzz_off.c), FUZZ_SECONDS long -------------
 # The seeds of tests/corpus_off/ are copied into build-fuzz/corpus/, where the fuzzer adds what it

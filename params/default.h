@@ -14,7 +14,8 @@
 
 /* growth, removal and division */
 #define P_alpha_mu  1.0       /* [L^2/T] mean area growth rate */
-#define P_alpha_CV  0.0       /* [-]     its coefficient of variation (lognormal; 0 = exact) */
+#define P_alpha_CV  0.0       /* [-]     its coefficient of variation (0 = exact) */
+#define P_alpha_normal 0      /* [-]     1: growth rates normal, sd alpha_CV |alpha_mu|, negatives kept (paper Fig. 2A); 0: lognormal */
 #define P_beta      0.0       /* [-]     grow only while A/A0 > beta; 0 = always */
 #define P_Amin      0.0       /* [L^2]   polygons smaller than this are removed */
 #define P_Amax_mu   3.14159265358979323846  /* [L^2] mean division area (pi) */
@@ -42,3 +43,8 @@
 #define P_Nf        100       /* frames written after the initial one */
 #define P_Ns        1000      /* steps per frame */
 #define P_Nr        0         /* the first Nr polygons of the input are rigid */
+/* attractor (paper Fig. 2B): att_n polygons drawn at random are pulled towards (att_x, att_y) */
+#define P_att_x     0.0       /* [L]     attractor position */
+#define P_att_y     0.0       /* [L] */
+#define P_att_k     0.0       /* [L/T^2] pull on each vertex (potential att_k sqrt(d^2 + h^2)); 0 = off */
+#define P_att_n     0         /* [-]     polygons that feel it */

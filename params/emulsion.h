@@ -31,3 +31,8 @@
 #define P_Nf        100       /* frames */
 #define P_Ns        1000      /* steps per frame */
 #define P_Nr        4         /* rigid walls: floor, lid, left, right */
+#define P_att_x     0.0       /* [L]     attractor (off) */
+#define P_att_y     0.0       /* [L] */
+#define P_att_k     0.0       /* [L/T^2] */
+#define P_att_n     0         /* [-] */
+#define P_alpha_normal 0      /* [-]     lognormal growth rates */

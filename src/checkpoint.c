@@ -2,7 +2,7 @@
  * sizes, the Params struct whole, so every member of PARAMS_LIST in list order, random stream,
  * time and counters, input name), then per polygon in order its record: the fields of
  * ENSEMBLE_POLYGON_STORED (ensemble.h) in list order, each as its file type (int32 count, int32
- * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32 edits), then per
+ * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32 edits, uint8 attracted), then per
  * vertex, polygon by polygon, x y vx vy l0. Gap slots
  * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
  * it anyway, so the continuation is unchanged. Then the contact list's section (contact_save: its
@@ -169,6 +169,7 @@ static int record_ok(const Ensemble *in, int p, const Header *h, int vertices_le
     else if (in->parent[p] < -1 || in->parent[p] >= in->id[p]) f = "parent";   /* (ids grow: a parent's is smaller) */
     else if (in->phase[p] != 1 && in->phase[p] != -1) f = "phase";
     else if (in->rigid[p] != 0 && in->rigid[p] != 1) f = "rigid";
+    else if (in->attracted[p] != 0 && in->attracted[p] != 1) f = "attracted";
     return f ? refuse(why, len, "polygon %d: %s is out of range", p, f) : 1;
 }
 

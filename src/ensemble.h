@@ -33,7 +33,8 @@
     X(int64_t,       parent, int64_t, -1)            /* id of the parent; -1: none */ \
     X(signed char,   phase,  int8_t,  1)             /* +1 or -1 */ \
     X(unsigned char, rigid,  uint8_t, 0)             /* 1: never moves (docs/model.md 6) */ \
-    X(uint32_t,      edits,  uint32_t, 0)            /* times its vertex list was rewritten under the same id (remodeling) */
+    X(uint32_t,      edits,  uint32_t, 0)            /* times its vertex list was rewritten under the same id (remodeling) */ \
+    X(unsigned char, attracted, uint8_t, 0)          /* 1: feels the attractor (docs/model.md 2); daughters and fusion products inherit it */
 #define ENSEMBLE_POLYGON_DERIVED(X) \
     X(int,           start,  void,    e->nv_used)    /* first vertex slot */ \
     X(double,        A,      void,    area)          /* current area (geometry pass) */ \

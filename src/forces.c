@@ -106,6 +106,16 @@ double forces_polygon(Ensemble *e, const Params *P, int p)
         }
     }
 
+    /* attractor (paper Fig. 2B): U = att_k sum sqrt(|r_k - r_a|^2 + h^2), a pull of nearly att_k
+     * towards r_a from farther than h, softened within h so that the force is smooth */
+    if (e->attracted[p] && P->att_k != 0)
+        for (int k = 0; k < n; k++) {
+            double dx = x[k] - P->att_x, dy = y[k] - P->att_y, d = sqrt(dx * dx + dy * dy + P->h * P->h);
+            U += P->att_k * d;
+            fx[k] -= P->att_k * dx / d;
+            fy[k] -= P->att_k * dy / d;
+        }
+
     /* edge gravity: U = gl sum y_k (paper eq. 15) */
     for (int k = 0; k < n; k++) {
         U += P->gl * y[k];

@@ -133,8 +133,9 @@ static int fuse_two(Ensemble *e, const Params *P, const Candidate *c, unsigned c
         double alpha = nested ? e->alpha[outer] - e->alpha[inner] : e->alpha[x] + e->alpha[y];
         double Amax = e->Amax[outer];
         int64_t parent = e->id[outer];
-        int phase = e->phase[outer], gen = (e->gen[x] > e->gen[y] ? e->gen[x] : e->gen[y]) + 1;
+        int phase = e->phase[outer], gen = (e->gen[x] > e->gen[y] ? e->gen[x] : e->gen[y]) + 1, att = e->attracted[x] | e->attracted[y];
         int q = ensemble_push_polygon(e, n, d[0], d[1], d[2], d[3], d[4]);
+        e->attracted[q] = (unsigned char)att;
         e->A0[q] = A0; e->alpha[q] = alpha; e->Amax[q] = Amax; e->parent[q] = parent; e->gen[q] = gen;
         e->phase[q] = (signed char)phase;
         keep[x] = keep[y] = 0;
@@ -166,7 +167,7 @@ static int split_one(Ensemble *e, const Params *P, const Candidate *c, unsigned 
         int nested = A1 < 0 || A2 < 0;
         double ratio = e->A0[x] / (A1 + A2), alpha = e->alpha[x], Amax = e->Amax[x];
         int64_t parent = e->id[x];
-        int phase = e->phase[x], gen = e->gen[x] + 1;
+        int phase = e->phase[x], gen = e->gen[x] + 1, att = e->attracted[x];
         if (A1 < 0) reverse(d1, n1);
         if (A2 < 0) reverse(d2, n2);
         double *d[2][5] = { { d1[0], d1[1], d1[2], d1[3], d1[4] }, { d2[0], d2[1], d2[2], d2[3], d2[4] } };
@@ -180,6 +181,7 @@ static int split_one(Ensemble *e, const Params *P, const Candidate *c, unsigned 
             e->parent[q] = parent;
             e->gen[q] = gen;
             e->phase[q] = (signed char)(A[h] < 0 ? -phase : phase);
+            e->attracted[q] = (unsigned char)att;
         }
         keep[x] = 0;
     }

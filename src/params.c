@@ -26,7 +26,9 @@ PARAMS_LIST(CHECK_RANGE)
 PH_CHECK(P_lmax > 2 * P_lmin, "lmax must be > 2 lmin");
 PH_CHECK(P_Q > 0 || (P_Q == 0 && P_kl == 0), "Q must be > 0 (Q = 0 only with kl = 0)");
 PH_CHECK(P_theta <= 1, "theta must be in [0, 1]");
-PH_CHECK(P_alpha_CV == 0 || P_alpha_mu > 0, "a lognormal growth rate needs alpha_mu > 0");
+PH_CHECK(P_alpha_CV == 0 || P_alpha_mu > 0 || P_alpha_normal, "a lognormal growth rate needs alpha_mu > 0");
+PH_CHECK(P_alpha_normal == 0 || P_alpha_normal == 1, "alpha_normal must be 0 or 1");
+PH_CHECK(P_att_k == 0 || P_att_n > 0, "an attractor (att_k != 0) needs att_n > 0 polygons to pull");
 PH_CHECK(P_Amax_mu > P_Amin, "need 0 <= Amin < Amax");
 
 const char params_file[] = PH_PARAMS_FILE;
@@ -46,7 +48,9 @@ int params_check(const Params *p, char *msg, size_t len)
     if (!(p->lmax > 2 * p->lmin)) bad = "lmax must be > 2 lmin";
     else if (!(p->Q > 0 || (p->Q == 0 && p->kl == 0))) bad = "Q must be > 0 (Q = 0 only with kl = 0)";
     else if (!(p->theta <= 1)) bad = "theta must be in [0, 1]";
-    else if (!(p->alpha_CV == 0 || p->alpha_mu > 0)) bad = "a lognormal growth rate needs alpha_mu > 0";
+    else if (!(p->alpha_CV == 0 || p->alpha_mu > 0 || p->alpha_normal)) bad = "a lognormal growth rate needs alpha_mu > 0";
+    else if (!(p->alpha_normal == 0 || p->alpha_normal == 1)) bad = "alpha_normal must be 0 or 1";
+    else if (!(p->att_k == 0 || p->att_n > 0)) bad = "an attractor (att_k != 0) needs att_n > 0 polygons to pull";
     else if (!(p->Amax_mu > p->Amin)) bad = "need 0 <= Amin < Amax";
     else if (!isfinite(p->dt)) bad = "dt must be finite";
     if (!bad) return 0;

@@ -48,7 +48,14 @@
     /* run */ \
     X(int,    Nf,       "%d",    NONNEG)  /* frames written after the initial one */ \
     X(int,    Ns,       "%d",    POS)     /* steps per frame */ \
-    X(int,    Nr,       "%d",    NONNEG)  /* the first Nr polygons of the input are rigid */
+    X(int,    Nr,       "%d",    NONNEG)  /* the first Nr polygons of the input are rigid */ \
+    /* attractor (paper Fig. 2B: chemotaxis) */ \
+    X(double, att_x,    "%.17g", ANY)     /* [L]     its position x */ \
+    X(double, att_y,    "%.17g", ANY)     /* [L]     and y */ \
+    X(double, att_k,    "%.17g", ANY)     /* [L/T^2] pull on each vertex of an attracted polygon (< 0 repels) */ \
+    X(int,    att_n,    "%d",    NONNEG)  /* number of polygons drawn at random to feel it */ \
+    /* growth */ \
+    X(int,    alpha_normal, "%d", NONNEG) /* 1: growth rates normal (sd alpha_CV |alpha_mu|, negatives kept), 0: lognormal */
 
 typedef struct Params {
 #define PARAMS_FIELD(type, name, fmt, range) type name;

@@ -18,10 +18,12 @@
 #include "grid.h"
 #include "integrate.h"
 #include "off.h"
+#include "rng.h"
 #include "topology.h"
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const timer_names[T_COUNT] = { "remodel", "geometry", "internal forces", "contact",
@@ -47,6 +49,24 @@ void sim_draw_traits(Sim *s)
 {
     for (int p = 0; p < s->e.np; p++)
         if (!s->e.rigid[p]) topology_draw_traits(&s->e, &s->P, p);
+}
+
+void sim_pick_attracted(Sim *s)
+{
+    Ensemble *e = &s->e;
+    int n = 0, *pool = ph_realloc(NULL, ((size_t)e->np + 1) * sizeof *pool);
+    for (int p = 0; p < e->np; p++) {
+        e->attracted[p] = 0;
+        if (!e->rigid[p]) pool[n++] = p;
+    }
+    /* the first att_n of a random permutation of the movable polygons (Fisher-Yates) */
+    for (int k = 0; k < n && k < s->P.att_n; k++) {
+        int j = k + (int)(rng_uniform(e->seed, &e->draws) * (n - k));
+        j = j < n ? j : n - 1;
+        int t = pool[k]; pool[k] = pool[j]; pool[j] = t;
+        e->attracted[pool[k]] = 1;
+    }
+    free(pool);
 }
 
 int sim_step(Sim *s)
@@ -142,6 +162,7 @@ int sim_load_input(Sim *s, const char *input, int strict)
         return -1;
     }
     sim_draw_traits(s);
+    sim_pick_attracted(s);
     return check_input(s, input, strict);
 }
 

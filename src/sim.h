@@ -31,6 +31,10 @@ void sim_free(Sim *s);
 /* Gives every non-rigid polygon its growth rate and division area (call once after loading). */
 void sim_draw_traits(Sim *s);
 
+/* Marks att_n movable polygons, drawn at random from the seed's stream, as feeling the attractor
+ * (all of them if there are fewer); the others do not. Called once, after the input is read. */
+void sim_pick_attracted(Sim *s);
+
 /* Adds the polygons of an OFF file (the first Nr rigid), draws their traits and checks the
  * input (crossing edges: a warning, an error with strict; edges that would remodel into an
  * absurd number of vertices). Returns 0, or -1 after saying why on stderr. */

@@ -23,7 +23,8 @@
 
 void topology_draw_traits(Ensemble *e, const Params *P, int p)
 {
-    e->alpha[p] = rng_lognormal(e->seed, &e->draws, P->alpha_mu, P->alpha_CV);
+    e->alpha[p] = P->alpha_normal ? P->alpha_mu + P->alpha_CV * fabs(P->alpha_mu) * rng_normal(e->seed, &e->draws)
+                                  : rng_lognormal(e->seed, &e->draws, P->alpha_mu, P->alpha_CV);
     e->Amax[p] = rng_lognormal(e->seed, &e->draws, P->Amax_mu, P->Amax_CV);
 }
 
@@ -120,6 +121,7 @@ int topology_divide(Ensemble *e, const Params *P, int p)
     e->A0[p] = A1 >= A2 ? big : rest;
     e->A0[q] = A1 >= A2 ? rest : big;
     e->phase[q] = (signed char)phase;
+    e->attracted[q] = e->attracted[p];
     e->id[p] = e->next_id++;
     e->parent[p] = e->parent[q] = mother;
     e->gen[p] = e->gen[q] = e->gen[p] + 1;

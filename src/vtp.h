@@ -35,7 +35,8 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     X(pressure,    Float64, -opt->ka * (geom_area(x, y, n) - e->A0[p])) \
     X(neighbors,   Int32,   opt->neighbors ? opt->neighbors[p] : 0) \
     X(phase,       Int32,   e->phase[p]) \
-    X(rigid,       UInt8,   e->rigid[p])
+    X(rigid,       UInt8,   e->rigid[p]) \
+    X(attracted,   UInt8,   e->attracted[p])
 
 /* Their names, in that order, and their number. */
 extern const char *const vtp_cell_arrays[];

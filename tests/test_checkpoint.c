@@ -15,13 +15,14 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* The byte offsets of the version-3 layout (checkpoint.c's Header, then records of 58 bytes, then
- * 40 bytes per vertex), for doctoring single fields. */
+/* The byte offsets of the version-4 layout (checkpoint.c's Header with a Params of 264 bytes,
+ * then records of 63 bytes, then 40 bytes per vertex), for doctoring single fields. */
 enum {
-    H_DT = 40 + 26 * 8, H_SEED = 272, H_DRAWS = 280, H_STEP = 288, H_NEXT_ID = 296, H_T = 336,
-    H_FRAME = 344, H_NP = 348, H_INPUT = 360, H_SIZE = 1384,
-    R_COUNT = 0, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_SIZE = 62, V_SIZE = 40
+    H_DT = 40 + 26 * 8, H_SEED = 304, H_DRAWS = 312, H_STEP = 320, H_NEXT_ID = 328, H_T = 368,
+    H_FRAME = 376, H_NP = 380, H_INPUT = 392, H_SIZE = 1416,
+    R_COUNT = 0, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_SIZE = 63, V_SIZE = 40
 };
+_Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024, "the header layout of this test is out of date");
 
 typedef struct { char dir[64], path[128]; unsigned char *bytes; long n; } Ckpt;
 

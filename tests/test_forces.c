@@ -55,8 +55,8 @@ static double gradient_error(Ensemble *e, const Params *P, double *fbig)
 
 void test_forces_gradient_each_term(void)
 {
-    static const char *names[] = { "area", "line tension", "edge elasticity", "bending", "hydrostatic", "edge gravity" };
-    for (int term = 0; term < 6; term++)
+    static const char *names[] = { "area", "line tension", "edge elasticity", "bending", "hydrostatic", "edge gravity", "attractor" };
+    for (int term = 0; term < 7; term++)
         for (int trial = 0; trial < 3; trial++) {
             Params P = fx_params_zero();
             if (term == 0) P.ka = 1e5;
@@ -67,6 +67,11 @@ void test_forces_gradient_each_term(void)
             if (term == 5) P.gl = 4.0;
             Ensemble e;
             make_polygon(&e, 17 + 101 * (uint64_t)trial, trial == 1 ? -1 : 1);
+            if (term == 6) {   /* (trial 0: the point within h of a vertex, where the pull softens) */
+                P.att_k = 3; P.att_n = 1; P.h = 0.05;
+                P.att_x = e.x[e.start[0]] + (trial ? 0.7 : 0.3 * P.h); P.att_y = e.y[e.start[0]] - (trial ? 0.4 : 0.2 * P.h);
+                e.attracted[0] = 1;
+            }
             double fmax, err = gradient_error(&e, &P, &fmax);
             ENSURE_MSG(fmax > 0, "%s: no force", names[term]);
             ENSURE_MSG(err < 1e-6, "%s (trial %d): relative error %.3g", names[term], trial, err);
@@ -77,9 +82,10 @@ void test_forces_gradient_each_term(void)
 void test_forces_gradient_all_terms(void)
 {
     Params P = fx_params_zero();
-    P.ka = 1e5; P.gamma = 1e3; P.kl = 1e4; P.kb = 0.5; P.rho = 2; P.g = 5; P.gl = 1;
+    P.ka = 1e5; P.gamma = 1e3; P.kl = 1e4; P.kb = 0.5; P.rho = 2; P.g = 5; P.gl = 1; P.att_k = 2; P.att_n = 1; P.att_x = 0.3;
     Ensemble e;
     make_polygon(&e, 99, 1);
+    e.attracted[0] = 1;
     double fmax, err = gradient_error(&e, &P, &fmax);
     ENSURE_MSG(err < 1e-6, "relative error %.3g", err);
     ensemble_free(&e);

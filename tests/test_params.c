@@ -77,7 +77,7 @@ void test_params_checkpoint_roundtrip(void)
 #define SET(type, name, fmt, range) k++; P.name = (type)(1.25 * k);   /* (distinct values: 1.25, 2.5, ..., 35, 36, 37) */
     PARAMS_LIST(SET)
 #undef SET
-    P.lmax = 5.125; P.theta = 0.625;   /* (distinct too, and within params_check: a checkpoint must pass it) */
+    P.lmax = 5.125; P.theta = 0.625; P.alpha_normal = 1;   /* (distinct too, and within params_check: a checkpoint must pass it) */
     static Sim s, r;
     sim_init(&s, &P, 3);
     fx_add_ngon(&s.e, 12, 1, 0, 0, 0);

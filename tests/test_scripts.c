@@ -147,8 +147,8 @@ void test_scripts_make_inputs_help_keeps_inputs(void)
     ENSURE(mkdtemp(dir));
     snprintf(cmd, sizeof cmd, "scripts/make_inputs.py --dir %s > /dev/null", dir);
     ENSURE(run(cmd) == 0);
-    for (int i = 0; i < 2; i++) {
-        const char *name = i ? "hourglass.off" : "emulsion.off";
+    for (int i = 0; i < 3; i++) {
+        const char *name = i == 0 ? "emulsion.off" : i == 1 ? "foam.off" : "hourglass.off";
         size_t n, m;
         snprintf(path, sizeof path, "%s/%s", dir, name);
         char *fresh = slurp(path, &n);
@@ -166,6 +166,34 @@ void test_scripts_make_inputs_help_keeps_inputs(void)
     ENSURE(same_snapshot(&before, &after));
     free_snapshot(&after);
     free_snapshot(&before);
+}
+
+/* The generators write inputs that the program takes even with --strict-input (counter-clockwise,
+ * no crossing edges): another draw of the foam (--size, --seed) and a confluent tissue; the tissue
+ * has about the cells asked for. */
+void test_scripts_generated_inputs_valid(void)
+{
+    char dir[] = "/tmp/ph_test_gen_XXXXXX", cmd[1024];
+    ENSURE(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "scripts/make_inputs.py --size 40 --seed 9 --dir %s foam > /dev/null && "
+             "scripts/make_tissue.py 60 %s/tissue.off --seed 4 && "
+             "./polyhoop -q --strict-input -n 0 -o %s/a %s/foam.off > /dev/null && "
+             "./polyhoop -q --strict-input -n 0 -o %s/b %s/tissue.off > /dev/null && "
+             "grep -q 'polydisperse bubbles (seed 9)' %s/foam.off", dir, dir, dir, dir, dir, dir, dir);
+    int st = run(cmd);
+    if (st == 127) SKIP("python3 is not on PATH");
+    ENSURE_MSG(st == 0, "a generated input was refused or malformed (status %d, %s)", st, dir);
+    snprintf(cmd, sizeof cmd, "%s/tissue.off", dir);
+    FILE *f = fopen(cmd, "r");
+    ENSURE(f);
+    char line[256];
+    int nv = 0, np = 0;
+    while (fgets(line, sizeof line, f))
+        if (line[0] != '#' && strcmp(line, "OFF\n") && sscanf(line, "%d %d", &nv, &np) == 2) break;
+    fclose(f);
+    ENSURE_MSG(np >= 50 && np <= 70 && nv > 20 * np, "make_tissue.py 60 wrote %d cells with %d vertices", np, nv);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(run(cmd) == 0);
 }
 
 /* ---- the nested drop in ParaView ------------------------------------------------------------ */

@@ -3,6 +3,7 @@
 #include "checkpoint.h"
 #include "contact.h"
 #include "remodel.h"
+#include "topology.h"
 #include "fixtures.h"
 #include "forces.h"
 #include "geometry.h"
@@ -665,4 +666,48 @@ void test_sim_max_cells_stops_and_restarts(void)
              "./polyhoop -q -j 1 --restart $D/b > /dev/null || exit 15\n"
              "diff -r -x checkpoint.bin -x .polyhoop.lock $D/a $D/b > /dev/null || exit 16\n", dir, sizeof dir);
     ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
+}
+
+/* The attractor (paper Fig. 2B): a free cell far from the point drifts towards it at the speed
+ * where viscous damping balances the pull, att_k / cv (within 1 %, after the transient e^{-cv t}),
+ * and the others stay where they are; att_n cells are drawn at random, the same ones for the same
+ * seed, and daughters inherit the mark. */
+void test_sim_attractor_pulls_at_terminal_speed(void)
+{
+    Params P = fx_params_zero();
+    P.cv = 10; P.att_k = 5; P.att_n = 2; P.att_x = 100; P.att_y = 0;
+    P.ka = 1e4; P.gamma = 100;   /* (internal forces sum to zero: they must not move the centroid) */
+    static Sim s, t;
+    for (int k = 0; k < 2; k++) {
+        Sim *m = k ? &t : &s;
+        sim_init(m, &P, 9);
+        for (int c = 0; c < 6; c++) fx_add_ngon(&m->e, 24, 0.5, 3.0 * c, 0, 0);
+        sim_draw_traits(m);
+        sim_pick_attracted(m);
+    }
+    int picked = 0;
+    for (int p = 0; p < s.e.np; p++) {
+        picked += s.e.attracted[p];
+        ENSURE_MSG(s.e.attracted[p] == t.e.attracted[p], "polygon %d: the draw differs for the same seed", p);
+    }
+    ENSURE_MSG(picked == 2, "%d polygons picked, not att_n = 2", picked);
+    double x0[6];
+    for (int p = 0; p < 6; p++) { x0[p] = 0; for (int i = s.e.start[p]; i < s.e.start[p] + s.e.count[p]; i++) x0[p] += s.e.x[i] / s.e.count[p]; }
+    const int steps = 3000;   /* t = 0.3 */
+    for (int k = 0; k < steps; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+    double T = steps * P.dt, v = P.att_k / P.cv, want = v * (T - (1 - exp(-P.cv * T)) / P.cv);
+    for (int p = 0; p < 6; p++) {
+        double xc = 0;
+        for (int i = s.e.start[p]; i < s.e.start[p] + s.e.count[p]; i++) xc += s.e.x[i] / s.e.count[p];
+        if (s.e.attracted[p]) ENSURE_MSG(fabs(xc - x0[p] - want) < 0.01 * want, "polygon %d moved %.6g towards the attractor, expected %.6g", p, xc - x0[p], want);
+        else ENSURE_MSG(fabs(xc - x0[p]) < 1e-9, "polygon %d, not attracted, moved %.3g", p, xc - x0[p]);
+    }
+    for (int p = 0; p < 6; p++)
+        if (s.e.attracted[p]) {
+            int q = topology_divide(&s.e, &s.P, p);
+            ENSURE_MSG(q >= 0 && s.e.attracted[p] && s.e.attracted[q], "division of polygon %d: daughters %d, %d marked %d, %d", p, p, q,
+                       s.e.attracted[p], q >= 0 ? s.e.attracted[q] : -1);
+            break;
+        }
+    sim_free(&s); sim_free(&t);
 }
