@@ -1,8 +1,9 @@
 /* Pair detection and the step driver: the strip walks over the grid or the neighbour list, the
- * choice of the picking ends, the race-free sums of forces and reactions, the list's lifetime
- * and its checkpoint section, and the neighbour count. See contact.h for how the work is split
- * between threads; the grid is in grid.c, the force of one pair in pair.h. */
-#include "contact.h"
+ * choice of the picking ends, the race-free sums of forces and reactions, when to build, patch
+ * or reuse the list, and the neighbour count. See contact.h for how the work is split between
+ * threads; the list's budgets, patches and checkpoint section are in contact_list.c, the grid in
+ * grid.c, the force of one pair in pair.h. */
+#include "contact_impl.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,62 +14,6 @@
 /* the skin of the neighbour list, in units of the reach: measured best of 0.25, 0.5, 1, 1.5 and 2
  * (a thicker skin means more edges per vertex, a thinner one more rebuilds) */
 static const double SKIN = 1.0;
-
-/* A nearby edge of the vertex being evaluated (work list of one thread). */
-typedef struct Near {
-    int same;       /* 1: the edge belongs to the vertex's polygon */
-    int k, k1;      /* the slots of its ends */
-    double d2, w;   /* squared distance from the vertex, barycentric coordinate of the closest point */
-} Near;
-
-/* What a walk over the strips does for each vertex. */
-enum { WANT_FORCES, WANT_ENERGY, WANT_NEIGHBORS };
-
-/* A patch's candidate edge k -> next(k), or a vertex k that gets a new record: its cell (of the
- * midpoint, or of the vertex), and for an edge its midpoint from the grid's origin and half its
- * length in single precision, for a cheap first test as in grid_scan. */
-typedef struct Sel { int cell, k; float x, y, r; } Sel;
-
-/* The work space of one thread. */
-struct ContactWork {
-    PairRec *rec;           /* the pairs it found (with keep_records) */
-    int rec_n, rec_cap;
-    Near *near;             /* the nearby edges of its current vertex */
-    int near_cap;
-    int *cand, cand_cap;    /* the stencil's candidate items of its current vertex */
-    int *nb, nb_n, nb_cap;  /* the neighbour count's (polygon, other polygon) pairs */
-    Sel *dv, *sel;          /* a patch's vertices that get new records, and the edges around them */
-    int dv_n, dv_cap, sel_n, sel_cap;
-};
-
-/* One strip of the list: its stream of records (see contact.h). */
-struct ContactStrip { int *rec; size_t n, cap; };
-
-/* The polygons the list's slot numbers refer to (as at its build or last patch), and the work
- * space of a patch. */
-struct ContactSnap {
-    int np, nv, cap;            /* polygons, slots in use */
-    int64_t next_id;            /* every polygon made later has an id >= this */
-    int64_t *id;
-    int *start, *count;
-    uint32_t *edits;
-    int *newstart;              /* per polygon of the snapshot: its start now, or -1: changed or gone */
-    int *smap, smap_cap;        /* per slot of the snapshot: its slot now, or -1 */
-    int *changed, changed_cap;  /* the polygons that are new or changed */
-    unsigned char *mark;        /* per cell of the build's grid: 1 within reach + skin of a changed */
-    int mark_cap;               /* polygon's box, 2 next to such a cell */
-    int *marked, marked_n, marked_cap;
-    unsigned char *dirty;       /* per slot: gets a new record */
-    int dirty_cap;
-    Sel *dv;                    /* those vertices by (cell, slot): strip s has dv[dv_at[s] .. dv_at[s + 1]) */
-    int dv_cap, *dv_at, dv_at_cap;
-    Sel *sel;                   /* the edges around them by (cell, slot) */
-    int sel_cap;
-    double *mean;               /* contact_moved's centroid and mean velocity of each polygon */
-    int mean_cap;
-    double *wander;             /* the patch's new contact.wander */
-    int wander_cap;
-};
 
 void contact_init(Contact *c)
 {
@@ -94,21 +39,6 @@ void contact_free(Contact *c)
     }
     free(c->work); free(c->u); free(c->strip); free(c->wander);
     memset(c, 0, sizeof *c);
-}
-
-/* Grows a per-thread buffer to hold n + 1 elements. */
-#define RESERVE(buf, cap, n) do { if ((n) == (cap)) { (cap) = (cap) ? 2 * (cap) : 256; \
-    (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
-
-/* The exact test of edge k -> k1 against vertex i at (px, py): the closest point's coordinate w
- * and squared distance. */
-static inline double project(const Ensemble *e, double px, double py, int k, int k1, double *w)
-{
-    double dx = px - e->x[k], dy = py - e->y[k], ex = e->x[k1] - e->x[k], ey = e->y[k1] - e->y[k];
-    double t = (dx * ex + dy * ey) / (ex * ex + ey * ey), wt = t > 0 ? (t < 1 ? t : 1) : 0;
-    double rx = dx - wt * ex, ry = dy - wt * ey;
-    *w = wt;
-    return rx * rx + ry * ry;
 }
 
 /* Which ends of the nearby edge nr[a] of vertex i pick it (docs/model.md 2: the closer of a
@@ -277,8 +207,7 @@ static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *e
     }
 }
 
-/* Room for the list's strip table of n strips (a strip keeps its buffer for the next build). */
-static void reserve_strips(Contact *c, int n)
+void contact_reserve_strips(Contact *c, int n)
 {
     if (n <= c->strips_cap) return;
     c->strip = ph_realloc(c->strip, (size_t)n * sizeof *c->strip);
@@ -286,9 +215,7 @@ static void reserve_strips(Contact *c, int n)
     c->strips_cap = n;
 }
 
-/* Work space for every thread; with what != WANT_NEIGHBORS, the records of a new evaluation
- * start empty (a neighbour count leaves those of the step). */
-static void reserve_threads(Contact *c, int what)
+void contact_reserve_threads(Contact *c, int what)
 {
     int nt = 1;
 #ifdef _OPENMP
@@ -316,14 +243,14 @@ static void from_grid(Contact *c, const Ensemble *e, const Params *P, double *ef
      * (and a margin against rounding) it lies in P's 3x3 cells */
     grid_build(&c->grid, e, (0.5 * lmax + params_reach(P) + (skin > 0 ? skin : 0)) * (1 + 1e-9));
     if (transient) grid_release(&c->grid, 0);
-    reserve_threads(c, what);
+    contact_reserve_threads(c, what);
     if (what == WANT_ENERGY) {   /* (tests only: the per-vertex energies; vertices in gaps own none) */
         c->u = ph_realloc(c->u, (size_t)e->nv_used * sizeof *c->u);
         for (int i = 0; i < e->nv_used; i++) c->u[i] = 0;
     }
     int nstrips = grid_strips(&c->grid);
     if (skin >= 0) {
-        reserve_strips(c, nstrips);
+        contact_reserve_strips(c, nstrips);
         c->nstrips = nstrips;
     }
     each_strip(c, e, P, efx, efy, nstrips, 0, what, skin);
@@ -358,336 +285,8 @@ static int list_usable(const Contact *c, const Ensemble *e, const Params *P)
 /* The pairs of every strip from the list. */
 static void from_list(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy, int what)
 {
-    reserve_threads(c, what);
+    contact_reserve_threads(c, what);
     each_strip(c, e, P, efx, efy, c->nstrips, 1, what, 0);
-}
-
-/* Grows an array to hold n elements. */
-#define GROW(buf, cap, n) do { if ((size_t)(n) > (size_t)(cap)) { (cap) = (n) + (n) / 2 + 16; \
-    (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
-
-/* The list's snapshot: the polygons its slot numbers now refer to. */
-static void snap_reserve(struct ContactSnap *sn, int np)
-{
-    if (np <= sn->cap) return;
-    sn->cap = np + np / 2 + 16;
-    sn->id = ph_realloc(sn->id, (size_t)sn->cap * sizeof *sn->id);
-    sn->start = ph_realloc(sn->start, (size_t)sn->cap * sizeof *sn->start);
-    sn->count = ph_realloc(sn->count, (size_t)sn->cap * sizeof *sn->count);
-    sn->edits = ph_realloc(sn->edits, (size_t)sn->cap * sizeof *sn->edits);
-    sn->newstart = ph_realloc(sn->newstart, (size_t)sn->cap * sizeof *sn->newstart);
-}
-
-static void take_snapshot(Contact *c, const Ensemble *e)
-{
-    struct ContactSnap *sn = c->snap;
-    snap_reserve(sn, e->np);
-    sn->np = e->np; sn->nv = e->nv_used; sn->next_id = e->next_id;
-    if (!e->np) return;   /* (memcpy from NULL is undefined, even for 0 bytes) */
-    memcpy(sn->id, e->id, (size_t)e->np * sizeof *sn->id);
-    memcpy(sn->start, e->start, (size_t)e->np * sizeof *sn->start);
-    memcpy(sn->count, e->count, (size_t)e->np * sizeof *sn->count);
-    memcpy(sn->edits, e->edits, (size_t)e->np * sizeof *sn->edits);
-}
-
-/* The cell of the build's grid that holds (x, y), clamped like grid_cell; and its row. */
-static inline int list_cell(const Contact *c, double x, double y, int *row)
-{
-    double fx = (x - c->list_x0) * c->list_inv, fy = (y - c->list_y0) * c->list_inv;
-    int ix = fx < 0 ? 0 : fx >= c->list_nx ? c->list_nx - 1 : (int)fx, iy = fy < 0 ? 0 : fy >= c->list_ny ? c->list_ny - 1 : (int)fy;
-    if (row) *row = iy;
-    return iy * c->list_nx + ix;
-}
-
-void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
-{
-    if (!c->list_ok) return;
-    if (c->list_layout != e->layout) { contact_invalidate(c); return; }   /* (its wander is per polygon of the list's layout) */
-    struct ContactSnap *sn = c->snap;
-    /* the rounding of a position update: half an ulp of the largest coordinate */
-    double ulp = ldexp(c->list_extent + c->moved + dt * vmax, -53);
-    c->moved += dt * vmax + ulp;
-    /* far from the budgets, or where the flow did not help most polygons at the last look (they
-     * all move alike, as in a vibrating packing), the bound without a flow (|v| <= vmax) for all
-     * polygons at once */
-    double inc = dt * vmax + 2 * ulp;
-    if (!c->flow_helps || c->wander_max + c->lazy + inc < 0.125 * c->list_skin) { c->lazy += inc; return; }
-    /* each polygon's speed relative to the flow u(x) = a + B x, and its centroid and mean
-     * velocity for the next fit (each polygon in vertex order: the same at any thread count) */
-    const double *f = c->flow, spread = 0.5 * (c->list_reach + c->list_skin) *
-        sqrt(f[2] * f[2] + f[3] * f[3] + f[4] * f[4] + f[5] * f[5]);   /* |B| (R + skin) / 2 (Frobenius >= spectral norm) */
-    GROW(sn->mean, sn->mean_cap, 4 * e->np);
-    double wmax = 0;
-    int slow = 0;   /* polygons that moved less than half vmax relative to the flow (an exact count) */
-    #pragma omp parallel for schedule(dynamic, 16) reduction(max : wmax) reduction(+ : slow)
-    for (int p = 0; p < e->np; p++) {
-        double w2 = 0, sx = 0, sy = 0, su = 0, sv = 0;
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-            double x = e->x[i], y = e->y[i], ux = e->vx[i] - (f[0] + f[2] * x + f[3] * y), uy = e->vy[i] - (f[1] + f[4] * x + f[5] * y);
-            double u2 = ux * ux + uy * uy;
-            w2 = u2 > w2 ? u2 : w2;
-            sx += x; sy += y; su += e->vx[i]; sv += e->vy[i];
-        }
-        double n = e->count[p];
-        sn->mean[4 * p] = sx / n; sn->mean[4 * p + 1] = sy / n; sn->mean[4 * p + 2] = su / n; sn->mean[4 * p + 3] = sv / n;
-        double w = sqrt(w2) + spread;
-        c->wander[p] += c->lazy + (dt * w + 2 * ulp);
-        slow += w < 0.5 * vmax;
-        wmax = c->wander[p] > wmax ? c->wander[p] : wmax;
-    }
-    c->wander_max = wmax;
-    c->lazy = 0;
-    c->flow_helps = 2 * slow > e->np;
-    /* the next flow: least squares of the polygons' mean velocities, weighted by vertex count */
-    double W = 0, X = 0, Y = 0, U = 0, V = 0, cxx = 0, cxy = 0, cyy = 0, cux = 0, cuy = 0, cvx = 0, cvy = 0;
-    for (int p = 0; p < e->np; p++) {
-        double n = e->count[p], *m = sn->mean + 4 * p;
-        W += n; X += n * m[0]; Y += n * m[1]; U += n * m[2]; V += n * m[3];
-    }
-    if (W == 0) return;
-    X /= W; Y /= W; U /= W; V /= W;
-    for (int p = 0; p < e->np; p++) {
-        double n = e->count[p], *m = sn->mean + 4 * p, dx = m[0] - X, dy = m[1] - Y, du = m[2] - U, dv = m[3] - V;
-        cxx += n * dx * dx; cxy += n * dx * dy; cyy += n * dy * dy;
-        cux += n * du * dx; cuy += n * du * dy; cvx += n * dv * dx; cvy += n * dv * dy;
-    }
-    double det = cxx * cyy - cxy * cxy, B[4] = { 0, 0, 0, 0 };
-    if (det > 1e-12 * (cxx * cyy) && det > 0) {
-        B[0] = (cux * cyy - cuy * cxy) / det; B[1] = (cuy * cxx - cux * cxy) / det;
-        B[2] = (cvx * cyy - cvy * cxy) / det; B[3] = (cvy * cxx - cvx * cxy) / det;
-    }
-    double g[6] = { U - B[0] * X - B[1] * Y, V - B[2] * X - B[3] * Y, B[0], B[1], B[2], B[3] };
-    for (int k = 0; k < 6; k++) c->flow[k] = isfinite(g[k]) ? g[k] : 0;
-}
-
-/* The first of the sorted edges sel[0 .. n) in a cell >= cell. */
-static int sel_lower(const Sel *sel, int n, int cell)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) { int m = (lo + hi) / 2; if (sel[m].cell < cell) lo = m + 1; else hi = m; }
-    return lo;
-}
-
-/* Appends to strip st new records for the vertices dv[0 .. ndv) (sorted by cell): for each, the
- * edges among the sorted sel[0 .. nsel) within the reach plus the skin (h plus the skin within
- * its own polygon), as strip_forces keeps them. */
-static void new_records(const Contact *c, const Ensemble *e, const Params *P, struct ContactStrip *st,
-                        const Sel *dv, int ndv, const Sel *sel, int nsel)
-{
-    const double reach = params_reach(P), skin = c->list_skin, list2[2] = { (reach + skin) * (reach + skin), (P->h + skin) * (P->h + skin) };
-    const float margin = (float)(1e-5 * c->list_cs + 64 * ldexp(c->list_extent + c->moved + c->list_nx * c->list_cs + c->list_ny * c->list_cs, -24));
-    const float lim0[2] = { (float)(reach + skin) + margin, (float)(P->h + skin) + margin };
-    const int nx = c->list_nx;
-    int from[3] = { 0 }, to[3] = { 0 }, cell = -1;
-    for (int d = 0; d < ndv; d++) {
-        int i = dv[d].k;
-        if (dv[d].cell != cell) {   /* a new cell: the ranges of its stencil's rows */
-            cell = dv[d].cell;
-            int row = cell / nx, cx = cell - row * nx, x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < nx ? cx + 1 : cx;
-            for (int r = 0; r < 3; r++) {
-                int y = row - 1 + r;
-                from[r] = to[r] = 0;
-                if (y < 0 || y >= c->list_ny) continue;
-                from[r] = sel_lower(sel, nsel, y * nx + x0);
-                to[r] = sel_lower(sel, nsel, y * nx + x1 + 1);
-            }
-        }
-        int p = e->pid[i], rigid = e->rigid[p], s0 = e->start[p], n0 = e->count[p], iprev = ens_prev(e, i);
-        double px = e->x[i], py = e->y[i];
-        float fx = (float)(px - c->list_x0), fy = (float)(py - c->list_y0);
-        size_t at = st->n, nl = 0;
-        for (int r = 0; r < 3; r++)
-            for (int a = from[r]; a < to[r]; a++) {
-                const Sel *q = &sel[a];
-                int k = q->k, same = (unsigned)(k - s0) < (unsigned)n0;
-                float dx = fx - q->x, dy = fy - q->y, lim = q->r + lim0[same];
-                if (dx * dx + dy * dy >= lim * lim || k == i || k == iprev || (!same && rigid && e->rigid[e->pid[k]])) continue;
-                double w;
-                int k1 = ens_next(e, k);
-                if (project(e, px, py, k, k1, &w) >= list2[same]) continue;
-                if (at + 4 + 2 * nl > st->cap) { st->cap = 2 * (at + 4 + 2 * nl); st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec); }
-                st->rec[at + 2 + 2 * nl] = k; st->rec[at + 3 + 2 * nl] = k1;
-                nl++;
-            }
-        if (nl) { st->rec[at] = i; st->rec[at + 1] = (int)nl; st->n = at + 2 + 2 * nl; }
-    }
-}
-
-/* Marks the cells within r of the bounding box of polygon p (level 3: their vertices get new
- * records), the cells next to them (2: the candidate edges' midpoints lie there) and the cells
- * next to those (1: the candidate edges' first ends lie there, an edge being shorter than a cell). */
-static void mark_around(Contact *c, const Ensemble *e, int p, double r)
-{
-    struct ContactSnap *sn = c->snap;
-    double xmin = INFINITY, ymin = INFINITY, xmax = -INFINITY, ymax = -INFINITY;
-    for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-        double x = e->x[i], y = e->y[i];
-        xmin = x < xmin ? x : xmin; xmax = x > xmax ? x : xmax;
-        ymin = y < ymin ? y : ymin; ymax = y > ymax ? y : ymax;
-    }
-    int r0, r1, c0 = list_cell(c, xmin - r, ymin - r, &r0), c1 = list_cell(c, xmax + r, ymax + r, &r1);
-    c0 -= r0 * c->list_nx; c1 -= r1 * c->list_nx;
-    for (int y = r0 > 1 ? r0 - 2 : 0; y <= r1 + 2 && y < c->list_ny; y++)
-        for (int x = c0 > 1 ? c0 - 2 : 0; x <= c1 + 2 && x < c->list_nx; x++) {
-            int cell = y * c->list_nx + x, dy = y < r0 ? r0 - y : y > r1 ? y - r1 : 0, dx = x < c0 ? c0 - x : x > c1 ? x - c1 : 0;
-            int level = 3 - (dx > dy ? dx : dy);
-            if (!sn->mark[cell]) { GROW(sn->marked, sn->marked_cap, sn->marked_n + 1); sn->marked[sn->marked_n++] = cell; }
-            if (level > sn->mark[cell]) sn->mark[cell] = (unsigned char)level;
-        }
-}
-
-/* Sorts a[0 .. n) by cell, keeping the order of equal cells (LSD radix sort, 11 bits a pass,
- * through b); cells are below ncell. */
-static void sort_by_cell(Sel *a, Sel *b, int n, int ncell)
-{
-    Sel *from = a, *to = b;
-    for (int shift = 0; shift == 0 || (ncell - 1) >> shift; shift += 11) {
-        int count[2049] = { 0 };
-        for (int k = 0; k < n; k++) count[((from[k].cell >> shift) & 2047) + 1]++;
-        for (int d = 0; d < 2048; d++) count[d + 1] += count[d];
-        for (int k = 0; k < n; k++) to[count[(from[k].cell >> shift) & 2047]++] = from[k];
-        Sel *swap = from; from = to; to = swap;
-    }
-    if (from != a) memcpy(a, from, (size_t)n * sizeof *a);
-}
-
-static void clear_marks(struct ContactSnap *sn)
-{
-    for (int k = 0; k < sn->marked_n; k++) sn->mark[sn->marked[k]] = 0;
-    sn->marked_n = 0;
-}
-
-/* Patches the list to the polygons of e (see contact.h), refreshing the polygons that have used a
- * fraction `refresh` of their motion budget. Returns 0, or -1 when a rebuild is due instead (half
- * the vertices would get new records); the list is unchanged then. */
-static int patch(Contact *c, const Ensemble *e, const Params *P, double refresh)
-{
-    struct ContactSnap *sn = c->snap;
-    const double skin = c->list_skin, r = params_reach(P) + skin;
-    /* 1. the snapshot's polygons now: the polygons that keep their id keep their order, and
-     * those made since have ids >= next_id; unchanged = same id, vertex count and edits */
-    GROW(sn->changed, sn->changed_cap, e->np);
-    GROW(sn->wander, sn->wander_cap, e->np);
-    int o = 0, nchanged = 0;
-    long nvchanged = 0;
-    const double budget = 0.5 * skin * (1 - 1e-9), renew = refresh * budget;
-    for (int p = 0; p < e->np; p++) {
-        int m = -1;
-        if (e->id[p] < sn->next_id) {
-            while (o < sn->np && sn->id[o] != e->id[p]) sn->newstart[o++] = -1;
-            if (o < sn->np) m = o++;
-        }
-        int same = m >= 0 && sn->count[m] == e->count[p] && sn->edits[m] == e->edits[p];
-        if (m >= 0) sn->newstart[m] = same ? e->start[p] : -1;
-        sn->wander[p] = same ? c->wander[m] + c->lazy : 0;
-        if (!same || sn->wander[p] >= renew) {   /* new, changed, or moved (most of) its budget: new records around it */
-            sn->wander[p] = 0;
-            sn->changed[nchanged++] = p;
-            nvchanged += e->count[p];
-        }
-    }
-    while (o < sn->np) sn->newstart[o++] = -1;
-    /* (a patch of many vertices costs as much as a rebuild and more memory: at most half of them,
-     * a quarter from 65,536 vertices on, where the work lists' memory counts) */
-    const long most = e->nv_used < 1 << 16 ? e->nv_used / 2 : e->nv_used / 4;
-    if (nvchanged > most) return -1;
-    /* 2. the cells around the changed polygons */
-    int ncell = c->list_nx * c->list_ny;
-    if (ncell > sn->mark_cap) {
-        sn->mark = ph_realloc(sn->mark, (size_t)ncell);
-        memset(sn->mark + sn->mark_cap, 0, (size_t)(ncell - sn->mark_cap));
-        sn->mark_cap = ncell;
-    }
-    for (int k = 0; k < nchanged; k++) mark_around(c, e, sn->changed[k], r);
-    /* 3. the vertices in those cells get new records (dirty); the edges whose midpoints lie in
-     * or next to them are the candidates. Each thread takes a contiguous range of polygons, so
-     * the lists joined in thread order are in slot order. */
-    GROW(sn->dirty, sn->dirty_cap, e->nv_used);
-    reserve_threads(c, WANT_FORCES);
-    int nt = c->nthreads;
-    #pragma omp parallel num_threads(nt)
-    {
-        int tid = 0, nth = 1;
-#ifdef _OPENMP
-        tid = omp_get_thread_num(); nth = omp_get_num_threads();
-#endif
-        struct ContactWork *wk = &c->work[tid];
-        wk->dv_n = wk->sel_n = 0;
-        for (int t = nth; t < nt && tid == 0; t++) c->work[t].dv_n = c->work[t].sel_n = 0;
-        int p0 = (int)((int64_t)e->np * tid / nth), p1 = (int)((int64_t)e->np * (tid + 1) / nth);
-        for (int p = p0; p < p1; p++)
-            for (int i = e->start[p], end = i + e->count[p]; i < end; i++) {
-                int j = i + 1 < end ? i + 1 : e->start[p];
-                int vc = list_cell(c, e->x[i], e->y[i], NULL), mv = sn->mark[vc];
-                sn->dirty[i] = mv == 3;
-                if (!mv) continue;
-                if (mv == 3) { RESERVE(wk->dv, wk->dv_cap, wk->dv_n); wk->dv[wk->dv_n++] = (Sel){ vc, i, 0, 0, 0 }; }
-                double mx = 0.5 * (e->x[i] + e->x[j]), my = 0.5 * (e->y[i] + e->y[j]);
-                int mc = list_cell(c, mx, my, NULL);
-                if (sn->mark[mc] >= 2) {
-                    RESERVE(wk->sel, wk->sel_cap, wk->sel_n);
-                    wk->sel[wk->sel_n++] = (Sel){ mc, i, (float)(mx - c->list_x0), (float)(my - c->list_y0),
-                                                  (float)(0.5 * hypot(e->x[j] - e->x[i], e->y[j] - e->y[i])) };
-                }
-            }
-    }
-    clear_marks(sn);
-    int ndv = 0, nsel = 0;
-    for (int t = 0; t < nt; t++) { ndv += c->work[t].dv_n; nsel += c->work[t].sel_n; }
-    if (ndv > most) return -1;
-    /* 4. the candidates and the dirty vertices by (cell, slot); strips are runs of rows, so the
-     * dirty vertices of strip s are a range */
-    GROW(sn->sel, sn->sel_cap, 2 * nsel);   /* (and the sorts' work space) */
-    GROW(sn->dv, sn->dv_cap, ndv);
-    GROW(sn->dv_at, sn->dv_at_cap, c->nstrips + 1);
-    nsel = ndv = 0;
-    for (int t = 0; t < nt; t++) {
-        struct ContactWork *w = &c->work[t];
-        if (w->sel_n) memcpy(sn->sel + nsel, w->sel, (size_t)w->sel_n * sizeof *w->sel);
-        if (w->dv_n) memcpy(sn->dv + ndv, w->dv, (size_t)w->dv_n * sizeof *w->dv);
-        nsel += w->sel_n; ndv += w->dv_n;
-    }
-    sort_by_cell(sn->sel, sn->sel + nsel, nsel, ncell);   /* (slot order within a cell: they were in slot order) */
-    GROW(sn->sel, sn->sel_cap, nsel + ndv);
-    sort_by_cell(sn->dv, sn->sel + nsel, ndv, ncell);
-    for (int s = 0, a = 0; s <= c->nstrips; s++) {
-        while (a < ndv && sn->dv[a].cell / c->list_nx < s * GRID_STRIP) a++;
-        sn->dv_at[s] = a;
-    }
-    sn->dv_at[c->nstrips] = ndv;
-    /* 5. old slots -> new */
-    GROW(sn->smap, sn->smap_cap, sn->nv);
-    #pragma omp parallel for schedule(static)
-    for (int q = 0; q < sn->np; q++)
-        for (int k = 0; k < sn->count[q]; k++) sn->smap[sn->start[q] + k] = sn->newstart[q] < 0 ? -1 : sn->newstart[q] + k;
-    /* 6. each strip: its records renumbered in place, without those of dirty or vanished vertices
-     * and the entries of vanished edges, then the new records of its dirty vertices */
-    #pragma omp parallel for schedule(dynamic, 1)
-    for (int s = 0; s < c->nstrips; s++) {
-        struct ContactStrip *st = &c->strip[s];
-        size_t w = 0;
-        for (size_t q = 0; q < st->n; ) {
-            int i = sn->smap[st->rec[q]], nl = st->rec[q + 1], kept = 0;
-            size_t first = q + 2;
-            q = first + 2 * (size_t)nl;
-            if (i < 0 || sn->dirty[i]) continue;
-            for (size_t a = first; a < q; a += 2) {
-                int k = sn->smap[st->rec[a]];
-                if (k < 0) continue;
-                st->rec[w + 2 + 2 * kept] = k; st->rec[w + 3 + 2 * kept] = sn->smap[st->rec[a + 1]];
-                kept++;
-            }
-            if (kept) { st->rec[w] = i; st->rec[w + 1] = kept; w += 2 + 2 * (size_t)kept; }
-        }
-        st->n = w;
-        new_records(c, e, P, st, sn->dv + sn->dv_at[s], sn->dv_at[s + 1] - sn->dv_at[s], sn->sel, nsel);
-    }
-    take_snapshot(c, e);
-    double *swap = c->wander; c->wander = sn->wander; sn->wander = swap;
-    int cap = c->wander_cap; c->wander_cap = sn->wander_cap; sn->wander_cap = cap;
-    c->wander_max = c->lazy = 0;
-    for (int p = 0; p < e->np; p++) c->wander_max = fmax(c->wander_max, c->wander[p]);
-    return 0;
 }
 
 void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
@@ -705,8 +304,8 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
      * the last 8 steps, only those past their budget: a few fast polygons in a calm tissue. */
     int motion = c->list_layout == e->layout, r = -1;
     if (list_fresh(c, P) && lmax <= c->list_lcell) {
-        r = patch(c, e, P, motion ? 0.5 : 1);
-        if (r && motion && e->step - c->motion_patch >= 8) r = patch(c, e, P, 1);
+        r = contact_patch(c, e, P, motion ? 0.5 : 1);
+        if (r && motion && e->step - c->motion_patch >= 8) r = contact_patch(c, e, P, 1);
     }
     if (r == 0) {
         if (motion) c->motion_patch = e->step;
@@ -733,7 +332,7 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
     GROW(c->wander, c->wander_cap, e->np);
     for (int p = 0; p < e->np; p++) c->wander[p] = 0;
     c->builds++;
-    take_snapshot(c, e);
+    contact_take_snapshot(c, e);
     grid_release(&c->grid, 1);   /* (about 36 bytes per vertex, unneeded while the list serves) */
 }
 
@@ -787,118 +386,3 @@ void contact_counts(const Contact *c, int64_t *builds, int64_t *patches, int64_t
 
 int contact_holds_grid(const Contact *c) { return grid_allocated(&c->grid); }
 
-int contact_saved_state(const Contact *c) { return c->list_ok; }
-
-void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t n), void *out)
-{
-    int32_t state = c->list_ok;
-    put(out, &state, sizeof state);
-    if (!state) return;
-    const struct ContactSnap *sn = c->snap;
-    double d[18] = { c->list_skin, c->list_reach, c->list_h, c->list_extent, c->moved, c->list_x0, c->list_y0, c->list_cs, c->list_lcell,
-                     c->flow[0], c->flow[1], c->flow[2], c->flow[3], c->flow[4], c->flow[5], c->lazy, c->flow_helps, (double)c->motion_patch };
-    int32_t n[4] = { c->list_nx, c->list_ny, c->nstrips, sn->np };
-    put(out, d, sizeof d); put(out, n, 3 * sizeof *n);
-    for (int k = 0; k < c->nstrips; k++) {
-        int64_t len = (int64_t)c->strip[k].n;
-        put(out, &len, sizeof len);
-        if (len) put(out, c->strip[k].rec, (size_t)len * sizeof(int));   /* (an empty strip may have no buffer) */
-    }
-    put(out, &n[3], sizeof n[3]); put(out, &sn->next_id, sizeof sn->next_id);
-    for (int p = 0; p < sn->np; p++) {
-        int32_t v[3] = { sn->start[p], sn->count[p], (int32_t)sn->edits[p] };
-        put(out, &sn->id[p], sizeof sn->id[p]); put(out, v, sizeof v); put(out, &c->wander[p], sizeof c->wander[p]);
-    }
-}
-
-/* The snapshot polygon that owns slot k, or -1 (its starts are increasing). */
-static int snap_owner(const struct ContactSnap *sn, int k)
-{
-    int lo = 0, hi = sn->np;   /* the last polygon with start <= k */
-    while (lo < hi) { int m = (lo + hi) / 2; if (sn->start[m] <= k) lo = m + 1; else hi = m; }
-    return lo > 0 && k < sn->start[lo - 1] + sn->count[lo - 1] ? lo - 1 : -1;
-}
-
-/* Whether a read snapshot's polygons lie in slot order, and the strips' records (data[at[s] ..
- * at[s + 1])) name vertices and edges of them. (Its ids need no check: a patch only trusts the
- * polygons whose id, count and edits match the ensemble's.) */
-static int list_fits(const struct ContactSnap *sn, const int *data, const size_t *at, int nstrips)
-{
-    for (int p = 1; p < sn->np; p++)
-        if (sn->start[p] < sn->start[p - 1] + sn->count[p - 1]) return 0;
-    for (int s = 0; s < nstrips; s++)
-        for (size_t m = at[s]; m < at[s + 1]; ) {   /* records (i, n, n edges k -> k1) */
-            if (!(m + 2 <= at[s + 1] && snap_owner(sn, data[m]) >= 0 && data[m + 1] > 0 &&
-                  (size_t)data[m + 1] <= (at[s + 1] - m - 2) / 2)) return 0;
-            for (int a = 0; a < data[m + 1]; a++) {
-                int k = data[m + 2 + 2 * a], k1 = data[m + 3 + 2 * a], p = snap_owner(sn, k);
-                if (p < 0 || k1 != (k + 1 == sn->start[p] + sn->count[p] ? sn->start[p] : k + 1)) return 0;
-            }
-            m += 2 + 2 * (size_t)data[m + 1];
-        }
-    return 1;
-}
-
-int contact_load(Contact *c, FILE *f, size_t left)
-{
-    int32_t state = 0, n[4] = { 0 };
-    double d[18] = { 0 };
-    int *data = NULL;
-    size_t *at = NULL;
-    struct ContactSnap *sn = c->snap;
-    contact_invalidate(c);
-    /* every length is checked against the bytes left in the file */
-    int ok = fread(&state, sizeof state, 1, f) == 1 && (state == 0 || state == 1);
-    if (!ok || !state) return ok ? 0 : -1;
-    ok = fread(d, sizeof d, 1, f) == 1 && fread(n, sizeof *n, 3, f) == 3 && n[0] > 0 && n[1] > 0 && n[2] >= 0 &&
-         n[2] == (n[1] + GRID_STRIP - 1) / GRID_STRIP && (size_t)n[0] * (size_t)n[1] <= left * 64 + 64 &&
-         (size_t)n[2] <= left / sizeof(int64_t) && (at = malloc(((size_t)n[2] + 1) * sizeof *at)) != NULL &&
-         (data = malloc(left + sizeof *data)) != NULL;
-    /* skin in (0, 4 reach], cells as built (at least lcell / 2 + reach + skin), the rest finite */
-    for (int k = 1; k < 18; k++) ok = ok && isfinite(d[k]);
-    ok = ok && d[0] > 0 && d[0] <= 4 * d[1] && d[4] >= 0 && d[8] > 0 && d[7] >= 0.5 * d[8] + d[1] + d[0] && d[15] >= 0 && (d[16] == 0 || d[16] == 1) && d[17] == floor(d[17]) && fabs(d[17]) < 0x1p62;
-    if (ok) at[0] = 0;
-    for (int k = 0; ok && k < n[2]; k++) {
-        int64_t len;
-        ok = fread(&len, sizeof len, 1, f) == 1 && len >= 0 && (uint64_t)len <= (left - at[k] * sizeof *data) / sizeof *data;
-        if (ok) { ok = fread(data + at[k], sizeof *data, (size_t)len, f) == (size_t)len; at[k + 1] = at[k] + (size_t)len; }
-    }
-    int64_t next_id = 0;
-    ok = ok && fread(&n[3], sizeof n[3], 1, f) == 1 && n[3] >= 0 && (size_t)n[3] <= left / 28 &&
-         fread(&next_id, sizeof next_id, 1, f) == 1 && next_id >= 0;
-    if (ok) { snap_reserve(sn, n[3]); GROW(sn->wander, sn->wander_cap, n[3]); }
-    for (int p = 0; ok && p < n[3]; p++) {
-        int32_t v[3];
-        ok = fread(&sn->id[p], sizeof sn->id[p], 1, f) == 1 && fread(v, sizeof v, 1, f) == 1 && fread(&sn->wander[p], sizeof(double), 1, f) == 1 &&
-             v[0] >= 0 && v[1] >= 3 && (int64_t)v[0] + v[1] <= INT32_MAX && sn->id[p] < next_id && sn->wander[p] >= 0 && isfinite(sn->wander[p]);
-        if (ok) { sn->start[p] = v[0]; sn->count[p] = v[1]; sn->edits[p] = (uint32_t)v[2]; }
-    }
-    sn->np = ok ? n[3] : 0;
-    ok = ok && list_fits(sn, data, at, n[2]);
-    if (!ok) { free(data); free(at); sn->np = sn->nv = 0; return -1; }
-    sn->nv = sn->np ? sn->start[sn->np - 1] + sn->count[sn->np - 1] : 0;
-    sn->next_id = next_id;
-    reserve_strips(c, n[2]);
-    for (int s = 0; s < n[2]; s++) {
-        struct ContactStrip *st = &c->strip[s];
-        size_t len = at[s + 1] - at[s];
-        if (len > st->cap) { st->cap = len; st->rec = ph_realloc(st->rec, len * sizeof *st->rec); }
-        if (len) memcpy(st->rec, data + at[s], len * sizeof *data);
-        st->n = len;
-    }
-    free(data); free(at);
-    double *swap = c->wander; c->wander = sn->wander; sn->wander = swap;
-    int cap = c->wander_cap; c->wander_cap = sn->wander_cap; sn->wander_cap = cap;
-    c->wander_max = 0;
-    for (int p = 0; p < sn->np; p++) c->wander_max = fmax(c->wander_max, c->wander[p]);
-    c->nstrips = n[2];
-    c->list_ok = 1;
-    c->list_layout = UINT64_MAX;   /* (the restored slots are numbered anew: the next step patches) */
-    c->list_skin = d[0]; c->list_reach = d[1]; c->list_h = d[2]; c->list_extent = d[3]; c->moved = d[4];
-    c->list_x0 = d[5]; c->list_y0 = d[6]; c->list_cs = d[7]; c->list_inv = 1 / d[7]; c->list_lcell = d[8]; c->list_nx = n[0]; c->list_ny = n[1];
-    for (int k = 0; k < 6; k++) c->flow[k] = d[9 + k];
-    c->lazy = d[15];
-    c->flow_helps = d[16] != 0;
-    c->motion_patch = (int64_t)d[17];
-    return 0;
-}

@@ -1,0 +1,114 @@
+/* What the two halves of the contact module share (contact.c: the strip walks over the grid or
+ * the list, and the step driver; contact_list.c: the list's lifetime, motion budgets, patches and
+ * checkpoint section): the work space, the list's layout, and a few helpers. Not for other
+ * modules: they use contact.h. */
+#ifndef PH_CONTACT_IMPL_H
+#define PH_CONTACT_IMPL_H
+#include "contact.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* A nearby edge of the vertex being evaluated (work list of one thread). */
+typedef struct Near {
+    int same;       /* 1: the edge belongs to the vertex's polygon */
+    int k, k1;      /* the slots of its ends */
+    double d2, w;   /* squared distance from the vertex, barycentric coordinate of the closest point */
+} Near;
+
+/* What a walk over the strips does for each vertex. */
+enum { WANT_FORCES, WANT_ENERGY, WANT_NEIGHBORS };
+
+/* A patch's candidate edge k -> next(k), or a vertex k that gets a new record: its cell (of the
+ * midpoint, or of the vertex), and for an edge its midpoint from the grid's origin and half its
+ * length in single precision, for a cheap first test as in grid_scan. */
+typedef struct Sel { int cell, k; float x, y, r; } Sel;
+
+/* The work space of one thread. */
+struct ContactWork {
+    PairRec *rec;           /* the pairs it found (with keep_records) */
+    int rec_n, rec_cap;
+    Near *near;             /* the nearby edges of its current vertex */
+    int near_cap;
+    int *cand, cand_cap;    /* the stencil's candidate items of its current vertex */
+    int *nb, nb_n, nb_cap;  /* the neighbour count's (polygon, other polygon) pairs */
+    Sel *dv, *sel;          /* a patch's vertices that get new records, and the edges around them */
+    int dv_n, dv_cap, sel_n, sel_cap;
+};
+
+/* One strip of the list: its stream of records (see contact.h). */
+struct ContactStrip { int *rec; size_t n, cap; };
+
+/* The polygons the list's slot numbers refer to (as at its build or last patch), and the work
+ * space of a patch. */
+struct ContactSnap {
+    int np, nv, cap;            /* polygons, slots in use */
+    int64_t next_id;            /* every polygon made later has an id >= this */
+    int64_t *id;
+    int *start, *count;
+    uint32_t *edits;
+    int *newstart;              /* per polygon of the snapshot: its start now, or -1: changed or gone */
+    int *smap, smap_cap;        /* per slot of the snapshot: its slot now, or -1 */
+    int *changed, changed_cap;  /* the polygons that are new or changed */
+    unsigned char *mark;        /* per cell of the build's grid: 1 within reach + skin of a changed */
+    int mark_cap;               /* polygon's box, 2 next to such a cell */
+    int *marked, marked_n, marked_cap;
+    unsigned char *dirty;       /* per slot: gets a new record */
+    int dirty_cap;
+    Sel *dv;                    /* those vertices by (cell, slot): strip s has dv[dv_at[s] .. dv_at[s + 1]) */
+    int dv_cap, *dv_at, dv_at_cap;
+    Sel *sel;                   /* the edges around them by (cell, slot) */
+    int sel_cap;
+    double *mean;               /* contact_moved's centroid and mean velocity of each polygon */
+    int mean_cap;
+    double *wander;             /* the patch's new contact.wander */
+    int wander_cap;
+};
+
+/* Grows a per-thread buffer to hold n + 1 elements. */
+#define RESERVE(buf, cap, n) do { if ((n) == (cap)) { (cap) = (cap) ? 2 * (cap) : 256; \
+    (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
+
+/* The exact test of edge k -> k1 against vertex i at (px, py): the closest point's coordinate w
+ * and squared distance. */
+static inline double project(const Ensemble *e, double px, double py, int k, int k1, double *w)
+{
+    double dx = px - e->x[k], dy = py - e->y[k], ex = e->x[k1] - e->x[k], ey = e->y[k1] - e->y[k];
+    double t = (dx * ex + dy * ey) / (ex * ex + ey * ey), wt = t > 0 ? (t < 1 ? t : 1) : 0;
+    double rx = dx - wt * ex, ry = dy - wt * ey;
+    *w = wt;
+    return rx * rx + ry * ry;
+}
+
+/* Grows an array to hold n elements. */
+#define GROW(buf, cap, n) do { if ((size_t)(n) > (size_t)(cap)) { (cap) = (n) + (n) / 2 + 16; \
+    (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
+
+/* The cell of the build's grid that holds (x, y), clamped like grid_cell; and its row. */
+static inline int list_cell(const Contact *c, double x, double y, int *row)
+{
+    double fx = (x - c->list_x0) * c->list_inv, fy = (y - c->list_y0) * c->list_inv;
+    int ix = fx < 0 ? 0 : fx >= c->list_nx ? c->list_nx - 1 : (int)fx, iy = fy < 0 ? 0 : fy >= c->list_ny ? c->list_ny - 1 : (int)fy;
+    if (row) *row = iy;
+    return iy * c->list_nx + ix;
+}
+
+/* Room for the list's strip table of n strips (a strip keeps its buffer for the next build). */
+void contact_reserve_strips(Contact *c, int n);
+
+/* Work space for every thread; with what != WANT_NEIGHBORS, the records of a new evaluation
+ * start empty (a neighbour count leaves those of the step). */
+void contact_reserve_threads(Contact *c, int what);
+
+/* The list's snapshot: the polygons its slot numbers now refer to (after a build or a patch). */
+void contact_take_snapshot(Contact *c, const Ensemble *e);
+
+/* Patches the list to the polygons of e (see contact.h), refreshing the polygons that have used a
+ * fraction `refresh` of their motion budget. Returns 0, or -1 when a rebuild is due instead (too
+ * many vertices would get new records); the list is unchanged then. */
+int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh);
+
+#endif
