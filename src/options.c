@@ -29,6 +29,7 @@ static void usage(FILE *f)
         "                 %s\n"
         "  --png-size WxH picture size in pixels (default 800x800)\n"
         "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fit each frame)\n"
+        "  --png-range MIN,MAX  fixed colour range, the same in every picture (default: fit each frame)\n"
         "  --overwrite    replace the output of an earlier run in the output folder\n"
         "  --checkpoint-every K  write DIR/checkpoint.bin every K frames (default 1; 0: never)\n"
         "  --max-cells N  stop after the first frame with at least N polygons (checkpoint, status 0)\n"
@@ -108,6 +109,14 @@ int options_parse(Options *o, int argc, char **argv)
                 return -1;
             }
             o->png = o->png_fixed = 1;
+            k++;
+        } else if (!strcmp(a, "--png-range") && next) {
+            char c;
+            if (sscanf(next, "%lf,%lf%c", &o->png_lo, &o->png_hi, &c) != 2 || !isfinite(o->png_lo) || !isfinite(o->png_hi) || !(o->png_lo < o->png_hi)) {
+                fprintf(stderr, "polyhoop: --png-range needs MIN,MAX with finite MIN < MAX, got '%s'\n", next);
+                return -1;
+            }
+            o->png = 1;
             k++;
         }
         else if (!strcmp(a, "-q")) o->quiet = 1;

@@ -166,7 +166,7 @@ void output_frame(Output *out, Sim *s, int frame)
         snprintf(path, sizeof path, "%s/frame%06d.png", o->dir, frame);
         char label[256];
         snprintf(label, sizeof label, "%s  t = %.4g", o->png_color, s->e.t);
-        if (png_write(path, &s->e, out->values, label, 0, 0, o->png_w, o->png_h, o->png_fixed ? &o->png_view : NULL, err, sizeof err)) {
+        if (png_write(path, &s->e, out->values, label, o->png_lo, o->png_hi, o->png_w, o->png_h, o->png_fixed ? &o->png_view : NULL, err, sizeof err)) {
             fprintf(stderr, "polyhoop: cannot draw frame %d: %s\n", frame, err);
             exit(PH_EXIT_OUTPUT);
         }

@@ -320,3 +320,28 @@ void test_png_deterministic(void)
     ensemble_free(&e);
     dir_close(&d);
 }
+
+/* --png-range fixes the colour range: the default cell (area pi) drawn with the range 0,100 and
+ * with 3,4 gets two different colours at its centre, and neither is the mid colour that a fitted
+ * range gives a single value; a range with MIN >= MAX is a usage error (exit 2). */
+void test_png_range_option(void)
+{
+    char dir[] = "/tmp/ph_test_pngrange_XXXXXX", cmd[1024], path[300];
+    ENSURE(mkdtemp(dir));
+    const char *range[3] = { "", "--png-range 0,100", "--png-range 3,4" };
+    int rgb[3][3], wh[2], xy[2] = { 400, 380 };
+    for (int k = 0; k < 3; k++) {
+        snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --png --png-color area %s -o %s/r%d > /dev/null", range[k], dir, k);
+        ENSURE_MSG(system(cmd) == 0, "%s failed", cmd);
+        snprintf(path, sizeof path, "%s/r%d/frame000000.png", dir, k);
+        probe(path, xy, 1, wh, &rgb[k]);
+    }
+    ENSURE_MSG(!same(rgb[0], rgb[1]) && !same(rgb[0], rgb[2]) && !same(rgb[1], rgb[2]),
+               "centre colours %d %d %d (fitted), %d %d %d (0,100), %d %d %d (3,4): the range was not used",
+               rgb[0][0], rgb[0][1], rgb[0][2], rgb[1][0], rgb[1][1], rgb[1][2], rgb[2][0], rgb[2][1], rgb[2][2]);
+    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --png-range 4,4 -o %s/bad 2> /dev/null", dir);
+    int st = system(cmd);
+    ENSURE_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 2, "--png-range 4,4 exited %d, not 2", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(system(cmd) == 0);
+}
