@@ -141,6 +141,17 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
     }
 }
 
+/* Takes the budgets the snapshot's work space holds (per polygon of the list's new snapshot,
+ * np of them) as the list's own, and their largest. */
+static void adopt_wander(Contact *c, int np)
+{
+    struct ContactSnap *sn = c->snap;
+    double *swap = c->wander; c->wander = sn->wander; sn->wander = swap;
+    int cap = c->wander_cap; c->wander_cap = sn->wander_cap; sn->wander_cap = cap;
+    c->wander_max = 0;
+    for (int p = 0; p < np; p++) c->wander_max = fmax(c->wander_max, c->wander[p]);
+}
+
 /* Marks the cells within r of the bounding box of polygon p (level 3: their vertices get new
  * records), the cells next to them (2: the candidate edges' midpoints lie there) and the cells
  * next to those (1: the candidate edges' first ends lie there, an edge being shorter than a cell). */
@@ -311,10 +322,8 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
         new_records(c, e, P, st, sn->dv + sn->dv_at[s], sn->dv_at[s + 1] - sn->dv_at[s], sn->sel, nsel);
     }
     contact_take_snapshot(c, e);
-    double *swap = c->wander; c->wander = sn->wander; sn->wander = swap;
-    int cap = c->wander_cap; c->wander_cap = sn->wander_cap; sn->wander_cap = cap;
-    c->wander_max = c->lazy = 0;
-    for (int p = 0; p < e->np; p++) c->wander_max = fmax(c->wander_max, c->wander[p]);
+    adopt_wander(c, e->np);
+    c->lazy = 0;   /* (added to every polygon's budget above) */
     return 0;
 }
 
@@ -418,10 +427,7 @@ int contact_load(Contact *c, FILE *f, size_t left)
         st->n = len;
     }
     free(data); free(at);
-    double *swap = c->wander; c->wander = sn->wander; sn->wander = swap;
-    int cap = c->wander_cap; c->wander_cap = sn->wander_cap; sn->wander_cap = cap;
-    c->wander_max = 0;
-    for (int p = 0; p < sn->np; p++) c->wander_max = fmax(c->wander_max, c->wander[p]);
+    adopt_wander(c, sn->np);
     c->nstrips = n[2];
     c->list_ok = 1;
     c->list_layout = UINT64_MAX;   /* (the restored slots are numbered anew: the next step patches) */

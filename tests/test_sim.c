@@ -339,6 +339,14 @@ static void list_matches_grid(Sim *s, int steps, int *pairs_min, int *pairs_max)
     contact_free(&fresh);
 }
 
+/* Adds an n-gon (fx_add_ngon) moving as a whole at a velocity drawn uniformly from [-v, v]^2. */
+static void add_moving_ngon(Sim *s, int n, double R, double cx, double cy, double phi, uint64_t *rng, double v)
+{
+    int p = fx_add_ngon(&s->e, n, R, cx, cy, phi);
+    double vx = fx_uniform(rng, -v, v), vy = fx_uniform(rng, -v, v);
+    for (int i = s->e.start[p]; i < s->e.start[p] + s->e.count[p]; i++) { s->e.vx[i] = vx; s->e.vy[i] = vy; }
+}
+
 /* The contact list of the step (reused while the vertices move less than half its skin) finds
  * the same pairs and forces as a new grid at every step: (1) a jostling, growing, remodeling
  * cluster of cells flying into each other, so that pairs keep appearing; (2) two polygons
@@ -351,11 +359,7 @@ void test_sim_contact_list_complete(void)
     sim_init(&s, &P, 1);
     uint64_t rng = 7;
     for (int a = 0; a < 4; a++)
-        for (int b = 0; b < 4; b++) {
-            int p = fx_add_ngon(&s.e, 32, 0.5, 1.1 * a + 0.05 * b, 1.05 * b, 0.1 * a);
-            double vx = fx_uniform(&rng, -8, 8), vy = fx_uniform(&rng, -8, 8);
-            for (int i = s.e.start[p]; i < s.e.start[p] + s.e.count[p]; i++) { s.e.vx[i] = vx; s.e.vy[i] = vy; }
-        }
+        for (int b = 0; b < 4; b++) add_moving_ngon(&s, 32, 0.5, 1.1 * a + 0.05 * b, 1.05 * b, 0.1 * a, &rng, 8);
     sim_draw_traits(&s);
     int lo, hi;
     list_matches_grid(&s, 1500, &lo, &hi);
@@ -396,9 +400,7 @@ void test_sim_patched_list_complete(void)
     for (int r = 0; r < 7; r++)
         for (int c = 0; c < 7; c++) {
             double R = (r * 7 + c) % 9 == 4 ? 0.35 : 0.9;   /* a few small ones, removed at once */
-            int p = fx_add_ngon(&s.e, 20, R, 1.86 * c + 0.93 * (r % 2), 1.61 * r, 0.1 * c);
-            double vx = fx_uniform(&rng, -3, 3), vy = fx_uniform(&rng, -3, 3);
-            for (int i = s.e.start[p]; i < s.e.start[p] + s.e.count[p]; i++) { s.e.vx[i] = vx; s.e.vy[i] = vy; }
+            add_moving_ngon(&s, 20, R, 1.86 * c + 0.93 * (r % 2), 1.61 * r, 0.1 * c, &rng, 3);
         }
     sim_draw_traits(&s);
     int lo, hi;
@@ -413,11 +415,7 @@ void test_sim_patched_list_complete(void)
     P = params_compiled;
     P.alpha_mu = 0; P.Amax_mu = INFINITY; P.theta = 0.5; P.kh = 3e6;   /* sticky drops that fuse */
     sim_init(&s, &P, 2);
-    for (int k = 0; k < 64; k++) {
-        int p = fx_add_ngon(&s.e, 24, 0.5, 1.1 * (k % 8), 1.1 * (k / 8), 0);
-        double vx = fx_uniform(&rng, -1.5, 1.5), vy = fx_uniform(&rng, -1.5, 1.5);
-        for (int i = s.e.start[p]; i < s.e.start[p] + s.e.count[p]; i++) { s.e.vx[i] = vx; s.e.vy[i] = vy; }
-    }
+    for (int k = 0; k < 64; k++) add_moving_ngon(&s, 24, 0.5, 1.1 * (k % 8), 1.1 * (k / 8), 0, &rng, 1.5);
     sim_draw_traits(&s);
     list_matches_grid(&s, 800, &lo, &hi);
     contact_counts(&s.contact, &builds, &patches, &reuses);
