@@ -31,17 +31,17 @@ build/deps.ok:
 # valgrind builds, other parameter headers) is this set of rules with another build folder B,
 # optimisation OPT and parameter header PARAMS, e.g.
 #   make B=build/foam PARAMS=params/foam.h build/foam/polyhoop
-# Everything in B is rebuilt when its flags change, main.o when the revision does.
+# Everything in B is rebuilt when its flags change, main.o when the revision or the repository folder (the default input's) does.
 $(B)/flags: FORCE | build/deps.ok
 	@mkdir -p $(B)
 	@echo '$(CC) $(CFLAGS) $(CPPFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS) $(CPPFLAGS)' > $@
 $(B)/version: FORCE | $(B)/flags
-	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+	@echo '$(VERSION) $(CURDIR)' | cmp -s - $@ || echo '$(VERSION) $(CURDIR)' > $@
 $(B)/%.o: src/%.c $(HDR) $(B)/flags
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
 $(B)/params.o: $(PARAMS)
 $(B)/main.o: polyhoop.c $(HDR) $(B)/flags $(B)/version
-	$(CC) $(CFLAGS) $(CPPFLAGS) -DPH_VERSION='"$(VERSION)"' -c $< -o $@
+	$(CC) $(CFLAGS) $(CPPFLAGS) -DPH_VERSION='"$(VERSION)"' -DPH_REPO='"$(CURDIR)"' -c $< -o $@
 $(B)/polyhoop: $(SRC:src/%.c=$(B)/%.o) $(B)/main.o
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 # the test runner links every module (not polyhoop.c, which holds main only)

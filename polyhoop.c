@@ -5,6 +5,7 @@
  * of Ns steps, a status line per frame), epilog (summary). The step itself is sim_step (sim.c);
  * what is written and when is output.c. */
 #define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
 #include "options.h"
 #include "output.h"
 #include "params.h"
@@ -17,7 +18,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#ifndef PH_REPO
+#define PH_REPO "."
+#endif
 #ifndef PH_VERSION
 #define PH_VERSION "unknown"
 #endif
@@ -42,8 +47,9 @@ int main(int argc, char **argv)
     case 1: return PH_EXIT_OK;
     case -1: return PH_EXIT_USAGE;
     }
-    if (opt.threads > 0) omp_set_num_threads(opt.threads);
+    omp_set_num_threads(opt.threads ? opt.threads : opt.free_cores);   /* (reading; then by size) */
     char err[1024], saved_input[1024];
+    RunRecord run = { 0 };
     if (params_check(&params_compiled, err, sizeof err)) {
         fprintf(stderr, "polyhoop: %s: %s\n", params_file, err);
         return PH_EXIT_USAGE;
@@ -52,7 +58,8 @@ int main(int argc, char **argv)
     const char *input = opt.input;
     int frame = 0;
     if (opt.restart) {
-        if (sim_restart(&sim, opt.restart, &frame, saved_input, sizeof saved_input)) return PH_EXIT_USAGE;
+        if (sim_restart(&sim, opt.restart, &frame, saved_input, sizeof saved_input, &run)) return PH_EXIT_USAGE;
+        if (options_restore(&opt, run.options)) return PH_EXIT_USAGE;
         if (opt.steps >= 0 && opt.steps != sim.P.Ns) {
             fprintf(stderr, "polyhoop: cannot restart with -s %d: the run has %d steps per frame\n", opt.steps, sim.P.Ns);
             return PH_EXIT_USAGE;
@@ -60,6 +67,15 @@ int main(int argc, char **argv)
         input = saved_input;
     } else {
         if (opt.steps >= 0) sim.P.Ns = opt.steps;
+        if (!input) {   /* the default: in the current folder, else in the repository that built us */
+            input = "inputs/ensemble.off";
+            if (access(input, R_OK) && !access(PH_REPO "/inputs/ensemble.off", R_OK)) input = PH_REPO "/inputs/ensemble.off";
+            else if (access(input, R_OK)) {
+                fprintf(stderr, "polyhoop: no input file given, and the default inputs/ensemble.off is neither in the "
+                        "current folder nor in %s/ (where this program was built); give one: polyhoop FILE.off\n", PH_REPO);
+                return PH_EXIT_USAGE;
+            }
+        }
         if (sim_load_input(&sim, input, opt.strict)) return PH_EXIT_USAGE;
     }
     if (opt.frames >= 0) sim.P.Nf = opt.frames;
@@ -69,8 +85,10 @@ int main(int argc, char **argv)
     if (sim.P.dt > dt_max)
         fprintf(stderr, "polyhoop: warning: dt = %g exceeds the stability limit %.3g of the stiffest spring (%s); "
                 "expect a blow-up. Suggested: dt <= %.2g\n", sim.P.dt, dt_max, stiff, 0.5 * dt_max);
+    omp_set_num_threads(options_threads(&opt, ensemble_vertex_count(&sim.e)));
     int rc = output_open(&out, &opt, &sim, input, PH_VERSION, opt.restart ? frame + 1 : 0);
     if (rc) return rc;
+    out.range = run.range;   /* (the pictures' colour range so far) */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -91,6 +109,7 @@ int main(int argc, char **argv)
             frame = (int)(sim.e.step / sim.P.Ns);
             output_frame(&out, &sim, frame);
             output_status(&out, &sim, frame);
+            output_threads(&out, options_threads(&opt, ensemble_vertex_count(&sim.e)));
             const char *why = opt.max_cells && sim.e.np >= opt.max_cells ? "--max-cells"
                             : opt.max_time > 0 && sim.e.t >= opt.max_time ? "--max-time" : NULL;
             if (why && sim.e.step < step_end) {

@@ -1,6 +1,7 @@
 /* Layout (host byte order, checked on reading): a fixed header (magic, version, byte-order mark,
  * sizes, the Params struct whole, so every member of PARAMS_LIST in list order, random stream,
- * time and counters, input name), then per polygon in order its record: the fields of
+ * time and counters, input name, the run's record: its options as command-line words and the
+ * pictures' colour range), then per polygon in order its record: the fields of
  * ENSEMBLE_POLYGON_STORED (ensemble.h) in list order, each as its file type (int32 count, int32
  * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32 edits, uint8 attracted), then per
  * vertex, polygon by polygon, x y vx vy l0. Gap slots
@@ -9,7 +10,8 @@
  * state, and the list itself; see contact.h), and last the CRC-32 (zlib's crc32) of every byte
  * before it, as a uint32.
  *
- * Version 3 added the checksum, version 4 the edits and the patchable list; files of older
+ * Version 3 added the checksum, version 4 the edits and the patchable list, version 5 the run's
+ * record; files of older
  * versions are refused with a message saying so (continue them with the program that wrote
  * them, or rerun from the input). On reading, the checksum is
  * checked first (one streaming pass over the file), then every field as it is parsed, and the
@@ -36,10 +38,11 @@ typedef struct Header {
     double t;
     int32_t frame, np, nv, reserved2;
     char input[1024];
+    RunRecord run;
 } Header;
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
-enum { VERSION = 4 };
+enum { VERSION = 5 };
 
 /* Coordinates beyond COORD_LMAX lmax of the origin are refused: far beyond any run (frames every
  * Ns steps stop a vertex that moves farther than h per step), and within what the contact grid's
@@ -66,7 +69,8 @@ static void put(void *out, const void *d, size_t n)
     o->crc = crc32(o->crc, d, (uInt)n);   /* (pieces are at most a strip of the list, < 4 GiB) */
 }
 
-int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, char *err, size_t len)
+int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, const RunRecord *run,
+                     char *err, size_t len)
 {
     const Ensemble *e = &s->e;
     Header h;
@@ -77,6 +81,8 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     h.divisions = s->divisions; h.removals = s->removals; h.fusions1 = s->fusions1; h.fusions2 = s->fusions2;
     h.t = e->t; h.frame = frame; h.np = e->np; h.nv = ensemble_vertex_count(e);
     snprintf(h.input, sizeof h.input, "%s", input);
+    if (run) h.run = *run;
+    h.run.range.reserved = 0;
     Out b = { atomic_open(path, err, len), 0, crc32(0, NULL, 0) };
     if (!b.f) return -1;
     char vbuf[1 << 16];   /* (stdio's default buffer of 4 KiB would mean a system call per 100 vertices) */
@@ -141,6 +147,10 @@ static int header_ok(const Header *h, char *why, size_t len)
     char msg[256];
     if (params_check(&h->P, msg, sizeof msg)) return refuse(why, len, "parameters: %s", msg);
     if (!memchr(h->input, 0, sizeof h->input)) return refuse(why, len, "the input name is not terminated");
+    if (!memchr(h->run.options, 0, sizeof h->run.options)) return refuse(why, len, "the run's options are not terminated");
+    const PngRange *r = &h->run.range;
+    if (r->state < 0 || r->state > 2 || r->reserved || (r->state && !(isfinite(r->lo) && isfinite(r->hi) && r->lo <= r->hi && r->since >= 0 && r->since <= h->t)))
+        return refuse(why, len, "the pictures' colour range is out of range");
     if (h->reserved || h->reserved2) return refuse(why, len, "reserved header fields are not zero");
     if (h->seed > INT32_MAX) return refuse(why, len, "seed %llu is out of range (0 to %d)", (unsigned long long)h->seed, INT32_MAX);
     if (h->draws > (1ull << 53)) return refuse(why, len, "the random stream's draw count %llu is more than a run can take", (unsigned long long)h->draws);
@@ -217,7 +227,8 @@ static int vertices_ok(double *const c[5], int n, int p, const Params *P, double
     return area > 0 ? 1 : refuse(why, len, "polygon %d is not counter-clockwise (area %g)", p, area / 2);
 }
 
-int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, char *err, size_t len)
+int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, RunRecord *run,
+                    char *err, size_t len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) { snprintf(err, len, "%s: cannot open (%s)", path, strerror(errno)); return -1; }
@@ -299,5 +310,6 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     s->divisions = h.divisions; s->removals = h.removals; s->fusions1 = h.fusions1; s->fusions2 = h.fusions2;
     *frame = h.frame;
     snprintf(input, inlen, "%s", h.input);
+    if (run) *run = h.run;
     return 0;
 }

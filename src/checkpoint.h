@@ -3,16 +3,24 @@
  * continued from it produces the same frames, bit for bit, as one never interrupted. */
 #ifndef PH_CHECKPOINT_H
 #define PH_CHECKPOINT_H
+#include "png.h"
 #include "sim.h"
 #include <stddef.h>
 
-/* Writes the state of s at the given frame count and input name to path. 0 or -1 with err. */
-int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, char *err, size_t len);
+/* What a checkpoint keeps of the run besides its state: the options the run continues with, as
+ * command-line words (options_record), and the pictures' colour range so far. */
+typedef struct RunRecord { char options[512]; PngRange range; } RunRecord;
+
+/* Writes the state of s at the given frame count and input name, and run (NULL: none), to path.
+ * 0 or -1 with err. */
+int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, const RunRecord *run,
+                     char *err, size_t len);
 
 /* Reads path into s (initialised by sim_init with any parameters; they are replaced by the
- * checkpoint's). Fills *frame and input. Returns 0, or -1 with "path: reason" in err: then s is
+ * checkpoint's). Fills *frame, input and run (unless NULL). Returns 0, or -1 with "path: reason" in err: then s is
  * unchanged if the file was refused by its header (unreadable, another format or machine),
  * and otherwise holds no polygons and parameters that must not be run. */
-int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, char *err, size_t len);
+int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, RunRecord *run,
+                    char *err, size_t len);
 
 #endif

@@ -243,7 +243,10 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
      * the lists joined in thread order are in slot order. */
     GROW(sn->dirty, sn->dirty_cap, e->nv_used);
     contact_reserve_threads(c, WANT_FORCES);
-    int nt = c->nthreads;
+    int nt = 1;   /* (the threads of this step: c->nthreads is the most any step has had) */
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+#endif
     #pragma omp parallel num_threads(nt)
     {
         int tid = 0, nth = 1;

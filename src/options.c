@@ -1,5 +1,6 @@
 /* The command line: every option in one table-like if-chain, each checked as it is read, and the
  * help text that lists them. Usage errors name the option and what it needs. */
+#define _DEFAULT_SOURCE   /* getloadavg */
 #include "options.h"
 #include "params.h"
 #include "vtp.h"
@@ -16,20 +17,26 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: polyhoop [options] [input.off]\n"
         "       polyhoop [options] --restart DIR\n"
-        "Simulates the polygons of input.off (default inputs/ensemble.off) with the parameters\n"
+        "Simulates the polygons of input.off (default inputs/ensemble.off, in the current folder or\n"
+        "else in the repository this program was built in) with the parameters\n"
         "compiled in from %s; writes DIR/frame%%06d.vtp, DIR/frames.pvd and DIR/checkpoint.bin.\n"
         "  -o DIR         output folder, created if missing (default outputs/)\n"
         "  -n N           number of frames after the initial one (default Nf = %d)\n"
         "  -s N           steps per frame (default Ns = %d)\n"
-        "  -j N           threads (default: OMP_NUM_THREADS or all cores; at most 4 per core)\n"
+        "  -j N           threads (default: OMP_NUM_THREADS, else automatic: one per %d vertices,\n"
+        "                 up to the cores not busy at the start, chosen again every frame;\n"
+        "                 at most 4 per core)\n"
         "  --seed N       seed of the random numbers (default 1)\n"
         "  --ascii        write frames as ASCII instead of zlib-compressed binary\n"
         "  --png          also draw every frame as DIR/frame%%06d.png (see --png-*)\n"
         "  --png-color A  colour the cells by cell array A (default area), one of:\n"
-        "                 %s\n"
+        "                 %s;\n"
+        "                 or velocity (magnitude of the polygon's mean vertex velocity).\n"
+        "                 Integer arrays get a colour per value; the others one range for all\n"
+        "                 pictures, fitted to frame 0 and widened when a value falls outside\n"
         "  --png-size WxH picture size in pixels (default 800x800)\n"
         "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fit each frame)\n"
-        "  --png-range MIN,MAX  fixed colour range, the same in every picture (default: fit each frame)\n"
+        "  --png-range MIN,MAX  fixed colour range (default: fitted to frame 0, widened when needed)\n"
         "  --overwrite    replace the output of an earlier run in the output folder\n"
         "  --checkpoint-every K  write DIR/checkpoint.bin every K frames (default 1; 0: never)\n"
         "  --max-cells N  stop after the first frame with at least N polygons (checkpoint, status 0)\n"
@@ -41,7 +48,7 @@ static void usage(FILE *f)
         "  -h, --help     this help\n"
         "SIGINT or SIGTERM: the run finishes its step, writes a checkpoint and stops (status 130/143).\n"
         "Exit status: 0 done, 1 out of memory, 2 bad input or usage, 3 numerical blow-up, 4 output error.\n",
-        params_file, params_compiled.Nf, params_compiled.Ns, vtp_cell_array_list());
+        params_file, params_compiled.Nf, params_compiled.Ns, VERTICES_PER_THREAD, vtp_cell_array_list());
 }
 
 /* An integer option's value in [min, INT_MAX], or -1 after saying what was wrong. */
@@ -59,7 +66,7 @@ static long parse_count(const char *opt, const char *arg, long min)
 
 int options_parse(Options *o, int argc, char **argv)
 {
-    *o = (Options){ .input = "inputs/ensemble.off", .dir = "outputs", .frames = -1, .steps = -1, .seed = 1,
+    *o = (Options){ .dir = "outputs", .frames = -1, .steps = -1, .seed = 1,
                     .every = 1, .png_w = 800, .png_h = 800, .png_color = "area" };
     const char *given_input = NULL, *given_dir = NULL, *given_seed = NULL;
     for (int k = 1; k < argc; k++) {
@@ -74,7 +81,7 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "-s")) COUNT(steps, 1);
         else if (!strcmp(a, "-j")) COUNT(threads, 1);
         else if (!strcmp(a, "--seed")) { if ((v = parse_count(a, next, 0)) < 0) goto bad; o->seed = (uint64_t)v; given_seed = a; k++; }
-        else if (!strcmp(a, "--checkpoint-every")) COUNT(every, 0);
+        else if (!strcmp(a, "--checkpoint-every")) { COUNT(every, 0); o->given |= OPT_EVERY; }
         else if (!strcmp(a, "--max-cells")) COUNT(max_cells, 1);
         else if (!strcmp(a, "--max-time")) {
             char *end;
@@ -85,10 +92,10 @@ int options_parse(Options *o, int argc, char **argv)
             }
             k++;
         }
-        else if (!strcmp(a, "--ascii")) o->ascii = 1;
+        else if (!strcmp(a, "--ascii")) o->ascii = 1, o->given |= OPT_ASCII;
         else if (!strcmp(a, "--overwrite")) o->overwrite = 1;
-        else if (!strcmp(a, "--png")) o->png = 1;
-        else if (!strcmp(a, "--png-color") && next) { o->png_color = next; o->png = 1; k++; }
+        else if (!strcmp(a, "--png")) o->png = 1, o->given |= OPT_PNG;
+        else if (!strcmp(a, "--png-color") && next) { o->png_color = next; o->png = 1; o->given |= OPT_PNG | OPT_PNG_COLOR; k++; }
         else if (!strcmp(a, "--png-size") && next) {
             char *x, *end;
             errno = 0;
@@ -100,6 +107,7 @@ int options_parse(Options *o, int argc, char **argv)
                 return -1;
             }
             o->png = 1;
+            o->given |= OPT_PNG | OPT_PNG_SIZE;
             k++;
         } else if (!strcmp(a, "--png-view") && next) {
             PngView *w = &o->png_view;
@@ -109,6 +117,7 @@ int options_parse(Options *o, int argc, char **argv)
                 return -1;
             }
             o->png = o->png_fixed = 1;
+            o->given |= OPT_PNG | OPT_PNG_VIEW;
             k++;
         } else if (!strcmp(a, "--png-range") && next) {
             char c;
@@ -117,10 +126,11 @@ int options_parse(Options *o, int argc, char **argv)
                 return -1;
             }
             o->png = 1;
+            o->given |= OPT_PNG | OPT_PNG_RANGE;
             k++;
         }
         else if (!strcmp(a, "-q")) o->quiet = 1;
-        else if (!strcmp(a, "--check")) o->check = 1;
+        else if (!strcmp(a, "--check")) o->check = 1, o->given |= OPT_CHECK;
         else if (!strcmp(a, "--strict-input")) o->strict = 1;
         else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "polyhoop: unknown or incomplete option '%s'\n", a);
@@ -133,8 +143,8 @@ int options_parse(Options *o, int argc, char **argv)
     }
     int known = 0;
     for (int k = 0; k < VTP_CELL_ARRAYS; k++) known |= !strcmp(o->png_color, vtp_cell_arrays[k]);
-    if (!known) {
-        fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (%s)\n", o->png_color, vtp_cell_array_list());
+    if (!known && strcmp(o->png_color, "velocity")) {
+        fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (%s, or velocity)\n", o->png_color, vtp_cell_array_list());
         return -1;
     }
     /* a restart continues a run: its input, seed and folder are the run's own */
@@ -151,13 +161,81 @@ int options_parse(Options *o, int argc, char **argv)
         fprintf(stderr, "polyhoop: -j %d: at most %d threads on this machine of %d cores\n", o->threads, cap, cores);
         return -1;
     }
-    if (!o->threads && omp_get_max_threads() > cap) {
-        fprintf(stderr, "polyhoop: warning: OMP_NUM_THREADS asks for %d threads; using %d (4 per core of %d)\n",
-                omp_get_max_threads(), cap, cores);
-        o->threads = cap;
+    double load = 0;
+    o->free_cores = cores;
+    if (getloadavg(&load, 1) == 1 && load > 0) o->free_cores = cores - (int)(load + 0.5);
+    if (o->free_cores < 1) o->free_cores = 1;
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (!o->threads && env && *env) {
+        o->threads = omp_get_max_threads();
+        if (o->threads > cap) {
+            fprintf(stderr, "polyhoop: warning: OMP_NUM_THREADS asks for %d threads; using %d (4 per core of %d)\n",
+                    o->threads, cap, cores);
+            o->threads = cap;
+        }
     }
     return 0;
 bad:
     usage(stderr);
     return -1;
+}
+
+int options_threads(const Options *o, int nv)
+{
+    if (o->threads > 0) return o->threads;
+    int n = nv / VERTICES_PER_THREAD;
+    return n < 1 ? 1 : n > o->free_cores ? o->free_cores : n;
+}
+
+void options_record(const Options *o, char *buf, size_t len)
+{
+    FILE *f = fmemopen(buf, len, "w");
+    if (!f) { if (len) buf[0] = 0; return; }
+    fprintf(f, "--checkpoint-every %d%s%s", o->every, o->ascii ? " --ascii" : "", o->check ? " --check" : "");
+    if (o->png) {
+        fprintf(f, " --png-color %s --png-size %dx%d", o->png_color, o->png_w, o->png_h);
+        const PngView *w = &o->png_view;
+        if (o->png_fixed) fprintf(f, " --png-view %.17g,%.17g,%.17g,%.17g", w->x0, w->y0, w->x1, w->y1);
+        if (o->png_lo < o->png_hi) fprintf(f, " --png-range %.17g,%.17g", o->png_lo, o->png_hi);
+    }
+    fclose(f);   /* (terminates buf; a record too long for it would be cut and then refused) */
+}
+
+int options_restore(Options *o, const char *recorded)
+{
+    char copy[512], *word[24] = { "polyhoop" };
+    int n = 1;
+    snprintf(copy, sizeof copy, "%s", recorded);
+    for (char *w = strtok(copy, " "); w; w = strtok(NULL, " "))
+        if (n < 24) word[n++] = w;
+    Options r;
+    if (n == 24 || options_parse(&r, n, word)) {
+        fprintf(stderr, "polyhoop: the checkpoint's options cannot be read: '%s'\n", recorded);
+        return -1;
+    }
+    /* each recorded option: the command line's value must be the same, or it takes the record's */
+    struct { unsigned bit; const char *name; int same; } kept[] = {
+        { OPT_ASCII, "--ascii", o->ascii == r.ascii },
+        { OPT_CHECK, "--check", o->check == r.check },
+        { OPT_EVERY, "--checkpoint-every", o->every == r.every },
+        { OPT_PNG, "--png", o->png == r.png },
+        { OPT_PNG_COLOR, "--png-color", !strcmp(o->png_color, r.png_color) },
+        { OPT_PNG_SIZE, "--png-size", o->png_w == r.png_w && o->png_h == r.png_h },
+        { OPT_PNG_VIEW, "--png-view", o->png_fixed == r.png_fixed && !memcmp(&o->png_view, &r.png_view, sizeof r.png_view) },
+        { OPT_PNG_RANGE, "--png-range", o->png_lo == r.png_lo && o->png_hi == r.png_hi },
+    };
+    for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
+        if ((o->given & kept[k].bit) && !kept[k].same) {
+            fprintf(stderr, "polyhoop: %s cannot change on --restart: the run in %s continues with its own options "
+                    "(%s); leave it out, or start a new run\n", kept[k].name, o->restart, recorded);
+            return -1;
+        }
+    o->ascii = r.ascii, o->check = r.check, o->every = r.every, o->png = r.png;
+    o->png_w = r.png_w, o->png_h = r.png_h, o->png_fixed = r.png_fixed, o->png_view = r.png_view;
+    o->png_lo = r.png_lo, o->png_hi = r.png_hi;
+    /* (png_color points into the record's copy: find the same name in the program's list) */
+    o->png_color = "velocity";
+    for (int k = 0; k < VTP_CELL_ARRAYS; k++)
+        if (!strcmp(r.png_color, vtp_cell_arrays[k])) o->png_color = vtp_cell_arrays[k];
+    return 0;
 }

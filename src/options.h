@@ -6,11 +6,12 @@
 #include <stdint.h>
 
 typedef struct Options {
-    const char *input;      /* OFF file (default inputs/ensemble.off) */
+    const char *input;      /* OFF file; NULL: the default (inputs/ensemble.off, see main) */
     const char *restart;    /* folder of the run to continue, or NULL */
     const char *dir;        /* output folder */
     int frames, steps;      /* -n, -s; -1: the compiled Nf, Ns */
-    int threads;            /* -j; 0: OpenMP's default */
+    int threads;            /* -j, or OMP_NUM_THREADS; 0: automatic (options_threads) */
+    int free_cores;         /* cores not busy with other work when the run started (load average) */
     uint64_t seed;
     int quiet, check, strict;
     int ascii;              /* frames as ASCII instead of zlib */
@@ -22,7 +23,31 @@ typedef struct Options {
     double png_lo, png_hi;  /* colour range (--png-range); lo >= hi: fitted to each frame */
     const char *png_color;
     PngView png_view;
+    unsigned given;         /* which of the recorded options (OPT_*) the command line gave */
 } Options;
+
+/* The options a run keeps across restarts (options_record), as bits of Options.given. */
+enum { OPT_ASCII = 1, OPT_CHECK = 2, OPT_EVERY = 4, OPT_PNG = 8, OPT_PNG_COLOR = 16, OPT_PNG_SIZE = 32,
+       OPT_PNG_VIEW = 64, OPT_PNG_RANGE = 128 };
+
+/* Vertices per thread of the automatic thread count: below about this many, a second thread
+ * costs more in barriers than it saves (measured crossover, README "Threads"). */
+enum { VERTICES_PER_THREAD = 2000 };
+
+/* The threads for nv vertices: -j or OMP_NUM_THREADS when given, else one per
+ * VERTICES_PER_THREAD vertices, at least 1, at most the cores that were free when the run
+ * started (threads spinning at barriers on cores that other programs use slow both down many
+ * times over). */
+int options_threads(const Options *o, int nv);
+
+/* The options a restart continues with (frame format, --check, checkpoint interval, pictures),
+ * as command-line words, into buf (at most len bytes). */
+void options_record(const Options *o, char *buf, size_t len);
+
+/* For a restart: puts the recorded options in force. One given again with another value is
+ * refused (the frames of one run are written one way); -n, -j, -q, --max-cells and --max-time
+ * may change. Returns 0, or -1 after saying why on stderr. */
+int options_restore(Options *o, const char *recorded);
 
 /* Fills o from the command line. Returns 0 (run), 1 (help printed: exit 0) or -1 (usage error,
  * printed to stderr: exit PH_EXIT_USAGE). */

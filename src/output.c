@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,7 +96,7 @@ static int claim_folder(const Options *o)
 int output_open(Output *out, const Options *o, const Sim *s, const char *input, const char *version, int frame0)
 {
     const Params *P = &s->P;
-    *out = (Output){ .o = o, .input = input, .version = version, .slast = s->e.step };
+    *out = (Output){ .o = o, .input = input, .version = version, .slast = s->e.step, .threads_max = omp_get_max_threads() };
     if (make_dir(o->dir)) {
         fprintf(stderr, "polyhoop: cannot create output folder %s: %s\n", o->dir, strerror(errno));
         return PH_EXIT_OUTPUT;
@@ -112,9 +113,15 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
     params_print(m, P, "  ");
     fclose(m);
     if (o->quiet) return 0;
-    printf("polyhoop %s  (%s, %d threads)\n%s %s: %d polygons, %d vertices, %d rigid\n"
+    char threads[160];
+    int nt = omp_get_max_threads();
+    if (o->threads) snprintf(threads, sizeof threads, "%d thread%s", nt, nt > 1 ? "s" : "");
+    else snprintf(threads, sizeof threads, "%d thread%s now: automatic, one per %d vertices up to %d%s; -j N fixes it",
+                  nt, nt > 1 ? "s" : "", VERTICES_PER_THREAD, o->free_cores,
+                  o->free_cores < omp_get_num_procs() ? " (the cores not busy)" : "");
+    printf("polyhoop %s  (%s, %s)\n%s %s: %d polygons, %d vertices, %d rigid\n"
            "output %s/frame%%06d.vtp (%s): frames %d..%d of %d steps, dt = %g, to t = %g; seed %llu\n",
-           version, params_file, omp_get_max_threads(), o->restart ? "restart from" : "input", o->restart ? o->restart : input,
+           version, params_file, threads, o->restart ? "restart from" : "input", o->restart ? o->restart : input,
            s->e.np, ensemble_vertex_count(&s->e), P->Nr, o->dir, o->ascii ? "ASCII" : "zlib",
            frame0, P->Nf, P->Ns, P->dt, P->Nf * (double)P->Ns * P->dt, (unsigned long long)s->e.seed);
     params_print(stdout, P, "  ");
@@ -125,10 +132,22 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
 void output_checkpoint(Output *out, Sim *s, int frame)
 {
     char path[4200], err[4400];
+    RunRecord run = { "", out->range };
+    options_record(out->o, run.options, sizeof run.options);
     snprintf(path, sizeof path, "%s/checkpoint.bin", out->o->dir);
-    if (checkpoint_write(path, s, frame, out->input, err, sizeof err)) {
+    if (checkpoint_write(path, s, frame, out->input, &run, err, sizeof err)) {
         fprintf(stderr, "polyhoop: cannot write the checkpoint: %s\n", err);
         exit(PH_EXIT_OUTPUT);
+    }
+}
+
+/* The speed of each polygon: the magnitude of its vertices' mean velocity. */
+static void polygon_speeds(const Ensemble *e, double *out)
+{
+    for (int p = 0; p < e->np; p++) {
+        double u = 0, v = 0;
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) u += e->vx[i], v += e->vy[i];
+        out[p] = hypot(u, v) / e->count[p];
     }
 }
 
@@ -162,11 +181,20 @@ void output_frame(Output *out, Sim *s, int frame)
         exit(PH_EXIT_OUTPUT);
     }
     if (o->png) {
-        vtp_cell_values(&s->e, &opt, o->png_color, out->values);
+        if (!strcmp(o->png_color, "velocity")) polygon_speeds(&s->e, out->values);
+        else vtp_cell_values(&s->e, &opt, o->png_color, out->values);
+        int categorical = vtp_cell_array_integer(o->png_color);
+        double lo = o->png_lo, hi = o->png_hi;
+        char label[256], note[96] = "";
+        if (!categorical && !(lo < hi)) {   /* one range for the series, widened when needed */
+            png_range_update(&out->range, &s->e, out->values, s->e.t);
+            lo = out->range.lo, hi = out->range.hi;
+            if (out->range.state)
+                snprintf(note, sizeof note, "  (range %s t = %.4g)", out->range.state == 1 ? "of" : "widened at", out->range.since);
+        }
+        snprintf(label, sizeof label, "%s  t = %.4g%s", o->png_color, s->e.t, note);
         snprintf(path, sizeof path, "%s/frame%06d.png", o->dir, frame);
-        char label[256];
-        snprintf(label, sizeof label, "%s  t = %.4g", o->png_color, s->e.t);
-        if (png_write(path, &s->e, out->values, label, o->png_lo, o->png_hi, o->png_w, o->png_h, o->png_fixed ? &o->png_view : NULL, err, sizeof err)) {
+        if (png_write(path, &s->e, out->values, label, lo, hi, categorical, o->png_w, o->png_h, o->png_fixed ? &o->png_view : NULL, err, sizeof err)) {
             fprintf(stderr, "polyhoop: cannot draw frame %d: %s\n", frame, err);
             exit(PH_EXIT_OUTPUT);
         }
@@ -189,6 +217,12 @@ void output_status(Output *out, const Sim *s, int frame)
     out->slast = s->e.step;
 }
 
+void output_threads(Output *out, int n)
+{
+    omp_set_num_threads(n);
+    if (n > out->threads_max) out->threads_max = n;
+}
+
 void output_summary(const Output *out, const Sim *s, const char *what, int frames)
 {
     double wall = omp_get_wtime() - out->wall0;
@@ -200,12 +234,12 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
     int64_t builds, patches, reuses;
     contact_counts(&s->contact, &builds, &patches, &reuses);
     double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
-    printf("%s: %d frames, %lld steps in %.2f s wall, threads: %d; %.0f vertex updates, %.3g per second of computing; "
+    printf("%s: %d frames, %lld steps in %.2f s wall, threads: %s%d; %.0f vertex updates, %.3g per second of computing; "
            "%d polygons, %d vertices at the end\n"
            "events: divisions %lld, removals %lld, fusions (type I) %lld, splits (type II) %lld\n"
            "contact list: built in %lld steps, patched in %lld (polygons changed), reused in %lld\n"
            "memory: peak %.1f MB resident, %.0f bytes per vertex at the end\n",
-           what, frames, (long long)s->e.step, wall, omp_get_max_threads(), s->vertex_steps,
+           what, frames, (long long)s->e.step, wall, out->o->threads ? "" : "automatic, up to ", out->threads_max, s->vertex_steps,
            s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, nv,
            (long long)s->divisions, (long long)s->removals, (long long)s->fusions1, (long long)s->fusions2,
            (long long)builds, (long long)patches, (long long)reuses,

@@ -17,6 +17,8 @@ typedef struct Output {
     double *times;       /* simulated time of every frame, for the .pvd */
     double wall0, wlast; /* status line: wall clock at the loop's start and at the last line */
     int64_t slast;       /* the step of the last line */
+    int threads_max;     /* the most threads the run has used */
+    PngRange range;      /* the pictures' colour range so far (kept in the checkpoint) */
 } Output;
 
 /* Creates the output folder and the frame-time table, records the run's description and prints
@@ -33,6 +35,10 @@ void output_checkpoint(Output *out, Sim *s, int frame);
 
 /* The status line of a frame (unless quiet): steps per second since the last line, time left. */
 void output_status(Output *out, const Sim *s, int frame);
+
+/* Sets the thread count for the steps that follow (the automatic count changes with the vertex
+ * count; frames are the same at any count). */
+void output_threads(Output *out, int n);
 
 /* The closing lines of a run: counts, speed, memory and the time of each phase of the step. */
 void output_summary(const Output *out, const Sim *s, const char *what, int frames);

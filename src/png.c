@@ -38,6 +38,30 @@ void png_colour(double t, unsigned char rgb[3])
         rgb[c] = (unsigned char)lround(map[k][c] + f * (map[k + 1][c] - map[k][c]));
 }
 
+/* Colours of integer values (categorical arrays), value k in colour k mod 10: ten hues far apart
+ * and from the greys that mark rigid polygons and missing values (Tableau 10's, its grey
+ * replaced by a light green). */
+static const unsigned char CATEGORY[10][3] = {
+    { 31, 119, 180 }, { 255, 127, 14 }, { 44, 160, 44 },  { 214, 39, 40 },  { 148, 103, 189 },
+    { 140, 86, 75 },  { 227, 119, 194 }, { 188, 189, 34 }, { 23, 190, 207 }, { 152, 223, 138 },
+};
+
+void png_category(double v, unsigned char rgb[3])
+{
+    double k = fmod(isfinite(v) ? floor(v + 0.5) : 0, 10);
+    memcpy(rgb, CATEGORY[(int)(k < 0 ? k + 10 : k)], 3);
+}
+
+void png_range_update(PngRange *r, const Ensemble *e, const double *value, double t)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int p = 0; p < e->np; p++)
+        if (!e->rigid[p] && isfinite(value[p])) { lo = fmin(lo, value[p]); hi = fmax(hi, value[p]); }
+    if (!(lo <= hi)) return;
+    if (!r->state) *r = (PngRange){ lo, hi, t, 1, 0 };
+    else if (lo < r->lo || hi > r->hi) *r = (PngRange){ fmin(lo, r->lo), fmax(hi, r->hi), t, 2, 0 };
+}
+
 typedef struct { unsigned char *rgb; int w, h; } Canvas;   /* h rows of w pixels */
 
 static void put(const Canvas *c, int i, int j, const unsigned char col[3])
@@ -186,11 +210,36 @@ static void draw_text(const Canvas *c, int x, int y, int s, const char *text)
 }
 
 /* The legend strip (26 s rows): a framed colour bar from lo to hi, and under it lo at the bar's
- * left end, hi at its right end and the label centred. Without a range only the label shows. */
+ * left end, hi at its right end and the label centred. Without a range only the label shows.
+ * Categorical: a swatch per value from lo to hi, each with its value under it, or, for more than
+ * ten values, the ten colours with the value mod 10. */
 static void draw_legend(const Canvas *c, int s, int have_range, double lo, double hi,
-                        const char *label)
+                        int categorical, const char *label)
 {
     int x0 = 8 * s, x1 = c->w - 8 * s, y0 = 4 * s, y1 = 12 * s, ty = 15 * s;
+    int lw = 6 * (int)strlen(label) * s;
+    if (categorical && have_range) {   /* swatches on the left, the label on their right */
+        int many = hi - lo > 9, n = many ? 10 : (int)(hi - lo) + 1;
+        char text[300];
+        snprintf(text, sizeof text, "%s%s", label, many ? "  (value mod 10)" : "");
+        lw = 6 * (int)strlen(text) * s;
+        int w = (x1 - x0 - lw - 4 * s) / n;
+        if (w > 40 * s) w = 40 * s;
+        if (w < 8 * s) w = 8 * s;
+        for (int k = 0; k < n; k++) {
+            double v = many ? k : lo + k;
+            unsigned char col[3];
+            char a[32];
+            png_category(v, col);
+            int a0 = x0 + k * w, a1 = a0 + w - 2 * s;
+            for (int i = a0; i < a1; i++)
+                for (int j = y0; j < y1; j++) put(c, i, j, col);
+            snprintf(a, sizeof a, "%.0f", v);
+            draw_text(c, a0, ty, s, a);
+        }
+        draw_text(c, x1 - lw + s, y0, s, text);
+        return;
+    }
     for (int i = x0; i < x1; i++) {
         unsigned char col[3];
         png_colour((i - x0 + 0.5) / (x1 - x0), col);
@@ -205,8 +254,7 @@ static void draw_legend(const Canvas *c, int s, int have_range, double lo, doubl
         draw_text(c, x0, ty, s, a);
         draw_text(c, x1 - (6 * (int)strlen(b) - 1) * s, ty, s, b);
     }
-    int n = (int)strlen(label);
-    draw_text(c, (c->w - (6 * n - 1) * s) / 2, ty, s, label);
+    draw_text(c, (c->w - lw + s) / 2, ty, s, label);
 }
 
 typedef struct { double area; int p; } Order;
@@ -222,7 +270,7 @@ static int cmp_order(const void *a, const void *b)
  * of memory. */
 static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
                   const double *value, const char *label, double vmin, double vmax,
-                  const PngView *view)
+                  int categorical, const PngView *view)
 {
     int s = height / 300 < 1 ? 1 : height / 300 > 4 ? 4 : height / 300;
     int legend = height >= LEGEND_MIN_HEIGHT ? 26 * s : 0;
@@ -233,7 +281,7 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
     /* colour range; rigid polygons (drawn grey) do not count */
     int have_range = 1;
     double lo = vmin, hi = vmax;
-    if (!(vmin < vmax) || !isfinite(vmin) || !isfinite(vmax)) {
+    if (categorical || !(vmin < vmax) || !isfinite(vmin) || !isfinite(vmax)) {
         lo = INFINITY, hi = -INFINITY;
         for (int p = 0; value && p < e->np; p++)
             if (!e->rigid[p] && isfinite(value[p])) { lo = fmin(lo, value[p]); hi = fmax(hi, value[p]); }
@@ -286,13 +334,14 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
         double v = value ? value[p] : NAN;
         if (e->rigid[p]) memcpy(col, MID_GREY, 3);
         else if (isnan(v)) memcpy(col, LIGHT_GREY, 3);
+        else if (categorical) png_category(v, col);
         else png_colour(hi > lo ? (v - lo) / (hi - lo) : 0.5, col);
         fill_polygon(&area, X + e->start[p], Y + e->start[p], e->count[p], cross, col);
     }
     for (int k = 0; k < n; k++)
         for (int i = e->start[order[k].p], m = e->count[order[k].p], q = 0; q < m; q++)
             draw_line(&area, X[i + q], Y[i + q], X[i + (q + 1) % m], Y[i + (q + 1) % m], DARK);
-    if (legend) draw_legend(&strip, s, have_range, lo, hi, label ? label : "");
+    if (legend) draw_legend(&strip, s, have_range, lo, hi, categorical, label ? label : "");
     free(X); free(Y); free(cross); free(order);
     return 0;
 }
@@ -321,8 +370,8 @@ static int fail(char *err, size_t errlen, const char *path, const char *why, int
 }
 
 int png_write(const char *path, const Ensemble *e, const double *value, const char *label,
-              double vmin, double vmax, int width, int height, const PngView *view, char *err,
-              size_t errlen)
+              double vmin, double vmax, int categorical, int width, int height, const PngView *view,
+              char *err, size_t errlen)
 {
     if (width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE)
         return fail(err, errlen, path, "image size must be 1..16384 pixels on each side", 0);
@@ -332,7 +381,7 @@ int png_write(const char *path, const Ensemble *e, const double *value, const ch
     unsigned char *rgb = malloc(3 * (size_t)width * (size_t)height), *raw = malloc(raw_n);
     uLongf z_n = compressBound((uLong)raw_n);
     unsigned char *z = malloc(z_n);
-    if (!rgb || !raw || !z || render(rgb, width, height, e, value, label, vmin, vmax, view)) {
+    if (!rgb || !raw || !z || render(rgb, width, height, e, value, label, vmin, vmax, categorical, view)) {
         free(rgb); free(raw); free(z);
         return fail(err, errlen, path, "out of memory", ENOMEM);
     }

@@ -4,9 +4,18 @@
 #ifndef PH_PNG_H
 #define PH_PNG_H
 #include <stddef.h>
+#include <stdint.h>
 #include "ensemble.h"
 
 typedef struct PngView { double x0, y0, x1, y1; } PngView;   /* world rectangle shown */
+
+/* The colour range of a series of pictures: fitted to the first picture's values and widened only
+ * when a later picture's fall outside it, so that a colour means the same value in every picture
+ * drawn since. state: 0 not fitted yet, 1 fitted at time `since`, 2 last widened at `since`. */
+typedef struct PngRange { double lo, hi, since; int32_t state, reserved; } PngRange;
+
+/* Fits or widens r to the finite values of the polygons of e that are not rigid, at time t. */
+void png_range_update(PngRange *r, const Ensemble *e, const double *value, double t);
 
 /* Draws the polygons of e filled with a colour map of value[p] (one value per polygon; NaN, or
  * value == NULL, gives light grey; rigid polygons are always mid grey), with 1-pixel dark
@@ -20,14 +29,19 @@ typedef struct PngView { double x0, y0, x1, y1; } PngView;   /* world rectangle 
  * 5 % of their extent on every side.
  * vmin/vmax: colour range; if !(vmin < vmax) (or one is not finite) the range is taken from the
  * finite values of the polygons that are not rigid (min..max; a constant gives the mid colour).
+ * categorical: the values are integers, each drawn in its own colour (png_category; vmin, vmax
+ * unused), the legend a swatch per value (or, for more than ten, the colours of value mod 10).
  * The file is written atomically (path.tmp, fflush + fsync, rename), and the same input gives
  * the same bytes. Returns 0, or -1 with "path: reason" in err (the .tmp is then removed). */
 int png_write(const char *path, const Ensemble *e, const double *value, const char *label,
-              double vmin, double vmax, int width, int height, const PngView *view, char *err,
-              size_t errlen);
+              double vmin, double vmax, int categorical, int width, int height, const PngView *view,
+              char *err, size_t errlen);
 
 /* The colour map (viridis, 11 control points, linear in between) at t in [0, 1]; t is clamped,
  * NaN gives the colour of 0. */
 void png_colour(double t, unsigned char rgb[3]);
+
+/* The colour of integer value v (rounded) in a categorical picture: one of ten, by v mod 10. */
+void png_category(double v, unsigned char rgb[3]);
 
 #endif

@@ -166,11 +166,11 @@ int sim_load_input(Sim *s, const char *input, int strict)
     return check_input(s, input, strict);
 }
 
-int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen)
+int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, RunRecord *run)
 {
     char path[4200], err[8192];
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
-    if (checkpoint_read(path, s, frame, input, inlen, err, sizeof err)) {
+    if (checkpoint_read(path, s, frame, input, inlen, run, err, sizeof err)) {
         fprintf(stderr, "polyhoop: cannot restart: %s\n", err);
         return -1;
     }

@@ -41,8 +41,10 @@ void sim_pick_attracted(Sim *s);
 int sim_load_input(Sim *s, const char *input, int strict);
 
 /* Replaces the state of s by the checkpoint of the run in dir, whose parameters must be the
- * compiled ones except Nf and Ns; fills *frame and its input's name. 0, or -1 after saying why. */
-int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen);
+ * compiled ones except Nf and Ns; fills *frame, its input's name and the run's record (options,
+ * colour range). 0, or -1 after saying why. */
+struct RunRecord;
+int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, struct RunRecord *run);
 
 /* Advances the simulation by one time step. Returns 0, or -1 when a position became non-finite
  * or (with s->validate) a polygon failed ensemble_validate; s->error then says which polygon,

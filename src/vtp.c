@@ -304,6 +304,13 @@ enum { VTP_CELL_ARRAY_LIST(INDEX) };
 static const int cell_type[VTP_CELL_ARRAYS] = { VTP_CELL_ARRAY_LIST(TYPE) };
 #undef TYPE
 
+int vtp_cell_array_integer(const char *name)
+{
+    for (int k = 0; k < VTP_CELL_ARRAYS; k++)
+        if (!strcmp(name, vtp_cell_arrays[k])) return cell_type[k] != Float64;
+    return 0;
+}
+
 /* Stores every cell array of polygon p at its slot p of col[k], in its own type. The values
  * are converted once, from the list's expression to the array's type, as in the file. */
 static void cell_store(const Ensemble *e, const VtpOptions *opt, int p, void *const *col)

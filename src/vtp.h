@@ -44,6 +44,9 @@ extern const char *const vtp_cell_arrays[];
 enum { VTP_CELL_ARRAYS = 0 VTP_CELL_ARRAY_LIST(VTP_COUNT) };
 #undef VTP_COUNT
 
+/* Whether cell array `name` holds integers (ids, counts, flags: coloured as categories). */
+int vtp_cell_array_integer(const char *name);
+
 /* The same names as one string, "id, parent, ...", for messages and help texts. */
 const char *vtp_cell_array_list(void);
 

@@ -15,14 +15,16 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* The byte offsets of the version-4 layout (checkpoint.c's Header with a Params of 264 bytes,
- * then records of 63 bytes, then 40 bytes per vertex), for doctoring single fields. */
+/* The byte offsets of the version-5 layout (checkpoint.c's Header with a Params of 264 bytes and
+ * the run's record, then records of 63 bytes, then 40 bytes per vertex), for doctoring single
+ * fields. */
 enum {
     H_DT = 40 + 26 * 8, H_SEED = 304, H_DRAWS = 312, H_STEP = 320, H_NEXT_ID = 328, H_T = 368,
-    H_FRAME = 376, H_NP = 380, H_INPUT = 392, H_SIZE = 1416,
+    H_FRAME = 376, H_NP = 380, H_INPUT = 392, H_OPTIONS = 1416, H_RANGE = 1928, H_SIZE = 1960,
     R_COUNT = 0, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_SIZE = 63, V_SIZE = 40
 };
-_Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024, "the header layout of this test is out of date");
+_Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) &&
+               H_RANGE == H_OPTIONS + sizeof ((RunRecord *)0)->options, "the header layout of this test is out of date");
 
 typedef struct { char dir[64], path[128]; unsigned char *bytes; long n; } Ckpt;
 
@@ -74,7 +76,7 @@ static int read_bytes(const Ckpt *c, const unsigned char *b, long n, char *err, 
     char input[1100];
     spill(c->path, b, n);
     sim_init(&s, &params_compiled, 1);
-    int r = checkpoint_read(c->path, &s, &frame, input, sizeof input, err, len);
+    int r = checkpoint_read(c->path, &s, &frame, input, sizeof input, NULL, err, len);
     sim_free(&s);
     return r;
 }
@@ -172,6 +174,9 @@ void test_checkpoint_bad_fields_named(void)
         case 17: put_i32(b, rec0 + R_COUNT, 2); want = "polygon 0: count is out of range"; break;
         case 18: put_i64(b, rec1 + R_PARENT, id1); want = "polygon 1: parent is out of range"; break;
         case 19: put_i64(b, H_NEXT_ID, next + 1); want = NULL; break;   /* (a larger next id is harmless) */
+        case 20: memset(b + H_OPTIONS, 'a', 512); want = "the run's options are not terminated"; break;
+        case 21: put_i32(b, H_RANGE + 24, 7); want = "colour range is out of range"; break;
+        case 22: put_i32(b, H_RANGE + 24, 1); put_f64(b, H_RANGE, 2); put_f64(b, H_RANGE + 8, 1); want = "colour range is out of range"; break;
         default: want = ""; break;
         }
         if (want && !*want) break;
@@ -181,7 +186,7 @@ void test_checkpoint_bad_fields_named(void)
         else ENSURE_MSG(r == 0, "case %d: %s", k, err);
         tried++;
     }
-    ENSURE(tried == 20);
+    ENSURE(tried == 23);
     /* through the program: exit 2 and the field named */
     memcpy(b, c.bytes, (size_t)c.n);
     put_f64(b, vert + 17 * V_SIZE, INFINITY);

@@ -75,9 +75,9 @@ void test_ensemble_checkpoint_keeps_every_field(void)
     char dir[] = "/tmp/ph_test_ensemble_XXXXXX", path[96], err[512] = "", input[64];
     ENSURE(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
-    ENSURE_MSG(checkpoint_write(path, &s, 1000, "in.off", err, sizeof err) == 0, "%s", err);
+    ENSURE_MSG(checkpoint_write(path, &s, 1000, "in.off", NULL, err, sizeof err) == 0, "%s", err);
     int frame;
-    int ok = checkpoint_read(path, &r, &frame, input, sizeof input, err, sizeof err) == 0;
+    int ok = checkpoint_read(path, &r, &frame, input, sizeof input, NULL, err, sizeof err) == 0;
     remove(path);
     rmdir(dir);
     ENSURE_MSG(ok, "%s", err);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fixtures.h"
 #include "harness.h"
+#include "options.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,50 @@ void test_faults_thread_count_bounded(void)
     ENSURE(fx_sh(cmd) == 0);
 }
 
+/* Without -j or OMP_NUM_THREADS the thread count follows the vertex count: one thread below
+ * 2 VERTICES_PER_THREAD vertices, one more per VERTICES_PER_THREAD, at most the free cores; -j
+ * and OMP_NUM_THREADS fix it. The banner says which. */
+void test_faults_automatic_threads(void)
+{
+    Options o = { .free_cores = 4 };
+    ENSURE(options_threads(&o, 40) == 1);
+    ENSURE(options_threads(&o, 2 * VERTICES_PER_THREAD - 1) == 1);
+    ENSURE(options_threads(&o, 2 * VERTICES_PER_THREAD) == 2);
+    ENSURE(options_threads(&o, 1000000) == 4);
+    o.threads = 3;
+    ENSURE(options_threads(&o, 40) == 3 && options_threads(&o, 1000000) == 3);
+
+    char dir[] = "/tmp/ph_test_autothreads_XXXXXX", cmd[1024], line[512];
+    ENSURE(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "python3 scripts/make_hex.py 512 %s/hex.off > /dev/null", dir);   /* 24,576 vertices */
+    ENSURE(fx_sh(cmd) == 0);
+    const char *runs[4] = { "env -u OMP_NUM_THREADS ./polyhoop -n 0", "env -u OMP_NUM_THREADS ./polyhoop -n 0 %s/hex.off",
+                            "env -u OMP_NUM_THREADS ./polyhoop -n 0 -j 2", "OMP_NUM_THREADS=2 ./polyhoop -n 0 %s/hex.off" };
+    for (int k = 0; k < 4; k++) {
+        char run[256];
+        snprintf(run, sizeof run, runs[k], dir);
+        snprintf(cmd, sizeof cmd, "%s --overwrite -o %s/out | head -1", run, dir);
+        FILE *f = popen(cmd, "r");
+        ENSURE(f);
+        line[0] = 0;
+        ENSURE(fgets(line, sizeof line, f) != NULL);
+        pclose(f);
+        const char *at = strstr(line, ".h, ");
+        int now = 0, cap = 0;
+        ENSURE_MSG(at && sscanf(at + 4, "%d thread", &now) == 1, "no thread count in the banner: %s", line);
+        if (k < 2) {
+            ENSURE_MSG(strstr(line, "now: automatic, one per 2000 vertices up to ") != NULL, "%s", line);
+            ENSURE(sscanf(strstr(line, "up to ") + 6, "%d", &cap) == 1 && cap >= 1);
+            int want = k == 0 ? 1 : 24576 / VERTICES_PER_THREAD < cap ? 24576 / VERTICES_PER_THREAD : cap;
+            ENSURE_MSG(now == want, "%d threads for %s, expected %d: %s", now, run, want, line);
+        } else {
+            ENSURE_MSG(now == 2 && !strstr(line, "automatic"), "%s: %s", run, line);
+        }
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
+}
+
 /* A picture size that overflows an int is refused, not read modulo 2^32; a run whose standard
  * output cannot be written (a full disk) says so and exits 4 instead of 0. */
 void test_faults_png_size_overflow_and_stdout_full(void)
@@ -243,5 +288,39 @@ void test_faults_restart_and_input_clashes(void)
              "./polyhoop -q -n 0 -o $D/c inputs/ensemble.off inputs/emulsion.off 2> $D/e4; [ $? = 2 ] && "
              "grep -q \"two input files, 'inputs/ensemble.off' and 'inputs/emulsion.off'\" $D/e4 || exit 14\n"
              "[ ! -e $D/b ] && [ ! -e $D/c ] || exit 15\n", dir, sizeof dir);
+    ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
+}
+
+/* A copy of the program in another folder, run without an input, finds the default input in the
+ * repository it was built in and says so in the banner. */
+void test_faults_copied_binary_finds_input(void)
+{
+    char dir[64];
+    int st = fx_script("copy",
+             "cp polyhoop $D/ph && here=$(pwd) && cd $D || exit 10\n"
+             "./ph -n 0 -o out > log 2> err || exit 11\n"
+             "grep -q \"^input $here/inputs/ensemble.off: 1 polygons\" log || exit 12\n", dir, sizeof dir);
+    ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
+}
+
+/* A restart continues with the run's own frame format, --check, checkpoint interval and picture
+ * options (kept in its checkpoint) when they are not given again; given again with the same
+ * value they are accepted, with another value refused (exit 2, nothing written); -n applies. */
+void test_faults_restart_keeps_options(void)
+{
+    char dir[64];
+    int st = fx_script("keep",
+             "./polyhoop -q -n 6 -s 10 --ascii --check --checkpoint-every 2 --png-color id --png-size 64x64 --max-time 0.002 "
+             "-o $D/a > /dev/null || exit 10\n"
+             "[ -f $D/a/frame000002.png ] && [ ! -f $D/a/frame000003.vtp ] || exit 11\n"
+             "./polyhoop -q --restart $D/a --max-time 0.004 > /dev/null || exit 12\n"
+             "grep -q 'format=\"ascii\"' $D/a/frame000004.vtp && [ -f $D/a/frame000004.png ] && [ ! -f $D/a/frame000005.vtp ] || exit 13\n"
+             "./polyhoop -q --restart $D/a -n 5 --png-size 64x64 --ascii > /dev/null || exit 14\n"
+             "[ -f $D/a/frame000005.png ] && [ ! -f $D/a/frame000006.vtp ] || exit 15\n"
+             "./polyhoop -q --restart $D/a -n 7 --png-size 65x64 2> $D/e1; [ $? = 2 ] && "
+             "grep -q -- '--png-size cannot change on --restart: the run in .* continues with its own options "
+             "(--checkpoint-every 2 --ascii --check --png-color id --png-size 64x64)' $D/e1 || exit 16\n"
+             "./polyhoop -q --restart $D/a -n 7 --checkpoint-every 1 2> $D/e2; [ $? = 2 ] || exit 17\n"
+             "[ ! -f $D/a/frame000006.vtp ] || exit 18\n", dir, sizeof dir);
     ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
 }

@@ -84,10 +84,10 @@ void test_params_checkpoint_roundtrip(void)
     char dir[] = "/tmp/ph_test_params_XXXXXX", path[96], err[512] = "", input[64];
     ENSURE(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
-    ENSURE_MSG(checkpoint_write(path, &s, 0, "in.off", err, sizeof err) == 0, "%s", err);
+    ENSURE_MSG(checkpoint_write(path, &s, 0, "in.off", NULL, err, sizeof err) == 0, "%s", err);
     sim_init(&r, &params_compiled, 1);
     int frame;
-    ENSURE_MSG(checkpoint_read(path, &r, &frame, input, sizeof input, err, sizeof err) == 0, "%s", err);
+    ENSURE_MSG(checkpoint_read(path, &r, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
     remove(path);
     rmdir(dir);
 #define SAME(type, name, fmt, range) ENSURE_MSG(!memcmp(&r.P.name, &s.P.name, sizeof s.P.name), "%s did not survive", #name);
@@ -113,7 +113,7 @@ void test_params_restart_refuses_changes(void)
         Params P = k < 0 ? params_compiled : bumped(params_compiled, k);
         sim_init(&s, &P, 1);
         fx_add_ngon(&s.e, 12, 1, 0, 0, 0);
-        ENSURE_MSG(checkpoint_write(path, &s, 0, "inputs/ensemble.off", err, sizeof err) == 0, "%s", err);
+        ENSURE_MSG(checkpoint_write(path, &s, 0, "inputs/ensemble.off", NULL, err, sizeof err) == 0, "%s", err);
         sim_free(&s);
         int own = k >= 0 && (!strcmp(names[k], "Nf") || !strcmp(names[k], "Ns"));
         int status = fx_run(args, log);

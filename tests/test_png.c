@@ -9,6 +9,8 @@
 #include "harness.h"
 #include "ensemble.h"
 #include "png.h"
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -107,7 +109,7 @@ void test_png_valid_file(void)
     Dir d;
     dir_open(&d);
     char err[256] = "";
-    ENSURE_MSG(png_write(d.path, &e, value, "area", 0, 0, 200, 150, NULL, err, sizeof err) == 0,
+    ENSURE_MSG(png_write(d.path, &e, value, "area", 0, 0, 0, 200, 150, NULL, err, sizeof err) == 0,
                "%s", err);
     ENSURE(!exists(d.tmp));
 
@@ -143,7 +145,7 @@ void test_png_known_square(void)
     Dir d;
     dir_open(&d);
     char err[256] = "";
-    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 40, 40, &VIEW, err, sizeof err) == 0,
+    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 0, 40, 40, &VIEW, err, sizeof err) == 0,
                "%s", err);
     int top[3];
     map_colour(1, top);
@@ -170,7 +172,7 @@ void test_png_colours(void)
     Dir d;
     dir_open(&d);
     char err[256] = "";
-    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 40, 40, &VIEW, err, sizeof err) == 0,
+    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 0, 40, 40, &VIEW, err, sizeof err) == 0,
                "%s", err);
     const int xy[] = { 10, 20, 25, 20, 33, 33 };
     int wh[2], rgb[3][3], c30[3];
@@ -197,14 +199,14 @@ void test_png_auto_range(void)
     Dir d;
     dir_open(&d);
     char err[256] = "";
-    ENSURE_MSG(png_write(d.path, &e, value, "v", 1, 1, 40, 40, &VIEW, err, sizeof err) == 0,
+    ENSURE_MSG(png_write(d.path, &e, value, "v", 1, 1, 0, 40, 40, &VIEW, err, sizeof err) == 0,
                "%s", err);
     const int xy[] = { 10, 20, 30, 20 };
     int want[2][3];
     map_colour(0, want[0]);
     map_colour(1, want[1]);
     ensure_pixels(d.path, xy, 2, want);
-    ENSURE_MSG(png_write(d.path, &e, flat, "v", 0, 0, 40, 40, &VIEW, err, sizeof err) == 0,
+    ENSURE_MSG(png_write(d.path, &e, flat, "v", 0, 0, 0, 40, 40, &VIEW, err, sizeof err) == 0,
                "%s", err);
     map_colour(0.5, want[0]);
     map_colour(0.5, want[1]);
@@ -226,7 +228,7 @@ void test_png_nonconvex(void)
     Dir d;
     dir_open(&d);
     char err[256] = "";
-    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 40, 40, &VIEW, err, sizeof err) == 0,
+    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 0, 40, 40, &VIEW, err, sizeof err) == 0,
                "%s", err);
     const int xy[] = { 12, 15, 27, 15, 20, 27, 20, 18, 20, 12 };
     int want[5][3];
@@ -250,7 +252,7 @@ void test_png_nesting(void)
     Dir d;
     dir_open(&d);
     char err[256] = "";
-    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 40, 40, &VIEW, err, sizeof err) == 0,
+    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 0, 40, 40, &VIEW, err, sizeof err) == 0,
                "%s", err);
     const int xy[] = { 20, 20, 8, 8, 31, 20 };
     int want[3][3];
@@ -274,11 +276,11 @@ void test_png_failure(void)
     char path[160], tmp[170], err[256] = "";
     snprintf(path, sizeof path, "%s/missing/frame.png", d.dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    ENSURE(png_write(path, &e, value, "v", 0, 1, 100, 100, NULL, err, sizeof err) == -1);
+    ENSURE(png_write(path, &e, value, "v", 0, 1, 0, 100, 100, NULL, err, sizeof err) == -1);
     ENSURE_MSG(strstr(err, path) == err, "err: %s", err);
     ENSURE(!exists(path) && !exists(tmp));
     err[0] = 0;
-    ENSURE(png_write(d.path, &e, value, "v", 0, 1, 0, 100, NULL, err, sizeof err) == -1);
+    ENSURE(png_write(d.path, &e, value, "v", 0, 1, 0, 0, 100, NULL, err, sizeof err) == -1);
     ENSURE_MSG(strstr(err, d.path) == err, "err: %s", err);
     ENSURE(!exists(d.path) && !exists(d.tmp));
     ensemble_free(&e);
@@ -306,8 +308,8 @@ void test_png_deterministic(void)
     dir_open(&d);
     char second[128], err[256] = "";
     snprintf(second, sizeof second, "%s/again.png", d.dir);
-    ENSURE(png_write(d.path, &e, value, "speed", 0, 0, 320, 240, NULL, err, sizeof err) == 0);
-    ENSURE(png_write(second, &e, value, "speed", 0, 0, 320, 240, NULL, err, sizeof err) == 0);
+    ENSURE(png_write(d.path, &e, value, "speed", 0, 0, 0, 320, 240, NULL, err, sizeof err) == 0);
+    ENSURE(png_write(second, &e, value, "speed", 0, 0, 0, 320, 240, NULL, err, sizeof err) == 0);
     enum { CAP = 1 << 20 };
     unsigned char *a = malloc(CAP), *b = malloc(CAP);
     ENSURE(a && b);
@@ -342,6 +344,121 @@ void test_png_range_option(void)
     snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --png-range 4,4 -o %s/bad 2> /dev/null", dir);
     int st = system(cmd);
     ENSURE_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 2, "--png-range 4,4 exited %d, not 2", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(system(cmd) == 0);
+}
+
+/* Integer arrays are drawn in categories: value v in colour v mod 10, ten colours all different
+ * and none of them a grey, whatever the other values are. */
+void test_png_categorical(void)
+{
+    unsigned char c[10][3], d[3];
+    for (int v = 0; v < 10; v++) {
+        png_category(v, c[v]);
+        png_category(v + 10, d);
+        ENSURE_MSG(!memcmp(c[v], d, 3), "%d and %d differ in colour", v, v + 10);
+        png_category(v - 10, d);
+        ENSURE_MSG(!memcmp(c[v], d, 3), "%d and %d differ in colour", v, v - 10);
+        ENSURE(!(c[v][0] == c[v][1] && c[v][1] == c[v][2]));
+        for (int u = 0; u < v; u++) ENSURE_MSG(memcmp(c[u], c[v], 3), "%d and %d share a colour", u, v);
+    }
+    Ensemble e;
+    ensemble_init(&e, 1);
+    add_rect(&e, 0.25, 0.75, 0.75, 1.25, 0);
+    add_rect(&e, 1.25, 0.75, 1.75, 1.25, 0);
+    add_rect(&e, 0.75, 1.5, 1.25, 1.75, 0);
+    const double value[2][3] = { { 3, 13, 4 }, { 3, 1003, 4 } };   /* (a far value changes no colour) */
+    Dir d0;
+    dir_open(&d0);
+    char err[256] = "";
+    const int xy[] = { 10, 20, 30, 20, 20, 7 };
+    int want[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int q = 0; q < 3; q++) want[k][q] = c[k == 2 ? 4 : 3][q];
+    for (int r = 0; r < 2; r++) {
+        ENSURE_MSG(png_write(d0.path, &e, value[r], "v", 0, 0, 1, 40, 40, &VIEW, err, sizeof err) == 0, "%s", err);
+        ensure_pixels(d0.path, xy, 3, want);
+    }
+    ensemble_free(&e);
+    dir_close(&d0);
+}
+
+/* The range of a series: fitted to the first picture's values (rigid ones and NaN aside), kept
+ * while later ones fall inside it, widened (and the time noted) when they do not. */
+void test_png_range_update(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    add_rect(&e, 0, 0, 1, 1, 0);
+    add_rect(&e, 2, 0, 3, 1, 0);
+    add_rect(&e, 4, 0, 5, 1, 1);
+    PngRange r = { 0 };
+    const double a[3] = { 2, 5, 100 }, b[3] = { 3, 4, -100 }, c[3] = { 1, NAN, 0 }, d[3] = { 6, 4, 0 };
+    png_range_update(&r, &e, a, 0.5);
+    ENSURE(r.state == 1 && r.lo == 2 && r.hi == 5 && r.since == 0.5);
+    png_range_update(&r, &e, b, 1);
+    ENSURE(r.state == 1 && r.lo == 2 && r.hi == 5 && r.since == 0.5);
+    png_range_update(&r, &e, c, 2);
+    ENSURE(r.state == 2 && r.lo == 1 && r.hi == 5 && r.since == 2);
+    png_range_update(&r, &e, d, 3);
+    ENSURE(r.state == 2 && r.lo == 1 && r.hi == 6 && r.since == 3);
+    ensemble_free(&e);
+}
+
+/* A series through the program: two cells far apart, both growing. With the range of frame 0
+ * kept, the smaller cell leaves the bottom colour as it grows (a range refitted every picture
+ * would keep it there), and the larger one stays at the top. A restart continues with the
+ * run's picture options and colour range: every file equals the uninterrupted run's. A picture
+ * option given again with another value is refused; velocity is a colouring too. */
+void test_png_series_fixed_range(void)
+{
+    char dir[] = "/tmp/ph_test_pngseries_XXXXXX", cmd[2048], path[300];
+    ENSURE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/two.off", dir);
+    FILE *f = fopen(path, "w");
+    ENSURE(f);
+    fprintf(f, "OFF\n80 2 0\n");
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < 40; k++)
+            fprintf(f, "%.17g %.17g 0\n", 3.0 * c + (c ? 0.8 : 0.5) * cos(6.283185307179586 * k / 40), (c ? 0.8 : 0.5) * sin(6.283185307179586 * k / 40));
+    fprintf(f, "40");
+    for (int k = 0; k < 40; k++) fprintf(f, " %d", k);
+    fprintf(f, "\n40");
+    for (int k = 0; k < 40; k++) fprintf(f, " %d", 40 + k);
+    fprintf(f, "\n");
+    fclose(f);
+    const char *png = "--png --png-size 200x200 --png-view -1,-2,4.5,2";
+    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 4 -s 500 %s -o %s/a %s > /dev/null && "
+             "./polyhoop -q -n 4 -s 500 %s --max-time 0.1 -o %s/b %s > /dev/null && "
+             "./polyhoop -q --restart %s/b > /dev/null && [ -f %s/b/frame000004.png ] && "
+             "for f in %s/a/*; do cmp -s $f %s/b/${f##*/} || { echo $f; exit 1; }; done",
+             png, dir, path, png, dir, path, dir, dir, dir, dir);
+    ENSURE_MSG(system(cmd) == 0, "the series and its restart differ (%s)", dir);
+    /* centres at pixels: 200 x 174 drawing area, 36.36 px per unit, world (1.75, 0) at (100, 87) */
+    const int xy[4] = { 36, 87, 145, 87 };
+    int wh[2], first[2][3], last[2][3], bottom[3], top[3];
+    snprintf(path, sizeof path, "%s/a/frame000000.png", dir);
+    probe(path, xy, 2, wh, first);
+    snprintf(path, sizeof path, "%s/a/frame000004.png", dir);
+    probe(path, xy, 2, wh, last);
+    map_colour(0, bottom);
+    map_colour(1, top);
+    ensure_colour(first[0], bottom, xy[0], xy[1]);
+    ensure_colour(first[1], top, xy[2], xy[3]);
+    ensure_colour(last[1], top, xy[2], xy[3]);
+    ENSURE_MSG(!same(last[0], bottom), "the smaller cell is still at the bottom of the range in frame 4");
+    int on_map = 0;   /* (and it is a colour of the map, not the background) */
+    for (int k = 1; k < 1000 && !on_map; k++) {
+        int c[3];
+        map_colour(k / 1000.0, c);
+        on_map = same(c, last[0]);
+    }
+    ENSURE_MSG(on_map, "pixel %d,%d of frame 4 is %d %d %d, not a colour of the map", xy[0], xy[1], last[0][0], last[0][1], last[0][2]);
+    snprintf(cmd, sizeof cmd, "./polyhoop -q --restart %s/b --png-color id 2> %s/err; [ $? = 2 ] && "
+             "grep -q -- '--png-color cannot change on --restart' %s/err && "
+             "./polyhoop -q -n 1 -s 10 --png-color velocity -o %s/v %s/two.off > /dev/null && [ -f %s/v/frame000001.png ]",
+             dir, dir, dir, dir, dir, dir);
+    ENSURE_MSG(system(cmd) == 0, "a changed option on restart, or --png-color velocity, misbehaved (%s)", dir);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(system(cmd) == 0);
 }

@@ -462,19 +462,19 @@ void test_sim_checkpoint_contact_list(void)
     sim_draw_traits(&a);
     for (int k = 0; k < 300; k++) ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
     ENSURE_MSG(contact_saved_state(&a.contact) == 1, "no list to save");
-    ENSURE(checkpoint_write(path, &a, 0, "six", err, sizeof err) == 0);
+    ENSURE(checkpoint_write(path, &a, 0, "six", NULL, err, sizeof err) == 0);
     long full = file_size(path);
     /* the same state without a list: the list section is then the 4 bytes of the state (and the
      * checksum's 4 follow) */
     sim_init(&c, &params_compiled, 1);
-    ENSURE_MSG(checkpoint_read(path, &c, &frame, input, sizeof input, err, sizeof err) == 0, "%s", err);
+    ENSURE_MSG(checkpoint_read(path, &c, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
     contact_invalidate(&c.contact);
-    ENSURE(checkpoint_write(path, &c, 0, "six", err, sizeof err) == 0);
+    ENSURE(checkpoint_write(path, &c, 0, "six", NULL, err, sizeof err) == 0);
     long base = file_size(path) - 8;
     ENSURE(full > base + 4 + 40);
-    ENSURE(checkpoint_write(path, &a, 0, "six", err, sizeof err) == 0);
+    ENSURE(checkpoint_write(path, &a, 0, "six", NULL, err, sizeof err) == 0);
     sim_init(&b, &params_compiled, 1);
-    ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == 0, "%s", err);
+    ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
     ENSURE(same_state(&a.e, &b.e));
     int64_t builds, patches, reuses, reuses0;
     contact_counts(&b.contact, &builds, &patches, &reuses0);
@@ -499,7 +499,7 @@ void test_sim_checkpoint_contact_list(void)
             sim_free(&b);
             sim_init(&b, &params_compiled, 1);
             fx_add_ngon(&b.e, 8, 1, 0, 0, 0);   /* (a state that a refused read must not mix with the file's) */
-            ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == -1, "a cut at %ld of %ld bytes was accepted", n, full);
+            ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, NULL, err, sizeof err) == -1, "a cut at %ld of %ld bytes was accepted", n, full);
             if (strstr(err, "too short for a checkpoint") || strstr(err, "checksum"))   /* refused before reading: untouched */
                 ENSURE_MSG(b.e.np == 1 && b.e.count[0] == 8, "a cut at %ld bytes changed the state", n);
             else
@@ -511,7 +511,7 @@ void test_sim_checkpoint_contact_list(void)
     f = fopen(path, "wb");
     ENSURE(fwrite(bytes, 1, (size_t)base, f) == (size_t)base);
     fclose(f);
-    ENSURE(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == -1);
+    ENSURE(checkpoint_read(path, &b, &frame, input, sizeof input, NULL, err, sizeof err) == -1);
     ENSURE_MSG(strstr(err, "version 1 is no longer read"), "%s", err);
     free(bytes);
     remove(path);
@@ -540,9 +540,9 @@ void test_sim_checkpoint_patched_list(void)
         if (k < 300 || (k % 97 && !(a.e.gaps && gaps < 2))) continue;
         gaps += a.e.gaps;
         ENSURE(contact_saved_state(&a.contact) == 1);
-        ENSURE(checkpoint_write(path, &a, 0, "tissue", err, sizeof err) == 0);
+        ENSURE(checkpoint_write(path, &a, 0, "tissue", NULL, err, sizeof err) == 0);
         sim_init(&b, &P, 1);
-        ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == 0, "%s", err);
+        ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
         int64_t a0[3], a1[3], b0[3], b1[3];
         contact_counts(&a.contact, &a0[0], &a0[1], &a0[2]);
         contact_counts(&b.contact, &b0[0], &b0[1], &b0[2]);
@@ -621,14 +621,14 @@ void test_sim_checkpoint_disk_full(void)
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     sim_init(&s, &params_compiled, 1);
     for (int k = 0; k < 100; k++) fx_add_ngon(&s.e, 24, 0.4, (k % 10) * 1.0, (k / 10) * 1.0, 0);
-    ENSURE_MSG(checkpoint_write(path, &s, 0, "grid", err, sizeof err) == 0, "%s", err);
+    ENSURE_MSG(checkpoint_write(path, &s, 0, "grid", NULL, err, sizeof err) == 0, "%s", err);
     FILE *f = fopen(path, "rb");
     ENSURE(f && fseek(f, 0, SEEK_END) == 0);
     long size = ftell(f);
     fclose(f);
     ENSURE(size > 100 * 24 * 40);
     fx_file_limit(size / 2);
-    int r = checkpoint_write(path, &s, 1, "grid", err, sizeof err);
+    int r = checkpoint_write(path, &s, 1, "grid", NULL, err, sizeof err);
     fx_file_limit(-1);
     ENSURE(r == -1);
     ENSURE_MSG(strstr(err, path) == err && strstr(err, "too large"), "%s", err);
@@ -639,7 +639,7 @@ void test_sim_checkpoint_disk_full(void)
     char input[64];
     static Sim b;
     sim_init(&b, &params_compiled, 1);
-    ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, err, sizeof err) == 0 && frame == 0, "%s", err);
+    ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, NULL, err, sizeof err) == 0 && frame == 0, "%s", err);
     sim_free(&s);
     sim_free(&b);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
