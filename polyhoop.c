@@ -5,6 +5,7 @@
  * of Ns steps, a status line per frame), epilog (summary). The step itself is sim_step (sim.c);
  * what is written and when is output.c. */
 #define _POSIX_C_SOURCE 200809L
+#include "atomic.h"
 #include "checkpoint.h"
 #include "options.h"
 #include "output.h"
@@ -27,8 +28,20 @@
 #define PH_VERSION "unknown"
 #endif
 
-static volatile sig_atomic_t stop_signal;
-static void on_signal(int sig) { stop_signal = sig; }
+/* SIGINT, SIGTERM: in the step loop, noted and acted on after the step (checkpoint, exit
+ * 128 + signal); before it (reading, checking, frame 0), the run ends at once, leaving no
+ * half-written file. */
+static volatile sig_atomic_t stop_signal, in_loop;
+static void on_signal(int sig)
+{
+    if (in_loop) { stop_signal = sig; return; }
+    static const char term[] = "polyhoop: stopped by SIGTERM while setting up (before the first step); no checkpoint\n",
+                      intr[] = "polyhoop: stopped by SIGINT while setting up (before the first step); no checkpoint\n";
+    atomic_abandon();
+    size_t n = sig == SIGTERM ? sizeof term - 1 : sizeof intr - 1;
+    if (write(2, sig == SIGTERM ? term : intr, n) < 0) { /* (nothing more to do) */ }
+    _exit(128 + sig);
+}
 
 int main(int argc, char **argv)
 {
@@ -47,6 +60,11 @@ int main(int argc, char **argv)
     case 1: return PH_EXIT_OK;
     case -1: return PH_EXIT_USAGE;
     }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     omp_set_num_threads(opt.threads ? opt.threads : opt.free_cores);   /* (reading; then by size) */
     char err[1024], saved_input[1024];
     RunRecord run = { 0 };
@@ -89,20 +107,20 @@ int main(int argc, char **argv)
     int rc = output_open(&out, &opt, &sim, input, PH_VERSION, opt.restart ? frame + 1 : 0);
     if (rc) return rc;
     out.range = run.range;   /* (the pictures' colour range so far) */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
     if (!opt.restart) output_frame(&out, &sim, 0);
     out.wall0 = omp_get_wtime();
     if (!opt.restart) output_status(&out, &sim, 0);
+
+    in_loop = 1;
 
     /* ---- loop: steps until the last frame; a frame every Ns steps ---- */
     const int64_t step_end = (int64_t)sim.P.Nf * sim.P.Ns;
     while (sim.e.step < step_end) {
         if (sim_step(&sim)) {
-            fprintf(stderr, "polyhoop: %s; frames up to %d are intact. Try a smaller dt.\n", sim.error, frame);
+            char cause[300];
+            sim_likely_cause(&sim, cause, sizeof cause);
+            fprintf(stderr, "polyhoop: %s; frames up to %d are intact (each was validated). Likely cause: %s\n",
+                    sim.error, frame, cause);
             return PH_EXIT_BLOWUP;
         }
         if (sim.e.step % sim.P.Ns == 0) {

@@ -9,10 +9,15 @@
 #include "atomic.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
 enum { TMP_MAX_LEN = 4200 };
+
+/* the .tmp being written (one at a time, by the main thread), for atomic_abandon */
+static char writing[TMP_MAX_LEN];
+static volatile sig_atomic_t is_writing;
 
 static int fail(char *err, size_t errlen, const char *path, const char *why, int errnum)
 {
@@ -27,7 +32,11 @@ FILE *atomic_open(const char *path, char *err, size_t errlen)
     if (unlink(tmp) != 0 && errno != ENOENT) { fail(err, errlen, path, "cannot remove the stale .tmp file", errno); return NULL; }
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
+    if (f) {
+        is_writing = 0;
+        memcpy(writing, tmp, sizeof tmp);
+        is_writing = 1;
+    } else {
         int e = errno;
         if (fd >= 0) { close(fd); unlink(tmp); }
         fail(err, errlen, path, "cannot create the .tmp file", e);
@@ -39,6 +48,7 @@ int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, siz
 {
     char tmp[TMP_MAX_LEN];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);   /* (atomic_open checked the length) */
+    is_writing = 0;
     const char *why = "write failed";
     int e = failed;
     if (!e && fflush(f) != 0) e = errno ? errno : EIO;
@@ -47,6 +57,11 @@ int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, siz
     if (!e && rename(tmp, path) != 0) { e = errno; why = "cannot rename the .tmp file"; }
     if (e) remove(tmp);
     return e ? fail(err, errlen, path, why, e) : 0;
+}
+
+void atomic_abandon(void)
+{
+    if (is_writing) unlink(writing);
 }
 
 int atomic_write(const char *path, const void *const *data, const size_t *size, int nparts, int sync,

@@ -21,4 +21,8 @@ int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, siz
 int atomic_write(const char *path, const void *const *data, const size_t *size, int nparts, int sync,
                  char *err, size_t errlen);
 
+/* Removes the .tmp file being written, if any: for a signal handler that ends the program before
+ * the file is done (async-signal-safe: one unlink of a name kept from atomic_open). */
+void atomic_abandon(void);
+
 #endif

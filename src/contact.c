@@ -109,6 +109,20 @@ static void vertex_neighbors(Contact *c, const Ensemble *e, const Params *P, int
     }
 }
 
+/* The first item in [b, end) (one cell: its edges in slot order) whose edge starts at slot k or
+ * later. With it the neighbour count skips a polygon's own edges in O(log) per cell: a polygon
+ * given with 100,000 vertices in a small circle no longer costs 10^9 tests before the first step
+ * has remodeled it. */
+static int first_slot_at(const Grid *g, int b, int end, int k)
+{
+    while (b < end) {
+        int m = b + (end - b) / 2;
+        if (g->gs[m].k < k) b = m + 1;
+        else end = m;
+    }
+    return b;
+}
+
 /* The pairs of the vertices of strip s, from the grid (see contact.h); with skin >= 0, also
  * appends the strip's part of the neighbour list to the thread's stream. */
 static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy,
@@ -140,8 +154,17 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
          * closest point of each; the edges that end at i never act on it. First the cheap test
          * of grid_scan (the circle around the edge's midpoint), one stencil row at a time, then
          * the projection in double precision. */
-        for (int y = y0; y <= y1; y++)
-            nc = grid_scan(g, g->cell_start[y * nx + x0], g->cell_start[y * nx + x1 + 1], i, iprev, px, py, s0, n0, h + sk, reach + sk, cand, nc);
+        if (what == WANT_NEIGHBORS)   /* only other polygons count: skip p's own edges, cell by cell */
+            for (int y = y0; y <= y1; y++)
+                for (int cl = y * nx + x0; cl <= y * nx + x1; cl++) {
+                    int b = g->cell_start[cl], end = g->cell_start[cl + 1];
+                    int lo = first_slot_at(g, b, end, s0), hi = first_slot_at(g, lo, end, s0 + n0);
+                    nc = grid_scan(g, b, lo, i, iprev, px, py, s0, n0, h, reach, cand, nc);
+                    nc = grid_scan(g, hi, end, i, iprev, px, py, s0, n0, h, reach, cand, nc);
+                }
+        else
+            for (int y = y0; y <= y1; y++)
+                nc = grid_scan(g, g->cell_start[y * nx + x0], g->cell_start[y * nx + x1 + 1], i, iprev, px, py, s0, n0, h + sk, reach + sk, cand, nc);
         if (keep && st->n + 2 + 2 * (size_t)nc > st->cap) {
             st->cap = 2 * (st->n + 2 + 2 * (size_t)nc);
             st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec);

@@ -221,8 +221,9 @@ static int edges_cross(const Ensemble *e, int i, int j)
                                (Vec2){ e->x[j], e->y[j] }, (Vec2){ e->x[j1], e->y[j1] });
 }
 
-/* The first crossing pair in slot order, with the grid built. */
-static int first_crossing(const Grid *g, const Ensemble *e, int *a, int *b)
+/* The first crossing pair in slot order, with the grid built: edges of two polygons, or with
+ * self, two edges of one polygon that share no vertex (then *a == *b). */
+static int first_crossing(const Grid *g, const Ensemble *e, int self, int *a, int *b)
 {
     for (int p = 0; p < e->np; p++)
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
@@ -231,7 +232,8 @@ static int first_crossing(const Grid *g, const Ensemble *e, int *a, int *b)
             for (int y = y0; y <= y1; y++)
                 for (int m = g->cell_start[y * g->nx + x0]; m < g->cell_start[y * g->nx + x1 + 1]; m++) {
                     int j = g->gs[m].k, q = e->pid[j];
-                    if (q != p && edges_cross(e, i, j)) {
+                    if (self ? q != p || j == i || j == ens_next(e, i) || i == ens_next(e, j) : q == p) continue;
+                    if (edges_cross(e, i, j)) {
                         *a = p < q ? p : q;
                         *b = p < q ? q : p;
                         return 1;
@@ -241,13 +243,13 @@ static int first_crossing(const Grid *g, const Ensemble *e, int *a, int *b)
     return 0;
 }
 
-int grid_crossing(const Ensemble *e, double lmax, int *a, int *b)
+int grid_crossing(const Ensemble *e, double lmax, int self, int *a, int *b)
 {
     Grid g;
     grid_init(&g);
     /* the midpoints of two crossing edges are at most lmax apart: neighbouring cells */
     grid_build(&g, e, lmax * (1 + 1e-9));
-    int found = first_crossing(&g, e, a, b);
+    int found = first_crossing(&g, e, self, a, b);
     grid_free(&g);
     return found;
 }

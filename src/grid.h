@@ -90,9 +90,10 @@ void grid_release(Grid *g, int all);
 /* Whether the grid's arrays are allocated (for tests of memory use). */
 static inline int grid_allocated(const Grid *g) { return g->gs != NULL; }
 
-/* Finds two different polygons whose edges cross, with a grid of its own with cells lmax wide
- * (O(vertices)). Returns 1 and the lower polygon indices in *a < *b of the first such pair in
- * slot order, or 0. */
-int grid_crossing(const Ensemble *e, double lmax, int *a, int *b);
+/* Finds two different polygons whose edges cross, or with self a polygon that crosses itself
+ * (two of its edges that share no vertex cross), with a grid of its own with cells lmax wide
+ * (lmax: the longest edge; O(vertices)). Returns 1 and the polygon indices *a <= *b of the first
+ * such pair in slot order (with self, *a == *b), or 0. */
+int grid_crossing(const Ensemble *e, double lmax, int self, int *a, int *b);
 
 #endif

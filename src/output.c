@@ -3,7 +3,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "output.h"
 #include "checkpoint.h"
+#include "forces.h"
 #include "geometry.h"
+#include "grid.h"
 #include "vtp.h"
 #include <dirent.h>
 #include <errno.h>
@@ -103,11 +105,9 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
     }
     int rc = claim_folder(o);
     if (rc) return rc;
-    out->times = malloc(((size_t)P->Nf + 1) * sizeof *out->times);
     size_t metalen = 0;
     FILE *m = open_memstream(&out->meta, &metalen);
-    if (!out->times || !m) { perror("polyhoop"); return PH_EXIT_MEMORY; }
-    for (int k = 0; k <= P->Nf; k++) out->times[k] = (double)k * P->Ns * P->dt;
+    if (!m) { perror("polyhoop"); return PH_EXIT_MEMORY; }
     fprintf(m, "polyhoop %s\nparameters: %s\ninput: %s\nseed: %llu\n", version, params_file, input,
             (unsigned long long)s->e.seed);
     params_print(m, P, "  ");
@@ -156,15 +156,21 @@ void output_frame(Output *out, Sim *s, int frame)
     const Options *o = out->o;
     double t0 = omp_get_wtime();
     char path[4200], err[4400];
-    /* a polygon turned inside out (area <= 0) means the run has gone wrong: stop before writing */
-    for (int p = 0; p < s->e.np; p++) {
-        double a = geom_area(s->e.x + s->e.start[p], s->e.y + s->e.start[p], s->e.count[p]);
-        if (!(a > 0)) {
-            fprintf(stderr, "polyhoop: numerical blow-up at t = %.6g: polygon %d (id %lld) is inverted (area %g); "
-                    "%s. Try a smaller dt.\n", s->e.t, p, (long long)s->e.id[p], a,
-                    frame ? "the earlier frames are intact" : "no frame was written");
-            exit(PH_EXIT_BLOWUP);
-        }
+    /* a frame is validated before it is written: every polygon counter-clockwise with a positive
+     * area and not crossing itself (the grid's test, O(vertices)). A polygon that is not means
+     * the run has gone wrong: stop, and every frame written is a validated one. */
+    int bad = -1, a, b;
+    for (int p = 0; p < s->e.np && bad < 0; p++)
+        if (!(geom_area(s->e.x + s->e.start[p], s->e.y + s->e.start[p], s->e.count[p]) > 0)) bad = p;
+    if (bad < 0 && grid_crossing(&s->e, forces_update_geometry(&s->e), 1, &a, &b)) bad = a;
+    if (bad >= 0) {
+        double area = geom_area(s->e.x + s->e.start[bad], s->e.y + s->e.start[bad], s->e.count[bad]);
+        char cause[300];
+        sim_likely_cause(s, cause, sizeof cause);
+        fprintf(stderr, "polyhoop: numerical blow-up at t = %.6g: polygon %d (id %lld) %s%g); %s. Likely cause: %s\n",
+                s->e.t, bad, (long long)s->e.id[bad], area > 0 ? "crosses itself (area " : "is inverted (area ", area,
+                frame ? "the frames written before are intact (each was validated)" : "no frame was written", cause);
+        exit(PH_EXIT_BLOWUP);
     }
     if ((size_t)s->e.np > out->nbcap) {
         out->nbcap = (size_t)s->e.np_cap;
@@ -175,7 +181,14 @@ void output_frame(Output *out, Sim *s, int frame)
     sim_neighbors(s, out->nb);
     VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta };
     snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
-    out->times[frame] = (double)frame * s->P.Ns * s->P.dt;
+    if ((size_t)frame >= out->times_cap) {   /* (grown with the frames: -n may be huge) */
+        size_t cap = 2 * (size_t)frame + 64;
+        double *t = realloc(out->times, cap * sizeof *t);
+        if (!t) { perror("polyhoop"); exit(PH_EXIT_MEMORY); }
+        out->times = t;
+        out->times_cap = cap;
+    }
+    for (int k = 0; k <= frame; k++) out->times[k] = (double)k * s->P.Ns * s->P.dt;
     if (vtp_write(path, &s->e, &opt, err, sizeof err) || vtp_write_collection(o->dir, frame + 1, out->times, err, sizeof err)) {
         fprintf(stderr, "polyhoop: cannot write frame %d: %s\n", frame, err);
         exit(PH_EXIT_OUTPUT);

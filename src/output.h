@@ -14,7 +14,8 @@ typedef struct Output {
     double *values;      /* the coloured cell array of the picture */
     int *nb;             /* neighbour counts of the frame */
     size_t nbcap;
-    double *times;       /* simulated time of every frame, for the .pvd */
+    double *times;       /* simulated time of every frame so far, for the .pvd */
+    size_t times_cap;
     double wall0, wlast; /* status line: wall clock at the loop's start and at the last line */
     int64_t slast;       /* the step of the last line */
     int threads_max;     /* the most threads the run has used */

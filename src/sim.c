@@ -136,7 +136,8 @@ static int check_input(Sim *s, const char *input, int strict)
     }
     int a, b;
     double lmax = forces_update_geometry(&s->e);
-    if (grid_crossing(&s->e, lmax, &a, &b)) {
+    if (grid_crossing(&s->e, lmax, 0, &a, &b)) {
+        s->input_overlaps = 1;
         fprintf(stderr, "polyhoop: %s: %s: polygons %d and %d overlap (their edges cross)%s\n", input,
                 strict ? "error" : "warning", a, b, strict ? "" : "; they will push apart violently (--strict-input rejects this)");
         if (strict) return -1;
@@ -174,6 +175,8 @@ int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, 
         fprintf(stderr, "polyhoop: cannot restart: %s\n", err);
         return -1;
     }
+    s->first_step = s->e.step;
+    s->from_checkpoint = 1;
     /* the checkpoint's parameters must be the ones compiled in (only Nf and Ns may differ) */
     Params compiled = params_compiled;
     compiled.Nf = s->P.Nf;
@@ -187,4 +190,22 @@ int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, 
         return -1;
     }
     return 0;
+}
+
+void sim_likely_cause(const Sim *s, char *buf, size_t len)
+{
+    const Params *P = &s->P;
+    const char *stiff;
+    double dt_max = params_stable_dt(P, &stiff);
+    if (P->dt > dt_max)
+        snprintf(buf, len, "dt = %g exceeds the stability limit %.3g of the stiffest term (%s): use dt <= %.2g",
+                 P->dt, dt_max, stiff, 0.5 * dt_max);
+    else if (s->input_overlaps)
+        snprintf(buf, len, "the input's polygons overlap (warned at start): separate them; --strict-input refuses such inputs");
+    else if (s->e.step - s->first_step <= 100 && !s->from_checkpoint)
+        snprintf(buf, len, "it happened within 100 steps of the input: check its sizes against h = %g, lmin = %g and "
+                 "lmax = %g, and the parameters; or try dt = %g", P->h, P->lmin, P->lmax, 0.5 * P->dt);
+    else
+        snprintf(buf, len, "forces grew faster than dt = %g resolves (the input%s and the parameters passed every "
+                 "check): try dt = %g", P->dt, s->from_checkpoint ? ", the checkpoint" : "", 0.5 * P->dt);
 }

@@ -22,6 +22,9 @@ typedef struct Sim {
     double vertex_steps;       /* sum over steps of the vertex count */
     int64_t divisions, removals, fusions1, fusions2;
     int validate;              /* 1: check every polygon after every step (tests) */
+    int64_t first_step;        /* the step this process started from (input: 0, or a checkpoint's) */
+    int from_checkpoint;       /* the state came from a checkpoint */
+    int input_overlaps;        /* the input had crossing edges (warned at start) */
     char error[512];           /* why the last step failed */
 } Sim;
 
@@ -39,6 +42,10 @@ void sim_pick_attracted(Sim *s);
  * input (crossing edges: a warning, an error with strict; edges that would remodel into an
  * absurd number of vertices). Returns 0, or -1 after saying why on stderr. */
 int sim_load_input(Sim *s, const char *input, int strict);
+
+/* The likely cause of a blow-up, from what was checked at start: a dt over the stability
+ * estimate, an overlapping input, the first steps after the input, or else the time step. */
+void sim_likely_cause(const Sim *s, char *buf, size_t len);
 
 /* Replaces the state of s by the checkpoint of the run in dir, whose parameters must be the
  * compiled ones except Nf and Ns; fills *frame, its input's name and the run's record (options,

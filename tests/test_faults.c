@@ -291,6 +291,41 @@ void test_faults_restart_and_input_clashes(void)
     ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
 }
 
+/* SIGINT or SIGTERM while the run is still setting up (here: reading an input that arrives
+ * slowly through a pipe) ends it within a second, with status 128 + signal and a message, and
+ * no file half written. */
+void test_faults_signal_during_setup(void)
+{
+    char dir[64];
+    int st = fx_script("setupsig",
+             "mkfifo $D/in.off || exit 10\n"
+             "for sig in INT TERM; do\n"
+             "  ./polyhoop -q -n 1 -o $D/out $D/in.off 2> $D/err & pid=$!\n"
+             "  exec 3> $D/in.off; printf 'OFF\\n4 1 0\\n0 0 0\\n' >&3; sleep 0.3\n"
+             "  kill -$sig $pid\n"
+             "  for k in 1 2 3 4 5 6 7 8 9 10; do kill -0 $pid 2> /dev/null || break; sleep 0.1; done\n"
+             "  kill -0 $pid 2> /dev/null && { kill -9 $pid; exit 11; }\n"
+             "  wait $pid; rc=$?; exec 3>&-\n"
+             "  want=130; [ $sig = TERM ] && want=143; [ $rc = $want ] || exit 12\n"
+             "  grep -q \"stopped by SIG$sig while setting up (before the first step)\" $D/err || exit 13\n"
+             "  [ -z \"$(ls $D/out 2> /dev/null | grep -v lock)\" ] || exit 14\n"
+             "done\n", dir, sizeof dir);
+    ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
+}
+
+/* -n 2147483647 starts at once: nothing is sized by the frame count (the frames' time table
+ * grows with the frames written), so five frames of it peak at a few MB. */
+void test_faults_huge_frame_count_bounded_memory(void)
+{
+    char dir[64];
+    int st = fx_script("hugen",
+             "./polyhoop -q -n 2147483647 -s 1 --max-time 0.0005 -o $D/a > $D/log || exit 10\n"
+             "[ -f $D/a/frame000005.vtp ] && [ ! -f $D/a/frame000006.vtp ] || exit 11\n"
+             "mb=$(sed -n 's/^memory: peak \\([0-9.]*\\) MB resident.*/\\1/p' $D/log)\n"
+             "[ -n \"$mb\" ] && awk -v m=\"$mb\" 'BEGIN { exit !(m < 64) }' || exit 12\n", dir, sizeof dir);
+    ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
+}
+
 /* A copy of the program in another folder, run without an input, finds the default input in the
  * repository it was built in and says so in the banner. */
 void test_faults_copied_binary_finds_input(void)

@@ -7,6 +7,7 @@
 #include "fixtures.h"
 #include "forces.h"
 #include "geometry.h"
+#include "grid.h"
 #include "harness.h"
 #include "sim.h"
 #include <stdlib.h>
@@ -708,4 +709,31 @@ void test_sim_attractor_pulls_at_terminal_speed(void)
             break;
         }
     sim_free(&s); sim_free(&t);
+}
+
+/* The check every frame passes before it is written (grid_crossing with self: no polygon crosses
+ * itself) finds exactly what the brute-force validation of every edge pair finds, on the default
+ * input run with lmin = 0 and theta = 1, where polygons do cross themselves (every 20th step up
+ * to 240, then every step to 320). */
+void test_sim_frame_check_finds_self_crossings(void)
+{
+    Params P = params_compiled;
+    P.lmin = 0; P.theta = 1;
+    int threads = omp_get_max_threads();
+    omp_set_num_threads(1);   /* (one small polygon: more threads would only wait at barriers) */
+    static Sim s;
+    sim_init(&s, &P, 1);
+    ENSURE(sim_load_input(&s, "inputs/ensemble.off", 0) == 0);
+    int crossed = 0, steps = 0;
+    char msg[512];
+    for (; steps < 320 && sim_step(&s) == 0; steps++) {
+        if (steps < 240 && steps % 20) continue;   /* (every step around the first crossing, at 259) */
+        int brute = ensemble_validate(&s.e, msg, sizeof msg) != 0 && strstr(msg, "intersects itself") != NULL, a, b;
+        int grid = grid_crossing(&s.e, forces_update_geometry(&s.e), 1, &a, &b);
+        ENSURE_MSG(brute == grid && (!grid || a == b), "step %d: brute force %d (%s), grid %d (%d, %d)", steps, brute, brute ? msg : "", grid, a, b);
+        crossed += grid;
+    }
+    ENSURE_MSG(crossed > 0, "no polygon crossed itself in %d steps: the case tests nothing", steps);
+    sim_free(&s);
+    omp_set_num_threads(threads);
 }
