@@ -41,6 +41,8 @@ static void usage(FILE *f)
         "  --checkpoint-every K  write DIR/checkpoint.bin every K frames (default 1; 0: never)\n"
         "  --max-cells N  stop after the first frame with at least N polygons (checkpoint, status 0)\n"
         "  --max-time T   stop after the first frame at t >= T (checkpoint, status 0)\n"
+        "  --max-vertices N  refuse an input that remodels into more than N vertices (default:\n"
+        "                 the larger of 10^6 and 1000 times its vertices, at most half the memory)\n"
         "  --restart DIR  continue the run found in DIR (its checkpoint), writing on into DIR\n"
         "  --check        validate every polygon after every step (slow; stops at the first fault)\n"
         "  --strict-input reject inputs whose polygons overlap (default: warn)\n"
@@ -83,13 +85,16 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "--seed")) { if ((v = parse_count(a, next, 0)) < 0) goto bad; o->seed = (uint64_t)v; given_seed = a; k++; }
         else if (!strcmp(a, "--checkpoint-every")) { COUNT(every, 0); o->given |= OPT_EVERY; }
         else if (!strcmp(a, "--max-cells")) COUNT(max_cells, 1);
-        else if (!strcmp(a, "--max-time")) {
+        else if (!strcmp(a, "--max-time") || !strcmp(a, "--max-vertices")) {
             char *end;
-            o->max_time = next ? strtod(next, &end) : 0;
-            if (!next || *end || end == next || !(o->max_time > 0) || !isfinite(o->max_time)) {
-                fprintf(stderr, "polyhoop: option --max-time needs a time > 0, got '%s'\n", next ? next : "");
+            double v = next ? strtod(next, &end) : 0;
+            int time = a[6] == 't';
+            if (!next || *end || end == next || !(v >= (time ? 0 : 1)) || v == 0 || !isfinite(v)) {
+                fprintf(stderr, "polyhoop: option %s needs %s, got '%s'\n", a, time ? "a time > 0" : "a number >= 1", next ? next : "");
                 goto bad;
             }
+            if (time) o->max_time = v;
+            else o->max_vertices = v;
             k++;
         }
         else if (!strcmp(a, "--ascii")) o->ascii = 1, o->given |= OPT_ASCII;

@@ -19,6 +19,7 @@ typedef struct Options {
     int every;              /* checkpoint every K frames (0: never) */
     int max_cells;          /* stop after the first frame with at least this many polygons (0: no) */
     double max_time;        /* stop after the first frame at t >= max_time (0: no) */
+    double max_vertices;    /* the most vertices an input may remodel into (0: automatic) */
     int png, png_w, png_h, png_fixed;
     double png_lo, png_hi;  /* colour range (--png-range); lo >= hi: fitted to each frame */
     const char *png_color;

@@ -151,6 +151,24 @@ static void polygon_speeds(const Ensemble *e, double *out)
     }
 }
 
+/* frames.pvd up to frame: one entry added to the list this run has written so far, else (the
+ * run's first frame, or the list is not as it was left) the whole list again */
+static int write_collection(Output *out, const Sim *s, int frame, char *err, size_t errlen)
+{
+    const char *dir = out->o->dir;
+    if (frame && out->pvd_frames == frame && !vtp_append_collection(dir, frame, (double)frame * s->P.Ns * s->P.dt, err, errlen)) {
+        out->pvd_frames = frame + 1;
+        return 0;
+    }
+    double *t = malloc(((size_t)frame + 1) * sizeof *t);
+    if (!t) { perror("polyhoop"); exit(PH_EXIT_MEMORY); }
+    for (int k = 0; k <= frame; k++) t[k] = (double)k * s->P.Ns * s->P.dt;
+    int r = vtp_write_collection(dir, frame + 1, t, err, errlen);
+    free(t);
+    out->pvd_frames = r ? 0 : frame + 1;
+    return r;
+}
+
 void output_frame(Output *out, Sim *s, int frame)
 {
     const Options *o = out->o;
@@ -181,15 +199,7 @@ void output_frame(Output *out, Sim *s, int frame)
     sim_neighbors(s, out->nb);
     VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta };
     snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
-    if ((size_t)frame >= out->times_cap) {   /* (grown with the frames: -n may be huge) */
-        size_t cap = 2 * (size_t)frame + 64;
-        double *t = realloc(out->times, cap * sizeof *t);
-        if (!t) { perror("polyhoop"); exit(PH_EXIT_MEMORY); }
-        out->times = t;
-        out->times_cap = cap;
-    }
-    for (int k = 0; k <= frame; k++) out->times[k] = (double)k * s->P.Ns * s->P.dt;
-    if (vtp_write(path, &s->e, &opt, err, sizeof err) || vtp_write_collection(o->dir, frame + 1, out->times, err, sizeof err)) {
+    if (vtp_write(path, &s->e, &opt, err, sizeof err) || write_collection(out, s, frame, err, sizeof err)) {
         fprintf(stderr, "polyhoop: cannot write frame %d: %s\n", frame, err);
         exit(PH_EXIT_OUTPUT);
     }
@@ -267,6 +277,5 @@ void output_close(Output *out)
     free(out->nb);
     free(out->values);
     free(out->meta);
-    free(out->times);
     *out = (Output){ 0 };
 }

@@ -14,8 +14,7 @@ typedef struct Output {
     double *values;      /* the coloured cell array of the picture */
     int *nb;             /* neighbour counts of the frame */
     size_t nbcap;
-    double *times;       /* simulated time of every frame so far, for the .pvd */
-    size_t times_cap;
+    int pvd_frames;      /* the frames frames.pvd lists, as this run wrote it (0: none yet) */
     double wall0, wlast; /* status line: wall clock at the loop's start and at the last line */
     int64_t slast;       /* the step of the last line */
     int threads_max;     /* the most threads the run has used */

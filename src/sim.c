@@ -20,6 +20,7 @@
 #include "off.h"
 #include "rng.h"
 #include "topology.h"
+#include <unistd.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -129,11 +130,30 @@ static int check_input(Sim *s, const char *input, int strict)
             int j = ens_next(&s->e, i);
             pieces += ceil(hypot(s->e.x[j] - s->e.x[i], s->e.y[j] - s->e.y[i]) / s->P.lmax);
         }
-    if (pieces > 1e8) {
-        fprintf(stderr, "polyhoop: %s: the polygons are %.3g edges of length lmax = %g long; remodeling would "
-                "create that many vertices (wrong units, or a stray vertex?)\n", input, pieces, s->P.lmax);
+    /* the vertices after the first remodeling (every edge cut into pieces of at most lmax): an
+     * input in the wrong units, or with a stray vertex, would take the machine down */
+    int nv = ensemble_vertex_count(&s->e);
+    double bound = s->max_vertices;
+    if (!(bound > 0)) {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+        double memory = pages > 0 && page > 0 ? (double)pages * (double)page : 8e9;
+        bound = fmin(fmax(1e6, 1000.0 * nv), 0.5 * memory / SIM_BYTES_PER_VERTEX);
+    }
+    if (pieces > bound) {
+        fprintf(stderr, "polyhoop: %s: remodeling to edges of at most lmax = %g would turn its %d vertices into about "
+                "%.3g (about %.3g GB), more than the bound of %.3g%s (wrong units, or a stray vertex?); "
+                "--max-vertices N raises it\n", input, s->P.lmax, nv, pieces, pieces * SIM_BYTES_PER_VERTEX / 1e9, bound,
+                s->max_vertices > 0 ? " set by --max-vertices" : "");
         return -1;
     }
+    /* polygons the first step removes */
+    int small = 0, first = -1;
+    for (int p = 0; p < s->e.np; p++)
+        if (!s->e.rigid[p] && geom_area(s->e.x + s->e.start[p], s->e.y + s->e.start[p], s->e.count[p]) < s->P.Amin)
+            if (!small++) first = p;
+    if (small)
+        fprintf(stderr, "polyhoop: %s: warning: %d of %d polygons (the first: polygon %d) have an area below Amin = %g: "
+                "the first step removes them\n", input, small, s->e.np, first, s->P.Amin);
     int a, b;
     double lmax = forces_update_geometry(&s->e);
     if (grid_crossing(&s->e, lmax, 0, &a, &b)) {

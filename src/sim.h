@@ -13,6 +13,9 @@ enum { PH_EXIT_OK = 0, PH_EXIT_MEMORY = 1, PH_EXIT_USAGE = 2, PH_EXIT_BLOWUP = 3
 enum { T_REMODEL, T_GEOMETRY, T_INTERNAL, T_CONTACT, T_INTEGRATE, T_FUSION, T_TOPOLOGY, T_OUTPUT, T_COUNT };
 extern const char *const timer_names[T_COUNT];
 
+/* Memory per vertex of a run, an upper bound from the measured 165-260 bytes (README). */
+#define SIM_BYTES_PER_VERTEX 300.0
+
 typedef struct Sim {
     Params P;
     Ensemble e;
@@ -25,6 +28,7 @@ typedef struct Sim {
     int64_t first_step;        /* the step this process started from (input: 0, or a checkpoint's) */
     int from_checkpoint;       /* the state came from a checkpoint */
     int input_overlaps;        /* the input had crossing edges (warned at start) */
+    double max_vertices;       /* the most vertices an input may remodel into (0: automatic, see sim_load_input) */
     char error[512];           /* why the last step failed */
 } Sim;
 
@@ -39,8 +43,11 @@ void sim_draw_traits(Sim *s);
 void sim_pick_attracted(Sim *s);
 
 /* Adds the polygons of an OFF file (the first Nr rigid), draws their traits and checks the
- * input (crossing edges: a warning, an error with strict; edges that would remodel into an
- * absurd number of vertices). Returns 0, or -1 after saying why on stderr. */
+ * input (crossing edges: a warning, an error with strict; polygons below Amin, which the first
+ * step removes: a warning). An input whose edges would remodel into more than s->max_vertices
+ * vertices is refused with the figures; 0 means the larger of 10^6 and 1000 times the input's
+ * vertices, but no more than half the machine's memory at SIM_BYTES_PER_VERTEX. Returns 0, or
+ * -1 after saying why on stderr. */
 int sim_load_input(Sim *s, const char *input, int strict);
 
 /* The likely cause of a blow-up, from what was checked at start: a dt over the stability

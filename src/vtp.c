@@ -16,11 +16,13 @@
 #include "atomic.h"
 #include "geometry.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <zlib.h>
 #ifdef _OPENMP
@@ -478,13 +480,15 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     return r;
 }
 
+static const char PVD_END[] = "  </Collection>\n</VTKFile>\n";
+#define PVD_ENTRY "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"frame%06d.vtp\"/>\n"
+
 int vtp_write_collection(const char *dir, int n, const double *t, char *err, size_t errlen)
 {
     Buf b = { 0 };
     putf(&b, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n");
-    for (int k = 0; k < n; k++)
-        putf(&b, "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"frame%06d.vtp\"/>\n", t[k], k);
-    putf(&b, "  </Collection>\n</VTKFile>\n");
+    for (int k = 0; k < n; k++) putf(&b, PVD_ENTRY, t[k], k);
+    putf(&b, "%s", PVD_END);
     char path[4200];
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
     /* atomic, but not synced: it is an index of the frames, rebuilt from them by every frame and
@@ -493,4 +497,24 @@ int vtp_write_collection(const char *dir, int n, const double *t, char *err, siz
     int r = b.bad ? fail(err, errlen, path, "out of memory", b.bad) : atomic_write(path, &part, &b.n, 1, 0, err, errlen);
     free(b.p);
     return r;
+}
+
+int vtp_append_collection(const char *dir, int k, double t, char *err, size_t errlen)
+{
+    char path[4200], end[sizeof PVD_END];
+    const long n = (long)sizeof PVD_END - 1;
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    FILE *f = fd >= 0 ? fdopen(fd, "r+") : NULL;
+    if (!f) {
+        int e = errno;
+        if (fd >= 0) close(fd);
+        return fail(err, errlen, path, "cannot open the collection", e);
+    }
+    /* the file must end as this program ends it: then the entry goes over that ending */
+    int ok = fseek(f, -n, SEEK_END) == 0 && fread(end, 1, (size_t)n, f) == (size_t)n && !memcmp(end, PVD_END, (size_t)n) &&
+             fseek(f, -n, SEEK_END) == 0 && fprintf(f, PVD_ENTRY "%s", t, k, PVD_END) > 0;
+    int e = ok ? 0 : errno ? errno : EIO;
+    if (fclose(f) != 0 && ok) { ok = 0; e = errno ? errno : EIO; }
+    return ok ? 0 : fail(err, errlen, path, "cannot add the frame to the collection", e);
 }

@@ -58,4 +58,11 @@ int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, 
  * listing dir/frame%06d.vtp for frames 0..n-1 at times t[k]. */
 int vtp_write_collection(const char *dir, int n, const double *t, char *err, size_t errlen);
 
+/* Adds frame k at time t to dir/frames.pvd as written by vtp_write_collection (the entry goes
+ * over the file's closing lines, which are written again after it): O(1) per frame, where
+ * rewriting the whole list every frame was O(frames). Not atomic: a run killed within these
+ * few bytes may leave the list cut, and the next run or restart writes it whole again. Returns
+ * 0, or -1 with the reason in err (the file does not end as expected, or cannot be written). */
+int vtp_append_collection(const char *dir, int k, double t, char *err, size_t errlen);
+
 #endif

@@ -109,7 +109,7 @@ void test_faults_stray_vertex_rejected(void)
     write_text(path, "OFF\n4 1 0\n0 0 0\n1 0 0\n1e9 1e9 0\n0 1 0\n4 0 1 2 3\n");
     snprintf(cmd, sizeof cmd, "./polyhoop -q -n 1 -o %s/a %s 2> %s/err", dir, path, dir);
     ENSURE(fx_sh(cmd) == 2);
-    snprintf(cmd, sizeof cmd, "grep -q 'remodeling would create that many vertices' %s/err", dir);
+    snprintf(cmd, sizeof cmd, "grep -q 'would turn its 4 vertices into about .*, more than the bound of .* (wrong units, or a stray vertex?)' %s/err", dir);
     ENSURE(fx_sh(cmd) == 0);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(fx_sh(cmd) == 0);
@@ -323,6 +323,23 @@ void test_faults_huge_frame_count_bounded_memory(void)
              "[ -f $D/a/frame000005.vtp ] && [ ! -f $D/a/frame000006.vtp ] || exit 11\n"
              "mb=$(sed -n 's/^memory: peak \\([0-9.]*\\) MB resident.*/\\1/p' $D/log)\n"
              "[ -n \"$mb\" ] && awk -v m=\"$mb\" 'BEGIN { exit !(m < 64) }' || exit 12\n", dir, sizeof dir);
+    ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
+}
+
+/* An input that would remodel into an absurd number of vertices (a 38-byte triangle with an edge
+ * of 10^6: 5 x 10^6 pieces of lmax) is refused before anything is allocated for them, with the
+ * figures, within 400 MB of address space; --max-vertices raises the bound. */
+void test_faults_input_work_bounded(void)
+{
+    char dir[64];
+    int st = fx_script("bigwork",
+             "printf 'OFF\\n3 1 0\\n0 0 0\\n1e6 0 0\\n0 1 0\\n3 0 1 2\\n' > $D/long.off\n"
+             "(ulimit -v 400000; ./polyhoop -q -n 1 -o $D/a $D/long.off > /dev/null 2> $D/err); [ $? = 2 ] || exit 10\n"
+             "grep -q 'would turn its 3 vertices into about 1e+07 (about 3 GB), more than the bound of 1e+06 .*--max-vertices N raises it' $D/err || exit 11\n"
+             "[ ! -e $D/a/frame000000.vtp ] || exit 12\n"
+             "./polyhoop -q -n 1 --max-vertices 5e6 -o $D/b $D/long.off > /dev/null 2> $D/err; [ $? = 2 ] && grep -q 'bound of 5e+06 set by --max-vertices' $D/err || exit 13\n"
+             "./polyhoop -q -n 0 --max-vertices 2e7 -o $D/c $D/long.off > /dev/null || exit 14\n"
+             "./polyhoop -q -n 0 --max-vertices 0.5 -o $D/d 2> /dev/null; [ $? = 2 ] || exit 15\n", dir, sizeof dir);
     ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
 }
 

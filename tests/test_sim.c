@@ -12,6 +12,7 @@
 #include "sim.h"
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -736,4 +737,41 @@ void test_sim_frame_check_finds_self_crossings(void)
     ENSURE_MSG(crossed > 0, "no polygon crossed itself in %d steps: the case tests nothing", steps);
     sim_free(&s);
     omp_set_num_threads(threads);
+}
+
+/* Polygons of an input below Amin are not dropped silently: the warning counts them and names the
+ * first, and the first step removes exactly those. */
+void test_sim_input_below_amin_reported(void)
+{
+    char dir[] = "/tmp/ph_test_amin_XXXXXX", path[128], log[128];
+    ENSURE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/in.off", dir);
+    snprintf(log, sizeof log, "%s/err", dir);
+    FILE *f = fopen(path, "w");
+    ENSURE(f);
+    fputs("OFF\n12 3 0\n0 0 0\n2 0 0\n2 2 0\n0 2 0\n5 0 0\n5.1 0 0\n5.1 0.1 0\n5 0.1 0\n8 0 0\n10 0 0\n10 2 0\n8 2 0\n"
+          "4 0 1 2 3\n4 4 5 6 7\n4 8 9 10 11\n", f);
+    fclose(f);
+    Params P = params_compiled;
+    P.Amin = 0.5; P.alpha_mu = 0; P.Amax_mu = INFINITY;
+    static Sim s;
+    sim_init(&s, &P, 1);
+    fflush(stderr);
+    int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ENSURE(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    int r = sim_load_input(&s, path, 0);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ENSURE(r == 0);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "grep -q 'warning: 1 of 3 polygons (the first: polygon 1) have an area below Amin = 0.5: the first step removes them' %s", log);
+    ENSURE_MSG(system(cmd) == 0, "no warning naming the small polygon (%s)", log);
+    ENSURE(sim_step(&s) == 0);
+    ENSURE_MSG(s.e.np == 2 && s.removals == 1, "%d polygons, %lld removals after the first step", s.e.np, (long long)s.removals);
+    sim_free(&s);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(system(cmd) == 0);
 }

@@ -364,3 +364,34 @@ void test_vtp_png_color_every_cell_array(void)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(fx_sh(cmd) == 0);
 }
+
+/* Adding a frame to the collection gives the same file as writing it whole; a file that does not
+ * end as the program left it (cut, or a link planted in its place) is not written into. */
+void test_vtp_collection_append(void)
+{
+    char dir[] = "/tmp/ph_test_pvdadd_XXXXXX", err[512], path[128], cmd[512];
+    ENSURE(mkdtemp(dir));
+    double t[4] = { 0, 0.1, 0.2, 0.30000000000000004 };
+    ENSURE_MSG(vtp_write_collection(dir, 4, t, err, sizeof err) == 0, "%s", err);
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    char *whole = slurp(path);
+    ENSURE_MSG(vtp_write_collection(dir, 2, t, err, sizeof err) == 0, "%s", err);
+    for (int k = 2; k < 4; k++) ENSURE_MSG(vtp_append_collection(dir, k, t[k], err, sizeof err) == 0, "%s", err);
+    char *added = slurp(path);
+    ENSURE_MSG(!strcmp(whole, added), "appended:\n%s\nwhole:\n%s", added, whole);
+    snprintf(cmd, sizeof cmd, "truncate -s -1 %s", path);
+    ENSURE(system(cmd) == 0);
+    ENSURE(vtp_append_collection(dir, 4, 0.4, err, sizeof err) == -1 && strstr(err, "cannot add the frame"));
+    char *cut = slurp(path);
+    ENSURE(strlen(cut) + 1 == strlen(whole) && !strstr(cut, "frame000004"));
+    snprintf(cmd, sizeof cmd, "echo keep > %s/target && rm %s && ln -s %s/target %s", dir, path, dir, path);
+    ENSURE(system(cmd) == 0);
+    ENSURE(vtp_append_collection(dir, 4, 0.4, err, sizeof err) == -1);
+    char *target = NULL;
+    snprintf(path, sizeof path, "%s/target", dir);
+    target = slurp(path);
+    ENSURE(!strcmp(target, "keep\n"));
+    free(whole); free(added); free(cut); free(target);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(system(cmd) == 0);
+}
