@@ -10,6 +10,7 @@
 #include "options.h"
 #include "output.h"
 #include "params.h"
+#include "runlog.h"
 #include "sim.h"
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -112,6 +113,10 @@ int main(int argc, char **argv)
     int rc = output_open(&out, &opt, &sim, input, PH_VERSION, opt.restart ? frame + 1 : 0);
     if (rc) return rc;
     out.range = run.range;   /* (the pictures' colour range so far) */
+    if (runlog_open(opt.dir, &sim, opt.restart != NULL, sim.e.step, frame, err, sizeof err)) {
+        fprintf(stderr, "polyhoop: cannot start the run's log: %s\n", err);
+        return PH_EXIT_OUTPUT;
+    }
     if (!opt.restart) output_frame(&out, &sim, 0);
     out.wall0 = omp_get_wtime();
     if (!opt.restart) output_status(&out, &sim, 0);

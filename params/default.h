@@ -48,3 +48,12 @@
 #define P_att_y     0.0       /* [L] */
 #define P_att_k     0.0       /* [L/T^2] pull on each vertex (potential att_k sqrt(d^2 + h^2)); 0 = off */
 #define P_att_n     0         /* [-]     polygons that feel it */
+/* noise and activity (docs/model.md 3.1): all 0 = a deterministic run */
+#define P_D         0.0       /* [L^2/T] vertex diffusion constant: each vertex gets a random force cv sqrt(2 D / dt) N(0, 1) per component and step */
+#define P_v0        0.0       /* [L/T]   self-propulsion speed: each vertex is pushed with cv v0 along its polygon's polarity */
+#define P_Dr        0.0       /* [1/T]   rotational diffusion of the polarity (persistence length v0 / Dr) */
+/* rate-driven division and death (docs/model.md 5.1): 0 = off */
+#define P_k_div     0.0       /* [1/T]   division rate at A = Amax_mu (> 0: replaces division above Amax) */
+#define P_n_div     0.0       /* [-]     area exponent: rate k_div (A / Amax_mu)^n_div */
+#define P_k_death   0.0       /* [1/T]   death rate at zero pressure */
+#define P_p_death   0.0       /* [L^2/T^2] pressure scale: rate k_death exp(p / p_death), p = ka (A0 - A); 0: constant */

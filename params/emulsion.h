@@ -36,3 +36,11 @@
 #define P_att_k     0.0       /* [L/T^2] */
 #define P_att_n     0         /* [-] */
 #define P_alpha_normal 0      /* [-]     lognormal growth rates */
+#define P_D         0.0       /* [L^2/T] no noise */
+#define P_v0        0.0       /* [L/T]   no activity */
+#define P_Dr        0.0       /* [1/T] */
+/* rate-driven division and death (docs/model.md 5.1): 0 = off */
+#define P_k_div     0.0       /* [1/T]   division rate at A = Amax_mu (> 0: replaces division above Amax) */
+#define P_n_div     0.0       /* [-]     area exponent: rate k_div (A / Amax_mu)^n_div */
+#define P_k_death   0.0       /* [1/T]   death rate at zero pressure */
+#define P_p_death   0.0       /* [L^2/T^2] pressure scale: rate k_death exp(p / p_death), p = ka (A0 - A); 0: constant */

@@ -3,7 +3,8 @@
  * time and counters, input name, the run's record: its options as command-line words and the
  * pictures' colour range), then per polygon in order its record: the fields of
  * ENSEMBLE_POLYGON_STORED (ensemble.h) in list order, each as its file type (int32 count, int32
- * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32 edits, uint8 attracted), then per
+ * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32 edits, uint8 attracted,
+ * double polarity h_div h_death), then per
  * vertex, polygon by polygon, x y vx vy l0. Gap slots
  * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
  * it anyway, so the continuation is unchanged. Then the contact list's section (contact_save: its
@@ -11,7 +12,8 @@
  * before it, as a uint32.
  *
  * Version 3 added the checksum, version 4 the edits and the patchable list, version 5 the run's
- * record; files of older
+ * record, version 6 the polarity, the hazards, the death count and the noise and rate
+ * parameters; files of older
  * versions are refused with a message saying so (continue them with the program that wrote
  * them, or rerun from the input). On reading, the checksum is
  * checked first (one streaming pass over the file), then every field as it is parsed, and the
@@ -39,10 +41,11 @@ typedef struct Header {
     int32_t frame, np, nv, reserved2;
     char input[1024];
     RunRecord run;
+    int64_t deaths;
 } Header;
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
-enum { VERSION = 5 };
+enum { VERSION = 6 };
 
 /* Coordinates beyond COORD_LMAX lmax of the origin are refused: far beyond any run (frames every
  * Ns steps stop a vertex that moves farther than h per step), and within what the contact grid's
@@ -78,7 +81,7 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     memcpy(h.magic, MAGIC, sizeof MAGIC);
     h.version = VERSION; h.order = 0x01020304u; h.params_size = sizeof(Params);
     h.P = s->P; h.seed = e->seed; h.draws = e->draws; h.step = e->step; h.next_id = e->next_id;
-    h.divisions = s->divisions; h.removals = s->removals; h.fusions1 = s->fusions1; h.fusions2 = s->fusions2;
+    h.divisions = s->divisions; h.removals = s->removals; h.fusions1 = s->fusions1; h.fusions2 = s->fusions2; h.deaths = s->deaths;
     h.t = e->t; h.frame = frame; h.np = e->np; h.nv = ensemble_vertex_count(e);
     snprintf(h.input, sizeof h.input, "%s", input);
     if (run) h.run = *run;
@@ -159,7 +162,7 @@ static int header_ok(const Header *h, char *why, size_t len)
     if (h->frame < 0 || h->frame != h->step / h->P.Ns)
         return refuse(why, len, "frame %d does not match step %lld (%d steps per frame)", h->frame, (long long)h->step, h->P.Ns);
     if (h->next_id < 0) return refuse(why, len, "next id %lld is negative", (long long)h->next_id);
-    if (h->divisions < 0 || h->removals < 0 || h->fusions1 < 0 || h->fusions2 < 0) return refuse(why, len, "an event count is negative");
+    if (h->divisions < 0 || h->removals < 0 || h->fusions1 < 0 || h->fusions2 < 0 || h->deaths < 0) return refuse(why, len, "an event count is negative");
     if (h->np < 0 || h->nv < 0 || (int64_t)h->nv < 3 * (int64_t)h->np)
         return refuse(why, len, "%d polygons cannot have %d vertices", h->np, h->nv);
     return 1;
@@ -180,6 +183,9 @@ static int record_ok(const Ensemble *in, int p, const Header *h, int vertices_le
     else if (in->phase[p] != 1 && in->phase[p] != -1) f = "phase";
     else if (in->rigid[p] != 0 && in->rigid[p] != 1) f = "rigid";
     else if (in->attracted[p] != 0 && in->attracted[p] != 1) f = "attracted";
+    else if (!isfinite(in->polarity[p])) f = "polarity";
+    else if (!(in->h_div[p] >= 0 && in->h_div[p] < INFINITY)) f = "h_div";
+    else if (!(in->h_death[p] >= 0 && in->h_death[p] < INFINITY)) f = "h_death";
     return f ? refuse(why, len, "polygon %d: %s is out of range", p, f) : 1;
 }
 
@@ -307,7 +313,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
         return bad_file(err, len, path, why[0] ? why : "truncated or corrupt");
     }
     e->draws = h.draws; e->step = h.step; e->next_id = h.next_id; e->t = h.t;
-    s->divisions = h.divisions; s->removals = h.removals; s->fusions1 = h.fusions1; s->fusions2 = h.fusions2;
+    s->divisions = h.divisions; s->removals = h.removals; s->fusions1 = h.fusions1; s->fusions2 = h.fusions2; s->deaths = h.deaths;
     *frame = h.frame;
     snprintf(input, inlen, "%s", h.input);
     if (run) *run = h.run;

@@ -29,7 +29,7 @@ void ensemble_init(Ensemble *e, uint64_t seed)
 void ensemble_free(Ensemble *e)
 {
     free(e->x); free(e->y); free(e->vx); free(e->vy); free(e->fx); free(e->fy);
-    free(e->l0); free(e->pid);
+    free(e->l0); free(e->pid); free(e->events);
 #define FREE(type, name, file_type, init) free(e->name);
     ENSEMBLE_POLYGON_FIELDS(FREE)
 #undef FREE
@@ -157,4 +157,14 @@ int ensemble_validate(const Ensemble *e, char *msg, size_t len)
             }
     }
     return 0;
+}
+
+void ensemble_event(Ensemble *e, int type, int64_t before0, int64_t before1, int64_t after0, int64_t after1)
+{
+    if (!e->log_events) return;
+    if (e->nevents == e->events_cap) {
+        e->events_cap = 2 * e->events_cap + 64;
+        e->events = ph_realloc(e->events, (size_t)e->events_cap * sizeof *e->events);
+    }
+    e->events[e->nevents++] = (Event){ e->step + 1, type, { before0, before1 }, { after0, after1 } };
 }

@@ -34,12 +34,20 @@
     X(signed char,   phase,  int8_t,  1)             /* +1 or -1 */ \
     X(unsigned char, rigid,  uint8_t, 0)             /* 1: never moves (docs/model.md 6) */ \
     X(uint32_t,      edits,  uint32_t, 0)            /* times its vertex list was rewritten under the same id (remodeling) */ \
-    X(unsigned char, attracted, uint8_t, 0)          /* 1: feels the attractor (docs/model.md 2); daughters and fusion products inherit it */
+    X(unsigned char, attracted, uint8_t, 0)          /* 1: feels the attractor (docs/model.md 2); daughters and fusion products inherit it */ \
+    X(double,        polarity, double, 0)            /* direction of self-propulsion, radians (docs/model.md 3.1); inherited like attracted */ \
+    X(double,        h_div,  double,  0)             /* integrated division hazard since birth (docs/model.md 5.1) */ \
+    X(double,        h_death, double, 0)             /* integrated death hazard since birth */
 #define ENSEMBLE_POLYGON_DERIVED(X) \
     X(int,           start,  void,    e->nv_used)    /* first vertex slot */ \
     X(double,        A,      void,    area)          /* current area (geometry pass) */ \
     X(double,        L,      void,    perimeter)     /* current perimeter (geometry pass) */
 #define ENSEMBLE_POLYGON_FIELDS(X) ENSEMBLE_POLYGON_STORED(X) ENSEMBLE_POLYGON_DERIVED(X)
+
+/* An event of the run, for its log (events.csv): the polygons before and after it, by id (-1:
+ * none), and the step it happened in. */
+typedef struct Event { int64_t step; int type; int64_t before[2], after[2]; } Event;
+enum { EVENT_DIVISION, EVENT_REMOVAL, EVENT_FUSION, EVENT_SPLIT, EVENT_DEATH };
 
 typedef struct Ensemble {
     /* vertices: nv_used slots in use (including gaps), nv_cap allocated */
@@ -65,6 +73,8 @@ typedef struct Ensemble {
     int64_t step;      /* steps done */
     uint64_t seed;     /* random stream (rng.h): seed and the number of draws taken */
     uint64_t draws;
+    Event *events;     /* the events since the log was last written (log_events: 1 to keep them) */
+    int nevents, events_cap, log_events;
 } Ensemble;
 
 /* realloc that ends the program (status 1) when memory runs out: there is no sensible way on. */
@@ -85,6 +95,9 @@ int ensemble_add_polygon(Ensemble *e, int n, const double *x, const double *y, i
  * new id, no parent, born now). */
 int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, const double *vx,
                           const double *vy, const double *l0);
+
+/* Notes an event of the current step (serial code only), if events are logged. */
+void ensemble_event(Ensemble *e, int type, int64_t before0, int64_t before1, int64_t after0, int64_t after1);
 
 /* Removes the polygons with keep[p] == 0, keeping the order of the others. */
 void ensemble_keep(Ensemble *e, const unsigned char *keep);

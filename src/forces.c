@@ -5,6 +5,7 @@
  * neighbouring vertices of the same polygon is race-free. */
 #include "forces.h"
 #include "geometry.h"
+#include "rng.h"
 #include <math.h>
 
 double forces_update_geometry(Ensemble *e)
@@ -28,17 +29,19 @@ double forces_update_geometry(Ensemble *e)
     return lmax;
 }
 
-double forces_polygon(Ensemble *e, const Params *P, int p)
+const char *const forces_terms[U_TERMS] = { "area", "tension", "edge", "bending", "pressure", "attractor", "gravity" };
+
+double forces_polygon(Ensemble *e, const Params *P, int p, double *u)
 {
     int s = e->start[p], n = e->count[p];
     const double *x = e->x + s, *y = e->y + s, *vx = e->vx + s, *vy = e->vy + s, *l0 = e->l0 + s;
-    double *fx = e->fx + s, *fy = e->fy + s, U = 0;
+    double *fx = e->fx + s, *fy = e->fy + s, U = 0, Ut[U_TERMS] = { 0 };
     for (int k = 0; k < n; k++) fx[k] = fy[k] = 0;
     if (e->rigid[p]) return 0;
 
     /* area elasticity: U = ka/2 (A - A0)^2, dA/dr_k = -n_k / 2 with n_k = perp(r_{k+1} - r_{k-1}) */
     double dA = e->A[p] - e->A0[p];
-    U += 0.5 * P->ka * dA * dA;
+    Ut[U_AREA] = 0.5 * P->ka * dA * dA;
     double ca = 0.5 * P->ka * dA;
     for (int k = 0; k < n; k++) {
         int km = k ? k - 1 : n - 1, kp = k + 1 == n ? 0 : k + 1;
@@ -57,10 +60,10 @@ double forces_polygon(Ensemble *e, const Params *P, int p)
     for (int k = 0; k < n; k++) {
         int kp = k + 1 == n ? 0 : k + 1;
         double ex = x[kp] - x[k], ey = y[kp] - y[k], l = sqrt(ex * ex + ey * ey), c = P->gamma;
-        U += P->gamma * l;
+        Ut[U_TENSION] += P->gamma * l;
         if (P->kl > 0) {
             double lr = l0[k] * scale, eps = l / lr - 1;
-            U += 0.5 * P->kl * eps * eps * lr;
+            Ut[U_EDGE] += 0.5 * P->kl * eps * eps * lr;
             c += P->kl * eps;
         }
         fx[k] += c * ex / l; fy[k] += c * ey / l;
@@ -79,7 +82,7 @@ double forces_polygon(Ensemble *e, const Params *P, int p)
             double bx = x[kp] - x[k], by = y[kp] - y[k];     /* e2 = e_k */
             double l1 = sqrt(ax * ax + ay * ay), l2 = sqrt(bx * bx + by * by), lb = 0.5 * (l1 + l2);
             double d = ax * by - ay * bx, b = l1 * l2 + ax * bx + ay * by, phi = d / b;
-            U += 2 * P->kb * phi * phi / lb;
+            Ut[U_BENDING] += 2 * P->kb * phi * phi / lb;
             /* dU/de = 2 kb (2 phi dphi/de / lb - phi^2 dlb/de / lb^2), dphi/de = (dd/de - phi db/de) / b */
             double c1 = 4 * P->kb * phi / (lb * b), c2 = P->kb * phi * phi / (lb * lb);
             double g1x = c1 * (by - phi * (l2 / l1 * ax + bx)) - c2 * ax / l1;
@@ -100,7 +103,7 @@ double forces_polygon(Ensemble *e, const Params *P, int p)
         for (int k = 0; k < n; k++) {
             int km = k ? k - 1 : n - 1, kp = k + 1 == n ? 0 : k + 1;
             double wm = x[km] * y[k] - x[k] * y[km], w = x[k] * y[kp] - x[kp] * y[k];
-            U += cg * w * (y[k] + y[kp]);
+            Ut[U_PRESSURE] += cg * w * (y[k] + y[kp]);
             fx[k] -= cg * (y[kp] * (y[k] + y[kp]) - y[km] * (y[km] + y[k]));
             fy[k] -= cg * (x[km] * (y[km] + y[k]) - x[kp] * (y[k] + y[kp]) + wm + w);
         }
@@ -111,14 +114,14 @@ double forces_polygon(Ensemble *e, const Params *P, int p)
     if (e->attracted[p] && P->att_k != 0)
         for (int k = 0; k < n; k++) {
             double dx = x[k] - P->att_x, dy = y[k] - P->att_y, d = sqrt(dx * dx + dy * dy + P->h * P->h);
-            U += P->att_k * d;
+            Ut[U_ATTRACTOR] += P->att_k * d;
             fx[k] -= P->att_k * dx / d;
             fy[k] -= P->att_k * dy / d;
         }
 
     /* edge gravity: U = gl sum y_k (paper eq. 15) */
     for (int k = 0; k < n; k++) {
-        U += P->gl * y[k];
+        Ut[U_GRAVITY] += P->gl * y[k];
         fy[k] -= P->gl;
     }
 
@@ -131,6 +134,27 @@ double forces_polygon(Ensemble *e, const Params *P, int p)
         fx[k] -= c * vx[k];
         fy[k] -= c * vy[k];
     }
+
+    /* noise and activity (docs/model.md 3.1): a random force cv sqrt(2 D / dt) N(0, 1) per
+     * component (fluctuation-dissipation with the damping cv: kT = cv D per degree of freedom),
+     * keyed by (step, id, vertex): the same whatever the thread count; and self-propulsion cv v0
+     * along the polarity, so that a free polygon moves at v0 */
+    if (P->D > 0) {
+        double amp = P->cv * sqrt(2 * P->D / P->dt), a, b;
+        for (int k = 0; k < n; k++) {
+            rng_keyed_normals(e->seed, e->step, e->id[p], k, RNG_VERTEX_NOISE, &a, &b);
+            fx[k] += amp * a;
+            fy[k] += amp * b;
+        }
+    }
+    if (P->v0 > 0) {
+        double px = P->cv * P->v0 * cos(e->polarity[p]), py = P->cv * P->v0 * sin(e->polarity[p]);
+        for (int k = 0; k < n; k++) { fx[k] += px; fy[k] += py; }
+    }
+    for (int t = 0; t < U_TERMS; t++) {
+        U += Ut[t];
+        if (u) u[t] += Ut[t];
+    }
     return U;
 }
 
@@ -138,9 +162,9 @@ void forces_internal(Ensemble *e, const Params *P, double *energy)
 {
     if (energy) { /* serial, so that the sum is taken in polygon order */
         *energy = 0;
-        for (int p = 0; p < e->np; p++) *energy += forces_polygon(e, P, p);
+        for (int p = 0; p < e->np; p++) *energy += forces_polygon(e, P, p, NULL);
         return;
     }
     #pragma omp parallel for schedule(dynamic, 16)
-    for (int p = 0; p < e->np; p++) forces_polygon(e, P, p);
+    for (int p = 0; p < e->np; p++) forces_polygon(e, P, p, NULL);
 }

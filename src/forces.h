@@ -9,9 +9,14 @@
 /* Recomputes A, L and the arclength `arc` of every polygon; returns the longest edge. */
 double forces_update_geometry(Ensemble *e);
 
+/* The internal energy's terms, in the order of docs/model.md 2 (names: forces_terms). */
+enum { U_AREA, U_TENSION, U_EDGE, U_BENDING, U_PRESSURE, U_ATTRACTOR, U_GRAVITY, U_TERMS };
+extern const char *const forces_terms[U_TERMS];
+
 /* Sets fx, fy of every vertex of polygon p to its internal force (zero for rigid polygons) and
- * returns the polygon's internal potential energy. Needs A of p from forces_update_geometry. */
-double forces_polygon(Ensemble *e, const Params *P, int p);
+ * returns the polygon's internal potential energy; with u != NULL, also adds each term's part
+ * to u[U_...]. Needs A of p from forces_update_geometry. */
+double forces_polygon(Ensemble *e, const Params *P, int p, double *u);
 
 /* All polygons, in parallel; with energy != NULL (tests), serially, storing the total energy. */
 void forces_internal(Ensemble *e, const Params *P, double *energy);

@@ -136,9 +136,11 @@ static int fuse_two(Ensemble *e, const Params *P, const Candidate *c, unsigned c
         int phase = e->phase[outer], gen = (e->gen[x] > e->gen[y] ? e->gen[x] : e->gen[y]) + 1, att = e->attracted[x] | e->attracted[y];
         int q = ensemble_push_polygon(e, n, d[0], d[1], d[2], d[3], d[4]);
         e->attracted[q] = (unsigned char)att;
+        e->polarity[q] = e->polarity[outer];
         e->A0[q] = A0; e->alpha[q] = alpha; e->Amax[q] = Amax; e->parent[q] = parent; e->gen[q] = gen;
         e->phase[q] = (signed char)phase;
         keep[x] = keep[y] = 0;
+        ensemble_event(e, EVENT_FUSION, e->id[x], e->id[y], e->id[q], -1);
     }
     free(buf);
     return ok;
@@ -168,11 +170,13 @@ static int split_one(Ensemble *e, const Params *P, const Candidate *c, unsigned 
         double ratio = e->A0[x] / (A1 + A2), alpha = e->alpha[x], Amax = e->Amax[x];
         int64_t parent = e->id[x];
         int phase = e->phase[x], gen = e->gen[x] + 1, att = e->attracted[x];
+        double polarity = e->polarity[x];
         if (A1 < 0) reverse(d1, n1);
         if (A2 < 0) reverse(d2, n2);
         double *d[2][5] = { { d1[0], d1[1], d1[2], d1[3], d1[4] }, { d2[0], d2[1], d2[2], d2[3], d2[4] } };
         double A[2] = { A1, A2 };
         int len[2] = { n1, n2 };
+        int64_t made[2];
         for (int h = 0; h < 2; h++) {
             int q = ensemble_push_polygon(e, len[h], d[h][0], d[h][1], d[h][2], d[h][3], d[h][4]);
             e->A0[q] = fabs(A[h]) * ratio;
@@ -182,8 +186,11 @@ static int split_one(Ensemble *e, const Params *P, const Candidate *c, unsigned 
             e->gen[q] = gen;
             e->phase[q] = (signed char)(A[h] < 0 ? -phase : phase);
             e->attracted[q] = (unsigned char)att;
+            e->polarity[q] = polarity;
+            made[h] = e->id[q];
         }
         keep[x] = 0;
+        ensemble_event(e, EVENT_SPLIT, e->id[x], -1, made[0], made[1]);
     }
     free(buf);
     return ok;

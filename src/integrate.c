@@ -1,6 +1,7 @@
 /* Semi-implicit Euler and growth; see integrate.h. The check (finite, and no faster than h per
  * step) costs a few comparisons per vertex and stops the run at the first step that went wrong. */
 #include "integrate.h"
+#include "rng.h"
 #include <math.h>
 
 int integrate_step(Ensemble *e, const Params *P, double *vmax)
@@ -23,6 +24,11 @@ int integrate_step(Ensemble *e, const Params *P, double *vmax)
         }
         if (!ok && p < bad) bad = p;
         if (P->beta == 0 || e->A[p] > P->beta * e->A0[p]) e->A0[p] += e->alpha[p] * dt;
+        if (P->Dr > 0) {   /* the polarity diffuses: d(phi) = sqrt(2 Dr dt) N(0, 1), keyed by (step, id) */
+            double a, b;
+            rng_keyed_normals(e->seed, e->step, e->id[p], 0, RNG_POLARITY, &a, &b);
+            e->polarity[p] += sqrt(2 * P->Dr * dt) * a;
+        }
     }
     *vmax = sqrt(v2max);
     return bad < e->np ? bad : -1;

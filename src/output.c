@@ -6,6 +6,7 @@
 #include "forces.h"
 #include "geometry.h"
 #include "grid.h"
+#include "runlog.h"
 #include "vtp.h"
 #include <dirent.h>
 #include <errno.h>
@@ -47,7 +48,8 @@ static int run_file(const char *name)
     return (digits && (!strcmp(name + 11, ".vtp") || !strcmp(name + 11, ".png") || !strcmp(name + 11, ".vtp.tmp") ||
                        !strcmp(name + 11, ".png.tmp"))) ||
            !strcmp(name, "frames.pvd") || !strcmp(name, "frames.pvd.tmp") ||
-           !strcmp(name, "checkpoint.bin") || !strcmp(name, "checkpoint.bin.tmp");
+           !strcmp(name, "checkpoint.bin") || !strcmp(name, "checkpoint.bin.tmp") || !strcmp(name, "events.csv") ||
+           !strcmp(name, "events.csv.tmp") || !strcmp(name, "observables.csv") || !strcmp(name, "observables.csv.tmp");
 }
 
 /* One run per folder: an exclusive lock on dir/.polyhoop.lock, held (by the open descriptor)
@@ -134,6 +136,10 @@ void output_checkpoint(Output *out, Sim *s, int frame)
     char path[4200], err[4400];
     RunRecord run = { "", out->range };
     options_record(out->o, run.options, sizeof run.options);
+    if (runlog_events(out->o->dir, s, err, sizeof err)) {   /* (the log holds every event up to the checkpoint) */
+        fprintf(stderr, "polyhoop: cannot write the event log: %s\n", err);
+        exit(PH_EXIT_OUTPUT);
+    }
     snprintf(path, sizeof path, "%s/checkpoint.bin", out->o->dir);
     if (checkpoint_write(path, s, frame, out->input, &run, err, sizeof err)) {
         fprintf(stderr, "polyhoop: cannot write the checkpoint: %s\n", err);
@@ -199,7 +205,8 @@ void output_frame(Output *out, Sim *s, int frame)
     sim_neighbors(s, out->nb);
     VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta };
     snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
-    if (vtp_write(path, &s->e, &opt, err, sizeof err) || write_collection(out, s, frame, err, sizeof err)) {
+    if (vtp_write(path, &s->e, &opt, err, sizeof err) || write_collection(out, s, frame, err, sizeof err) ||
+        runlog_frame(o->dir, s, frame, out->nb, err, sizeof err)) {
         fprintf(stderr, "polyhoop: cannot write frame %d: %s\n", frame, err);
         exit(PH_EXIT_OUTPUT);
     }
@@ -259,12 +266,12 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
     double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
     printf("%s: %d frames, %lld steps in %.2f s wall, threads: %s%d; %.0f vertex updates, %.3g per second of computing; "
            "%d polygons, %d vertices at the end\n"
-           "events: divisions %lld, removals %lld, fusions (type I) %lld, splits (type II) %lld\n"
+           "events: divisions %lld, removals %lld, deaths %lld, fusions (type I) %lld, splits (type II) %lld\n"
            "contact list: built in %lld steps, patched in %lld (polygons changed), reused in %lld\n"
            "memory: peak %.1f MB resident, %.0f bytes per vertex at the end\n",
            what, frames, (long long)s->e.step, wall, out->o->threads ? "" : "automatic, up to ", out->threads_max, s->vertex_steps,
            s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, nv,
-           (long long)s->divisions, (long long)s->removals, (long long)s->fusions1, (long long)s->fusions2,
+           (long long)s->divisions, (long long)s->removals, (long long)s->deaths, (long long)s->fusions1, (long long)s->fusions2,
            (long long)builds, (long long)patches, (long long)reuses,
            peak / 1e6, peak / (nv > 0 ? nv : 1));
     for (int k = 0; k < T_COUNT; k++)

@@ -29,6 +29,7 @@ PH_CHECK(P_theta <= 1, "theta must be in [0, 1]");
 PH_CHECK(P_alpha_CV == 0 || P_alpha_mu > 0 || P_alpha_normal, "a lognormal growth rate needs alpha_mu > 0");
 PH_CHECK(P_alpha_normal == 0 || P_alpha_normal == 1, "alpha_normal must be 0 or 1");
 PH_CHECK(P_att_k == 0 || P_att_n > 0, "an attractor (att_k != 0) needs att_n > 0 polygons to pull");
+PH_CHECK((P_D == 0 && P_v0 == 0) || P_cv > 0, "noise (D > 0) and self-propulsion (v0 > 0) act through the damping: they need cv > 0");
 PH_CHECK(P_Amax_mu > P_Amin, "need 0 <= Amin < Amax");
 
 const char params_file[] = PH_PARAMS_FILE;
@@ -52,6 +53,7 @@ int params_check(const Params *p, char *msg, size_t len)
     else if (!(p->alpha_normal == 0 || p->alpha_normal == 1)) bad = "alpha_normal must be 0 or 1";
     else if (!(p->att_k == 0 || p->att_n > 0)) bad = "an attractor (att_k != 0) needs att_n > 0 polygons to pull";
     else if (!(p->Amax_mu > p->Amin)) bad = "need 0 <= Amin < Amax";
+    else if (!((p->D == 0 && p->v0 == 0) || p->cv > 0)) bad = "noise (D > 0) and self-propulsion (v0 > 0) act through the damping: they need cv > 0";
     else if (!isfinite(p->dt)) bad = "dt must be finite";
     if (!bad) return 0;
     snprintf(msg, len, "%s", bad);

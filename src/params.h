@@ -55,7 +55,16 @@
     X(double, att_k,    "%.17g", ANY)     /* [L/T^2] pull on each vertex of an attracted polygon (< 0 repels) */ \
     X(int,    att_n,    "%d",    NONNEG)  /* number of polygons drawn at random to feel it */ \
     /* growth */ \
-    X(int,    alpha_normal, "%d", NONNEG) /* 1: growth rates normal (sd alpha_CV |alpha_mu|, negatives kept), 0: lognormal */
+    X(int,    alpha_normal, "%d", NONNEG) /* 1: growth rates normal (sd alpha_CV |alpha_mu|, negatives kept), 0: lognormal */ \
+    /* noise and activity (docs/model.md 3.1) */ \
+    X(double, D,        "%.17g", NONNEG)  /* [L^2/T] diffusion constant of each vertex (Langevin noise balancing cv) */ \
+    X(double, v0,       "%.17g", NONNEG)  /* [L/T]   self-propulsion speed along each polygon's polarity */ \
+    X(double, Dr,       "%.17g", NONNEG)  /* [1/T]   rotational diffusion constant of the polarity */ \
+    /* rate-driven division and death (docs/model.md 5.1): 0 = off */ \
+    X(double, k_div,    "%.17g", NONNEG)  /* [1/T]   division rate at A = Amax_mu; > 0 replaces division above Amax */ \
+    X(double, n_div,    "%.17g", ANY)     /* [-]     its area exponent: rate k_div (A / Amax_mu)^n_div */ \
+    X(double, k_death,  "%.17g", NONNEG)  /* [1/T]   death rate at zero pressure */ \
+    X(double, p_death,  "%.17g", NONNEG)  /* [L^2/T^2] pressure scale: rate k_death exp(p / p_death), p = ka (A0 - A); 0: constant */
 
 typedef struct Params {
 #define PARAMS_FIELD(type, name, fmt, range) type name;

@@ -49,7 +49,11 @@ void sim_free(Sim *s)
 void sim_draw_traits(Sim *s)
 {
     for (int p = 0; p < s->e.np; p++)
-        if (!s->e.rigid[p]) topology_draw_traits(&s->e, &s->P, p);
+        if (!s->e.rigid[p]) {
+            topology_draw_traits(&s->e, &s->P, p);
+            /* (keyed, not drawn from the stream: the traits stay what they were before activity) */
+            s->e.polarity[p] = 6.283185307179586 * rng_keyed_uniform(s->e.seed, 0, s->e.id[p], 0, RNG_POLARITY0);
+        }
 }
 
 void sim_pick_attracted(Sim *s)
@@ -99,9 +103,10 @@ int sim_step(Sim *s)
         return -1;
     }
     fusion_update(e, P, &s->contact, &s->fusions1, &s->fusions2);  LAP(T_FUSION);
-    int removed;
-    s->divisions += topology_update(e, P, &removed);
-    s->removals += removed;                              LAP(T_TOPOLOGY);
+    int removed, died;
+    s->divisions += topology_update(e, P, &removed, &died);
+    s->removals += removed;
+    s->deaths += died;                              LAP(T_TOPOLOGY);
 #undef LAP
     e->step++;
     e->t = (double)e->step * P->dt;

@@ -23,7 +23,7 @@ typedef struct Sim {
     Remodel remodel;
     double timer[T_COUNT];     /* wall seconds spent in each phase */
     double vertex_steps;       /* sum over steps of the vertex count */
-    int64_t divisions, removals, fusions1, fusions2;
+    int64_t divisions, removals, fusions1, fusions2, deaths;
     int validate;              /* 1: check every polygon after every step (tests) */
     int64_t first_step;        /* the step this process started from (input: 0, or a checkpoint's) */
     int from_checkpoint;       /* the state came from a checkpoint */
@@ -35,7 +35,8 @@ typedef struct Sim {
 void sim_init(Sim *s, const Params *P, uint64_t seed);
 void sim_free(Sim *s);
 
-/* Gives every non-rigid polygon its growth rate and division area (call once after loading). */
+/* Gives every non-rigid polygon its growth rate, division area and polarity (call once after
+ * loading). */
 void sim_draw_traits(Sim *s);
 
 /* Marks att_n movable polygons, drawn at random from the seed's stream, as feeling the attractor

@@ -122,40 +122,64 @@ int topology_divide(Ensemble *e, const Params *P, int p)
     e->A0[q] = A1 >= A2 ? rest : big;
     e->phase[q] = (signed char)phase;
     e->attracted[q] = e->attracted[p];
+    e->polarity[q] = e->polarity[p];
+    e->h_div[p] = e->h_death[p] = 0;   /* (new ids: new thresholds, hazards from zero) */
     e->id[p] = e->next_id++;
     e->parent[p] = e->parent[q] = mother;
     e->gen[p] = e->gen[q] = e->gen[p] + 1;
     e->birth[q] = e->t;   /* daughter 1 keeps the mother's age (paper Fig. 3) */
+    ensemble_event(e, EVENT_DIVISION, mother, -1, e->id[p], e->id[q]);
     topology_draw_traits(e, P, p);
     topology_draw_traits(e, P, q);
     free(sd);
     return q;
 }
 
-int topology_update(Ensemble *e, const Params *P, int *removed)
+/* The hazard threshold of polygon id for one kind of event: Exp(1), keyed by the id (one per
+ * polygon's life, the same whoever computes it). */
+static double threshold(const Ensemble *e, int64_t id, int purpose)
 {
-    int np = e->np, gone = 0, divisions = 0;
+    return -log(rng_keyed_uniform(e->seed, -1, id, 0, purpose));
+}
+
+int topology_update(Ensemble *e, const Params *P, int *removed, int *died)
+{
+    int np = e->np, gone = 0, dead = 0, divisions = 0;
     unsigned char *flag = ph_realloc(NULL, (size_t)np + 1);
-    /* flag: 0 remove, 1 keep, 2 divide */
-    #pragma omp parallel for schedule(dynamic, 16) reduction(+ : gone)
+    /* flag: 0 remove, 1 keep, 2 divide, 3 dies. Rates (docs/model.md 5.1): each polygon sums its
+     * hazard rate over the steps and the event comes when the sum passes its Exp(1) threshold */
+    #pragma omp parallel for schedule(dynamic, 16) reduction(+ : gone, dead)
     for (int p = 0; p < np; p++) {
         int s = e->start[p], n = e->count[p];
         double A = n >= 3 ? geom_area(e->x + s, e->y + s, n) : 0;
         e->A[p] = A;
         flag[p] = 1;
-        if (!e->rigid[p] && (n < 3 || A < P->Amin)) { flag[p] = 0; gone++; }
-        else if (!e->rigid[p] && A > e->Amax[p] && n > 5) flag[p] = 2;
+        if (e->rigid[p]) continue;
+        if (P->k_death > 0) {
+            double pressure = P->ka * (e->A0[p] - A);
+            e->h_death[p] += P->dt * P->k_death * (P->p_death > 0 ? exp(pressure / P->p_death) : 1);
+        }
+        if (P->k_div > 0) e->h_div[p] += P->dt * P->k_div * pow(fmax(A, 0) / P->Amax_mu, P->n_div);
+        if (n < 3 || A < P->Amin) { flag[p] = 0; gone++; }
+        else if (P->k_death > 0 && e->h_death[p] >= threshold(e, e->id[p], RNG_DEATH)) { flag[p] = 3; gone++; dead++; }
+        else if (n > 5 && (P->k_div > 0 ? e->h_div[p] >= threshold(e, e->id[p], RNG_DIVISION) : A > e->Amax[p])) flag[p] = 2;
     }
     for (int p = 0; p < np; p++)
         if (flag[p] == 2) {
             if (topology_divide(e, P, p) >= 0) divisions++;
         }
     if (gone) {
+        for (int p = 0; p < np; p++) {
+            if (flag[p] == 0) ensemble_event(e, EVENT_REMOVAL, e->id[p], -1, -1, -1);
+            if (flag[p] == 3) ensemble_event(e, EVENT_DEATH, e->id[p], -1, -1, -1);
+        }
         flag = ph_realloc(flag, (size_t)e->np);
+        for (int p = 0; p < np; p++) flag[p] = flag[p] == 1 || flag[p] == 2;
         for (int p = np; p < e->np; p++) flag[p] = 1;
         ensemble_keep(e, flag);
     }
     free(flag);
-    if (removed) *removed = gone;
+    if (removed) *removed = gone - dead;
+    if (died) *died = dead;
     return divisions;
 }

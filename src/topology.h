@@ -16,8 +16,10 @@ void topology_draw_traits(Ensemble *e, const Params *P, int p);
  * cut, or a degenerate daughter). */
 int topology_divide(Ensemble *e, const Params *P, int p);
 
-/* Removes the polygons below Amin, then divides those above Amax. Returns the number of
- * divisions; *removed (may be NULL) receives the number of removals. */
-int topology_update(Ensemble *e, const Params *P, int *removed);
+/* Removes the polygons below Amin and those whose death hazard passed its threshold, then
+ * divides those above Amax (or, with k_div > 0, those whose division hazard passed its
+ * threshold). Returns the number of divisions; *removed and *died (may be NULL) receive the
+ * numbers of removals below Amin and of deaths. */
+int topology_update(Ensemble *e, const Params *P, int *removed, int *died);
 
 #endif

@@ -15,15 +15,15 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* The byte offsets of the version-5 layout (checkpoint.c's Header with a Params of 264 bytes and
- * the run's record, then records of 63 bytes, then 40 bytes per vertex), for doctoring single
+/* The byte offsets of the version-6 layout (checkpoint.c's Header with a Params of 320 bytes and
+ * the run's record, then records of 87 bytes, then 40 bytes per vertex), for doctoring single
  * fields. */
 enum {
-    H_DT = 40 + 26 * 8, H_SEED = 304, H_DRAWS = 312, H_STEP = 320, H_NEXT_ID = 328, H_T = 368,
-    H_FRAME = 376, H_NP = 380, H_INPUT = 392, H_OPTIONS = 1416, H_RANGE = 1928, H_SIZE = 1960,
-    R_COUNT = 0, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_SIZE = 63, V_SIZE = 40
+    H_DT = 40 + 26 * 8, H_SEED = 360, H_DRAWS = 368, H_STEP = 376, H_NEXT_ID = 384, H_T = 424,
+    H_FRAME = 432, H_NP = 436, H_INPUT = 448, H_OPTIONS = 1472, H_RANGE = 1984, H_SIZE = 2024,
+    R_COUNT = 0, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_SIZE = 87, V_SIZE = 40
 };
-_Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) &&
+_Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) + 8 &&
                H_RANGE == H_OPTIONS + sizeof ((RunRecord *)0)->options, "the header layout of this test is out of date");
 
 typedef struct { char dir[64], path[128]; unsigned char *bytes; long n; } Ckpt;

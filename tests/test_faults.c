@@ -181,7 +181,7 @@ void test_faults_one_run_per_folder(void)
              "./polyhoop -q -n 1 -s 10 -o $D/a > /dev/null 2> $D/err4; [ $? = 2 ] || exit 15\n"
              "grep -q 'holds another run.*--restart.*--overwrite' $D/err4 || exit 16\n"
              "./polyhoop -q -n 1 -s 10 --overwrite -o $D/a > /dev/null 2>&1 || exit 17\n"
-             "[ \"$(ls $D/a | grep -v '^\\.' | tr '\\n' ' ')\" = 'checkpoint.bin frame000000.vtp frame000001.vtp frames.pvd ' ] || exit 18\n"
+             "[ \"$(ls $D/a | grep -v '^\\.' | tr '\\n' ' ')\" = 'checkpoint.bin events.csv frame000000.vtp frame000001.vtp frames.pvd observables.csv ' ] || exit 18\n"
              "./polyhoop -q -n 2 --restart $D/a > /dev/null 2>&1 && [ -f $D/a/frame000002.vtp ] || exit 19\n",
              dir);
     int st = fx_sh(cmd);

@@ -1,0 +1,159 @@
+/* The run's log (see runlog.h): events.csv and observables.csv. Lines are appended with one
+ * write() per frame to a file opened with O_APPEND; a restart rewrites each file atomically,
+ * keeping its header and the lines up to the checkpoint (and dropping a last line cut short). */
+#define _POSIX_C_SOURCE 200809L
+#include "runlog.h"
+#include "atomic.h"
+#include "forces.h"
+#include "geometry.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char EVENTS_HEADER[] = "step,time,event,before,after\n";
+static const char *const EVENT_NAMES[] = { "division", "removal", "fusion", "split", "death" };
+
+static int fail(char *err, size_t len, const char *path, const char *why, int errnum)
+{
+    snprintf(err, len, "%s: %s (%s)", path, why, strerror(errnum));
+    return -1;
+}
+
+/* The header of observables.csv: frame, step, time, counts, statistics, energies by term. */
+static void observables_header(char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "frame,step,time,polygons,vertices,area_mean,area_std,neighbors_mean,kinetic");
+    for (int t = 0; t < U_TERMS && n < len; t++) n += (size_t)snprintf(buf + n, len - n, ",U_%s", forces_terms[t]);
+    if (n < len) snprintf(buf + n, len - n, ",U_contact,U_total\n");
+}
+
+/* Appends n bytes to path in one write (O_APPEND: a reader never sees two frames interleaved). */
+static int append(const char *path, const char *text, size_t n, char *err, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return fail(err, len, path, "cannot open the log", errno);
+    ssize_t w = n ? write(fd, text, n) : 0;
+    int e = w == (ssize_t)n ? 0 : w < 0 ? errno : EIO;
+    if (close(fd) && !e) e = errno;
+    return e ? fail(err, len, path, "cannot append to the log", e) : 0;
+}
+
+/* Rewrites path with header and, from its old contents, the whole lines after the header whose
+ * first field is at most last (a restart's cut). A missing file gets the header only. */
+static int cut(const char *path, const char *header, int64_t last, char *err, size_t len)
+{
+    char *old = NULL, *keep = NULL;
+    size_t n = 0, k = 0;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        size_t cap = 0;
+        for (size_t got = 1; got;) {
+            if (n + 65536 > cap) {
+                char *more = realloc(old, cap = 2 * cap + 65536);
+                if (!more) { free(old); fclose(f); return fail(err, len, path, "out of memory", ENOMEM); }
+                old = more;
+            }
+            n += got = fread(old + n, 1, cap - n, f);
+        }
+        fclose(f);
+    }
+    keep = malloc(n + strlen(header) + 1);
+    if (!keep) { free(old); return fail(err, len, path, "out of memory", ENOMEM); }
+    memcpy(keep, header, k = strlen(header));
+    const char *line = old ? memchr(old, '\n', n) : NULL;   /* (the old header is replaced) */
+    for (line = line ? line + 1 : NULL; line && line < old + n;) {
+        const char *end = memchr(line, '\n', (size_t)(old + n - line));
+        if (!end) break;   /* cut short */
+        char *after;
+        long long v = strtoll(line, &after, 10);
+        if (after != line && *after == ',' && v <= last) {
+            memcpy(keep + k, line, (size_t)(end + 1 - line));
+            k += (size_t)(end + 1 - line);
+        }
+        line = end + 1;
+    }
+    free(old);
+    const void *part = keep;
+    int r = atomic_write(path, &part, &k, 1, 1, err, len);
+    free(keep);
+    return r;
+}
+
+int runlog_open(const char *dir, Sim *s, int restart, int64_t step, int frame, char *err, size_t len)
+{
+    char path[4200], header[512];
+    observables_header(header, sizeof header);
+    s->e.log_events = 1;
+    s->e.nevents = 0;
+    snprintf(path, sizeof path, "%s/events.csv", dir);
+    if (cut(path, EVENTS_HEADER, restart ? step : -1, err, len)) return -1;
+    snprintf(path, sizeof path, "%s/observables.csv", dir);
+    return cut(path, header, restart ? frame : -1, err, len);
+}
+
+int runlog_events(const char *dir, Sim *s, char *err, size_t len)
+{
+    Ensemble *e = &s->e;
+    char path[4200];
+    size_t cap = 192 * (size_t)e->nevents + 1, n = 0;   /* (a line: at most 5 numbers of 20 digits, a name) */
+    char *text = malloc(cap);
+    if (!text) return fail(err, len, dir, "out of memory", ENOMEM);
+    for (int k = 0; k < e->nevents; k++) {
+        const Event *v = &e->events[k];
+        char before[48] = "", after[48] = "";
+        if (v->before[1] >= 0) snprintf(before, sizeof before, "%lld %lld", (long long)v->before[0], (long long)v->before[1]);
+        else snprintf(before, sizeof before, "%lld", (long long)v->before[0]);
+        if (v->after[1] >= 0) snprintf(after, sizeof after, "%lld %lld", (long long)v->after[0], (long long)v->after[1]);
+        else if (v->after[0] >= 0) snprintf(after, sizeof after, "%lld", (long long)v->after[0]);
+        n += (size_t)snprintf(text + n, cap - n, "%lld,%.12g,%s,%s,%s\n", (long long)v->step, (double)v->step * s->P.dt,
+                              EVENT_NAMES[v->type], before, after);
+    }
+    snprintf(path, sizeof path, "%s/events.csv", dir);
+    int r = append(path, text, n, err, len);
+    free(text);
+    if (r) return -1;
+    e->nevents = 0;
+    return 0;
+}
+
+int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, char *err, size_t len)
+{
+    Ensemble *e = &s->e;
+    const Params *P = &s->P;
+    char path[4200];
+    size_t n;
+    if (runlog_events(dir, s, err, len)) return -1;
+
+    /* observables: sums in polygon order, serially (the same at any thread count) */
+    double lmax = forces_update_geometry(e), u[U_TERMS] = { 0 }, a1 = 0, a2 = 0, nbs = 0, kin = 0, uc = 0;
+    int movable = 0;
+    for (int p = 0; p < e->np; p++) {
+        forces_polygon(e, P, p, u);
+        if (e->rigid[p]) continue;
+        movable++;
+        a1 += e->A[p];
+        a2 += e->A[p] * e->A[p];
+        nbs += nb[p];
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) kin += 0.5 * (e->vx[i] * e->vx[i] + e->vy[i] * e->vy[i]);
+    }
+    Contact fresh;   /* (a grid of its own: the step's neighbour list stays as it is) */
+    contact_init(&fresh);
+    contact_forces(&fresh, e, P, lmax, &uc);
+    contact_free(&fresh);
+    double mean = movable ? a1 / movable : 0, sd = movable ? sqrt(fmax(0, a2 / movable - mean * mean)) : 0, total = uc;
+    char line[1024];
+    n = (size_t)snprintf(line, sizeof line, "%d,%lld,%.12g,%d,%d,%.12g,%.12g,%.12g,%.12g", frame, (long long)e->step,
+                         (double)frame * P->Ns * P->dt, e->np, ensemble_vertex_count(e), mean, sd,
+                         movable ? nbs / movable : 0, kin);
+    for (int t = 0; t < U_TERMS; t++) {
+        n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g", u[t]);
+        total += u[t];
+    }
+    n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g,%.12g\n", uc, total);
+    snprintf(path, sizeof path, "%s/observables.csv", dir);
+    return append(path, line, n, err, len);
+}

@@ -1,0 +1,23 @@
+/* The run's log beside its frames: DIR/events.csv (every division, removal, fusion and split, with
+ * the ids involved) and DIR/observables.csv (one line per frame: counts, area statistics,
+ * neighbours, kinetic energy and the potential energy by term). Both are appended to as the run
+ * goes; a restart first cuts them back to its checkpoint (rewritten atomically), so that they go
+ * on without gaps or duplicates. Columns: docs/model.md 7. */
+#ifndef PH_RUNLOG_H
+#define PH_RUNLOG_H
+#include "sim.h"
+#include <stddef.h>
+
+/* Starts the logs in dir: a new run writes them with their header lines only; a restart from the
+ * checkpoint at step `step` and frame `frame` keeps the events of steps up to step and the
+ * observables of frames up to frame. Turns event logging on in s. 0, or -1 with err. */
+int runlog_open(const char *dir, Sim *s, int restart, int64_t step, int frame, char *err, size_t len);
+
+/* Appends the events noted since the last call and forgets them (before a checkpoint, so that
+ * the log holds every event up to it). 0, or -1 with err. */
+int runlog_events(const char *dir, Sim *s, char *err, size_t len);
+
+/* runlog_events, and the observables of this frame (nb: its neighbour counts). 0, or -1 with err. */
+int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, char *err, size_t len);
+
+#endif

@@ -1,0 +1,92 @@
+/* Tests of the run's log (src/runlog.c): the observables of a known state against their
+ * formulas, the events of a growing run against its counts, and the logs of a run stopped and
+ * continued (at a frame, and by SIGTERM between frames) against those of a run never stopped. */
+#define _POSIX_C_SOURCE 200809L
+#include "fixtures.h"
+#include "forces.h"
+#include "harness.h"
+#include "runlog.h"
+#include "sim.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The numbers of the last line of path (at most n), into v; returns how many. */
+static int last_line(const char *path, double *v, int n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char line[2048], last[2048] = "";
+    while (fgets(line, sizeof line, f)) memcpy(last, line, sizeof line);
+    fclose(f);
+    int k = 0;
+    for (char *p = last, *end; k < n && *p; p = *end ? end + 1 : end) {
+        v[k++] = strtod(p, &end);
+        if (end == p) return k - 1;
+    }
+    return k;
+}
+
+/* Two unit squares 3 apart, moving, one squeezed (A0 = 1.5): the observables of the frame are the
+ * formulas' values, and their total is the sum of the terms. */
+void test_runlog_observables_of_a_known_state(void)
+{
+    char dir[] = "/tmp/ph_test_runlog_XXXXXX", err[512], path[128];
+    ENSURE(mkdtemp(dir));
+    Params P = fx_params_zero();
+    P.ka = 10; P.gamma = 2; P.h = 0.1; P.lmax = 2; P.kr = 1; P.kh = 1;
+    static Sim s;
+    sim_init(&s, &P, 1);
+    double x[4] = { 0, 1, 1, 0 }, y[4] = { 0, 0, 1, 1 }, x2[4] = { 3, 4, 4, 3 };
+    ensemble_add_polygon(&s.e, 4, x, y, 1, 0);
+    ensemble_add_polygon(&s.e, 4, x2, y, 1, 0);
+    s.e.A0[0] = 1.5;
+    for (int i = 0; i < 8; i++) s.e.vx[i] = 0.5 * i, s.e.vy[i] = -1;
+    ENSURE_MSG(runlog_open(dir, &s, 0, 0, 0, err, sizeof err) == 0, "%s", err);
+    int nb[2] = { 0, 0 };
+    ENSURE_MSG(runlog_frame(dir, &s, 0, nb, err, sizeof err) == 0, "%s", err);
+    snprintf(path, sizeof path, "%s/observables.csv", dir);
+    double v[32];
+    ENSURE(last_line(path, v, 32) == 9 + U_TERMS + 2);
+    double kin = 0;
+    for (int i = 0; i < 8; i++) kin += 0.5 * (0.25 * i * i + 1);
+    ENSURE(v[0] == 0 && v[3] == 2 && v[4] == 8);
+    ENSURE_MSG(fabs(v[5] - 1) < 1e-12 && fabs(v[6]) < 1e-12, "area mean %g, sd %g", v[5], v[6]);
+    ENSURE_MSG(fabs(v[8] - kin) < 1e-9, "kinetic %g, expected %g", v[8], kin);
+    ENSURE_MSG(fabs(v[9 + U_AREA] - 0.5 * 10 * 0.25) < 1e-9, "area energy %g, expected 1.25", v[9 + U_AREA]);
+    ENSURE_MSG(fabs(v[9 + U_TENSION] - 2 * 8) < 1e-9, "tension energy %g, expected 16", v[9 + U_TENSION]);
+    ENSURE_MSG(v[9 + U_TERMS] == 0, "contact energy %g between squares 3 apart", v[9 + U_TERMS]);
+    double sum = v[9 + U_TERMS];
+    for (int t = 0; t < U_TERMS; t++) sum += v[9 + t];
+    ENSURE(fabs(v[10 + U_TERMS] - sum) < 1e-9);
+    sim_free(&s);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(system(cmd) == 0);
+}
+
+/* The default run: one events.csv line per division the summary counts, each naming its mother
+ * and two new ids; one observables line per frame, with the polygon counts of the frames. A run
+ * stopped at a frame (--max-time) and one stopped by SIGTERM between frames, both continued with
+ * --restart, leave the same two files, byte for byte, as the run never stopped. */
+void test_runlog_events_and_restarts(void)
+{
+    char dir[64];
+    int st = fx_script("runlog",
+             "./polyhoop -q -n 40 -o $D/a > $D/log || exit 10\n"
+             "d=$(sed -n 's/^events: divisions \\([0-9]*\\), removals \\([0-9]*\\).*/\\1 \\2/p' $D/log)\n"
+             "[ \"$(grep -c ',division,' $D/a/events.csv) $(grep -c ',removal,' $D/a/events.csv)\" = \"$d\" ] || exit 11\n"
+             "awk -F, 'NR > 1 { split($5, a, \" \"); if ($3 == \"division\" && !(a[1] > $4 && a[2] > $4)) exit 1 }' $D/a/events.csv || exit 12\n"
+             "[ $(wc -l < $D/a/observables.csv) = 42 ] || exit 13\n"
+             "n=$(grep -ao 'NumberOfPolys=\"[0-9]*\"' $D/a/frame000040.vtp | head -1 | tr -dc 0-9)\n"
+             "[ \"$(tail -1 $D/a/observables.csv | cut -d, -f4)\" = \"$n\" ] || exit 14\n"
+             "./polyhoop -q -n 40 --max-time 1.7 -o $D/b > /dev/null && ./polyhoop -q --restart $D/b > /dev/null || exit 15\n"
+             "cmp $D/a/events.csv $D/b/events.csv && cmp $D/a/observables.csv $D/b/observables.csv || exit 16\n"
+             "./polyhoop -q -n 40 -o $D/c > /dev/null & pid=$!\n"
+             "for k in $(seq 100); do [ -f $D/c/frame000020.vtp ] && break; sleep 0.1; done\n"
+             "kill -TERM $pid; wait $pid; [ $? = 143 ] || exit 17\n"
+             "./polyhoop -q --restart $D/c > /dev/null || exit 18\n"
+             "cmp $D/a/events.csv $D/c/events.csv && cmp $D/a/observables.csv $D/c/observables.csv || exit 19\n", dir, sizeof dir);
+    ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
+}
