@@ -6,6 +6,7 @@
  * is missing). Run from the repository root, like every test. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
+#include "fixtures.h"
 #include "geometry.h"
 #include "off.h"
 #include <math.h>
@@ -481,4 +482,54 @@ void test_scripts_paraview_nested_drop_on_top(void)
 
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(run(cmd) == 0);
+}
+
+/* ---- sweeps --------------------------------------------------------------------------------- */
+
+/* scripts/sweep.py: a 2 x 2 sweep of the default parameters, dt = 1e-4 and dt = 1e-2 (far too
+ * large: those runs blow up with status 3), seeds 1 and 2, two runs at a time: four run folders
+ * with result.json, the blown-up runs reported as failed and the others as ok with their counts,
+ * a summary of four rows, exit status 1. A variant that does not compile (lmin = 0.2 breaks
+ * lmax > 2 lmin), run alone as an array task would (--task 0), is reported as a failed build.
+ * Last, scripts/sweep.slurm submit through a stand-in sbatch that runs each job at once, array
+ * tasks one after the other: its summary has the same four rows. */
+void test_scripts_sweep_runs_and_failures(void)
+{
+    char dir[64];
+    int st = fx_script("sweep",
+        "S='scripts/sweep.py params/default.h --name test_sweep --set dt=1e-4,1e-2 --seeds 1,2'\n"
+        "$S -j 2 --out $D/s -- -n 2 -s 50 > $D/s.log 2>&1; [ $? = 1 ] || exit 10\n"
+        "[ $(ls $D/s/*-seed*/result.json | wc -l) = 4 ] || exit 11\n"
+        "[ $(wc -l < $D/s/summary.csv) = 5 ] || exit 12\n"
+        "head -n 1 $D/s/summary.csv | grep -qx 'run,dt,seed,status,exit,wall_s,polygons,vertices' || exit 13\n"
+        "for s in 1 2; do\n"
+        "    grep -Eqx \"dt_1e-4-seed$s,1e-4,$s,ok,0,[0-9.]+,1,[0-9]+\" $D/s/summary.csv || exit 14\n"
+        "    grep -Eqx \"dt_1e-2-seed$s,1e-2,$s,failed,3,[0-9.]+,[0-9]*,[0-9]*\" $D/s/summary.csv || exit 15\n"
+        "    grep -q 'numerical blow-up' $D/s/dt_1e-2-seed$s/stderr.txt || exit 16\n"
+        "    [ -f $D/s/dt_1e-4-seed$s/frame000002.vtp ] || exit 17\n"
+        "done\n"
+        "grep -q '2 of 4 runs ok' $D/s/summary.txt && grep -q '2 of 4 runs ok' $D/s.log || exit 18\n"
+        "B='scripts/sweep.py params/default.h --name test_sweep_bad --set lmin=0.2'\n"
+        "[ \"$($B --list)\" = \"$(printf '0\\tlmin_0.2-seed1')\" ] || exit 20\n"
+        "$B --out $D/b --task 0 > $D/b.log 2>&1; [ $? = 1 ] || exit 21\n"
+        "grep -q '\"status\": \"build failed\"' $D/b/lmin_0.2-seed1/result.json || exit 22\n"
+        "grep -q 'lmax must be > 2 lmin' build/sweep/test_sweep_bad/lmin_0.2/build.log || exit 23\n"
+        "mkdir $D/bin && cat > $D/bin/sbatch << 'EOF'\n"
+        "#!/usr/bin/env bash\n"
+        "array=\n"
+        "while [ \"${1#--}\" != \"$1\" ]; do case $1 in --array=*) array=${1#--array=} ;; esac; shift; done\n"
+        "job=$1; shift\n"
+        "for k in $(if [ -n \"$array\" ]; then seq ${array%-*} ${array#*-}; else echo none; fi); do\n"
+        "    SLURM_ARRAY_TASK_ID=$k SLURM_SUBMIT_DIR=$PWD bash \"$job\" \"$@\" >> \"$SBATCH_LOG\" 2>&1 || true\n"
+        "done\n"
+        "echo $RANDOM\n"
+        "EOF\n"
+        "chmod +x $D/bin/sbatch\n"
+        "PATH=$D/bin:$PATH SBATCH_LOG=$D/jobs.log scripts/sweep.slurm submit params/default.h --name test_sweep "
+        "--set dt=1e-4,1e-2 --seeds 1,2 --out $D/slurm -- -n 2 -s 50 > $D/submit.log 2>&1 || exit 30\n"
+        "grep -q '^sweep.slurm: 4 runs' $D/submit.log || exit 31\n"
+        "[ $(wc -l < $D/slurm/summary.csv) = 5 ] && grep -q '2 of 4 runs ok' $D/slurm/summary.txt || exit 32\n",
+        dir, sizeof dir);
+    if (st == 127) SKIP("python3 is not on PATH");
+    ENSURE_MSG(st == 0, "step %d of the sweep script failed (%s)", st, dir);
 }
