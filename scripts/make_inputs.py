@@ -200,8 +200,8 @@ def floppy(path, size=60, seed=5):
 
 def rubber_bands(path, size=100, seed=6):
     """Fig. 2E: `size` elastic rings (radius 0.5, +-5 %) piled up in columns of ceil(sqrt(size))
-    in an open rigid box (floor and two walls, Nr = 3), 0.12 to 0.3 apart, each column jittered
-    sideways so that the piles do not stay symmetric as they fall and pack."""
+    in an open rigid box (floor and two walls, Nr = 3), at least 0.12 apart (h = 0.05), each ring
+    jittered sideways so that the piles do not stay symmetric as they fall and pack."""
     rnd = random.Random(seed)
     cols = int(math.ceil(math.sqrt(size)))
     rows = int(math.ceil(size / cols))
