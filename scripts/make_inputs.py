@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Writes the showcase inputs of the paper's Fig. 2F (foam), 2G (emulsion) and 2H (hourglass) as
-GeomView OFF files. Deterministic (fixed seed): run it again to get the same files.
-    scripts/make_inputs.py                       # all, into inputs/ (overwriting them)
+"""Writes the initial configurations of the paper's showcases as GeomView OFF files (counter-
+clockwise polygons whose edges do not cross): Fig. 2C (vesicles), 2D (floppy), 2E (rubber_bands),
+2F (foam), 2G (emulsion), 2H (hourglass) and 4C/D (hex_packing). Deterministic (fixed seed): run
+it again to get the same files.
+    scripts/make_inputs.py                       # the three kept in inputs/, overwriting them
     scripts/make_inputs.py --dir /tmp/x emulsion # only the emulsion, into /tmp/x
     scripts/make_inputs.py --size 40 --seed 5 --dir /tmp/x foam   # 40 bubbles, another draw
-Rigid obstacles come first in each file (their number is Nr in the matching params/ header)."""
+Rigid obstacles come first in each file (their number is Nr in the matching params/ header). The
+larger inputs (vesicles, floppy, rubber_bands, hex_packing) are not kept in inputs/:
+scripts/showcase.sh writes them into the showcase's build folder."""
 import argparse
 import math
 import os
@@ -114,19 +118,131 @@ def hourglass(path, size=None, seed=None):
         row += 1
     write_off(path, polys, "hourglass (paper Fig. 2H): 2 rigid walls and a floor (Nr = 3), soft particles above the neck")
 
-SCENES = {"emulsion": emulsion, "foam": foam, "hourglass": hourglass}
+def arc(cx, cy, r, t0, t1, spacing):
+    """Points on the arc of radius r from angle t0 to t1 (both ends included), at most spacing apart."""
+    n = max(1, int(math.ceil(abs(t1 - t0) * r / spacing)))
+    return [(cx + r * math.cos(t0 + (t1 - t0) * j / n), cy + r * math.sin(t0 + (t1 - t0) * j / n)) for j in range(n + 1)]
+
+def rounded_rectangle(w, d, c, spacing):
+    """The boundary of a w x d rectangle centred on the origin with corners rounded to radius c,
+    counter-clockwise, points at most spacing apart."""
+    pts = []
+    for cx, cy, t0 in ((w / 2 - c, -d / 2 + c, -math.pi / 2), (w / 2 - c, d / 2 - c, 0.0),
+                       (-w / 2 + c, d / 2 - c, math.pi / 2), (-w / 2 + c, -d / 2 + c, math.pi)):
+        pts += arc(cx, cy, c, t0, t0 + math.pi / 2, spacing)
+    return subdivide(pts, spacing)
+
+def vesicles(path, size=6, seed=4):
+    """Fig. 2C: `size` epithelial vesicles, each a monolayer ring of 16 cells (z = 1) around a
+    lumen of radius 1.6 to 2.4 (z = 0, the other phase, so --png-color phase tells them apart),
+    in a cluster where each vesicle was placed 0.02 from one before it (within the adhesion
+    reach): 17 size polygons. The cells are rectangles 1 deep and about 1 wide with rounded
+    corners, bent onto the ring, 0.01 (= h) apart from each other and from the lumen."""
+    rnd = random.Random(seed)
+    g, depth, ncell, sp, gap, corner = 0.01, 1.0, 16, 0.1, 0.02, 0.15
+    placed = []                                     # (x, y, lumen radius, outer radius)
+    for _ in range(size):
+        rl = rnd.uniform(1.6, 2.4)
+        ro = rl + g + depth
+        best = None
+        for _ in range(400 if placed else 1):
+            if placed:
+                x0, y0, _, r0 = placed[rnd.randrange(len(placed))]
+                t = rnd.uniform(0, 2 * math.pi)
+                x, y = x0 + (r0 + ro + gap) * math.cos(t), y0 + (r0 + ro + gap) * math.sin(t)
+                if any(math.hypot(x - a, y - b) < c + ro + gap - 1e-9 for a, b, _, c in placed):
+                    continue
+            else:
+                x, y = 0.0, 0.0
+            if best is None or math.hypot(x, y) < math.hypot(best[0], best[1]):
+                best = (x, y)
+        placed.append((best[0], best[1], rl, ro))
+    polys = []
+    for x, y, rl, ro in placed:
+        phi0 = rnd.uniform(0, 2 * math.pi)
+        polys.append((circle(x, y, rl, sp, phi0), 0))
+        ri, rm = rl + g, rl + g + depth / 2
+        for k in range(ncell):
+            # a rectangle with rounded corners in (arclength at the mid radius, radius), bent
+            # onto the ring; sides g / 2 off the radial lines at the inner radius
+            w = 2 * math.pi * rm / ncell - g * rm / ri
+            tc = phi0 + 2 * math.pi * (k + 0.5) / ncell
+            cell = [(x + (rm + v) * math.cos(tc + u / rm), y + (rm + v) * math.sin(tc + u / rm))
+                    for u, v in reversed(rounded_rectangle(w, depth, corner, sp))]   # (u, v) -> (angle, r) mirrors
+            polys.append((cell, 1))
+    write_off(path, polys, "vesicles (paper Fig. 2C): %d rings of %d cells around lumens (seed %d)" % (size, ncell, seed))
+
+def floppy(path, size=60, seed=5):
+    """Fig. 2D: `size` polydisperse particles close-packed in a square (mean area 1): the Voronoi
+    cells of random seeds at least 0.6 apart, each shrunk by 0.015 all round (neighbours 0.03
+    apart, just beyond the thickness h = 0.02), with edges of at most 0.04. Their target
+    perimeter (Q = 3) is far longer than their boundary, which folds."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import make_tissue as mt
+    rnd = random.Random(seed)
+    W = math.sqrt(size) / 2
+    seeds, tries = [], 0
+    while len(seeds) < size:
+        tries += 1
+        if tries > 1000000:
+            sys.exit("make_inputs.py: floppy: could not place %d particles" % size)
+        x, y = rnd.uniform(-W, W), rnd.uniform(-W, W)
+        if all((x - a) ** 2 + (y - b) ** 2 > 0.6 ** 2 for a, b in seeds):
+            seeds.append((x, y))
+    polys = []
+    for k, (x, y) in enumerate(seeds):
+        cell = [(-W, -W), (W, -W), (W, W), (-W, W)]
+        for m, (ox, oy) in enumerate(seeds):
+            if m != k and (ox - x) ** 2 + (oy - y) ** 2 < 9.0:
+                cell = mt.clip(cell, ox - x, oy - y, 0.5 * ((ox * ox + oy * oy) - (x * x + y * y)))
+        polys.append((mt.refine(mt.shrink(cell, 0.015), 0.04), 1))
+    write_off(path, polys, "floppy particles (paper Fig. 2D): %d close-packed polydisperse particles (seed %d)" % (size, seed))
+
+def rubber_bands(path, size=100, seed=6):
+    """Fig. 2E: `size` elastic rings (radius 0.5, +-5 %) piled up in columns of ceil(sqrt(size))
+    in an open rigid box (floor and two walls, Nr = 3), at least 0.12 apart (h = 0.05), each ring
+    jittered sideways so that the piles do not stay symmetric as they fall and pack."""
+    rnd = random.Random(seed)
+    cols = int(math.ceil(math.sqrt(size)))
+    rows = int(math.ceil(size / cols))
+    pitch, t = 1.25, 0.2
+    W = cols * pitch / 2 + 0.1
+    H = rows * pitch + 1.0
+    polys = [(subdivide(w, 0.04), 1) for w in
+             ([(-W - t, -t), (W + t, -t), (W + t, 0), (-W - t, 0)],        # floor
+              [(-W - t, 0), (-W, 0), (-W, H), (-W - t, H)],                # left
+              [(W, 0), (W + t, 0), (W + t, H), (W, H)])]                   # right
+    for k in range(size):
+        c, r = k % cols, k // cols
+        x = -W + 0.1 + (c + 0.5) * pitch + rnd.uniform(-0.04, 0.04)
+        y = 0.2 + (r + 0.5) * pitch
+        polys.append((circle(x, y, 0.5 * rnd.uniform(0.95, 1.05), 0.03, rnd.uniform(0, 2 * math.pi)), 1))
+    write_off(path, polys, "rubber bands (paper Fig. 2E): floor and 2 walls (Nr = 3), %d rings in %d piles (seed %d)" % (size, cols, seed))
+
+def hex_packing(path, size=400, seed=None):
+    """Fig. 4C/D: `size` cells of radius 1 (48 vertices) in hexagonal close packing, 0.01 (= h)
+    apart (scripts/make_hex.py; nothing is random, so seed is not used)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import make_hex
+    make_hex.write_hex(path, size, 0.01, "hexagonal packing (paper Fig. 4C/D): %d cells of radius 1, "
+                       "written by scripts/make_inputs.py" % size)
+
+KEPT = ("emulsion", "foam", "hourglass")    # the inputs kept in the repository's inputs/
+SCENES = {"emulsion": emulsion, "floppy": floppy, "foam": foam, "hex_packing": hex_packing,
+          "hourglass": hourglass, "rubber_bands": rubber_bands, "vesicles": vesicles}
 
 
 def main():
     top = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "inputs"))
     p = argparse.ArgumentParser(
         prog="make_inputs.py",
-        description="Writes the showcase inputs NAME.off (default: all of them into the "
-                    "repository's inputs/, overwriting the files there). -h writes nothing.")
+        description="Writes the showcase inputs NAME.off (default: %s into the repository's "
+                    "inputs/, overwriting the files there). -h writes nothing." % ", ".join(KEPT))
     p.add_argument("names", nargs="*", metavar="NAME",
-                   help="which inputs to write: %s (default: all)" % ", ".join(sorted(SCENES)))
+                   help="which inputs to write: %s (default: %s)" % (", ".join(sorted(SCENES)), ", ".join(KEPT)))
     p.add_argument("--dir", default=top, help="folder to write into (default: %(default)s)")
-    p.add_argument("--size", type=int, help="number of drops or bubbles (default: the scene's)")
+    p.add_argument("--size", type=int, help="number of drops, bubbles, vesicles, particles, rings or cells "
+                   "(default: the scene's; the hourglass has none)")
     p.add_argument("--seed", type=int, help="random seed (default: the scene's, which made the files in inputs/)")
     a = p.parse_args()
     if a.size is not None and a.size < 1:
@@ -136,7 +252,7 @@ def main():
             p.error("unknown input %r (choose from %s)" % (name, ", ".join(sorted(SCENES))))
     if not os.path.isdir(a.dir):
         p.error("--dir %s is not a folder" % a.dir)
-    for name in a.names or sorted(SCENES):
+    for name in a.names or KEPT:
         path = os.path.join(a.dir, name + ".off")
         kw = {k: v for k, v in (("size", a.size), ("seed", a.seed)) if v is not None}
         SCENES[name](path, **kw)

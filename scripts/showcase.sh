@@ -1,29 +1,60 @@
 #!/usr/bin/env bash
 # A showcase of the paper from one command: builds the program for params/NAME.h in its own
-# build folder (./polyhoop is left alone), makes the input, and runs it into outputs/NAME/ with a
-# PNG picture of every frame.
-#   scripts/showcase.sh NAME [--quick]     (make showcase NAME=foam [QUICK=1])
-# NAME: tissue (Fig. 2A), migration (2B), foam (2F), emulsion (2G), hourglass (2H), organ (3).
-# --quick runs 10 frames only (a minute or less), to see that it works.
-case "${1:-}" in -h|--help|"") sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; [ -n "${1:-}" ]; exit $?;; esac
+# build folder build/showcase/NAME/ (./polyhoop is left alone), makes the input, and runs it into
+# outputs/NAME/ with a PNG picture of every frame.
+#   scripts/showcase.sh NAME [--quick] [--out DIR] [-- POLYHOOP-OPTIONS...]
+#                                         (make showcase NAME=foam [QUICK=1])
+#   scripts/showcase.sh --list            the names, one a line
+# NAME: tissue (Fig. 2A), migration (2B), vesicles (2C), floppy (2D), rubber_bands (2E),
+# foam (2F), emulsion (2G), hourglass (2H), organ (3), hex_packing (4C/D).
+# --quick runs 10 frames only (a minute or two), to see that it works; --out DIR writes there
+# instead of outputs/NAME/; options after -- go to polyhoop (e.g. -n 2 -s 20 --check).
+names="tissue migration vesicles floppy rubber_bands foam emulsion hourglass organ hex_packing"
+case "${1:-}" in
+    -h|--help|"") sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; [ -n "${1:-}" ]; exit $?;;
+    --list) printf '%s\n' $names; exit 0;;
+esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
-name=$1 quick=${2:-}
+name=$1; shift
 build=build/showcase/$name
+out=outputs/$name
+frames=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --quick) frames=(-n 10) ;;
+        --out) [ $# -ge 2 ] || { echo "showcase: --out needs a folder" >&2; exit 2; }; out=$2; shift ;;
+        --) shift; break ;;
+        *) echo "showcase: unknown option '$1' (--quick, --out DIR, -- POLYHOOP-OPTIONS)" >&2; exit 2 ;;
+    esac
+    shift
+done
+# the input (made into the build folder when it is generated) and how to colour the pictures
 case "$name" in
-    tissue)    input=inputs/ensemble.off; extra=(--max-cells 1000 --png-color generation) ;;
-    organ)     input=inputs/ensemble.off; extra=(--png-color age) ;;
-    foam)      input=inputs/foam.off;     extra=(--png-color area) ;;
-    emulsion)  input=inputs/emulsion.off; extra=(--png-color phase) ;;
-    hourglass) input=inputs/hourglass.off; extra=(--png-color rigid) ;;
-    migration) input=$build/tissue.off;   extra=(--png-color attracted) ;;
-    *) echo "showcase: no showcase '$name' (tissue, migration, foam, emulsion, hourglass, organ)" >&2; exit 2 ;;
+    tissue)       input=inputs/ensemble.off;  extra=(--max-cells 1000 --png-color generation) ;;
+    migration)    input=$build/tissue.off;    extra=(--png-color attracted) ;;
+    vesicles)     input=$build/vesicles.off;  extra=(--png-color phase) ;;
+    floppy)       input=$build/floppy.off;    extra=(--png-color area) ;;
+    rubber_bands) input=$build/rubber_bands.off; extra=(--png-color area) ;;
+    foam)         input=inputs/foam.off;      extra=(--png-color area) ;;
+    emulsion)     input=inputs/emulsion.off;  extra=(--png-color phase) ;;
+    hourglass)    input=inputs/hourglass.off; extra=(--png-color rigid) ;;
+    organ)        input=inputs/ensemble.off;  extra=(--png-color age) ;;
+    hex_packing)  input=$build/hex_packing.off; extra=(--png-color neighbors) ;;
+    *) echo "showcase: no showcase '$name' ($names)" >&2; exit 2 ;;
 esac
-case "$quick" in "") frames=() ;; --quick) frames=(-n 10) ;; *) echo "showcase: unknown option '$quick' (--quick)" >&2; exit 2 ;; esac
 make -s --no-print-directory B="$build" PARAMS="params/$name.h" "$build/polyhoop"
-if [ "$name" = migration ] && [ ! -f "$input" ]; then
-    python3 scripts/make_tissue.py 1000 "$input.tmp" --seed 1 && mv "$input.tmp" "$input"
+# a generated input is made again when a generator is newer than it
+stale=0
+for script in scripts/make_*.py; do [ "$input" -nt "$script" ] || stale=1; done
+if [[ "$input" == "$build"/* ]] && [ "$stale" = 1 ]; then
+    case "$name" in
+        migration) python3 scripts/make_tissue.py 1000 "$input.tmp" --seed 1 > /dev/null ;;
+        *) mkdir -p "$build/gen" && python3 scripts/make_inputs.py --dir "$build/gen" "$name" > /dev/null &&
+           mv "$build/gen/$name.off" "$input.tmp" ;;
+    esac
+    mv "$input.tmp" "$input"
 fi
-mkdir -p outputs
-"$build/polyhoop" -q --overwrite -o "outputs/$name" --png "${extra[@]}" "${frames[@]}" "$input"
-echo "showcase $name: frames in outputs/$name/ (frames.pvd for ParaView, frame*.png pictures)"
+mkdir -p "$(dirname "$out")"
+"$build/polyhoop" -q --overwrite -o "$out" --png "${extra[@]}" "${frames[@]}" "$@" "$input"
+echo "showcase $name: frames in $out/ (frames.pvd for ParaView, frame*.png pictures)"

@@ -1,10 +1,15 @@
 /* Tests of the helper scripts in scripts/: every script has one shebang style and its run bits,
  * the Python ones print help for -h and exit 0 without writing anything (make_inputs.py --help
- * leaves inputs/ as it was), and scripts/paraview_view.py draws a phase -1 drop nested inside a
- * phase +1 drop of the emulsion over the drop around it (skipped, with the install line, where
- * ParaView is missing). Run from the repository root, like every test. */
+ * leaves inputs/ as it was), every generator writes a valid input, every showcase builds and
+ * runs a few steps, and scripts/paraview_view.py draws a phase -1 drop nested inside a phase +1
+ * drop of the emulsion over the drop around it (skipped, with the install line, where ParaView
+ * is missing). Run from the repository root, like every test. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
+#include "fixtures.h"
+#include "geometry.h"
+#include "off.h"
+#include <math.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,30 +173,172 @@ void test_scripts_make_inputs_help_keeps_inputs(void)
     free_snapshot(&before);
 }
 
-/* The generators write inputs that the program takes even with --strict-input (counter-clockwise,
- * no crossing edges): another draw of the foam (--size, --seed) and a confluent tissue; the tissue
- * has about the cells asked for. */
+/* The bounding box of an OFF polygon, grown by pad. */
+static void bbox(const OffPolygon *p, double pad, double b[4])
+{
+    b[0] = b[2] = p->x[0], b[1] = b[3] = p->y[0];
+    for (int k = 1; k < p->n; k++)
+        b[0] = fmin(b[0], p->x[k]), b[1] = fmin(b[1], p->y[k]), b[2] = fmax(b[2], p->x[k]), b[3] = fmax(b[3], p->y[k]);
+    b[0] -= pad, b[1] -= pad, b[2] += pad, b[3] += pad;
+}
+
+/* The smallest distance from a vertex of p to an edge of q. */
+static double vertex_edge_gap(const OffPolygon *p, const OffPolygon *q)
+{
+    double d = INFINITY;
+    for (int i = 0; i < p->n; i++)
+        for (int k = 0; k < q->n; k++) {
+            Vec2 v = { p->x[i], p->y[i] }, a = { q->x[k], q->y[k] }, b = { q->x[(k + 1) % q->n], q->y[(k + 1) % q->n] };
+            d = fmin(d, geom_point_segment_distance(v, a, b, NULL));
+        }
+    return d;
+}
+
+/* Every generator of scripts/ writes an input that the program's OFF reader takes with the number
+ * of polygons asked for: make_inputs.py for each of its scenes, another draw (--size, --seed) where
+ * it has them, and make_tissue.py. Each file is read twice: by ./polyhoop with --strict-input,
+ * which refuses crossing edges and must print nothing (a clockwise polygon would be reversed with a
+ * warning), and by off_read here, to see that no polygon lies inside another (but the emulsion's
+ * nested drops) and that different polygons keep at least 0.009 apart (the generators leave
+ * h = 0.01 or more), except the rigid walls among themselves, which meet at corners. */
+static const struct { const char *name; int size, seed, polygons, at_least, walls, nested; } generated[] = {
+    { "foam",         40, 9, 43, 0, 3, 0 },   /* 3 walls (Nr = 3) and the bubbles */
+    { "emulsion",     12, 5, 16, 1, 4, 1 },   /* 4 walls, the drops and the drops nested in some */
+    { "hourglass",     0, 0,  4, 1, 3, 0 },   /* no size: 3 walls and the particles the bulb holds */
+    { "vesicles",      3, 7, 51, 0, 0, 0 },   /* 17 per vesicle: a lumen and 16 cells */
+    { "floppy",       12, 3, 12, 0, 0, 0 },
+    { "rubber_bands",  7, 2, 10, 0, 3, 0 },   /* 3 walls and the rings */
+    { "hex_packing",  10, 1, 10, 0, 0, 0 },
+    { "tissue",       60, 4, 50, 1, 0, 0 },   /* make_tissue.py 60: about 60 cells */
+};
+
 void test_scripts_generated_inputs_valid(void)
 {
-    char dir[] = "/tmp/ph_test_gen_XXXXXX", cmd[1024];
+    char dir[] = "/tmp/ph_test_gen_XXXXXX", cmd[2048], path[600];
     ENSURE(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "scripts/make_inputs.py --size 40 --seed 9 --dir %s foam > /dev/null && "
-             "scripts/make_tissue.py 60 %s/tissue.off --seed 4 && "
-             "./polyhoop -q --strict-input -n 0 -o %s/a %s/foam.off > /dev/null && "
-             "./polyhoop -q --strict-input -n 0 -o %s/b %s/tissue.off > /dev/null && "
-             "grep -q 'polydisperse bubbles (seed 9)' %s/foam.off", dir, dir, dir, dir, dir, dir, dir);
-    int st = run(cmd);
-    if (st == 127) SKIP("python3 is not on PATH");
-    ENSURE_MSG(st == 0, "a generated input was refused or malformed (status %d, %s)", st, dir);
-    snprintf(cmd, sizeof cmd, "%s/tissue.off", dir);
-    FILE *f = fopen(cmd, "r");
+    for (size_t g = 0; g < sizeof generated / sizeof generated[0]; g++) {
+        const char *name = generated[g].name;
+        if (!strcmp(name, "tissue"))
+            snprintf(cmd, sizeof cmd, "scripts/make_tissue.py %d %s/tissue.off --seed %d", generated[g].size, dir, generated[g].seed);
+        else if (generated[g].size)
+            snprintf(cmd, sizeof cmd, "scripts/make_inputs.py --size %d --seed %d --dir %s %s > /dev/null",
+                     generated[g].size, generated[g].seed, dir, name);
+        else
+            snprintf(cmd, sizeof cmd, "scripts/make_inputs.py --dir %s %s > /dev/null", dir, name);
+        int st = run(cmd);
+        if (st == 127) SKIP("python3 is not on PATH");
+        ENSURE_MSG(st == 0, "%s exited %d", cmd, st);
+        snprintf(cmd, sizeof cmd, "./polyhoop -q --strict-input -n 0 -o %s/run_%s %s/%s.off > /dev/null 2> %s/%s.err && "
+                 "[ ! -s %s/%s.err ]", dir, name, dir, name, dir, name, dir, name);
+        ENSURE_MSG(run(cmd) == 0, "./polyhoop refused or warned about %s/%s.off: see %s/%s.err", dir, name, dir, name);
+
+        OffData d;
+        char err[512];
+        snprintf(path, sizeof path, "%s/%s.off", dir, name);
+        ENSURE_MSG(off_read(path, &d, err, sizeof err) == 0, "%s", err);
+        int np = d.np;
+        ENSURE_MSG(generated[g].at_least ? np >= generated[g].polygons : np == generated[g].polygons,
+                   "%s has %d polygons, expected %s%d", path, np, generated[g].at_least ? "at least " : "", generated[g].polygons);
+        if (!strcmp(name, "tissue")) ENSURE_MSG(np <= 70, "%s has %d cells, asked for about 60", path, np);
+        for (int p = 0; p < np; p++) {
+            double bp[4];
+            bbox(&d.poly[p], 0.05, bp);
+            for (int q = 0; q < np; q++) {
+                double bq[4];
+                bbox(&d.poly[q], 0, bq);
+                if (q == p || (p < generated[g].walls && q < generated[g].walls) || bq[0] > bp[2] || bq[2] < bp[0] || bq[1] > bp[3] || bq[3] < bp[1]) continue;
+                const OffPolygon *a = &d.poly[p], *b = &d.poly[q];
+                ENSURE_MSG(generated[g].nested || !geom_point_inside(b->x, b->y, b->n, a->x[0], a->y[0]),
+                           "%s: polygon %d lies inside polygon %d", path, p, q);
+                double gap = vertex_edge_gap(a, b);
+                ENSURE_MSG(generated[g].nested || gap >= 0.009, "%s: polygons %d and %d are %.3g apart", path, p, q, gap);
+            }
+        }
+        off_free(&d);
+    }
+    snprintf(cmd, sizeof cmd, "grep -q 'polydisperse bubbles (seed 9)' %s/foam.off && rm -rf %s", dir, dir);
+    ENSURE(run(cmd) == 0);
+}
+
+/* ---- the showcases -------------------------------------------------------------------------- */
+
+/* 1 when every number in the <DataArray> elements of an ASCII VTK file is finite (and there are
+ * some); the XML comment before them may say "inf" for a parameter such as Amax. */
+static int frame_finite(const char *path, int *numbers)
+{
+    size_t len;
+    char *s = slurp(path, &len);
+    if (!s) return 0;
+    char *t = realloc(s, len + 1);
+    if (!t) { free(s); return 0; }
+    s = t, s[len] = '\0';
+    int ok = 1;
+    *numbers = 0;
+    for (char *p = strstr(s, "<DataArray"); ok && p; p = strstr(p, "<DataArray")) {
+        char *body = strchr(p, '>'), *end = body ? strstr(body, "</DataArray") : NULL;
+        if (!end) { ok = 0; break; }
+        for (char *q = body + 1, *next; ok; q = next) {
+            while (q < end && (*q == ' ' || *q == '\n' || *q == '\t' || *q == '\r')) q++;
+            if (q >= end) break;
+            double v = strtod(q, &next);
+            ok = next > q && next <= end && isfinite(v);
+            (*numbers)++;
+        }
+        p = end;
+    }
+    free(s);
+    return ok && *numbers > 0;
+}
+
+/* Every parameter header compiles with its checks (src/params.c, warnings as errors), and every
+ * showcase of scripts/showcase.sh --list builds in build/showcase/NAME (the builds run two at a
+ * time first), makes its input and runs 2 frames of 20 steps with --check into a temporary folder:
+ * exit status 0, and the last frame holds numbers only, all finite. */
+void test_scripts_showcases_build_and_run(void)
+{
+    char names[16][32], cmd[2048];
+    int n = 0;
+    FILE *f = popen("scripts/showcase.sh --list", "r");
     ENSURE(f);
-    char line[256];
-    int nv = 0, np = 0;
-    while (fgets(line, sizeof line, f))
-        if (line[0] != '#' && strcmp(line, "OFF\n") && sscanf(line, "%d %d", &nv, &np) == 2) break;
-    fclose(f);
-    ENSURE_MSG(np >= 50 && np <= 70 && nv > 20 * np, "make_tissue.py 60 wrote %d cells with %d vertices", np, nv);
+    while (n < 16 && fscanf(f, "%31s", names[n]) == 1) n++;
+    ENSURE(pclose(f) == 0);
+    ENSURE_MSG(n >= 10, "scripts/showcase.sh --list named %d showcases", n);
+
+    DIR *d = opendir("params");
+    ENSURE(d);
+    int headers = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!has_suffix(e->d_name, ".h")) continue;
+        snprintf(cmd, sizeof cmd, "gcc -std=c11 -fsyntax-only -Wall -Wextra -Wpedantic -Werror -Isrc -iquote . "
+                 "-DPH_PARAMS_FILE='\"params/%s\"' src/params.c", e->d_name);
+        ENSURE_MSG(run(cmd) == 0, "params/%s does not compile: %s", e->d_name, cmd);
+        headers++;
+    }
+    closedir(d);
+    ENSURE(headers > n);
+
+    size_t len = (size_t)snprintf(cmd, sizeof cmd, "printf '%%s\\n'");
+    for (int k = 0; k < n; k++) {
+        char header[600];
+        snprintf(header, sizeof header, "params/%s.h", names[k]);
+        ENSURE_MSG(access(header, R_OK) == 0, "showcase %s has no %s", names[k], header);
+        len += (size_t)snprintf(cmd + len, sizeof cmd - len, " %s", names[k]);
+    }
+    snprintf(cmd + len, sizeof cmd - len, " | xargs -P 2 -I {} make -s --no-print-directory B=build/showcase/{} "
+             "PARAMS=params/{}.h build/showcase/{}/polyhoop > /dev/null");
+    ENSURE_MSG(run(cmd) == 0, "building the showcases failed: %s", cmd);
+
+    char dir[] = "/tmp/ph_test_showcase_XXXXXX", path[300];
+    ENSURE(mkdtemp(dir));
+    for (int k = 0; k < n; k++) {
+        snprintf(cmd, sizeof cmd, "scripts/showcase.sh %s --out %s/%s -- -n 2 -s 20 --check --ascii > %s/%s.log 2>&1",
+                 names[k], dir, names[k], dir, names[k]);
+        int st = run(cmd);
+        ENSURE_MSG(st == 0, "showcase %s exited %d: see %s/%s.log", names[k], st, dir, names[k]);
+        int numbers;
+        snprintf(path, sizeof path, "%s/%s/frame000002.vtp", dir, names[k]);
+        ENSURE_MSG(frame_finite(path, &numbers), "showcase %s: %s is missing or holds a non-finite value", names[k], path);
+    }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(run(cmd) == 0);
 }
@@ -335,4 +482,54 @@ void test_scripts_paraview_nested_drop_on_top(void)
 
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(run(cmd) == 0);
+}
+
+/* ---- sweeps --------------------------------------------------------------------------------- */
+
+/* scripts/sweep.py: a 2 x 2 sweep of the default parameters, dt = 1e-4 and dt = 1e-2 (far too
+ * large: those runs blow up with status 3), seeds 1 and 2, two runs at a time: four run folders
+ * with result.json, the blown-up runs reported as failed and the others as ok with their counts,
+ * a summary of four rows, exit status 1. A variant that does not compile (lmin = 0.2 breaks
+ * lmax > 2 lmin), run alone as an array task would (--task 0), is reported as a failed build.
+ * Last, scripts/sweep.slurm submit through a stand-in sbatch that runs each job at once, array
+ * tasks one after the other: its summary has the same four rows. */
+void test_scripts_sweep_runs_and_failures(void)
+{
+    char dir[64];
+    int st = fx_script("sweep",
+        "S='scripts/sweep.py params/default.h --name test_sweep --set dt=1e-4,1e-2 --seeds 1,2'\n"
+        "$S -j 2 --out $D/s -- -n 2 -s 50 > $D/s.log 2>&1; [ $? = 1 ] || exit 10\n"
+        "[ $(ls $D/s/*-seed*/result.json | wc -l) = 4 ] || exit 11\n"
+        "[ $(wc -l < $D/s/summary.csv) = 5 ] || exit 12\n"
+        "head -n 1 $D/s/summary.csv | grep -qx 'run,dt,seed,status,exit,wall_s,polygons,vertices' || exit 13\n"
+        "for s in 1 2; do\n"
+        "    grep -Eqx \"dt_1e-4-seed$s,1e-4,$s,ok,0,[0-9.]+,1,[0-9]+\" $D/s/summary.csv || exit 14\n"
+        "    grep -Eqx \"dt_1e-2-seed$s,1e-2,$s,failed,3,[0-9.]+,[0-9]*,[0-9]*\" $D/s/summary.csv || exit 15\n"
+        "    grep -q 'numerical blow-up' $D/s/dt_1e-2-seed$s/stderr.txt || exit 16\n"
+        "    [ -f $D/s/dt_1e-4-seed$s/frame000002.vtp ] || exit 17\n"
+        "done\n"
+        "grep -q '2 of 4 runs ok' $D/s/summary.txt && grep -q '2 of 4 runs ok' $D/s.log || exit 18\n"
+        "B='scripts/sweep.py params/default.h --name test_sweep_bad --set lmin=0.2'\n"
+        "[ \"$($B --list)\" = \"$(printf '0\\tlmin_0.2-seed1')\" ] || exit 20\n"
+        "$B --out $D/b --task 0 > $D/b.log 2>&1; [ $? = 1 ] || exit 21\n"
+        "grep -q '\"status\": \"build failed\"' $D/b/lmin_0.2-seed1/result.json || exit 22\n"
+        "grep -q 'lmax must be > 2 lmin' build/sweep/test_sweep_bad/lmin_0.2/build.log || exit 23\n"
+        "mkdir $D/bin && cat > $D/bin/sbatch << 'EOF'\n"
+        "#!/usr/bin/env bash\n"
+        "array=\n"
+        "while [ \"${1#--}\" != \"$1\" ]; do case $1 in --array=*) array=${1#--array=} ;; esac; shift; done\n"
+        "job=$1; shift\n"
+        "for k in $(if [ -n \"$array\" ]; then seq ${array%-*} ${array#*-}; else echo none; fi); do\n"
+        "    SLURM_ARRAY_TASK_ID=$k SLURM_SUBMIT_DIR=$PWD bash \"$job\" \"$@\" >> \"$SBATCH_LOG\" 2>&1 || true\n"
+        "done\n"
+        "echo $RANDOM\n"
+        "EOF\n"
+        "chmod +x $D/bin/sbatch\n"
+        "PATH=$D/bin:$PATH SBATCH_LOG=$D/jobs.log scripts/sweep.slurm submit params/default.h --name test_sweep "
+        "--set dt=1e-4,1e-2 --seeds 1,2 --out $D/slurm -- -n 2 -s 50 > $D/submit.log 2>&1 || exit 30\n"
+        "grep -q '^sweep.slurm: 4 runs' $D/submit.log || exit 31\n"
+        "[ $(wc -l < $D/slurm/summary.csv) = 5 ] && grep -q '2 of 4 runs ok' $D/slurm/summary.txt || exit 32\n",
+        dir, sizeof dir);
+    if (st == 127) SKIP("python3 is not on PATH");
+    ENSURE_MSG(st == 0, "step %d of the sweep script failed (%s)", st, dir);
 }

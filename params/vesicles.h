@@ -1,0 +1,22 @@
+/* Vesicles (paper Fig. 2C, Table 3): epithelial monolayer rings of adhesive cells around lumens,
+ * neither growing nor dividing. Q = 4/pi is the isoparametric ratio of a square: with little line
+ * tension, edge elasticity keeps each cell's perimeter at that of a square of its area, and the
+ * cells settle as the rectangles of the paper. Table 3 gives gamma = 1e5 here; with it, adhesion
+ * (whose work per length of contact is about 3e3 with kh = 1e6 over sh + ss = 0.02) cannot hold
+ * the cells together against 2 gamma: they round up and come apart. gamma = 1e3 (the default of
+ * Table 2) keeps the rings closed. Table 3's row lacks one of alpha and Amin; both are 0 here.
+ * Input: scripts/make_inputs.py vesicles (made by make showcase NAME=vesicles); colour by phase
+ * to tell the lumens (phase -1) from the cells. */
+#include "default.h"
+#undef P_Q
+#define P_Q         1.2732395447351628  /* [-] 4/pi: squares */
+#undef P_alpha_mu
+#define P_alpha_mu  0.0       /* [L^2/T] no growth */
+#undef P_Amax_mu
+#define P_Amax_mu   INFINITY  /* [L^2]   no division */
+#undef P_gamma
+#define P_gamma     1e3       /* [L/T^2] line tension (Table 3: 1e5; see above) */
+#undef P_cv
+#define P_cv        5.0       /* [1/T]   viscous damping */
+#undef P_Nf
+#define P_Nf        50        /* frames after the initial one (t = 5) */
