@@ -53,7 +53,7 @@ $(B)/run_tests: $(SRC:src/%.c=$(B)/%.o) $(TESTS:tests/%.c=$(B)/%.o) $(B)/run_tes
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 # the programs and runner at their usual names; a build with a time step far too large, for the
-# blow-up test
+# blow-up test, and one with noise, activity and random division and death, for reproducibility
 SUB = $(MAKE) --no-print-directory
 polyhoop: build/polyhoop
 	@cp $< $@.tmp && mv -f $@.tmp $@
@@ -62,12 +62,15 @@ tests/run_tests: build/run_tests
 tests/polyhoop_unstable: FORCE
 	@$(SUB) B=build/unstable PARAMS=tests/params_unstable.h build/unstable/polyhoop
 	@cmp -s build/unstable/polyhoop $@ || { cp build/unstable/polyhoop $@.tmp && mv -f $@.tmp $@; }
+tests/polyhoop_noise: FORCE
+	@$(SUB) B=build/noise PARAMS=tests/params_noise.h build/noise/polyhoop
+	@cmp -s build/noise/polyhoop $@ || { cp build/noise/polyhoop $@.tmp && mv -f $@.tmp $@; }
 
 run: polyhoop
 	./polyhoop --overwrite -o outputs
 
-# some tests run ./polyhoop and ./tests/polyhoop_unstable themselves
-test: polyhoop tests/run_tests tests/polyhoop_unstable
+# some tests run ./polyhoop, ./tests/polyhoop_unstable and ./tests/polyhoop_noise themselves
+test: polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
 	./tests/run_tests $(FILTER)
 
 # a showcase of the paper into outputs/NAME/ (scripts/showcase.sh), QUICK=1 for 10 frames
@@ -85,6 +88,7 @@ bench:
 check:
 	@$(SUB) B=build-check OPT='$(CHECK_OPT)' build-check/polyhoop build-check/run_tests
 	@$(SUB) B=build-check/unstable OPT='$(CHECK_OPT)' PARAMS=tests/params_unstable.h build-check/unstable/polyhoop
+	@$(SUB) B=build-check/noise OPT='$(CHECK_OPT)' PARAMS=tests/params_noise.h build-check/noise/polyhoop
 	@$(SUB) B=build-check/emulsion OPT='$(CHECK_OPT)' PARAMS=params/emulsion.h build-check/emulsion/polyhoop
 	@$(SUB) B=build-check/hourglass OPT='$(CHECK_OPT)' PARAMS=params/hourglass.h build-check/hourglass/polyhoop
 	@CHECK_SKIP='$(CHECK_SKIP)' FILTER='$(FILTER)' scripts/check.sh
@@ -94,7 +98,7 @@ valgrind:
 	scripts/valgrind_check.sh
 
 clean:
-	rm -rf build build-bench build-check build-valgrind polyhoop tests/run_tests tests/polyhoop_unstable
+	rm -rf build build-bench build-check build-valgrind polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
 
 .PHONY: all run test showcase bench check valgrind clean FORCE
 

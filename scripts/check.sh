@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make check`: the tests and three showcases under AddressSanitizer + UBSan. make has built the
-# sanitized programs into build-check/ (polyhoop, run_tests, unstable/, emulsion/, hourglass/).
-# The tests run ./polyhoop and ./tests/polyhoop_unstable by those names, so they run from
+# sanitized programs into build-check/ (polyhoop, run_tests, unstable/, noise/, emulsion/,
+# hourglass/). The tests run ./polyhoop, ./tests/polyhoop_unstable and ./tests/polyhoop_noise by
+# those names, so they run from
 # build-check/tree/, where those names point at the sanitized builds. ASan and LSan reports go to
 # files in build-check/reports/ (a child's report would otherwise vanish with its test's temp
 # folder); UBSan's go to stderr (gcc's libubsan ignores log_path when ASan is linked too), so each
@@ -25,6 +26,7 @@ for f in tests/*.py tests/*.h tests/*.sh; do [ -e "$f" ] && ln -sfn ../../../"$f
 ln -sfn ../polyhoop $B/tree/polyhoop
 ln -sfn ../../run_tests $B/tree/tests/run_tests
 ln -sfn ../../unstable/polyhoop $B/tree/tests/polyhoop_unstable
+ln -sfn ../../noise/polyhoop $B/tree/tests/polyhoop_noise
 
 rm -rf $B/reports $B/runs && mkdir -p $B/reports $B/runs && touch $B/runs/summary
 fail=""

@@ -533,3 +533,26 @@ void test_scripts_sweep_runs_and_failures(void)
     if (st == 127) SKIP("python3 is not on PATH");
     ENSURE_MSG(st == 0, "step %d of the sweep script failed (%s)", st, dir);
 }
+
+/* scripts/plot_log.py draws a column of observables.csv as one polyline with a point per row,
+ * and cumulative event counts from events.csv; an unknown column is an error naming it. */
+void test_scripts_plot_log(void)
+{
+    char dir[] = "/tmp/ph_test_plot_XXXXXX", cmd[2048];
+    ENSURE(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "cd %s && printf 'frame,step,time,polygons\\n0,0,0,1\\n1,10,0.5,2\\n2,20,1,4\\n' > obs.csv && "
+             "printf 'step,time,event,before,after\\n5,0.25,division,0,2 1\\n15,0.75,death,2,\\n' > ev.csv", dir);
+    ENSURE(run(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "scripts/plot_log.py %s/obs.csv polygons --log -o %s/a.svg && scripts/plot_log.py %s/ev.csv division death -o %s/b.svg",
+             dir, dir, dir, dir);
+    int st = run(cmd);
+    if (st == 127) SKIP("python3 is not on PATH");
+    ENSURE_MSG(st == 0, "%s exited %d", cmd, st);
+    snprintf(cmd, sizeof cmd, "[ $(grep -c '<polyline' %s/a.svg) = 1 ] && grep '<polyline' %s/a.svg | grep -q 'points=\"[0-9.]*,[0-9.]* [0-9.]*,[0-9.]* [0-9.]*,[0-9.]*\"' && "
+             "[ $(grep -c '<polyline' %s/b.svg) = 2 ] && ! scripts/plot_log.py %s/obs.csv nosuch -o %s/c.svg 2> %s/err && grep -q \"no column 'nosuch'\" %s/err",
+             dir, dir, dir, dir, dir, dir, dir);
+    ENSURE_MSG(run(cmd) == 0, "the plots are not as expected (%s)", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(run(cmd) == 0);
+}

@@ -976,3 +976,54 @@ void test_sim_division_rate_yule(void)
     sim_free(&s);
     omp_set_num_threads(threads);
 }
+
+/* Birth and death at constant rates b and d, no dependence on crowding: the population grows on
+ * average as N0 exp((b - d) t). Four seeds of 50 cells (48 vertices, far apart), b = 2, d = 1, to
+ * t = 0.5; the mean count is within 4 standard errors of the linear birth-death process's
+ * (variance N0 (b + d) / (b - d) e^{(b-d)t} (e^{(b-d)t} - 1) per seed). */
+void test_sim_birth_death_growth(void)
+{
+    int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    Params P = params_compiled;
+    P.alpha_mu = 0; P.kh = 0; P.theta = 0; P.k_div = 2; P.n_div = 0; P.k_death = 1; P.p_death = 0; P.Amax_mu = 0.01; P.Amin = 0;
+    static Sim s;
+    double sum = 0;
+    for (int seed = 1; seed <= 4; seed++) {
+        sim_init(&s, &P, (uint64_t)seed);
+        for (int k = 0; k < 50; k++) fx_add_ngon(&s.e, 48, 0.6, 4.0 * (k % 10), 4.0 * (k / 10), 0);
+        sim_draw_traits(&s);
+        for (int k = 0; k < 5000; k++) ENSURE(sim_step(&s) == 0);
+        ENSURE(s.e.np == 50 + s.divisions - s.deaths);
+        sum += s.e.np;
+        sim_free(&s);
+    }
+    double g = exp(0.5), want = 50 * g, se = sqrt(50 * 3.0 * g * (g - 1) / 4);
+    ENSURE_MSG(fabs(sum / 4 - want) < 4 * se, "mean count %g at t = 0.5 over 4 seeds, expected %.1f +- %.1f", sum / 4, want, se);
+    omp_set_num_threads(threads);
+}
+
+/* The waiting times of death at rate d = 5 are exponential: the death times of 400 polygons (from
+ * the event log) against 1 - exp(-d t), Kolmogorov-Smirnov distance below the 1 % critical value
+ * 1.63 / sqrt(n), with a fixed seed. */
+void test_sim_waiting_times_exponential(void)
+{
+    int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    static Sim s;
+    free_octagons(&s, 400, 0, 0, 0, 10);
+    s.P.k_death = 5;
+    s.e.log_events = 1;
+    for (int k = 0; k < 20000 && s.e.np; k++) ENSURE(sim_step(&s) == 0);
+    int n = s.e.nevents;
+    ENSURE_MSG(n >= 399, "%d deaths of 400 by t = %g", n, s.e.t);
+    double dmax = 0;
+    for (int k = 0; k < n; k++) {   /* (the log is in time order) */
+        ENSURE(s.e.events[k].type == EVENT_DEATH);
+        double t = s.e.events[k].step * s.P.dt, F = 1 - exp(-5 * t);
+        dmax = fmax(dmax, fmax(fabs((k + 1) / 400.0 - F), fabs(k / 400.0 - F)));
+    }
+    ENSURE_MSG(dmax < 1.63 / sqrt(400.0), "Kolmogorov-Smirnov distance %g, critical %g", dmax, 1.63 / 20);
+    sim_free(&s);
+    omp_set_num_threads(threads);
+}
