@@ -19,6 +19,7 @@
 #include "integrate.h"
 #include "off.h"
 #include "rng.h"
+#include "text.h"
 #include "topology.h"
 #include <math.h>
 #include <omp.h>
@@ -118,6 +119,23 @@ void sim_neighbors(Sim *s, int *nb)
     contact_count_neighbors(&s->contact, &s->e, &s->P, lmax, nb);
 }
 
+double sim_area_g2(const Sim *s)
+{
+    const Ensemble *e = &s->e;
+    double g2max = 0;
+    for (int p = 0; p < e->np; p++) {
+        if (e->rigid[p]) continue;
+        double g2 = 0;
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+            int a = ens_prev(e, i), b = ens_next(e, i);
+            double dx = e->x[b] - e->x[a], dy = e->y[b] - e->y[a];
+            g2 += 0.25 * (dx * dx + dy * dy);
+        }
+        g2max = fmax(g2max, g2);
+    }
+    return g2max;
+}
+
 /* Checks an input beyond what the reader can: polygons whose edges cross (hoops that overlap
  * beyond their thickness push apart violently: a warning, an error with strict), and edges so
  * long that remodeling would create an unreasonable number of vertices. Returns 0 or -1. */
@@ -131,7 +149,7 @@ static int check_input(Sim *s, const char *input, int strict)
         }
     if (pieces > 1e8) {
         fprintf(stderr, "polyhoop: %s: the polygons are %.3g edges of length lmax = %g long; remodeling would "
-                "create that many vertices (wrong units, or a stray vertex?)\n", input, pieces, s->P.lmax);
+                "create that many vertices (wrong units, or a stray vertex?)\n", TEXT_ESC(input), pieces, s->P.lmax);
         return -1;
     }
     int a, b;
@@ -183,7 +201,7 @@ int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, 
     params_print(fa, &compiled, ""); params_print(fb, &s->P, "");
     fclose(fa); fclose(fb);
     if (strcmp(a, b)) {
-        fprintf(stderr, "polyhoop: cannot restart %s: it was run with other parameters than %s\n", path, params_file);
+        fprintf(stderr, "polyhoop: cannot restart %s: it was run with other parameters than %s\n", TEXT_ESC(path), params_file);
         return -1;
     }
     return 0;

@@ -51,6 +51,11 @@ int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, 
  * when and why, and the state is not usable. */
 int sim_step(Sim *s);
 
+/* The largest sum over the vertices of a movable polygon of |dA/dr_i|^2, with
+ * |dA/dr_i| = |r_{i+1} - r_{i-1}| / 2: the stiffness of its breathing mode per unit ka
+ * (params_stable_dt). */
+double sim_area_g2(const Sim *s);
+
 /* Recomputes the geometry and contacts of the current state and fills nb[p] with the number of
  * neighbouring polygons (for the output). */
 void sim_neighbors(Sim *s, int *nb);

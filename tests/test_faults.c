@@ -324,3 +324,48 @@ void test_faults_restart_keeps_options(void)
              "[ ! -f $D/a/frame000006.vtp ] || exit 18\n", dir, sizeof dir);
     ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
 }
+
+/* Text from outside reaches the terminal escaped: an input whose name holds ESC and other control
+ * bytes is named with \x1B, \x07, ... in the banner and in every message, from the reader
+ * (clockwise polygon, bad content), the input check and the option parser, and no raw ESC is
+ * written; OFF content with an ESC byte is quoted the same way. */
+void test_faults_escaped_names(void)
+{
+    char dir[64];
+    int st = fx_script("escape",
+             "E=$(printf '\\033') B=$(printf '\\007') && N=\"$D/in${E}]0;pwned${B}.off\" || exit 10\n"
+             "printf 'OFF\\n3 1 0\\n0 0 0\\n0 1 0\\n1 0 0\\n3 0 1 2\\n' > \"$N\" || exit 11\n"
+             "./polyhoop -n 0 -o $D/a \"$N\" > $D/out 2> $D/err || exit 12\n"
+             "grep -q 'in\\\\x1B\\]0;pwned\\\\x07.off:6: warning: polygon 0 is clockwise' $D/err || exit 13\n"
+             "grep -q 'input .*in\\\\x1B\\]0;pwned\\\\x07.off: 1 polygons' $D/out || exit 14\n"
+             "! grep -q \"$E\" $D/out $D/err && ! grep -q \"$B\" $D/out $D/err || exit 15\n"
+             "printf 'OFF\\n3 1 0\\n0 0 0\\n1 0 0\\n0 1 \\033[2J\\n3 0 1 2\\n' > \"$N\" || exit 16\n"
+             "./polyhoop -q -n 0 -o $D/b \"$N\" 2> $D/err; [ $? = 2 ] || exit 17\n"
+             "grep -q \"pwned\\\\\\\\x07.off:5: expected a number for z of vertex 2, found '\\\\\\\\x1B\\[2J'\" $D/err || exit 18\n"
+             "./polyhoop -q -n \"1${E}[31m\" -o $D/c 2> $D/err; [ $? = 2 ] && grep -q \"got '1\\\\\\\\x1B\\[31m'\" $D/err || exit 19\n"
+             "./polyhoop -q -n 0 -o \"$D/d${E}\" \"$D/none${E}.off\" 2> $D/err; [ $? = 2 ] && grep -q 'none\\\\x1B.off:0: cannot open' $D/err || exit 20\n"
+             "! grep -q \"$E\" $D/err && [ ! -e $D/b ] && [ ! -e $D/c ] || exit 21\n", dir, sizeof dir);
+    ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
+}
+
+/* Every usage error, whichever option it concerns, exits 2 with a message and writes nothing. */
+void test_faults_usage_errors_exit_2(void)
+{
+    static const char *const bad[] = { "-o", "--restart", "-n", "-n -1", "-s 0", "-j", "-j 0", "--seed -1", "--seed x",
+        "--checkpoint-every", "--checkpoint-every -1", "--max-cells 0", "--max-time -1", "--max-time nan", "--png-color",
+        "--png-color bogus", "--png-size", "--png-size 0x0", "--png-size 10x", "--png-view 1,1,0,0", "--png-view 0,0,1",
+        "--png-range 2,1", "--png-range 0,inf", "-x", "--strict", "inputs/ensemble.off inputs/foam.off",
+        "--restart /nonexistent", "--restart /nonexistent --seed 2" };
+    char dir[] = "/tmp/ph_test_usage_XXXXXX", args[512], log[96], cmd[256];
+    ENSURE(mkdtemp(dir));
+    snprintf(log, sizeof log, "%s/log", dir);
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(args, sizeof args, "-q -n 0 -o %s/out %s", dir, bad[k]);
+        int st = fx_run(args, log);
+        ENSURE_MSG(st == 2, "polyhoop %s: exit status %d, expected 2", bad[k], st);
+        snprintf(cmd, sizeof cmd, "grep -q '^polyhoop: ' %s && [ ! -e %s/out ]", log, dir);
+        ENSURE_MSG(fx_sh(cmd) == 0, "polyhoop %s: no message, or output written", bad[k]);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
+}
