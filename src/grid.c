@@ -1,7 +1,6 @@
 /* The contact grid: binning, the counting sorts (serial, and parallel by strips for large
- * ensembles), the stencil scan and the crossing query. See grid.h for the layout. */
+ * ensembles) and the stencil scan. See grid.h for the layout. */
 #include "grid.h"
-#include "geometry.h"
 #include <math.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -212,42 +211,4 @@ void grid_release(Grid *g, int all)
 #ifdef __GLIBC__
     malloc_trim(0);   /* (glibc may keep freed memory of the heap resident otherwise) */
 #endif
-}
-
-static int edges_cross(const Ensemble *e, int i, int j)
-{
-    int i1 = ens_next(e, i), j1 = ens_next(e, j);
-    return geom_segments_cross((Vec2){ e->x[i], e->y[i] }, (Vec2){ e->x[i1], e->y[i1] },
-                               (Vec2){ e->x[j], e->y[j] }, (Vec2){ e->x[j1], e->y[j1] });
-}
-
-/* The first crossing pair in slot order, with the grid built. */
-static int first_crossing(const Grid *g, const Ensemble *e, int *a, int *b)
-{
-    for (int p = 0; p < e->np; p++)
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-            int x0, x1, y0, y1;   /* the stencil of the cell of edge i's midpoint, in grid order */
-            grid_stencil(g, g->cell[i], &x0, &x1, &y0, &y1);
-            for (int y = y0; y <= y1; y++)
-                for (int m = g->cell_start[y * g->nx + x0]; m < g->cell_start[y * g->nx + x1 + 1]; m++) {
-                    int j = g->gs[m].k, q = e->pid[j];
-                    if (q != p && edges_cross(e, i, j)) {
-                        *a = p < q ? p : q;
-                        *b = p < q ? q : p;
-                        return 1;
-                    }
-                }
-        }
-    return 0;
-}
-
-int grid_crossing(const Ensemble *e, double lmax, int *a, int *b)
-{
-    Grid g;
-    grid_init(&g);
-    /* the midpoints of two crossing edges are at most lmax apart: neighbouring cells */
-    grid_build(&g, e, lmax * (1 + 1e-9));
-    int found = first_crossing(&g, e, a, b);
-    grid_free(&g);
-    return found;
 }

@@ -15,9 +15,9 @@
 #include "forces.h"
 #include "fusion.h"
 #include "geometry.h"
-#include "grid.h"
 #include "integrate.h"
 #include "off.h"
+#include "overlap.h"
 #include "rng.h"
 #include "text.h"
 #include "topology.h"
@@ -136,10 +136,11 @@ double sim_area_g2(const Sim *s)
     return g2max;
 }
 
-/* Checks an input beyond what the reader can: polygons whose edges cross (hoops that overlap
- * beyond their thickness push apart violently: a warning, an error with strict), and edges so
- * long that remodeling would create an unreasonable number of vertices. Returns 0 or -1. */
-static int check_input(Sim *s, const char *input, int strict)
+/* Checks an input beyond what the reader can: edges so long that remodeling would create an
+ * unreasonable number of vertices (an error), and polygons that share area or boundary
+ * (overlap.h): a warning naming the first pair (index, line of the OFF file, shared area), an
+ * error with strict. Returns 0 or -1. */
+static int check_input(Sim *s, const char *input, const int *line, int strict)
 {
     double pieces = 0;
     for (int p = 0; p < s->e.np; p++)
@@ -152,16 +153,32 @@ static int check_input(Sim *s, const char *input, int strict)
                 "create that many vertices (wrong units, or a stray vertex?)\n", TEXT_ESC(input), pieces, s->P.lmax);
         return -1;
     }
-    int a, b;
-    double lmax = forces_update_geometry(&s->e);
-    if (grid_crossing(&s->e, lmax, &a, &b)) {
-        fprintf(stderr, "polyhoop: %s: %s: polygons %d and %d overlap (their edges cross)%s\n", input,
-                strict ? "error" : "warning", a, b, strict ? "" : "; they will push apart violently (--strict-input rejects this)");
-        if (strict) return -1;
+    OverlapPair f;
+    forces_update_geometry(&s->e);   /* (the areas, for the message) */
+    long n = overlap_find(&s->e, s->P.lmax, s->P.h, &f);
+    if (n < 0) {
+        fprintf(stderr, "polyhoop: %s: out of memory checking the polygons for overlaps\n", TEXT_ESC(input));
+        return -1;
     }
-    return 0;
+    if (n == 0) return 0;
+    char what[400], more[80] = "";
+    double share = 0;
+    if (f.kind == OVERLAP_NESTED)
+        snprintf(what, sizeof what, "polygon %d (line %d) lies inside polygon %d (line %d) of the same phase (%+d), "
+                 "covering %.3g%% of polygon %d's area: only a drop of the other phase, or anything in a rigid "
+                 "polygon, may nest", f.a, line[f.a], f.b, line[f.b], s->e.phase[f.a], 100 * s->e.A[f.a] / s->e.A[f.b], f.b);
+    else {
+        share = 100 * overlap_fraction(&s->e, f.a, f.b);
+        snprintf(what, sizeof what, "polygons %d (line %d) and %d (line %d) %s %.3g%% of the smaller one's area "
+                 "(their edges %s)", f.a, line[f.a], f.b, line[f.b], share > 0 ? "overlap on" : "touch, sharing", share,
+                 f.kind == OVERLAP_CROSS ? "cross" : "coincide or touch: hoops keep a distance h, and the contact "
+                 "force of coinciding edges has no direction");
+    }
+    if (n > 1) snprintf(more, sizeof more, "; %ld such pairs in all", n);
+    fprintf(stderr, "polyhoop: %s: %s: %s%s%s\n", TEXT_ESC(input), strict ? "error" : "warning", what, more,
+            strict ? "" : share > 0 ? "; they will push apart violently (--strict-input rejects this)" : " (--strict-input rejects this)");
+    return strict ? -1 : 0;
 }
-
 
 int sim_load_input(Sim *s, const char *input, int strict)
 {
@@ -171,17 +188,23 @@ int sim_load_input(Sim *s, const char *input, int strict)
         fprintf(stderr, "polyhoop: %s\n", err);
         return -1;
     }
-    for (int p = 0; p < off.np; p++)
+    int *line = ph_realloc(NULL, (size_t)off.np * sizeof *line);
+    for (int p = 0; p < off.np; p++) {
         ensemble_add_polygon(&s->e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase, p < s->P.Nr);
+        line[p] = off.poly[p].line;
+    }
     off_free(&off);
     if (s->P.Nr > s->e.np) {
         fprintf(stderr, "polyhoop: %s: Nr = %d rigid polygons requested but the input has only %d\n",
                 params_file, s->P.Nr, s->e.np);
+        free(line);
         return -1;
     }
     sim_draw_traits(s);
     sim_pick_attracted(s);
-    return check_input(s, input, strict);
+    int rc = check_input(s, input, line, strict);
+    free(line);
+    return rc;
 }
 
 int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, RunRecord *run)

@@ -36,8 +36,9 @@ void sim_draw_traits(Sim *s);
 void sim_pick_attracted(Sim *s);
 
 /* Adds the polygons of an OFF file (the first Nr rigid), draws their traits and checks the
- * input (crossing edges: a warning, an error with strict; edges that would remodel into an
- * absurd number of vertices). Returns 0, or -1 after saying why on stderr. */
+ * input (polygons that cross, touch or nest in one of the same phase, overlap.h: a warning, an
+ * error with strict; edges that would remodel into an absurd number of vertices: an error).
+ * Returns 0, or -1 after saying why on stderr. */
 int sim_load_input(Sim *s, const char *input, int strict);
 
 /* Replaces the state of s by the checkpoint of the run in dir, whose parameters must be the

@@ -77,25 +77,47 @@ static void write_text(const char *path, const char *text)
     fclose(f);
 }
 
-/* two squares that overlap: a warning by default, an error with --strict-input */
+/* Polygons that share area or boundary: a warning by default naming both (index and line of the
+ * file) and the shared area; with --strict-input an error, exit 2 and nothing written. Crossing
+ * squares, identical squares, squares sharing an edge, a square inside a square of the same
+ * phase; a square inside one of the other phase and squares h apart pass even --strict-input. */
 void test_faults_overlapping_input(void)
 {
-    char dir[] = "/tmp/ph_test_overlap_XXXXXX", path[600], cmd[1400];
+    static const struct { const char *name, *off, *msg; } bad[] = {
+        { "cross", "OFF\n8 2 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n0.5 0.5 0\n1.5 0.5 0\n1.5 1.5 0\n0.5 1.5 0\n4 0 1 2 3\n4 4 5 6 7\n",
+          "polygons 0 (line 11) and 1 (line 12) overlap on 25% of the smaller one's area (their edges cross)" },
+        { "stacked", "OFF\n# a square, half of it, the square again\n4 3 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n4 0 1 2 3\n3 0 1 2\n4 1 2 3 0\n",
+          "polygons 0 (line 8) and 1 (line 9) overlap on 100% of the smaller one's area (their edges coincide or touch: "
+          "hoops keep a distance h, and the contact force of coinciding edges has no direction); 3 such pairs in all" },
+        { "edge", "OFF\n6 2 0\n0 0 0\n1 0 0\n2 0 0\n2 1 0\n1 1 0\n0 1 0\n4 0 1 4 5\n4 1 2 3 4\n",
+          "polygons 0 (line 9) and 1 (line 10) touch, sharing 0% of the smaller one's area (their edges coincide or touch" },
+        { "nested", "OFF\n8 2 0\n0 0 1\n4 0 1\n4 4 1\n0 4 1\n1 1 1\n2 1 1\n2 2 1\n1 2 1\n4 0 1 2 3\n4 4 5 6 7\n",
+          "polygon 1 (line 12) lies inside polygon 0 (line 11) of the same phase (+1), covering 6.25% of polygon 0's area: only a drop of the other phase" },
+    };
+    char dir[] = "/tmp/ph_test_overlap_XXXXXX", path[600], cmd[2000];
     ENSURE(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/two.off", dir);
-    write_text(path, "OFF\n8 2 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n0.5 0.5 0\n1.5 0.5 0\n1.5 1.5 0\n0.5 1.5 0\n"
-                     "4 0 1 2 3\n4 4 5 6 7\n");
-    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 -o %s/a %s 2> %s/err && grep -q 'warning: polygons 0 and 1 overlap' %s/err",
-             dir, path, dir, dir);
-    ENSURE(fx_sh(cmd) == 0);
-    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --strict-input -o %s/b %s 2> %s/err", dir, path, dir);
-    ENSURE(fx_sh(cmd) == 2);
-    snprintf(cmd, sizeof cmd, "grep -q 'error: polygons 0 and 1 overlap' %s/err", dir);
-    ENSURE(fx_sh(cmd) == 0);
-    /* touching but not crossing: no warning */
-    write_text(path, "OFF\n8 2 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n1.01 0 0\n2 0 0\n2 1 0\n1.01 1 0\n4 0 1 2 3\n4 4 5 6 7\n");
-    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --strict-input -o %s/c %s 2> %s/err", dir, path, dir);
-    ENSURE(fx_sh(cmd) == 0);
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(path, sizeof path, "%s/%s.off", dir, bad[k].name);
+        write_text(path, bad[k].off);
+        snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 -o %s/a%zu %s 2> %s/err && grep -qF \"%s.off: warning: %s\" %s/err && "
+                 "grep -q -- '--strict-input rejects this' %s/err && [ -f %s/a%zu/frame000000.vtp ]",
+                 dir, k, path, dir, bad[k].name, bad[k].msg, dir, dir, dir, k);
+        ENSURE_MSG(fx_sh(cmd) == 0, "%s: no warning naming the pair (%s)", bad[k].name, dir);
+        snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --strict-input -o %s/b%zu %s 2> %s/err; [ $? = 2 ] && "
+                 "grep -qF \"%s.off: error: %s\" %s/err && [ ! -e %s/b%zu ]", dir, k, path, dir, bad[k].name, bad[k].msg, dir, dir, k);
+        ENSURE_MSG(fx_sh(cmd) == 0, "%s: not refused with --strict-input (%s)", bad[k].name, dir);
+    }
+    static const char *const good[] = {
+        "OFF\n8 2 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n1.01 0 0\n2 0 0\n2 1 0\n1.01 1 0\n4 0 1 2 3\n4 4 5 6 7\n",   /* h apart */
+        "OFF\n8 2 0\n0 0 1\n4 0 1\n4 4 1\n0 4 1\n1 1 0\n2 1 0\n2 2 0\n1 2 0\n4 0 1 2 3\n4 4 5 6 7\n",         /* a drop in a drop */
+    };
+    for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
+        snprintf(path, sizeof path, "%s/good%zu.off", dir, k);
+        write_text(path, good[k]);
+        snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --strict-input -o %s/c%zu %s 2> %s/err && ! grep -q 'warning\\|error' %s/err",
+                 dir, k, path, dir, dir);
+        ENSURE_MSG(fx_sh(cmd) == 0, "good input %zu refused or warned about (%s)", k, dir);
+    }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(fx_sh(cmd) == 0);
 }
