@@ -110,13 +110,13 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS    = -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wall -Wextra
 
-build-fuzz/fuzz_off: tests/fuzz_off.c src/off.c src/off.h
+build-fuzz/fuzz_off: tests/fuzz_off.c src/off.c src/off.h src/text.c src/text.h
 	@mkdir -p build-fuzz
 	@command -v $(FUZZ_CC) > /dev/null || { echo "make fuzz needs clang: apt-get install -y clang"; exit 1; }
 	@echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return d && n; }' | \
 	    $(FUZZ_CC) -fsanitize=fuzzer -x c - -o build-fuzz/probe 2> /dev/null || \
 	    { echo "make fuzz needs clang's libFuzzer runtime: apt-get install -y libclang-rt-$$($(FUZZ_CC) -dumpversion | cut -d. -f1)-dev"; exit 1; }
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc tests/fuzz_off.c src/off.c -o $@ -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc tests/fuzz_off.c src/off.c src/text.c -o $@ -lm
 
 fuzz: build-fuzz/fuzz_off
 	@mkdir -p build-fuzz/corpus && cp tests/corpus_off/* build-fuzz/corpus/

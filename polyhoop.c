@@ -12,6 +12,7 @@
 #include "params.h"
 #include "runlog.h"
 #include "sim.h"
+#include "text.h"
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -92,29 +93,25 @@ int main(int argc, char **argv)
             if (access(input, R_OK) && !access(PH_REPO "/inputs/ensemble.off", R_OK)) input = PH_REPO "/inputs/ensemble.off";
             else if (access(input, R_OK)) {
                 fprintf(stderr, "polyhoop: no input file given, and the default inputs/ensemble.off is neither in the "
-                        "current folder nor in %s/ (where this program was built); give one: polyhoop FILE.off\n", PH_REPO);
+                        "current folder nor in %s/ (where this program was built); give one: polyhoop FILE.off\n", TEXT_ESC(PH_REPO));
                 return PH_EXIT_USAGE;
             }
         }
         struct stat st;
         if (!opt.quiet && stat(input, &st) == 0 && st.st_size > (32 << 20))   /* (a long read: say what it is doing) */
-            fprintf(stderr, "polyhoop: reading %s (%.0f MB)...\n", input, st.st_size / 1e6);
+            fprintf(stderr, "polyhoop: reading %s (%.0f MB)...\n", TEXT_ESC(input), st.st_size / 1e6);
         sim.max_vertices = opt.max_vertices;
         if (sim_load_input(&sim, input, opt.strict)) return PH_EXIT_USAGE;
     }
     if (opt.frames >= 0) sim.P.Nf = opt.frames;
     sim.validate = opt.check;
-    const char *stiff;
-    double dt_max = params_stable_dt(&sim.P, &stiff);
-    if (sim.P.dt > dt_max)
-        fprintf(stderr, "polyhoop: warning: dt = %g exceeds the stability limit %.3g of the stiffest spring (%s); "
-                "expect a blow-up. Suggested: dt <= %.2g\n", sim.P.dt, dt_max, stiff, 0.5 * dt_max);
+    params_warn_dt(stderr, &sim.P, sim_area_g2(&sim));
     omp_set_num_threads(options_threads(&opt, ensemble_vertex_count(&sim.e)));
     int rc = output_open(&out, &opt, &sim, input, PH_VERSION, opt.restart ? frame + 1 : 0);
     if (rc) return rc;
     out.range = run.range;   /* (the pictures' colour range so far) */
     if (runlog_open(opt.dir, &sim, opt.restart != NULL, sim.e.step, frame, err, sizeof err)) {
-        fprintf(stderr, "polyhoop: cannot start the run's log: %s\n", err);
+        fprintf(stderr, "polyhoop: cannot start the run's log: %s\n", TEXT_ESC(err));
         return PH_EXIT_OUTPUT;
     }
     if (!opt.restart) output_frame(&out, &sim, 0);
@@ -144,7 +141,7 @@ int main(int argc, char **argv)
                 if (!(opt.every > 0 && frame % opt.every == 0)) output_checkpoint(&out, &sim, frame);
                 char what[200];
                 snprintf(what, sizeof what, "stopped by %s (%d polygons at t = %g); continue with --restart %s",
-                         why, sim.e.np, sim.e.t, opt.dir);
+                         why, sim.e.np, sim.e.t, TEXT_ESC(opt.dir));
                 output_summary(&out, &sim, what, frame);
                 output_close(&out);
                 sim_free(&sim);
@@ -155,7 +152,7 @@ int main(int argc, char **argv)
             output_checkpoint(&out, &sim, frame);
             output_summary(&out, &sim, "stopped", frame);
             fprintf(stderr, "polyhoop: stopped by signal %d at t = %g (step %lld); checkpoint written. "
-                    "Continue with: ./polyhoop --restart %s\n", (int)stop_signal, sim.e.t, (long long)sim.e.step, opt.dir);
+                    "Continue with: ./polyhoop --restart %s\n", (int)stop_signal, sim.e.t, (long long)sim.e.step, TEXT_ESC(opt.dir));
             return 128 + stop_signal;
         }
     }

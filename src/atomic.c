@@ -7,6 +7,7 @@
  * new file of ours; rename then replaces a link at path itself, not its target. */
 #define _POSIX_C_SOURCE 200809L   /* fileno, fsync, fdopen */
 #include "atomic.h"
+#include "text.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -21,7 +22,7 @@ static volatile sig_atomic_t is_writing;
 
 static int fail(char *err, size_t errlen, const char *path, const char *why, int errnum)
 {
-    if (err && errlen) snprintf(err, errlen, "%s: %s (%s)", path, why, strerror(errnum));
+    if (err && errlen) snprintf(err, errlen, "%s: %s (%s)", TEXT_ESC(path), why, strerror(errnum));
     return -1;
 }
 

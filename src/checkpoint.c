@@ -21,6 +21,7 @@
  * and nothing in it may crash the program or be taken silently (docs/model.md 7). */
 #define _POSIX_C_SOURCE 200809L   /* fileno, fstat */
 #include "checkpoint.h"
+#include "text.h"
 #include "atomic.h"
 #include <errno.h>
 #include <math.h>
@@ -109,7 +110,7 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
 
 static int bad_file(char *err, size_t len, const char *path, const char *why)
 {
-    snprintf(err, len, "%s: %s", path, why);
+    snprintf(err, len, "%s: %s", TEXT_ESC(path), why);
     return -1;
 }
 
@@ -237,7 +238,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
                     char *err, size_t len)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, len, "%s: cannot open (%s)", path, strerror(errno)); return -1; }
+    if (!f) { snprintf(err, len, "%s: cannot open (%s)", TEXT_ESC(path), strerror(errno)); return -1; }
     Header h;
     struct stat st;
     char why[512] = "";

@@ -1,5 +1,5 @@
 /* The contact grid: binning, the counting sorts (serial, and parallel by strips for large
- * ensembles), the stencil scan and the crossing query. See grid.h for the layout. */
+ * ensembles) and the stencil scan. See grid.h for the layout. */
 #include "grid.h"
 #include "geometry.h"
 #include <math.h>

@@ -1,8 +1,7 @@
 /* The contact grid (paper 3.4, docs/model.md 2): vertices and edges binned into square cells by
  * a counting sort of slots, so that everything that looks for nearby edges scans a 3x3 stencil
  * of cells in contiguous memory. Built anew for each use; owned by the contact module, which
- * finds the pairs with it, and also used alone for the overlap check of the input
- * (grid_crossing).
+ * finds the pairs with it, and also used alone for the overlap check of the input (overlap.c).
  *
  * Layout: cells of side cs from (x0, y0), nx * ny of them, row-major. The edges (one per vertex
  * slot k, the edge k -> next(k)) are sorted by the cell of their midpoint, in slot order within a

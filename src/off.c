@@ -6,6 +6,7 @@
  * claims, so a lying header cannot make us allocate more than the file holds. */
 #define _POSIX_C_SOURCE 200809L
 #include "off.h"
+#include "text.h"
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
@@ -33,7 +34,7 @@ typedef struct {
 static int fail(Reader *r, long line, const char *fmt, ...)
 {
     if (r->errlen == 0) return -1;
-    int n = snprintf(r->err, r->errlen, "%s:%ld: ", r->path, line);
+    int n = snprintf(r->err, r->errlen, "%s:%ld: ", TEXT_ESC(r->path), line);
     if (n >= 0 && (size_t)n < r->errlen) {
         va_list ap;
         va_start(ap, fmt);
@@ -120,8 +121,8 @@ static int read_header(Reader *r, int *nv, int *np)
     int got = next_line(r);
     if (got < 0) return -1;
     if (got == 0) return fail(r, r->line ? r->line : 1, "expected header 'OFF', found end of file (empty file)");
-    if (strcmp(r->tok[0], "OFF") != 0) return fail(r, r->line, "expected header 'OFF', found '%.40s'", r->tok[0]);
-    if (r->ntok > 1) return fail(r, r->line, "expected only 'OFF' on the header line, found '%.40s' after it", r->tok[1]);
+    if (strcmp(r->tok[0], "OFF") != 0) return fail(r, r->line, "expected header 'OFF', found '%s'", TEXT_ESC_N(r->tok[0], 40));
+    if (r->ntok > 1) return fail(r, r->line, "expected only 'OFF' on the header line, found '%s' after it", TEXT_ESC_N(r->tok[1], 40));
 
     got = next_line(r);
     if (got < 0) return -1;
@@ -131,7 +132,7 @@ static int read_header(Reader *r, int *nv, int *np)
     long c[3];
     for (int a = 0; a < 3; a++) {
         if (!parse_long(r->tok[a], &c[a]) || c[a] < 0)
-            return fail(r, r->line, "expected a non-negative integer for %s, found '%.40s'", name[a], r->tok[a]);
+            return fail(r, r->line, "expected a non-negative integer for %s, found '%s'", name[a], TEXT_ESC_N(r->tok[a], 40));
         if (a < 2 && c[a] > INT_MAX)
             return fail(r, r->line, "%s = %ld is too large (at most %d)", name[a], c[a], INT_MAX);
     }
@@ -152,15 +153,15 @@ static int read_vertices(Reader *r, int nv, Vertex **v)
         double c[3];
         for (int a = 0; a < 3; a++) {
             if (!parse_double(r->tok[a], &c[a]))
-                return fail(r, r->line, "expected a number for %c of vertex %d, found '%.40s'", "xyz"[a], i, r->tok[a]);
+                return fail(r, r->line, "expected a number for %c of vertex %d, found '%s'", "xyz"[a], i, TEXT_ESC_N(r->tok[a], 40));
             if (!isfinite(c[a]))
-                return fail(r, r->line, "%c of vertex %d is not finite: '%.40s'", "xyz"[a], i, r->tok[a]);
+                return fail(r, r->line, "%c of vertex %d is not finite: '%s'", "xyz"[a], i, TEXT_ESC_N(r->tok[a], 40));
         }
         /* z only carries the phase, so any integer-valued number is accepted ("2", "2.0", "2e0"). */
         if (c[2] != floor(c[2]))
-            return fail(r, r->line, "expected an integer z (odd: phase +1, even: phase -1) for vertex %d, found '%.40s'", i, r->tok[2]);
+            return fail(r, r->line, "expected an integer z (odd: phase +1, even: phase -1) for vertex %d, found '%s'", i, TEXT_ESC_N(r->tok[2], 40));
         if (fabs(c[2]) > 0x1p53) /* beyond 2^53 doubles are all even: the parity in the text is lost */
-            return fail(r, r->line, "z of vertex %d is too large to tell odd from even: '%.40s'", i, r->tok[2]);
+            return fail(r, r->line, "z of vertex %d is too large to tell odd from even: '%s'", i, TEXT_ESC_N(r->tok[2], 40));
         if ((size_t)i == cap) {
             cap = cap ? 2 * cap : 16;
             if (cap > (size_t)nv) cap = (size_t)nv;
@@ -329,7 +330,7 @@ static int check_polygon(Reader *r, int p, const int *idx, const Vertex *v, OffP
             P->x[j] = P->x[k]; P->y[j] = P->y[k];
             P->x[k] = tx; P->y[k] = ty;
         }
-        fprintf(stderr, "%s:%ld: warning: polygon %d is clockwise; reversed to counter-clockwise\n", r->path, r->line, p);
+        fprintf(stderr, "%s:%ld: warning: polygon %d is clockwise; reversed to counter-clockwise\n", TEXT_ESC(r->path), r->line, p);
     }
     return 0;
 }
@@ -346,7 +347,7 @@ static int read_faces(Reader *r, int nv, int np, const Vertex *v, OffData *out)
         }
         long k;
         if (!parse_long(r->tok[0], &k)) {
-            rc = fail(r, r->line, "expected an integer vertex count k at the start of face %d, found '%.40s'", p, r->tok[0]);
+            rc = fail(r, r->line, "expected an integer vertex count k at the start of face %d, found '%s'", p, TEXT_ESC_N(r->tok[0], 40));
             break;
         }
         if (k < 3) { rc = fail(r, r->line, "face %d has k = %ld vertices, expected at least 3", p, k); break; }
@@ -373,7 +374,7 @@ static int read_faces(Reader *r, int nv, int np, const Vertex *v, OffData *out)
         for (int j = 0; j < k && rc == 0; j++) {
             long i;
             if (!parse_long(r->tok[j + 1], &i))
-                rc = fail(r, r->line, "expected an integer vertex index in face %d, found '%.40s'", p, r->tok[j + 1]);
+                rc = fail(r, r->line, "expected an integer vertex index in face %d, found '%s'", p, TEXT_ESC_N(r->tok[j + 1], 40));
             else if (i < 0 || i >= nv)
                 rc = fail(r, r->line, "vertex index %ld in face %d is out of range (the file has %d vertices, numbered from 0)", i, p, nv);
             else {
@@ -408,7 +409,7 @@ int off_read(const char *path, OffData *out, char *err, size_t errlen)
     if (rc == 0) {
         int got = next_line(&r);
         if (got != 0)
-            rc = got < 0 ? -1 : fail(&r, r.line, "unexpected content after the last face (%d faces declared): '%.40s'", np, r.tok[0]);
+            rc = got < 0 ? -1 : fail(&r, r.line, "unexpected content after the last face (%d faces declared): '%s'", np, TEXT_ESC_N(r.tok[0], 40));
     }
 
     fclose(r.f);

@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE   /* getloadavg */
 #include "options.h"
 #include "params.h"
+#include "text.h"
 #include "vtp.h"
 #include <errno.h>
 #include <omp.h>
@@ -60,7 +61,7 @@ static long parse_count(const char *opt, const char *arg, long min)
     errno = 0;
     long v = arg ? strtol(arg, &end, 10) : 0;
     if (!arg || errno || *end || end == arg || v < min || v > INT_MAX) {
-        fprintf(stderr, "polyhoop: option %s needs an integer >= %ld, got '%s'\n", opt, min, arg ? arg : "");
+        fprintf(stderr, "polyhoop: option %s needs an integer >= %ld, got '%s'\n", opt, min, TEXT_ESC(arg ? arg : ""));
         return -1;
     }
     return v;
@@ -90,7 +91,7 @@ int options_parse(Options *o, int argc, char **argv)
             double v = next ? strtod(next, &end) : 0;
             int time = a[6] == 't';
             if (!next || *end || end == next || !(v >= (time ? 0 : 1)) || v == 0 || !isfinite(v)) {
-                fprintf(stderr, "polyhoop: option %s needs %s, got '%s'\n", a, time ? "a time > 0" : "a number >= 1", next ? next : "");
+                fprintf(stderr, "polyhoop: option %s needs %s, got '%s'\n", a, time ? "a time > 0" : "a number >= 1", TEXT_ESC(next ? next : ""));
                 goto bad;
             }
             if (time) o->max_time = v;
@@ -108,7 +109,7 @@ int options_parse(Options *o, int argc, char **argv)
             o->png_w = (int)(w > 0 && w <= 16384 ? w : 0);
             o->png_h = (int)(h > 0 && h <= 16384 ? h : 0);
             if (errno || *x != 'x' || *end || !o->png_w || !o->png_h || x == next || end == x + 1) {
-                fprintf(stderr, "polyhoop: --png-size needs WxH with 1 <= W, H <= 16384, got '%s'\n", next);
+                fprintf(stderr, "polyhoop: --png-size needs WxH with 1 <= W, H <= 16384, got '%s'\n", TEXT_ESC(next));
                 return -1;
             }
             o->png = 1;
@@ -118,7 +119,7 @@ int options_parse(Options *o, int argc, char **argv)
             PngView *w = &o->png_view;
             char c;
             if (sscanf(next, "%lf,%lf,%lf,%lf%c", &w->x0, &w->y0, &w->x1, &w->y1, &c) != 4 || !(w->x1 > w->x0) || !(w->y1 > w->y0)) {
-                fprintf(stderr, "polyhoop: --png-view needs x0,y0,x1,y1 with x0 < x1 and y0 < y1, got '%s'\n", next);
+                fprintf(stderr, "polyhoop: --png-view needs x0,y0,x1,y1 with x0 < x1 and y0 < y1, got '%s'\n", TEXT_ESC(next));
                 return -1;
             }
             o->png = o->png_fixed = 1;
@@ -127,7 +128,7 @@ int options_parse(Options *o, int argc, char **argv)
         } else if (!strcmp(a, "--png-range") && next) {
             char c;
             if (sscanf(next, "%lf,%lf%c", &o->png_lo, &o->png_hi, &c) != 2 || !isfinite(o->png_lo) || !isfinite(o->png_hi) || !(o->png_lo < o->png_hi)) {
-                fprintf(stderr, "polyhoop: --png-range needs MIN,MAX with finite MIN < MAX, got '%s'\n", next);
+                fprintf(stderr, "polyhoop: --png-range needs MIN,MAX with finite MIN < MAX, got '%s'\n", TEXT_ESC(next));
                 return -1;
             }
             o->png = 1;
@@ -138,10 +139,10 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "--check")) o->check = 1, o->given |= OPT_CHECK;
         else if (!strcmp(a, "--strict-input")) o->strict = 1;
         else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "polyhoop: unknown or incomplete option '%s'\n", a);
+            fprintf(stderr, "polyhoop: unknown or incomplete option '%s'\n", TEXT_ESC(a));
             goto bad;
         } else if (given_input) {
-            fprintf(stderr, "polyhoop: two input files, '%s' and '%s': a run reads one\n", given_input, a);
+            fprintf(stderr, "polyhoop: two input files, '%s' and '%s': a run reads one\n", TEXT_ESC(given_input), TEXT_ESC(a));
             return -1;
         } else o->input = given_input = a;
 #undef COUNT
@@ -149,14 +150,14 @@ int options_parse(Options *o, int argc, char **argv)
     int known = 0;
     for (int k = 0; k < VTP_CELL_ARRAYS; k++) known |= !strcmp(o->png_color, vtp_cell_arrays[k]);
     if (!known && strcmp(o->png_color, "velocity")) {
-        fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (%s, or velocity)\n", o->png_color, vtp_cell_array_list());
+        fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (%s, or velocity)\n", TEXT_ESC(o->png_color), vtp_cell_array_list());
         return -1;
     }
     /* a restart continues a run: its input, seed and folder are the run's own */
     const char *clash = given_input ? given_input : given_dir ? given_dir : given_seed;
     if (o->restart && clash) {
         fprintf(stderr, "polyhoop: %s cannot be combined with --restart: the run in %s keeps its own input, "
-                "seed and folder\n", clash, o->restart);
+                "seed and folder\n", TEXT_ESC(clash), TEXT_ESC(o->restart));
         return -1;
     }
     if (o->restart) o->dir = o->restart;
@@ -215,7 +216,7 @@ int options_restore(Options *o, const char *recorded)
         if (n < 24) word[n++] = w;
     Options r;
     if (n == 24 || options_parse(&r, n, word)) {
-        fprintf(stderr, "polyhoop: the checkpoint's options cannot be read: '%s'\n", recorded);
+        fprintf(stderr, "polyhoop: the checkpoint's options cannot be read: '%s'\n", TEXT_ESC(recorded));
         return -1;
     }
     /* each recorded option: the command line's value must be the same, or it takes the record's */
@@ -232,7 +233,7 @@ int options_restore(Options *o, const char *recorded)
     for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
         if ((o->given & kept[k].bit) && !kept[k].same) {
             fprintf(stderr, "polyhoop: %s cannot change on --restart: the run in %s continues with its own options "
-                    "(%s); leave it out, or start a new run\n", kept[k].name, o->restart, recorded);
+                    "(%s); leave it out, or start a new run\n", kept[k].name, TEXT_ESC(o->restart), TEXT_ESC(recorded));
             return -1;
         }
     o->ascii = r.ascii, o->check = r.check, o->every = r.every, o->png = r.png;

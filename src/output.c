@@ -7,6 +7,7 @@
 #include "geometry.h"
 #include "grid.h"
 #include "runlog.h"
+#include "text.h"
 #include "vtp.h"
 #include <dirent.h>
 #include <errno.h>
@@ -61,19 +62,19 @@ static int claim_folder(const Options *o)
     snprintf(path, sizeof path, "%s/.polyhoop.lock", o->dir);
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
-        fprintf(stderr, "polyhoop: cannot lock output folder %s: %s: %s\n", o->dir, path, strerror(errno));
+        fprintf(stderr, "polyhoop: cannot lock output folder %s: %s: %s\n", TEXT_ESC(o->dir), TEXT_ESC(path), strerror(errno));
         return PH_EXIT_OUTPUT;
     }
     if (flock(fd, LOCK_EX | LOCK_NB)) {
         fprintf(stderr, "polyhoop: output folder %s is in use by another run (it holds the lock %s); "
-                "choose another folder with -o\n", o->dir, path);
+                "choose another folder with -o\n", TEXT_ESC(o->dir), TEXT_ESC(path));
         close(fd);
         return PH_EXIT_USAGE;
     }
     if (o->restart) return 0;
     DIR *d = opendir(o->dir);
     if (!d) {
-        fprintf(stderr, "polyhoop: cannot read output folder %s: %s\n", o->dir, strerror(errno));
+        fprintf(stderr, "polyhoop: cannot read output folder %s: %s\n", TEXT_ESC(o->dir), strerror(errno));
         return PH_EXIT_OUTPUT;
     }
     int found = 0;
@@ -82,7 +83,7 @@ static int claim_folder(const Options *o)
         if (!run_file(f->d_name)) continue;
         if (!found++) snprintf(first, sizeof first, "%s", f->d_name);
         if (o->overwrite && unlinkat(dirfd(d), f->d_name, 0)) {
-            fprintf(stderr, "polyhoop: --overwrite: cannot remove %s/%s: %s\n", o->dir, f->d_name, strerror(errno));
+            fprintf(stderr, "polyhoop: --overwrite: cannot remove %s/%s: %s\n", TEXT_ESC(o->dir), TEXT_ESC(f->d_name), strerror(errno));
             closedir(d);
             return PH_EXIT_OUTPUT;
         }
@@ -91,7 +92,7 @@ static int claim_folder(const Options *o)
     if (found && !o->overwrite) {
         fprintf(stderr, "polyhoop: output folder %s holds another run's output (%s and %d more files); "
                 "continue it with --restart %s, replace it with --overwrite, or choose another folder with -o\n",
-                o->dir, first, found - 1, o->dir);
+                TEXT_ESC(o->dir), TEXT_ESC(first), found - 1, TEXT_ESC(o->dir));
         return PH_EXIT_USAGE;
     }
     return 0;
@@ -102,7 +103,7 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
     const Params *P = &s->P;
     *out = (Output){ .o = o, .input = input, .version = version, .slast = s->e.step, .threads_max = omp_get_max_threads() };
     if (make_dir(o->dir)) {
-        fprintf(stderr, "polyhoop: cannot create output folder %s: %s\n", o->dir, strerror(errno));
+        fprintf(stderr, "polyhoop: cannot create output folder %s: %s\n", TEXT_ESC(o->dir), strerror(errno));
         return PH_EXIT_OUTPUT;
     }
     int rc = claim_folder(o);
@@ -123,8 +124,8 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
                   o->free_cores < omp_get_num_procs() ? " (the cores not busy)" : "");
     printf("polyhoop %s  (%s, %s)\n%s %s: %d polygons, %d vertices, %d rigid\n"
            "output %s/frame%%06d.vtp (%s): frames %d..%d of %d steps, dt = %g, to t = %g; seed %llu\n",
-           version, params_file, threads, o->restart ? "restart from" : "input", o->restart ? o->restart : input,
-           s->e.np, ensemble_vertex_count(&s->e), P->Nr, o->dir, o->ascii ? "ASCII" : "zlib",
+           version, params_file, threads, o->restart ? "restart from" : "input", TEXT_ESC(o->restart ? o->restart : input),
+           s->e.np, ensemble_vertex_count(&s->e), P->Nr, TEXT_ESC(o->dir), o->ascii ? "ASCII" : "zlib",
            frame0, P->Nf, P->Ns, P->dt, P->Nf * (double)P->Ns * P->dt, (unsigned long long)s->e.seed);
     params_print(stdout, P, "  ");
     fflush(stdout);
@@ -137,7 +138,7 @@ void output_checkpoint(Output *out, Sim *s, int frame)
     RunRecord run = { "", out->range };
     options_record(out->o, run.options, sizeof run.options);
     if (runlog_events(out->o->dir, s, err, sizeof err)) {   /* (the log holds every event up to the checkpoint) */
-        fprintf(stderr, "polyhoop: cannot write the event log: %s\n", err);
+        fprintf(stderr, "polyhoop: cannot write the event log: %s\n", TEXT_ESC(err));
         exit(PH_EXIT_OUTPUT);
     }
     snprintf(path, sizeof path, "%s/checkpoint.bin", out->o->dir);

@@ -67,11 +67,41 @@ void params_print(FILE *f, const Params *p, const char *prefix)
 #undef PRINT
 }
 
-double params_stable_dt(const Params *p, const char **what)
+/* Semi-implicit Euler is stable while dt < 2 / omega for every mode, omega^2 being an eigenvalue of
+ * the Hessian of U (vertex mass 1). The stiffest mode of each term (docs/model.md 3):
+ *   repulsion:       omega^2 = kr, a vertex pressed into an edge;
+ *   edge elasticity and line tension: omega^2 = 4 (kl + gamma) / lmin, the zigzag of the
+ *                    shortest edges;
+ *   area elasticity: U = ka/2 (A - A0)^2 has the Hessian ka g g^T + ka (A - A0) grad^2 A with
+ *                    g_i = dA/dr_i; at A = A0 it is of rank one, and its mode is the polygon's
+ *                    breathing, omega^2 = ka |g|^2 = ka area_g2, which grows with the polygon
+ *                    (|g_i| is half the distance of vertex i's neighbours, about one edge length:
+ *                    |g|^2 is about perimeter times edge length);
+ *   bending:         kappa_i ~ (y_{i+1} - 2 y_i + y_{i-1}) / l^2 for small angles, so
+ *                    U ~ kb / (2 l^3) sum (y_{i+1} - 2 y_i + y_{i-1})^2; the zigzag y_i = +-a
+ *                    gives U = 8 kb a^2 / l^3 per vertex, omega^2 = 16 kb / lmin^3. */
+double params_stable_dt(const Params *p, double area_g2, const char **what)
 {
-    double k = p->kr;
-    *what = "repulsion kr";
     double lmin = p->lmin > 0 ? p->lmin : p->h;
-    if (4 * (p->kl + p->gamma) / lmin > k) { k = 4 * (p->kl + p->gamma) / lmin; *what = "edge elasticity and line tension over lmin"; }
+    struct { double k; const char *what; } term[] = {
+        { p->kr, "repulsion kr" },
+        { 4 * (p->kl + p->gamma) / lmin, "edge elasticity and line tension over lmin" },
+        { p->ka * area_g2, "area elasticity ka of the largest polygon, its breathing mode" },
+        { 16 * p->kb / (lmin * lmin * lmin), "bending kb over lmin, its zigzag mode" },
+    };
+    double k = 0;
+    *what = term[0].what;
+    for (size_t j = 0; j < sizeof term / sizeof term[0]; j++)
+        if (term[j].k > k) { k = term[j].k; *what = term[j].what; }
     return k > 0 ? 2 / sqrt(k) : INFINITY;
+}
+
+int params_warn_dt(FILE *f, const Params *p, double area_g2)
+{
+    const char *what;
+    double dt_max = params_stable_dt(p, area_g2, &what);
+    if (!(p->dt > dt_max)) return 0;
+    fprintf(f, "polyhoop: warning: dt = %g exceeds the stability limit %.3g of the stiffest spring (%s); "
+            "expect a blow-up. Suggested: dt <= %.2g\n", p->dt, dt_max, what, 0.5 * dt_max);
+    return 1;
 }

@@ -86,9 +86,15 @@ static inline double params_reach(const Params *p) { return p->h + (p->kh > 0 ? 
 int params_check(const Params *p, char *msg, size_t len);
 
 /* The largest stable time step of semi-implicit Euler, dt < 2 / omega, estimated from the
- * stiffest spring a vertex can feel: repulsion (kr), or edge elasticity and line tension over
- * the shortest edge (4 (kl + gamma) / lmin, the zigzag mode). *what names the spring. */
-double params_stable_dt(const Params *p, const char **what);
+ * stiffest mode of each term (derived in params.c and docs/model.md 3): repulsion (kr), edge
+ * elasticity and line tension (4 (kl + gamma) / lmin), area elasticity (ka area_g2) and bending
+ * (16 kb / lmin^3). area_g2 is the largest sum over a movable polygon's vertices of
+ * |dA/dr_i|^2 (sim_area_g2). *what names the term that sets the limit. */
+double params_stable_dt(const Params *p, double area_g2, const char **what);
+
+/* The start-up warning: when dt exceeds params_stable_dt, writes to f what limits it and a
+ * suggested dt, and returns 1; else 0. */
+int params_warn_dt(FILE *f, const Params *p, double area_g2);
 
 /* Writes every parameter as "name = value" lines, each prefixed by `prefix`, in list order. These
  * lines go into the banner and every frame, and a restart compares them with the checkpoint's. */

@@ -9,6 +9,7 @@
 #include "png.h"
 #include "atomic.h"
 #include "geometry.h"
+#include "text.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -363,8 +364,8 @@ static int chunk(FILE *f, const char *type, const unsigned char *data, size_t n)
 static int fail(char *err, size_t errlen, const char *path, const char *why, int errnum)
 {
     if (err && errlen) {
-        if (errnum) snprintf(err, errlen, "%s: %s (%s)", path, why, strerror(errnum));
-        else snprintf(err, errlen, "%s: %s", path, why);
+        if (errnum) snprintf(err, errlen, "%s: %s (%s)", TEXT_ESC(path), why, strerror(errnum));
+        else snprintf(err, errlen, "%s: %s", TEXT_ESC(path), why);
     }
     return -1;
 }

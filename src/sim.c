@@ -15,10 +15,11 @@
 #include "forces.h"
 #include "fusion.h"
 #include "geometry.h"
-#include "grid.h"
 #include "integrate.h"
 #include "off.h"
+#include "overlap.h"
 #include "rng.h"
+#include "text.h"
 #include "topology.h"
 #include <unistd.h>
 #include <math.h>
@@ -124,10 +125,28 @@ void sim_neighbors(Sim *s, int *nb)
     contact_count_neighbors(&s->contact, &s->e, &s->P, lmax, nb);
 }
 
-/* Checks an input beyond what the reader can: polygons whose edges cross (hoops that overlap
- * beyond their thickness push apart violently: a warning, an error with strict), and edges so
- * long that remodeling would create an unreasonable number of vertices. Returns 0 or -1. */
-static int check_input(Sim *s, const char *input, int strict)
+double sim_area_g2(const Sim *s)
+{
+    const Ensemble *e = &s->e;
+    double g2max = 0;
+    for (int p = 0; p < e->np; p++) {
+        if (e->rigid[p]) continue;
+        double g2 = 0;
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+            int a = ens_prev(e, i), b = ens_next(e, i);
+            double dx = e->x[b] - e->x[a], dy = e->y[b] - e->y[a];
+            g2 += 0.25 * (dx * dx + dy * dy);
+        }
+        g2max = fmax(g2max, g2);
+    }
+    return g2max;
+}
+
+/* Checks an input beyond what the reader can: edges so long that remodeling would create an
+ * unreasonable number of vertices (an error), and polygons that share area or boundary
+ * (overlap.h): a warning naming the first pair (index, line of the OFF file, shared area), an
+ * error with strict. Returns 0 or -1. */
+static int check_input(Sim *s, const char *input, const int *line, int strict)
 {
     double pieces = 0;
     for (int p = 0; p < s->e.np; p++)
@@ -147,7 +166,7 @@ static int check_input(Sim *s, const char *input, int strict)
     if (pieces > bound) {
         fprintf(stderr, "polyhoop: %s: remodeling to edges of at most lmax = %g would turn its %d vertices into about "
                 "%.3g (about %.3g GB), more than the bound of %.3g%s (wrong units, or a stray vertex?); "
-                "--max-vertices N raises it\n", input, s->P.lmax, nv, pieces, pieces * SIM_BYTES_PER_VERTEX / 1e9, bound,
+                "--max-vertices N raises it\n", TEXT_ESC(input), s->P.lmax, nv, pieces, pieces * SIM_BYTES_PER_VERTEX / 1e9, bound,
                 s->max_vertices > 0 ? " set by --max-vertices" : "");
         return -1;
     }
@@ -158,18 +177,34 @@ static int check_input(Sim *s, const char *input, int strict)
             if (!small++) first = p;
     if (small)
         fprintf(stderr, "polyhoop: %s: warning: %d of %d polygons (the first: polygon %d) have an area below Amin = %g: "
-                "the first step removes them\n", input, small, s->e.np, first, s->P.Amin);
-    int a, b;
-    double lmax = forces_update_geometry(&s->e);
-    if (grid_crossing(&s->e, lmax, 0, &a, &b)) {
-        s->input_overlaps = 1;
-        fprintf(stderr, "polyhoop: %s: %s: polygons %d and %d overlap (their edges cross)%s\n", input,
-                strict ? "error" : "warning", a, b, strict ? "" : "; they will push apart violently (--strict-input rejects this)");
-        if (strict) return -1;
+                "the first step removes them\n", TEXT_ESC(input), small, s->e.np, first, s->P.Amin);
+    OverlapPair f;
+    forces_update_geometry(&s->e);   /* (the areas, for the message) */
+    long n = overlap_find(&s->e, s->P.lmax, s->P.h, &f);
+    if (n < 0) {
+        fprintf(stderr, "polyhoop: %s: out of memory checking the polygons for overlaps\n", TEXT_ESC(input));
+        return -1;
     }
-    return 0;
+    if (n == 0) return 0;
+    s->input_overlaps = 1;
+    char what[400], more[80] = "";
+    double share = 0;
+    if (f.kind == OVERLAP_NESTED)
+        snprintf(what, sizeof what, "polygon %d (line %d) lies inside polygon %d (line %d) of the same phase (%+d), "
+                 "covering %.3g%% of polygon %d's area: only a drop of the other phase, or anything in a rigid "
+                 "polygon, may nest", f.a, line[f.a], f.b, line[f.b], s->e.phase[f.a], 100 * s->e.A[f.a] / s->e.A[f.b], f.b);
+    else {
+        share = 100 * overlap_fraction(&s->e, f.a, f.b);
+        snprintf(what, sizeof what, "polygons %d (line %d) and %d (line %d) %s %.3g%% of the smaller one's area "
+                 "(their edges %s)", f.a, line[f.a], f.b, line[f.b], share > 0 ? "overlap on" : "touch, sharing", share,
+                 f.kind == OVERLAP_CROSS ? "cross" : "coincide or touch: hoops keep a distance h, and the contact "
+                 "force of coinciding edges has no direction");
+    }
+    if (n > 1) snprintf(more, sizeof more, "; %ld such pairs in all", n);
+    fprintf(stderr, "polyhoop: %s: %s: %s%s%s\n", TEXT_ESC(input), strict ? "error" : "warning", what, more,
+            strict ? "" : share > 0 ? "; they will push apart violently (--strict-input rejects this)" : " (--strict-input rejects this)");
+    return strict ? -1 : 0;
 }
-
 
 int sim_load_input(Sim *s, const char *input, int strict)
 {
@@ -179,17 +214,23 @@ int sim_load_input(Sim *s, const char *input, int strict)
         fprintf(stderr, "polyhoop: %s\n", err);
         return -1;
     }
-    for (int p = 0; p < off.np; p++)
+    int *line = ph_realloc(NULL, (size_t)off.np * sizeof *line);
+    for (int p = 0; p < off.np; p++) {
         ensemble_add_polygon(&s->e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase, p < s->P.Nr);
+        line[p] = off.poly[p].line;
+    }
     off_free(&off);
     if (s->P.Nr > s->e.np) {
         fprintf(stderr, "polyhoop: %s: Nr = %d rigid polygons requested but the input has only %d\n",
                 params_file, s->P.Nr, s->e.np);
+        free(line);
         return -1;
     }
     sim_draw_traits(s);
     sim_pick_attracted(s);
-    return check_input(s, input, strict);
+    int rc = check_input(s, input, line, strict);
+    free(line);
+    return rc;
 }
 
 int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, RunRecord *run)
@@ -211,7 +252,7 @@ int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, 
     params_print(fa, &compiled, ""); params_print(fb, &s->P, "");
     fclose(fa); fclose(fb);
     if (strcmp(a, b)) {
-        fprintf(stderr, "polyhoop: cannot restart %s: it was run with other parameters than %s\n", path, params_file);
+        fprintf(stderr, "polyhoop: cannot restart %s: it was run with other parameters than %s\n", TEXT_ESC(path), params_file);
         return -1;
     }
     return 0;
@@ -221,7 +262,7 @@ void sim_likely_cause(const Sim *s, char *buf, size_t len)
 {
     const Params *P = &s->P;
     const char *stiff;
-    double dt_max = params_stable_dt(P, &stiff);
+    double dt_max = params_stable_dt(P, sim_area_g2(s), &stiff);
     if (P->dt > dt_max)
         snprintf(buf, len, "dt = %g exceeds the stability limit %.3g of the stiffest term (%s): use dt <= %.2g",
                  P->dt, dt_max, stiff, 0.5 * dt_max);

@@ -44,11 +44,11 @@ void sim_draw_traits(Sim *s);
 void sim_pick_attracted(Sim *s);
 
 /* Adds the polygons of an OFF file (the first Nr rigid), draws their traits and checks the
- * input (crossing edges: a warning, an error with strict; polygons below Amin, which the first
- * step removes: a warning). An input whose edges would remodel into more than s->max_vertices
- * vertices is refused with the figures; 0 means the larger of 10^6 and 1000 times the input's
- * vertices, but no more than half the machine's memory at SIM_BYTES_PER_VERTEX. Returns 0, or
- * -1 after saying why on stderr. */
+ * input (polygons that cross, touch or nest in one of the same phase, overlap.h: a warning, an
+ * error with strict; polygons below Amin, which the first step removes: a warning). An input
+ * whose edges would remodel into more than s->max_vertices vertices is refused with the figures;
+ * 0 means the larger of 10^6 and 1000 times the input's vertices, but no more than half the
+ * machine's memory at SIM_BYTES_PER_VERTEX. Returns 0, or -1 after saying why on stderr. */
 int sim_load_input(Sim *s, const char *input, int strict);
 
 /* The likely cause of a blow-up, from what was checked at start: a dt over the stability
@@ -65,6 +65,11 @@ int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, 
  * or (with s->validate) a polygon failed ensemble_validate; s->error then says which polygon,
  * when and why, and the state is not usable. */
 int sim_step(Sim *s);
+
+/* The largest sum over the vertices of a movable polygon of |dA/dr_i|^2, with
+ * |dA/dr_i| = |r_{i+1} - r_{i-1}| / 2: the stiffness of its breathing mode per unit ka
+ * (params_stable_dt). */
+double sim_area_g2(const Sim *s);
 
 /* Recomputes the geometry and contacts of the current state and fills nb[p] with the number of
  * neighbouring polygons (for the output). */

@@ -15,6 +15,7 @@
 #include "vtp.h"
 #include "atomic.h"
 #include "geometry.h"
+#include "text.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -65,30 +66,13 @@ static void putf(Buf *b, const char *fmt, ...)
     free(big);
 }
 
-/* The length of the UTF-8 character at c that an XML comment may hold as it is (1 to 4), or 0:
- * a byte that does not start a well-formed character (overlong forms, surrogates and values above
- * U+10FFFF are not), a control character other than tab and newline, DEL, U+FFFE, U+FFFF, or a
- * backslash (which introduces the escapes). */
-static int utf8_length(const unsigned char *c)
-{
-    if (c[0] < 0x80) return (c[0] < 0x20 && c[0] != '\t' && c[0] != '\n') || c[0] == 0x7F || c[0] == '\\' ? 0 : 1;
-    int n = c[0] >= 0xC2 && c[0] <= 0xDF ? 2 : c[0] >= 0xE0 && c[0] <= 0xEF ? 3 : c[0] >= 0xF0 && c[0] <= 0xF4 ? 4 : 0;
-    uint32_t u = c[0] & (0x7F >> n);
-    for (int k = 1; k < n; k++) {
-        if ((c[k] & 0xC0) != 0x80) return 0;
-        u = u << 6 | (c[k] & 0x3F);
-    }
-    if ((n == 3 && (u < 0x800 || (u >= 0xD800 && u <= 0xDFFF) || u >= 0xFFFE)) || (n == 4 && (u < 0x10000 || u > 0x10FFFF))) return 0;
-    return n;
-}
-
 /* XML forbids "--" inside a comment, and bytes that are not UTF-8 or are control characters
- * other than tab and newline: those are written as "\xHH" */
+ * other than tab and newline: those are written as "\xHH", as in messages (text.h) */
 static void put_comment(Buf *b, const char *s)
 {
     putf(b, "<!-- ");
     for (const unsigned char *c = (const unsigned char *)s; *c; ) {
-        int n = utf8_length(c);
+        int n = text_char_length(c, 1);
         if (n == 0) {   /* not UTF-8, a control byte or a backslash: "\xE9", so the file stays XML */
             putf(b, "\\x%02X", *c++);
             continue;
@@ -283,7 +267,7 @@ static void put_array(Buf *b, size_t offset, const Array *a, int ascii)
 
 static int fail(char *err, size_t errlen, const char *path, const char *why, int errnum)
 {
-    if (err && errlen) snprintf(err, errlen, "%s: %s (%s)", path, why, strerror(errnum));
+    if (err && errlen) snprintf(err, errlen, "%s: %s (%s)", TEXT_ESC(path), why, strerror(errnum));
     return -1;
 }
 

@@ -77,25 +77,47 @@ static void write_text(const char *path, const char *text)
     fclose(f);
 }
 
-/* two squares that overlap: a warning by default, an error with --strict-input */
+/* Polygons that share area or boundary: a warning by default naming both (index and line of the
+ * file) and the shared area; with --strict-input an error, exit 2 and nothing written. Crossing
+ * squares, identical squares, squares sharing an edge, a square inside a square of the same
+ * phase; a square inside one of the other phase and squares h apart pass even --strict-input. */
 void test_faults_overlapping_input(void)
 {
-    char dir[] = "/tmp/ph_test_overlap_XXXXXX", path[600], cmd[1400];
+    static const struct { const char *name, *off, *msg; } bad[] = {
+        { "cross", "OFF\n8 2 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n0.5 0.5 0\n1.5 0.5 0\n1.5 1.5 0\n0.5 1.5 0\n4 0 1 2 3\n4 4 5 6 7\n",
+          "polygons 0 (line 11) and 1 (line 12) overlap on 25% of the smaller one's area (their edges cross)" },
+        { "stacked", "OFF\n# a square, half of it, the square again\n4 3 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n4 0 1 2 3\n3 0 1 2\n4 1 2 3 0\n",
+          "polygons 0 (line 8) and 1 (line 9) overlap on 100% of the smaller one's area (their edges coincide or touch: "
+          "hoops keep a distance h, and the contact force of coinciding edges has no direction); 3 such pairs in all" },
+        { "edge", "OFF\n6 2 0\n0 0 0\n1 0 0\n2 0 0\n2 1 0\n1 1 0\n0 1 0\n4 0 1 4 5\n4 1 2 3 4\n",
+          "polygons 0 (line 9) and 1 (line 10) touch, sharing 0% of the smaller one's area (their edges coincide or touch" },
+        { "nested", "OFF\n8 2 0\n0 0 1\n4 0 1\n4 4 1\n0 4 1\n1 1 1\n2 1 1\n2 2 1\n1 2 1\n4 0 1 2 3\n4 4 5 6 7\n",
+          "polygon 1 (line 12) lies inside polygon 0 (line 11) of the same phase (+1), covering 6.25% of polygon 0's area: only a drop of the other phase" },
+    };
+    char dir[] = "/tmp/ph_test_overlap_XXXXXX", path[600], cmd[2000];
     ENSURE(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/two.off", dir);
-    write_text(path, "OFF\n8 2 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n0.5 0.5 0\n1.5 0.5 0\n1.5 1.5 0\n0.5 1.5 0\n"
-                     "4 0 1 2 3\n4 4 5 6 7\n");
-    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 -o %s/a %s 2> %s/err && grep -q 'warning: polygons 0 and 1 overlap' %s/err",
-             dir, path, dir, dir);
-    ENSURE(fx_sh(cmd) == 0);
-    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --strict-input -o %s/b %s 2> %s/err", dir, path, dir);
-    ENSURE(fx_sh(cmd) == 2);
-    snprintf(cmd, sizeof cmd, "grep -q 'error: polygons 0 and 1 overlap' %s/err", dir);
-    ENSURE(fx_sh(cmd) == 0);
-    /* touching but not crossing: no warning */
-    write_text(path, "OFF\n8 2 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n1.01 0 0\n2 0 0\n2 1 0\n1.01 1 0\n4 0 1 2 3\n4 4 5 6 7\n");
-    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --strict-input -o %s/c %s 2> %s/err", dir, path, dir);
-    ENSURE(fx_sh(cmd) == 0);
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(path, sizeof path, "%s/%s.off", dir, bad[k].name);
+        write_text(path, bad[k].off);
+        snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 -o %s/a%zu %s 2> %s/err && grep -qF \"%s.off: warning: %s\" %s/err && "
+                 "grep -q -- '--strict-input rejects this' %s/err && [ -f %s/a%zu/frame000000.vtp ]",
+                 dir, k, path, dir, bad[k].name, bad[k].msg, dir, dir, dir, k);
+        ENSURE_MSG(fx_sh(cmd) == 0, "%s: no warning naming the pair (%s)", bad[k].name, dir);
+        snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --strict-input -o %s/b%zu %s 2> %s/err; [ $? = 2 ] && "
+                 "grep -qF \"%s.off: error: %s\" %s/err && [ ! -e %s/b%zu ]", dir, k, path, dir, bad[k].name, bad[k].msg, dir, dir, k);
+        ENSURE_MSG(fx_sh(cmd) == 0, "%s: not refused with --strict-input (%s)", bad[k].name, dir);
+    }
+    static const char *const good[] = {
+        "OFF\n8 2 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n1.01 0 0\n2 0 0\n2 1 0\n1.01 1 0\n4 0 1 2 3\n4 4 5 6 7\n",   /* h apart */
+        "OFF\n8 2 0\n0 0 1\n4 0 1\n4 4 1\n0 4 1\n1 1 0\n2 1 0\n2 2 0\n1 2 0\n4 0 1 2 3\n4 4 5 6 7\n",         /* a drop in a drop */
+    };
+    for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
+        snprintf(path, sizeof path, "%s/good%zu.off", dir, k);
+        write_text(path, good[k]);
+        snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --strict-input -o %s/c%zu %s 2> %s/err && ! grep -q 'warning\\|error' %s/err",
+                 dir, k, path, dir, dir);
+        ENSURE_MSG(fx_sh(cmd) == 0, "good input %zu refused or warned about (%s)", k, dir);
+    }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(fx_sh(cmd) == 0);
 }
@@ -397,4 +419,49 @@ void test_faults_noise_kill_and_restart(void)
              "for f in $D/a/*; do cmp -s $f $D/b/${f##*/} && cmp -s $f $D/c/${f##*/} || { echo ${f##*/}; exit 15; }; done\n",
              dir, sizeof dir);
     ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
+}
+
+/* Text from outside reaches the terminal escaped: an input whose name holds ESC and other control
+ * bytes is named with \x1B, \x07, ... in the banner and in every message, from the reader
+ * (clockwise polygon, bad content), the input check and the option parser, and no raw ESC is
+ * written; OFF content with an ESC byte is quoted the same way. */
+void test_faults_escaped_names(void)
+{
+    char dir[64];
+    int st = fx_script("escape",
+             "E=$(printf '\\033') B=$(printf '\\007') && N=\"$D/in${E}]0;pwned${B}.off\" || exit 10\n"
+             "printf 'OFF\\n3 1 0\\n0 0 0\\n0 1 0\\n1 0 0\\n3 0 1 2\\n' > \"$N\" || exit 11\n"
+             "./polyhoop -n 0 -o $D/a \"$N\" > $D/out 2> $D/err || exit 12\n"
+             "grep -q 'in\\\\x1B\\]0;pwned\\\\x07.off:6: warning: polygon 0 is clockwise' $D/err || exit 13\n"
+             "grep -q 'input .*in\\\\x1B\\]0;pwned\\\\x07.off: 1 polygons' $D/out || exit 14\n"
+             "! grep -q \"$E\" $D/out $D/err && ! grep -q \"$B\" $D/out $D/err || exit 15\n"
+             "printf 'OFF\\n3 1 0\\n0 0 0\\n1 0 0\\n0 1 \\033[2J\\n3 0 1 2\\n' > \"$N\" || exit 16\n"
+             "./polyhoop -q -n 0 -o $D/b \"$N\" 2> $D/err; [ $? = 2 ] || exit 17\n"
+             "grep -q \"pwned\\\\\\\\x07.off:5: expected a number for z of vertex 2, found '\\\\\\\\x1B\\[2J'\" $D/err || exit 18\n"
+             "./polyhoop -q -n \"1${E}[31m\" -o $D/c 2> $D/err; [ $? = 2 ] && grep -q \"got '1\\\\\\\\x1B\\[31m'\" $D/err || exit 19\n"
+             "./polyhoop -q -n 0 -o \"$D/d${E}\" \"$D/none${E}.off\" 2> $D/err; [ $? = 2 ] && grep -q 'none\\\\x1B.off:0: cannot open' $D/err || exit 20\n"
+             "! grep -q \"$E\" $D/err && [ ! -e $D/b ] && [ ! -e $D/c ] || exit 21\n", dir, sizeof dir);
+    ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
+}
+
+/* Every usage error, whichever option it concerns, exits 2 with a message and writes nothing. */
+void test_faults_usage_errors_exit_2(void)
+{
+    static const char *const bad[] = { "-o", "--restart", "-n", "-n -1", "-s 0", "-j", "-j 0", "--seed -1", "--seed x",
+        "--checkpoint-every", "--checkpoint-every -1", "--max-cells 0", "--max-time -1", "--max-time nan", "--png-color",
+        "--png-color bogus", "--png-size", "--png-size 0x0", "--png-size 10x", "--png-view 1,1,0,0", "--png-view 0,0,1",
+        "--png-range 2,1", "--png-range 0,inf", "-x", "--strict", "inputs/ensemble.off inputs/foam.off",
+        "--restart /nonexistent", "--restart /nonexistent --seed 2" };
+    char dir[] = "/tmp/ph_test_usage_XXXXXX", args[512], log[96], cmd[256];
+    ENSURE(mkdtemp(dir));
+    snprintf(log, sizeof log, "%s/log", dir);
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(args, sizeof args, "-q -n 0 -o %s/out %s", dir, bad[k]);
+        int st = fx_run(args, log);
+        ENSURE_MSG(st == 2, "polyhoop %s: exit status %d, expected 2", bad[k], st);
+        snprintf(cmd, sizeof cmd, "grep -q '^polyhoop: ' %s && [ ! -e %s/out ]", log, dir);
+        ENSURE_MSG(fx_sh(cmd) == 0, "polyhoop %s: no message, or output written", bad[k]);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(fx_sh(cmd) == 0);
 }

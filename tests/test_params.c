@@ -3,6 +3,8 @@
  * changed value of each is refused on restart, by the program itself. */
 #define _POSIX_C_SOURCE 200809L
 #include "checkpoint.h"
+#include "forces.h"
+#include "geometry.h"
 #include "fixtures.h"
 #include "harness.h"
 #include "params.h"
@@ -123,4 +125,93 @@ void test_params_restart_refuses_changes(void)
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(fx_sh(cmd) == 0);
+}
+
+/* The stiffness omega^2 = -d.(dF/dr).d / |d|^2 of polygon 0 along the mode d (central
+ * differences of the internal forces, amplitude eps). */
+static double mode_stiffness(Ensemble *e, const Params *P, const double *dx, const double *dy, double eps)
+{
+    int s0 = e->start[0], n = e->count[0];
+    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y), num = 0, den = 0;
+    ENSURE(x && y);
+    memcpy(x, e->x + s0, (size_t)n * sizeof *x);
+    memcpy(y, e->y + s0, (size_t)n * sizeof *y);
+    for (int sign = 1; sign >= -1; sign -= 2) {
+        for (int k = 0; k < n; k++) { e->x[s0 + k] = x[k] + sign * eps * dx[k]; e->y[s0 + k] = y[k] + sign * eps * dy[k]; }
+        forces_update_geometry(e);
+        forces_internal(e, P, NULL);
+        for (int k = 0; k < n; k++) num -= sign * (e->fx[s0 + k] * dx[k] + e->fy[s0 + k] * dy[k]) / (2 * eps);
+    }
+    for (int k = 0; k < n; k++) { den += dx[k] * dx[k] + dy[k] * dy[k]; e->x[s0 + k] = x[k]; e->y[s0 + k] = y[k]; }
+    free(x);
+    free(y);
+    return num / den;
+}
+
+/* The stable time step names the term that limits it. The area and bending terms are the
+ * stiffnesses of the modes derived in params.c, checked against the force code: a 40-gon of
+ * radius 1 breathing along dA/dr_i (omega^2 = ka |dA/dr|^2, rigid polygons left out), and a
+ * 400-gon of radius 1 (edges 0.0157, nearly straight) in its zigzag (omega^2 = 16 kb / l^3). With
+ * ka or kb above the repulsion, the start-up warning names area elasticity or bending. */
+void test_params_stable_dt_names_the_stiffest_term(void)
+{
+    static Sim s;
+    Params P = fx_params_zero();
+    P.kr = 1e5;
+    P.ka = 1e7;
+    sim_init(&s, &P, 1);
+    fx_add_ngon(&s.e, 40, 1, 0, 0, 0);
+    double big[4] = { -50, 50, 50, -50 }, bigy[4] = { -50, -50, 50, 50 };
+    ensemble_add_polygon(&s.e, 4, big, bigy, 1, 1);   /* rigid: has no area term */
+    double g2 = sim_area_g2(&s), want = 40 * pow(sin(2 * PH_PI / 40), 2);
+    ENSURE_CLOSE(g2, want, 1e-12);
+    double dx[400], dy[400];
+    for (int k = 0; k < 40; k++) {   /* dA/dr_k = (r_{k+1} - r_{k-1})^perp / 2, outward */
+        int a = s.e.start[0] + (k + 39) % 40, b = s.e.start[0] + (k + 1) % 40;
+        dx[k] = 0.5 * (s.e.y[b] - s.e.y[a]);
+        dy[k] = -0.5 * (s.e.x[b] - s.e.x[a]);
+    }
+    ENSURE_CLOSE(mode_stiffness(&s.e, &P, dx, dy, 1e-7) / (P.ka * g2), 1, 1e-3);
+
+    const char *what;
+    double dt_max = params_stable_dt(&P, g2, &what);
+    ENSURE_CLOSE(dt_max, 2 / sqrt(P.ka * g2), 1e-15);
+    ENSURE_MSG(strstr(what, "area elasticity ka") != NULL, "%s", what);
+    char buf[512];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    P.dt = 1e-3;   /* (dt_max = 6.39e-4) */
+    ENSURE(params_warn_dt(f, &P, g2) == 1);
+    fclose(f);
+    ENSURE_MSG(strstr(buf, "warning: dt = 0.001 exceeds the stability limit 0.000639 ") &&
+               strstr(buf, "(area elasticity ka of the largest polygon"), "%s", buf);
+    P.dt = 5e-4;
+    ENSURE(params_warn_dt(stderr, &P, g2) == 0);
+    sim_free(&s);
+
+    P = fx_params_zero();
+    P.kr = 1e5;
+    P.kb = 1;
+    sim_init(&s, &P, 1);
+    fx_add_ngon(&s.e, 400, 1, 0, 0, 0);
+    for (int k = 0; k < 400; k++) {   /* vertices alternately out and in */
+        double phi = 2 * PH_PI * k / 400;
+        dx[k] = (k % 2 ? -1 : 1) * cos(phi);
+        dy[k] = (k % 2 ? -1 : 1) * sin(phi);
+    }
+    double l = 2 * sin(PH_PI / 400);
+    ENSURE_CLOSE(mode_stiffness(&s.e, &P, dx, dy, 1e-9) / (16 * P.kb / (l * l * l)), 1, 2e-2);
+    P.lmin = 0.02;
+    dt_max = params_stable_dt(&P, sim_area_g2(&s), &what);
+    ENSURE_CLOSE(dt_max, 2 / sqrt(16 * P.kb / (P.lmin * P.lmin * P.lmin)), 1e-15);
+    f = fmemopen(buf, sizeof buf, "w");
+    P.dt = 2e-3;   /* (dt_max = 1.4e-3) */
+    ENSURE(params_warn_dt(f, &P, sim_area_g2(&s)) == 1);
+    fclose(f);
+    ENSURE_MSG(strstr(buf, "(bending kb over lmin"), "%s", buf);
+    sim_free(&s);
+
+    P = params_compiled;   /* the defaults: repulsion limits, and dt is well below */
+    params_stable_dt(&P, 1.0, &what);
+    ENSURE_MSG(!strcmp(what, "repulsion kr"), "%s", what);
+    ENSURE(params_warn_dt(stderr, &P, 1.0) == 0);
 }

@@ -9,6 +9,7 @@
 #include "fixtures.h"
 #include "geometry.h"
 #include "off.h"
+#include "overlap.h"
 #include <math.h>
 #include <dirent.h>
 #include <stdlib.h>
@@ -196,9 +197,12 @@ static double vertex_edge_gap(const OffPolygon *p, const OffPolygon *q)
 
 /* Every generator of scripts/ writes an input that the program's OFF reader takes with the number
  * of polygons asked for: make_inputs.py for each of its scenes, another draw (--size, --seed) where
- * it has them, and make_tissue.py. Each file is read twice: by ./polyhoop with --strict-input,
- * which refuses crossing edges and must print nothing (a clockwise polygon would be reversed with a
- * warning), and by off_read here, to see that no polygon lies inside another (but the emulsion's
+ * it has them, and make_tissue.py. Each file is read three times: by ./polyhoop with
+ * --strict-input, which refuses polygons that cross, touch or nest in one of the same phase and
+ * must print nothing (a clockwise polygon would be reversed with a warning) — for scenes with
+ * walls, which share corners as rigid polygons may, by the overlap check with those walls rigid
+ * (as the showcase's Nr makes them) and by ./polyhoop without --strict-input —, and by off_read
+ * here, to see that no polygon lies inside another (but the emulsion's
  * nested drops) and that different polygons keep at least 0.009 apart (the generators leave
  * h = 0.01 or more), except the rigid walls among themselves, which meet at corners. */
 static const struct { const char *name; int size, seed, polygons, at_least, walls, nested; } generated[] = {
@@ -228,9 +232,25 @@ void test_scripts_generated_inputs_valid(void)
         int st = run(cmd);
         if (st == 127) SKIP("python3 is not on PATH");
         ENSURE_MSG(st == 0, "%s exited %d", cmd, st);
-        snprintf(cmd, sizeof cmd, "./polyhoop -q --strict-input -n 0 -o %s/run_%s %s/%s.off > /dev/null 2> %s/%s.err && "
-                 "[ ! -s %s/%s.err ]", dir, name, dir, name, dir, name, dir, name);
+        snprintf(cmd, sizeof cmd, "./polyhoop -q %s -n 0 -o %s/run_%s %s/%s.off > /dev/null 2> %s/%s.err && "
+                 "[ %s %s/%s.err ]", generated[g].walls ? "" : "--strict-input", dir, name, dir, name, dir, name,
+                 generated[g].walls ? "-e" : "! -s", dir, name);
         ENSURE_MSG(run(cmd) == 0, "./polyhoop refused or warned about %s/%s.off: see %s/%s.err", dir, name, dir, name);
+        if (generated[g].walls) {   /* the check of --strict-input, with the walls rigid */
+            OffData w;
+            char werr[512];
+            snprintf(path, sizeof path, "%s/%s.off", dir, name);
+            ENSURE_MSG(off_read(path, &w, werr, sizeof werr) == 0, "%s", werr);
+            static Ensemble e;
+            ensemble_init(&e, 1);
+            for (int p = 0; p < w.np; p++)
+                ensemble_add_polygon(&e, w.poly[p].n, w.poly[p].x, w.poly[p].y, w.poly[p].phase, p < generated[g].walls);
+            off_free(&w);
+            OverlapPair first;
+            long pairs = overlap_find(&e, 0.2, 0.01, &first);
+            ensemble_free(&e);
+            ENSURE_MSG(pairs == 0, "%s: polygons %d and %d overlap, touch or nest (%ld pairs)", path, first.a, first.b, pairs);
+        }
 
         OffData d;
         char err[512];

@@ -1,0 +1,39 @@
+/* Escaping text from outside for messages (text.h). */
+#include "text.h"
+#include <stdio.h>
+#include <string.h>
+
+int text_char_length(const unsigned char *c, int keep_space)
+{
+    if (c[0] < 0x80)
+        return (c[0] < 0x20 && !(keep_space && (c[0] == '\t' || c[0] == '\n'))) || c[0] == 0x7F || c[0] == '\\' ? 0 : 1;
+    int n = c[0] >= 0xC2 && c[0] <= 0xDF ? 2 : c[0] >= 0xE0 && c[0] <= 0xEF ? 3 : c[0] >= 0xF0 && c[0] <= 0xF4 ? 4 : 0;
+    uint32_t u = c[0] & (0x7F >> n);
+    for (int k = 1; k < n; k++) {
+        if ((c[k] & 0xC0) != 0x80) return 0;
+        u = u << 6 | (c[k] & 0x3F);
+    }
+    if ((n == 2 && u <= 0x9F) ||   /* C1 controls U+0080..U+009F: some terminals obey them */
+        (n == 3 && (u < 0x800 || (u >= 0xD800 && u <= 0xDFFF) || u >= 0xFFFE)) || (n == 4 && (u < 0x10000 || u > 0x10FFFF))) return 0;
+    return n;
+}
+
+char *text_escape(char *buf, size_t len, const char *s, size_t max)
+{
+    size_t n = 0, end = strlen(s) < max ? strlen(s) : max;
+    const unsigned char *c = (const unsigned char *)s, *stop = c + end;
+    while (c < stop) {
+        int k = text_char_length(c, 0);
+        if (k > stop - c) k = 0;   /* (a character cut by max: its bytes escaped) */
+        size_t need = k ? (size_t)k : 4;
+        if (n + need + 4 > len) {   /* room for "..." and the terminator */
+            memcpy(buf + n, "...", 4);
+            return buf;
+        }
+        if (k) memcpy(buf + n, c, need), c += k;
+        else snprintf(buf + n, 5, "\\x%02X", *c++);
+        n += need;
+    }
+    buf[n] = '\0';
+    return buf;
+}
