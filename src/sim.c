@@ -179,8 +179,22 @@ int sim_load_input(Sim *s, const char *input, int strict)
         fprintf(stderr, "polyhoop: %s\n", err);
         return -1;
     }
-    for (int p = 0; p < off.np; p++)
-        ensemble_add_polygon(&s->e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase, p < s->P.Nr);
+    int np = off.np;
+    double *v = ph_realloc(NULL, 2 * (size_t)np * sizeof *v);
+    if (s->velocities && off_read_velocities(s->velocities, np, s->P.Nr, s->P.h / s->P.dt, v, v + np, err, sizeof err)) {
+        fprintf(stderr, "polyhoop: %s\n", err);
+        off_free(&off);
+        free(v);
+        return -1;
+    }
+    for (int p = 0; p < np; p++) {
+        int q = ensemble_add_polygon(&s->e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase, p < s->P.Nr);
+        for (int i = s->e.start[q]; s->velocities && i < s->e.start[q] + s->e.count[q]; i++) {
+            s->e.vx[i] = v[p];
+            s->e.vy[i] = v[np + p];
+        }
+    }
+    free(v);
     off_free(&off);
     if (s->P.Nr > s->e.np) {
         fprintf(stderr, "polyhoop: %s: Nr = %d rigid polygons requested but the input has only %d\n",
