@@ -101,6 +101,7 @@ int main(int argc, char **argv)
         if (!opt.quiet && stat(input, &st) == 0 && st.st_size > (32 << 20))   /* (a long read: say what it is doing) */
             fprintf(stderr, "polyhoop: reading %s (%.0f MB)...\n", TEXT_ESC(input), st.st_size / 1e6);
         sim.max_vertices = opt.max_vertices;
+        sim.velocities = opt.velocities;
         if (sim_load_input(&sim, input, opt.strict)) return PH_EXIT_USAGE;
     }
     if (opt.frames >= 0) sim.P.Nf = opt.frames;

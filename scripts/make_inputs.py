@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes the initial configurations of the paper's showcases as GeomView OFF files (counter-
 clockwise polygons whose edges do not cross): Fig. 2C (vesicles), 2D (floppy), 2E (rubber_bands),
-2F (foam), 2G (emulsion), 2H (hourglass) and 4C/D (hex_packing). Deterministic (fixed seed): run
-it again to get the same files.
+2F (foam), 2G (emulsion), 2H (hourglass) and 4C/D (hex_packing), and a jet of projectiles shot
+at a cell (projectiles, with its velocity file projectiles.vel; --speed sets the jet's speed).
+Deterministic (fixed seed): run it again to get the same files.
     scripts/make_inputs.py                       # the three kept in inputs/, overwriting them
     scripts/make_inputs.py --dir /tmp/x emulsion # only the emulsion, into /tmp/x
     scripts/make_inputs.py --size 40 --seed 5 --dir /tmp/x foam   # 40 bubbles, another draw
@@ -227,9 +228,33 @@ def hex_packing(path, size=400, seed=None):
     make_hex.write_hex(path, size, 0.01, "hexagonal packing (paper Fig. 4C/D): %d cells of radius 1, "
                        "written by scripts/make_inputs.py" % size)
 
+def projectiles(path, size=30, seed=8, speed=2.5):
+    """After Campello & Zohdi 2014 (particle bombardment): a cell of radius 1 (the membrane: its
+    hoop) at the origin, a rigid wall behind it, and a jet of `size` particles of radius 0.04
+    (octagons) in a 0.9 by 0.6 rectangle in front of it, shot along +x at speeds drawn uniformly
+    within 20 % of `speed` [L/T]; the velocities go into the velocity file NAME.vel beside it."""
+    rnd = random.Random(seed)
+    wall = subdivide([(1.1, -1.3), (1.25, -1.3), (1.25, 1.3), (1.1, 1.3)], 0.05)
+    polys = [(wall, 1), (circle(0.0, 0.0, 1.0, 0.04), 1)]
+    r, parts, tries = 0.04, [], 0
+    while len(parts) < size and tries < 100000:
+        tries += 1
+        x, y = rnd.uniform(-2.0, -1.1), rnd.uniform(-0.3, 0.3)
+        if math.hypot(x, y) > 1 + r + 0.04 and all(math.hypot(x - a, y - b) > 2 * r + 0.03 for a, b in parts):
+            parts.append((x, y))
+    if len(parts) < size:
+        sys.exit("make_inputs.py: projectiles: only %d particles fit in the jet, not %d" % (len(parts), size))
+    polys += [(circle(x, y, r, 0.04, rnd.uniform(0, math.pi / 4)), 1) for x, y in parts]
+    write_off(path, polys, "projectiles (after Campello & Zohdi 2014): a wall, a cell of radius 1 and "
+              "a jet of %d particles at %g L/T +- 20 %% (velocities: %s)" % (size, speed, os.path.basename(path[:-4] + ".vel")))
+    with open(path[:-4] + ".vel", "w") as f:
+        f.write("# polygon vx vy: the particles of %s, written by scripts/make_inputs.py\n" % os.path.basename(path))
+        for k in range(len(parts)):
+            f.write("%d %.9g 0\n" % (k + 2, speed * rnd.uniform(0.8, 1.2)))
+
 KEPT = ("emulsion", "foam", "hourglass")    # the inputs kept in the repository's inputs/
 SCENES = {"emulsion": emulsion, "floppy": floppy, "foam": foam, "hex_packing": hex_packing,
-          "hourglass": hourglass, "rubber_bands": rubber_bands, "vesicles": vesicles}
+          "hourglass": hourglass, "projectiles": projectiles, "rubber_bands": rubber_bands, "vesicles": vesicles}
 
 
 def main():
@@ -244,9 +269,12 @@ def main():
     p.add_argument("--size", type=int, help="number of drops, bubbles, vesicles, particles, rings or cells "
                    "(default: the scene's; the hourglass has none)")
     p.add_argument("--seed", type=int, help="random seed (default: the scene's, which made the files in inputs/)")
+    p.add_argument("--speed", type=float, help="projectiles only: the jet's mean speed in L/T (default 2.5)")
     a = p.parse_args()
     if a.size is not None and a.size < 1:
         p.error("--size must be at least 1")
+    if a.speed is not None and (not a.speed > 0 or a.names != ["projectiles"]):
+        p.error("--speed needs a number > 0 and the projectiles alone")
     for name in a.names:
         if name not in SCENES:
             p.error("unknown input %r (choose from %s)" % (name, ", ".join(sorted(SCENES))))
@@ -254,7 +282,7 @@ def main():
         p.error("--dir %s is not a folder" % a.dir)
     for name in a.names or KEPT:
         path = os.path.join(a.dir, name + ".off")
-        kw = {k: v for k, v in (("size", a.size), ("seed", a.seed)) if v is not None}
+        kw = {k: v for k, v in (("size", a.size), ("seed", a.seed), ("speed", a.speed)) if v is not None}
         SCENES[name](path, **kw)
         print("wrote %s" % path)
 

@@ -6,10 +6,11 @@
 #                                         (make showcase NAME=foam [QUICK=1])
 #   scripts/showcase.sh --list            the names, one a line
 # NAME: tissue (Fig. 2A), migration (2B), vesicles (2C), floppy (2D), rubber_bands (2E),
-# foam (2F), emulsion (2G), hourglass (2H), organ (3), hex_packing (4C/D).
+# foam (2F), emulsion (2G), hourglass (2H), organ (3), hex_packing (4C/D); projectiles (a jet of
+# particles shot at a cell, after Campello & Zohdi 2014; docs/model.md 5.2).
 # --quick runs 10 frames only (a minute or two), to see that it works; --out DIR writes there
 # instead of outputs/NAME/; options after -- go to polyhoop (e.g. -n 2 -s 20 --check).
-names="tissue migration vesicles floppy rubber_bands foam emulsion hourglass organ hex_packing"
+names="tissue migration vesicles floppy rubber_bands foam emulsion hourglass organ hex_packing projectiles"
 case "${1:-}" in
     -h|--help|"") sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; [ -n "${1:-}" ]; exit $?;;
     --list) printf '%s\n' $names; exit 0;;
@@ -41,6 +42,8 @@ case "$name" in
     hourglass)    input=inputs/hourglass.off; extra=(--png-color rigid) ;;
     organ)        input=inputs/ensemble.off;  extra=(--png-color age) ;;
     hex_packing)  input=$build/hex_packing.off; extra=(--png-color neighbors) ;;
+    projectiles)  input=$build/projectiles.off; extra=(--png-color velocity --png-view -2.2,-1.4,1.4,1.4
+                                                       --velocities "$build/projectiles.vel") ;;
     *) echo "showcase: no showcase '$name' ($names)" >&2; exit 2 ;;
 esac
 make -s --no-print-directory B="$build" PARAMS="params/$name.h" "$build/polyhoop"
@@ -51,6 +54,7 @@ if [[ "$input" == "$build"/* ]] && [ "$stale" = 1 ]; then
     case "$name" in
         migration) python3 scripts/make_tissue.py 1000 "$input.tmp" --seed 1 > /dev/null ;;
         *) mkdir -p "$build/gen" && python3 scripts/make_inputs.py --dir "$build/gen" "$name" > /dev/null &&
+           { [ ! -e "$build/gen/$name.vel" ] || mv "$build/gen/$name.vel" "$build/$name.vel"; } &&
            mv "$build/gen/$name.off" "$input.tmp" ;;
     esac
     mv "$input.tmp" "$input"

@@ -13,7 +13,7 @@
  *
  * Version 3 added the checksum, version 4 the edits and the patchable list, version 5 the run's
  * record, version 6 the polarity, the hazards, the death count and the noise and rate
- * parameters; files of older
+ * parameters, version 7 the projectile parameters v_pass and A_pass; files of older
  * versions are refused with a message saying so (continue them with the program that wrote
  * them, or rerun from the input). On reading, the checksum is
  * checked first (one streaming pass over the file), then every field as it is parsed, and the
@@ -46,7 +46,7 @@ typedef struct Header {
 } Header;
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
-enum { VERSION = 6 };
+enum { VERSION = 7 };
 
 /* Coordinates beyond COORD_LMAX lmax of the origin are refused: far beyond any run (frames every
  * Ns steps stop a vertex that moves farther than h per step), and within what the contact grid's

@@ -47,7 +47,7 @@
 /* An event of the run, for its log (events.csv): the polygons before and after it, by id (-1:
  * none), and the step it happened in. */
 typedef struct Event { int64_t step; int type; int64_t before[2], after[2]; } Event;
-enum { EVENT_DIVISION, EVENT_REMOVAL, EVENT_FUSION, EVENT_SPLIT, EVENT_DEATH };
+enum { EVENT_DIVISION, EVENT_REMOVAL, EVENT_FUSION, EVENT_SPLIT, EVENT_DEATH, EVENT_PASSAGE };
 
 typedef struct Ensemble {
     /* vertices: nv_used slots in use (including gaps), nv_cap allocated */

@@ -3,7 +3,9 @@
  * tokens in place. The grammar is line-oriented: the header "OFF" alone, then "Nv Np Ne", then Nv
  * lines "x y z", then Np lines "k i1 ... ik", then nothing but comments and blank lines. Vertices and
  * polygons are stored in arrays that grow as lines are actually read, never at the size the header
- * claims, so a lying header cannot make us allocate more than the file holds. */
+ * claims, so a lying header cannot make us allocate more than the file holds. The optional
+ * velocity file of an input (off_read_velocities) is read with the same tokenizer: lines
+ * "polygon vx vy", comments and blank lines as in OFF. */
 #define _POSIX_C_SOURCE 200809L
 #include "off.h"
 #include "text.h"
@@ -417,6 +419,55 @@ int off_read(const char *path, OffData *out, char *err, size_t errlen)
     free(r.tok);
     free(v);
     if (rc) off_free(out);
+    return rc;
+}
+
+int off_read_velocities(const char *path, int np, int nrigid, double vmax, double *vx, double *vy,
+                        char *err, size_t errlen)
+{
+    Reader r = { .path = path, .err = err, .errlen = errlen };
+    if (errlen) err[0] = '\0';
+    for (int p = 0; p < np; p++) vx[p] = vy[p] = 0;
+    long *given = calloc((size_t)np + 1, sizeof *given);   /* the line that gave polygon p its velocity */
+    if (!given) return fail(&r, 0, "out of memory");
+    r.f = fopen(path, "r");
+    int rc = 0, got;
+    struct stat st;
+    if (!r.f) rc = fail(&r, 0, "cannot open: %s", strerror(errno));
+    else if (fstat(fileno(r.f), &st) == 0 && S_ISDIR(st.st_mode))
+        rc = fail(&r, 0, "is a directory, expected a velocity file");
+    while (rc == 0 && (got = next_line(&r)) != 0) {
+        if (got < 0) { rc = -1; break; }
+        long p;
+        double v[2];
+        if (r.ntok != 3) { rc = fail(&r, r.line, "expected 3 fields 'polygon vx vy', found %zu", r.ntok); break; }
+        if (!parse_long(r.tok[0], &p) || p < 0 || p >= np) {
+            rc = fail(&r, r.line, "expected a polygon index from 0 to %d (the input has %d polygons), found '%.40s'", np - 1, np, r.tok[0]);
+            break;
+        }
+        for (int a = 0; a < 2 && rc == 0; a++)
+            if (!parse_double(r.tok[a + 1], &v[a]) || !isfinite(v[a]))
+                rc = fail(&r, r.line, "expected a finite number for v%c of polygon %ld, found '%.40s'", "xy"[a], p, r.tok[a + 1]);
+        if (rc) break;
+        if (given[p]) { rc = fail(&r, r.line, "polygon %ld already has a velocity (line %ld)", p, given[p]); break; }
+        if (p < nrigid && (v[0] != 0 || v[1] != 0)) {
+            rc = fail(&r, r.line, "polygon %ld is rigid (the first Nr = %d polygons): it cannot move", p, nrigid);
+            break;
+        }
+        /* (a vertex faster than h/dt stops the run in its first step: say so here, by the line) */
+        if (!(hypot(v[0], v[1]) < vmax)) {
+            rc = fail(&r, r.line, "expected a speed below h/dt = %g for polygon %ld, found %g", vmax, p, hypot(v[0], v[1]));
+            break;
+        }
+        given[p] = r.line;
+        vx[p] = v[0];
+        vy[p] = v[1];
+    }
+    if (r.f) fclose(r.f);
+    free(r.buf);
+    free(r.tok);
+    free(given);
+    if (rc) for (int p = 0; p < np; p++) vx[p] = vy[p] = 0;
     return rc;
 }
 

@@ -14,4 +14,12 @@ typedef struct OffData { int np; OffPolygon *poly; } OffData;
 int off_read(const char *path, OffData *out, char *err, size_t errlen);
 void off_free(OffData *d);
 
+/* Reads the velocity file of an input of np polygons (docs/model.md 7): lines "polygon vx vy"
+   (polygon: 0-based, in the order of the OFF file's faces), '#' comments and blank lines as in
+   OFF. Fills vx[p], vy[p] for p < np, 0 for the polygons it does not list. A polygon listed
+   twice, an index out of range, a non-number, a rigid polygon (p < nrigid) given a velocity, or a
+   speed of vmax or more is rejected like an OFF error ("path:line: message", everything 0). */
+int off_read_velocities(const char *path, int np, int nrigid, double vmax, double *vx, double *vy,
+                        char *err, size_t errlen);
+
 #endif

@@ -16,7 +16,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: polyhoop [options] [input.off]\n"
+        "usage: polyhoop [options] [--velocities FILE] [input.off]\n"
         "       polyhoop [options] --restart DIR\n"
         "Simulates the polygons of input.off (default inputs/ensemble.off, in the current folder or\n"
         "else in the repository this program was built in) with the parameters\n"
@@ -28,6 +28,8 @@ static void usage(FILE *f)
         "                 up to the cores not busy at the start, chosen again every frame;\n"
         "                 at most 4 per core)\n"
         "  --seed N       seed of the random numbers (default 1)\n"
+        "  --velocities FILE  initial velocities of the input's polygons, lines 'polygon vx vy'\n"
+        "                 (polygon: 0-based, in face order; unlisted ones start at rest)\n"
         "  --ascii        write frames as ASCII instead of zlib-compressed binary\n"
         "  --png          also draw every frame as DIR/frame%%06d.png (see --png-*)\n"
         "  --png-color A  colour the cells by cell array A (default area), one of:\n"
@@ -71,7 +73,7 @@ int options_parse(Options *o, int argc, char **argv)
 {
     *o = (Options){ .dir = "outputs", .frames = -1, .steps = -1, .seed = 1,
                     .every = 1, .png_w = 800, .png_h = 800, .png_color = "area" };
-    const char *given_input = NULL, *given_dir = NULL, *given_seed = NULL;
+    const char *given_input = NULL, *given_dir = NULL, *given_seed = NULL, *given_vel = NULL;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
         const char *next = k + 1 < argc ? argv[k + 1] : NULL;
@@ -80,6 +82,7 @@ int options_parse(Options *o, int argc, char **argv)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 1; }
         else if (!strcmp(a, "-o") && next) { o->dir = next; given_dir = a; k++; }
         else if (!strcmp(a, "--restart") && next) { o->restart = next; k++; }
+        else if (!strcmp(a, "--velocities") && next) { o->velocities = next; given_vel = a; k++; }
         else if (!strcmp(a, "-n")) COUNT(frames, 0);
         else if (!strcmp(a, "-s")) COUNT(steps, 1);
         else if (!strcmp(a, "-j")) COUNT(threads, 1);
@@ -154,10 +157,10 @@ int options_parse(Options *o, int argc, char **argv)
         return -1;
     }
     /* a restart continues a run: its input, seed and folder are the run's own */
-    const char *clash = given_input ? given_input : given_dir ? given_dir : given_seed;
+    const char *clash = given_input ? given_input : given_dir ? given_dir : given_seed ? given_seed : given_vel;
     if (o->restart && clash) {
         fprintf(stderr, "polyhoop: %s cannot be combined with --restart: the run in %s keeps its own input, "
-                "seed and folder\n", TEXT_ESC(clash), TEXT_ESC(o->restart));
+                "velocities, seed and folder\n", TEXT_ESC(clash), TEXT_ESC(o->restart));
         return -1;
     }
     if (o->restart) o->dir = o->restart;

@@ -7,6 +7,7 @@
 
 typedef struct Options {
     const char *input;      /* OFF file; NULL: the default (inputs/ensemble.off, see main) */
+    const char *velocities; /* --velocities FILE: the input's initial velocities, or NULL */
     const char *restart;    /* folder of the run to continue, or NULL */
     const char *dir;        /* output folder */
     int frames, steps;      /* -n, -s; -1: the compiled Nf, Ns */

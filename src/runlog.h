@@ -1,6 +1,6 @@
 /* The run's log beside its frames: DIR/events.csv (every division, removal, fusion and split, with
  * the ids involved) and DIR/observables.csv (one line per frame: counts, area statistics,
- * neighbours, kinetic energy and the potential energy by term). Both are appended to as the run
+ * neighbours, kinetic energy, the potential energy by term and the count of nested polygons). Both are appended to as the run
  * goes; a restart first cuts them back to its checkpoint (rewritten atomically), so that they go
  * on without gaps or duplicates. Columns: docs/model.md 7. */
 #ifndef PH_RUNLOG_H

@@ -6,7 +6,8 @@
  *   4. contact:    pair forces between hoop segments, from a list of nearby edges  (paper 2.3, 3.4)
  *                  kept over steps while valid, rebuilt from the cell grid
  *   5. integrate:  semi-implicit Euler, growth of the target areas                 (paper 3.5, 3.2)
- *   6. fusion:     merging and splitting of touching hoops                         (paper 3.3)
+ *   6. fusion:     projectiles passing a membrane (docs/model.md 5.2), then merging
+ *                  and splitting of touching hoops                                 (paper 3.3)
  *   7. topology:   removal below Amin, division above Amax                         (paper 3.2)
  * A step that blows up says which polygon, when and why (Sim.error). */
 #define _POSIX_C_SOURCE 200809L
@@ -18,6 +19,7 @@
 #include "integrate.h"
 #include "off.h"
 #include "overlap.h"
+#include "passage.h"
 #include "rng.h"
 #include "text.h"
 #include "topology.h"
@@ -84,7 +86,7 @@ int sim_step(Sim *s)
     remodel_apply(e, P, &s->remodel);                    LAP(T_REMODEL);
     double lmax = forces_update_geometry(e);             LAP(T_GEOMETRY);
     forces_internal(e, P, NULL);                         LAP(T_INTERNAL);
-    contact_keep_records(&s->contact, P->theta > 0);     /* fusion looks at this step's pairs */
+    contact_keep_records(&s->contact, P->theta > 0 || P->v_pass > 0);   /* fusion and passage look at this step's pairs */
     contact_forces_step(&s->contact, e, P, lmax);        LAP(T_CONTACT);
     s->vertex_steps += e->nv_used;
     double vmax;
@@ -103,6 +105,7 @@ int sim_step(Sim *s)
         if (finite) snprintf(s->error + strlen(s->error), sizeof s->error - strlen(s->error), " (speed %.3g > h/dt = %.3g)", vbad, P->h / P->dt);
         return -1;
     }
+    if (passage_update(e, P, &s->contact)) contact_invalidate(&s->contact);   /* (projectiles jumped) */
     fusion_update(e, P, &s->contact, &s->fusions1, &s->fusions2);  LAP(T_FUSION);
     int removed, died;
     s->divisions += topology_update(e, P, &removed, &died);
@@ -214,11 +217,24 @@ int sim_load_input(Sim *s, const char *input, int strict)
         fprintf(stderr, "polyhoop: %s\n", err);
         return -1;
     }
-    int *line = ph_realloc(NULL, (size_t)off.np * sizeof *line);
-    for (int p = 0; p < off.np; p++) {
-        ensemble_add_polygon(&s->e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase, p < s->P.Nr);
-        line[p] = off.poly[p].line;
+    int np = off.np;
+    double *v = ph_realloc(NULL, 2 * (size_t)np * sizeof *v);
+    if (s->velocities && off_read_velocities(s->velocities, np, s->P.Nr, s->P.h / s->P.dt, v, v + np, err, sizeof err)) {
+        fprintf(stderr, "polyhoop: %s\n", err);
+        off_free(&off);
+        free(v);
+        return -1;
     }
+    int *line = ph_realloc(NULL, (size_t)np * sizeof *line);
+    for (int p = 0; p < np; p++) {
+        int q = ensemble_add_polygon(&s->e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase, p < s->P.Nr);
+        line[p] = off.poly[p].line;
+        for (int i = s->e.start[q]; s->velocities && i < s->e.start[q] + s->e.count[q]; i++) {
+            s->e.vx[i] = v[p];
+            s->e.vy[i] = v[np + p];
+        }
+    }
+    free(v);
     off_free(&off);
     if (s->P.Nr > s->e.np) {
         fprintf(stderr, "polyhoop: %s: Nr = %d rigid polygons requested but the input has only %d\n",

@@ -29,6 +29,7 @@ typedef struct Sim {
     int from_checkpoint;       /* the state came from a checkpoint */
     int input_overlaps;        /* the input had crossing edges (warned at start) */
     double max_vertices;       /* the most vertices an input may remodel into (0: automatic, see sim_load_input) */
+    const char *velocities;    /* the input's velocity file (docs/model.md 7), or NULL: all at rest */
     char error[512];           /* why the last step failed */
 } Sim;
 
@@ -43,7 +44,8 @@ void sim_draw_traits(Sim *s);
  * (all of them if there are fewer); the others do not. Called once, after the input is read. */
 void sim_pick_attracted(Sim *s);
 
-/* Adds the polygons of an OFF file (the first Nr rigid), draws their traits and checks the
+/* Adds the polygons of an OFF file (the first Nr rigid), with the velocities of s->velocities
+ * when it is set (every vertex of a polygon gets its polygon's), draws their traits and checks the
  * input (polygons that cross, touch or nest in one of the same phase, overlap.h: a warning, an
  * error with strict; polygons below Amin, which the first step removes: a warning). An input
  * whose edges would remodel into more than s->max_vertices vertices is refused with the figures;

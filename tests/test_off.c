@@ -458,3 +458,51 @@ void test_off_survives_mutations(void)
         off_free(&res.d);
     }
 }
+
+/* Reads `text` as the velocity file of an input of 3 polygons, the first rigid; returns
+ * off_read_velocities' status with its message in err. */
+static int read_velocities(const char *text, double *vx, double *vy, char *err, size_t len)
+{
+    char dir[] = "/tmp/ph_vel_XXXXXX", path[64];
+    ENSURE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/in.vel", dir);
+    FILE *f = fopen(path, "w");
+    ENSURE(f && fputs(text, f) >= 0 && fclose(f) == 0);
+    int rc = off_read_velocities(path, 3, 1, 100, vx, vy, err, len);
+    char prefix[80];
+    snprintf(prefix, sizeof prefix, "%s:", path);
+    remove(path);
+    rmdir(dir);
+    ENSURE_MSG(rc == 0 || !strncmp(err, prefix, strlen(prefix)), "message without the file's name: %s", err);
+    return rc;
+}
+
+/* A velocity file: polygons listed in any order with comments, the others at rest; every
+ * malformed line refused with its number and what was expected, and nothing kept. */
+void test_off_velocities(void)
+{
+    double vx[3], vy[3];
+    char err[512];
+    ENSURE(read_velocities("# polygon vx vy\n2 -1.5 0.25\n\n1 3e1 -2 # fast\n", vx, vy, err, sizeof err) == 0);
+    ENSURE(vx[0] == 0 && vy[0] == 0 && vx[1] == 30 && vy[1] == -2 && vx[2] == -1.5 && vy[2] == 0.25);
+    static const struct { const char *text, *phrase; int line; } bad[] = {
+        { "1 2\n", "expected 3 fields", 1 },
+        { "# c\n1 2 3 4\n", "expected 3 fields", 2 },
+        { "3 0 0\n", "polygon index from 0 to 2", 1 },
+        { "-1 0 0\n", "polygon index from 0 to 2", 1 },
+        { "x 0 0\n", "polygon index", 1 },
+        { "1 0 0\n2 1 abc\n", "finite number for vy of polygon 2", 2 },
+        { "1 nan 0\n", "finite number for vx", 1 },
+        { "1 1 0\n\n1 2 0\n", "already has a velocity (line 1)", 3 },
+        { "0 1 0\n", "rigid", 1 },
+        { "0 0 0\n2 80 60\n", "below h/dt = 100", 2 },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        ENSURE_MSG(read_velocities(bad[k].text, vx, vy, err, sizeof err) == -1, "accepted: %s", bad[k].text);
+        char at[16];
+        snprintf(at, sizeof at, ":%d: ", bad[k].line);
+        ENSURE_MSG(strstr(err, at) && strstr(err, bad[k].phrase), "'%s': %s", bad[k].text, err);
+        ENSURE(vx[1] == 0 && vx[2] == 0);
+    }
+    ENSURE(off_read_velocities("/nonexistent/in.vel", 3, 0, 100, vx, vy, err, sizeof err) == -1 && strstr(err, ":0: cannot open"));
+}

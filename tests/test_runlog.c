@@ -48,7 +48,7 @@ void test_runlog_observables_of_a_known_state(void)
     ENSURE_MSG(runlog_frame(dir, &s, 0, nb, err, sizeof err) == 0, "%s", err);
     snprintf(path, sizeof path, "%s/observables.csv", dir);
     double v[32];
-    ENSURE(last_line(path, v, 32) == 9 + U_TERMS + 2);
+    ENSURE(last_line(path, v, 32) == 9 + U_TERMS + 3);
     double kin = 0;
     for (int i = 0; i < 8; i++) kin += 0.5 * (0.25 * i * i + 1);
     ENSURE(v[0] == 0 && v[3] == 2 && v[4] == 8);
@@ -60,6 +60,7 @@ void test_runlog_observables_of_a_known_state(void)
     double sum = v[9 + U_TERMS];
     for (int t = 0; t < U_TERMS; t++) sum += v[9 + t];
     ENSURE(fabs(v[10 + U_TERMS] - sum) < 1e-9);
+    ENSURE_MSG(v[11 + U_TERMS] == 0, "%g nested polygons between squares 3 apart", v[11 + U_TERMS]);
     sim_free(&s);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -213,6 +213,7 @@ static const struct { const char *name; int size, seed, polygons, at_least, wall
     { "floppy",       12, 3, 12, 0, 0, 0 },
     { "rubber_bands",  7, 2, 10, 0, 3, 0 },   /* 3 walls and the rings */
     { "hex_packing",  10, 1, 10, 0, 0, 0 },
+    { "projectiles",  12, 3, 14, 0, 1, 0 },   /* a wall (Nr = 1), the cell and the particles */
     { "tissue",       60, 4, 50, 1, 0, 0 },   /* make_tissue.py 60: about 60 cells */
 };
 

@@ -1027,3 +1027,59 @@ void test_sim_waiting_times_exponential(void)
     sim_free(&s);
     omp_set_num_threads(threads);
 }
+
+/* Initial velocities from a velocity file (docs/model.md 7): with cv = 0 and no contact, a free
+ * polygon given (3, -4) moves its centroid by v t (internal forces sum to zero), the unlisted one
+ * stays at rest; through the program, a malformed file is refused with its line (status 2) and
+ * --velocities cannot be combined with --restart. */
+void test_sim_initial_velocities(void)
+{
+    char dir[] = "/tmp/ph_test_vel_XXXXXX", off[128], vel[128], log[128], args[600];
+    ENSURE(mkdtemp(dir));
+    snprintf(off, sizeof off, "%s/in.off", dir);
+    snprintf(vel, sizeof vel, "%s/in.vel", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    FILE *f = fopen(off, "w");
+    ENSURE(f);
+    fputs("OFF\n16 2 0\n", f);
+    for (int p = 0; p < 2; p++)
+        for (int k = 0; k < 8; k++) fprintf(f, "%.17g %.17g 1\n", 5.0 * p + 0.2 * cos(0.785398 * k), 0.2 * sin(0.785398 * k));
+    fputs("8 0 1 2 3 4 5 6 7\n8 8 9 10 11 12 13 14 15\n", f);
+    fclose(f);
+    f = fopen(vel, "w");
+    ENSURE(f);
+    fputs("# polygon vx vy\n1 3 -4\n", f);
+    fclose(f);
+    Params P = fx_params_zero();
+    P.ka = 1e4; P.gamma = 1;   /* (undamped: a stronger tension sets off a breathing mode that collapses the octagon) */
+    int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    static Sim s;
+    sim_init(&s, &P, 1);
+    s.velocities = vel;
+    ENSURE(sim_load_input(&s, off, 0) == 0);
+    Vec2 c0[2], c1[2];
+    for (int p = 0; p < 2; p++) c0[p] = geom_centroid(s.e.x + s.e.start[p], s.e.y + s.e.start[p], s.e.count[p]);
+    const int steps = 2000;
+    for (int k = 0; k < steps; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+    for (int p = 0; p < 2; p++) c1[p] = geom_centroid(s.e.x + s.e.start[p], s.e.y + s.e.start[p], s.e.count[p]);
+    double t = steps * P.dt;
+    ENSURE_CLOSE(c1[1].x - c0[1].x, 3 * t, 1e-9);
+    ENSURE_CLOSE(c1[1].y - c0[1].y, -4 * t, 1e-9);
+    ENSURE_SMALL(hypot(c1[0].x - c0[0].x, c1[0].y - c0[0].y), 1e-8);   /* (rounding of the internal forces) */
+    sim_free(&s);
+    omp_set_num_threads(threads);
+    f = fopen(vel, "w");
+    ENSURE(f);
+    fputs("1 3 -4\n\n2 0 0\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "-q -n 0 -o %s/out --velocities %s %s", dir, vel, off);
+    ENSURE(fx_run(args, log) == 2);
+    char want[200];
+    snprintf(want, sizeof want, "%s:3: expected a polygon index from 0 to 1", vel);
+    ENSURE_MSG(grep_file(log, want), "no '%s' in %s", want, log);
+    snprintf(args, sizeof args, "--restart %s/out --velocities %s", dir, vel);
+    ENSURE(fx_run(args, log) == 2 && grep_file(log, "--velocities cannot be combined with --restart"));
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    ENSURE(system(args) == 0);
+}
