@@ -1,49 +1,40 @@
 /* Emulsion (paper Fig. 2G, Table 3): drops of two phases in a rigid box rise or sink by
  * buoyancy, fuse on contact (theta) and form nested drops. Input: inputs/emulsion.off
  * (scripts/make_inputs.py): make PARAMS=params/emulsion.h && ./polyhoop inputs/emulsion.off */
-#define P_h         0.01      /* [L]     edge thickness */
+#include "default.h"
+#undef P_lmin
 #define P_lmin      0.01      /* [L]     minimum edge length */
+#undef P_lmax
 #define P_lmax      0.03      /* [L]     maximum edge length */
+#undef P_Q
 #define P_Q         0.0       /* [-]     target isoparametric ratio (no edge elasticity) */
+#undef P_sh
 #define P_sh        0.0       /* [L]     adhesion hardening zone */
+#undef P_ss
 #define P_ss        0.0       /* [L]     adhesion softening zone */
+#undef P_theta
 #define P_theta     0.85      /* [-]     fusion threshold */
+#undef P_alpha_mu
 #define P_alpha_mu  0.0       /* [L^2/T] mean growth rate */
-#define P_alpha_CV  0.0       /* [-]     its coefficient of variation */
-#define P_beta      0.0       /* [-]     growth gate */
-#define P_Amin      0.0       /* [L^2]   removal area */
+#undef P_Amax_mu
 #define P_Amax_mu   INFINITY  /* [L^2]   division area: no division */
-#define P_Amax_CV   0.0       /* [-]     its coefficient of variation */
+#undef P_ka
 #define P_ka        1e7       /* [1/(L^2 T^2)] area stiffness */
+#undef P_gamma
 #define P_gamma     1e2       /* [L/T^2] line tension */
+#undef P_kl
 #define P_kl        0.0       /* [L/T^2] edge rigidity */
-#define P_kb        0.0       /* [L^3/T^2] bending rigidity */
+#undef P_kr
 #define P_kr        1e5       /* [1/T^2] repulsion stiffness */
+#undef P_kh
 #define P_kh        0.0       /* [1/T^2] adhesion stiffness */
-#define P_mu        0.0       /* [-]     friction coefficient */
+#undef P_rho
 #define P_rho       1e3       /* [1/L^2] density difference inside - outside */
+#undef P_g
 #define P_g         1.0       /* [L/T^2] gravitational acceleration */
-#define P_gl        0.0       /* [L/T^2] edge gravity */
+#undef P_cv
 #define P_cv        1.0       /* [1/T]   viscous damping */
-#define P_cc        30.0      /* [1/T]   contact damping */
+#undef P_cd
 #define P_cd        1.0       /* [-]     drag coefficient */
-#define P_dt        1e-4      /* [T]     time step */
-#define P_Nf        100       /* frames */
-#define P_Ns        1000      /* steps per frame */
+#undef P_Nr
 #define P_Nr        4         /* rigid walls: floor, lid, left, right */
-#define P_att_x     0.0       /* [L]     attractor (off) */
-#define P_att_y     0.0       /* [L] */
-#define P_att_k     0.0       /* [L/T^2] */
-#define P_att_n     0         /* [-] */
-#define P_alpha_normal 0      /* [-]     lognormal growth rates */
-#define P_D         0.0       /* [L^2/T] no noise */
-#define P_v0        0.0       /* [L/T]   no activity */
-#define P_Dr        0.0       /* [1/T] */
-/* rate-driven division and death (docs/model.md 5.1): 0 = off */
-#define P_k_div     0.0       /* [1/T]   division rate at A = Amax_mu (> 0: replaces division above Amax) */
-#define P_n_div     0.0       /* [-]     area exponent: rate k_div (A / Amax_mu)^n_div */
-#define P_k_death   0.0       /* [1/T]   death rate at zero pressure */
-#define P_p_death   0.0       /* [L^2/T^2] pressure scale: rate k_death exp(p / p_death), p = ka (A0 - A); 0: constant */
-/* projectiles passing a membrane (docs/model.md 5.2): 0 = off */
-#define P_v_pass    0.0       /* [L/T]   approach speed above which a projectile passes a cell's hoop */
-#define P_A_pass    0.0       /* [L^2]   the largest area of a projectile (larger polygons are cells) */

@@ -92,7 +92,7 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "--max-time") || !strcmp(a, "--max-vertices")) {
             char *end;
             double v = next ? strtod(next, &end) : 0;
-            int time = a[6] == 't';
+            int time = !strcmp(a, "--max-time");
             if (!next || *end || end == next || !(v >= (time ? 0 : 1)) || v == 0 || !isfinite(v)) {
                 fprintf(stderr, "polyhoop: option %s needs %s, got '%s'\n", a, time ? "a time > 0" : "a number >= 1", TEXT_ESC(next ? next : ""));
                 goto bad;

@@ -3,7 +3,7 @@
  * (make PARAMS=params/x.h) and compiled into params_compiled; tests build their own.
  *
  * PARAMS_LIST is the one list of the parameters: adding one is one line here (and its P_<name>
- * in every header of params/). From it come the struct, the compiled-in values, the range checks
+ * in params/default.h, which every other header includes and overrides). From it come the struct, the compiled-in values, the range checks
  * at compile time and at run time, the "name = value" lines of the banner, the frames and the
  * restart comparison (params_print), and the checkpoint, which stores the struct whole, so its
  * order is the file format's: append, never reorder. Columns: X(type, name, printf format, range)
