@@ -4,6 +4,7 @@
  * threads; the list's budgets, patches and checkpoint section are in contact_list.c, the grid in
  * grid.c, the force of one pair in pair.h. */
 #include "contact_impl.h"
+#include "bands.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,9 +221,13 @@ static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *e
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
+        int s0, s1;   /* this thread's strips: those of its band (bands.h) */
+        bands_strips(e, from_list ? c->list_y0 : c->grid.y0, GRID_STRIP * (from_list ? c->list_cs : c->grid.cs), nstrips, &s0, &s1);
         for (int phase = 0; phase < 2; phase++) {
-            #pragma omp for schedule(dynamic, 1)
-            for (int s = phase; s < nstrips; s += 2) {
+            if (phase) {
+                #pragma omp barrier
+            }
+            for (int s = s0 + ((s0 & 1) != phase); s < s1; s += 2) {
                 if (from_list) strip_forces_list(c, e, P, efx, efy, s, tid, what);
                 else strip_forces(c, e, P, efx, efy, s, tid, what, skin);
             }

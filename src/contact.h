@@ -14,7 +14,8 @@
  * cut into strips of GRID_STRIP (four) rows. A vertex P in a strip writes its own force and the
  * reactions on the ends of the edges it touches, which are at most lmax + reach (less than two
  * cells) away from P, so strips two apart never write the same vertex. The even strips run in
- * parallel, then the odd ones; each strip runs in a fixed order. Every force is therefore summed
+ * parallel, then the odd ones, each thread taking those of its band of the ensemble (bands.h);
+ * each strip runs in a fixed order. Every force is therefore summed
  * in the same order whatever the number of threads, without atomics or a second pass.
  *
  * Neighbour list (contact_forces_step): while building, each vertex also keeps the edges within
@@ -129,7 +130,7 @@ int contact_saved_state(const Contact *c);
 /* Writes the list section of a checkpoint: int32 state, and for state 1 the list's skin, reach,
  * h, extent, motion, grid origin x0, y0, cell side, longest edge, flow (6), lazy motion,
  * whether the flow helps and the step of the last patch for motion alone (doubles), int32 nx, ny, strips, then per strip an int64 length and its ints, then the
- * snapshot: int32 polygons, int64 next id, and per polygon int64 id, int32 start, count, edits,
+ * snapshot: int32 polygons, int64 next id, and per polygon int64 id, int32 start (slots numbered as if the polygons lay contiguously), count, edits,
  * double wander. Each piece goes through put(out, bytes, n), the checkpoint's writer (which
  * checksums it and keeps the first error). */
 void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t n), void *out);

@@ -2,6 +2,7 @@
  * that renumbers the list and gives new records to the vertices around changed polygons, and the
  * list's section of a checkpoint. The walks over the list are in contact.c. */
 #include "contact_impl.h"
+#include "bands.h"
 
 /* Room for a snapshot of np polygons. */
 static void snap_reserve(struct ContactSnap *sn, int np)
@@ -47,8 +48,12 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
     GROW(sn->mean, sn->mean_cap, 4 * e->np);
     double wmax = 0;
     int slow = 0;   /* polygons that moved less than half vmax relative to the flow (an exact count) */
-    #pragma omp parallel for schedule(dynamic, 16) reduction(max : wmax) reduction(+ : slow)
-    for (int p = 0; p < e->np; p++) {
+    #pragma omp parallel reduction(max : wmax) reduction(+ : slow)
+    {
+    int m0, m1;
+    const int *order = bands_mine(e, &m0, &m1);
+    for (int m = m0; m < m1; m++) {
+        int p = order ? order[m] : m;
         double w2 = 0, sx = 0, sy = 0, su = 0, sv = 0;
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
             double x = e->x[i], y = e->y[i], ux = e->vx[i] - (f[0] + f[2] * x + f[3] * y), uy = e->vy[i] - (f[1] + f[4] * x + f[5] * y);
@@ -62,6 +67,7 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
         c->wander[p] += c->lazy + (dt * w + 2 * ulp);
         slow += w < 0.5 * vmax;
         wmax = c->wander[p] > wmax ? c->wander[p] : wmax;
+    }
     }
     c->wander_max = wmax;
     c->lazy = 0;
@@ -208,7 +214,7 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
     GROW(sn->changed, sn->changed_cap, e->np);
     GROW(sn->wander, sn->wander_cap, e->np);
     int o = 0, nchanged = 0;
-    long nvchanged = 0;
+    long nvchanged = 0, nv = 0;
     const double budget = 0.5 * skin * (1 - 1e-9), renew = refresh * budget;
     for (int p = 0; p < e->np; p++) {
         int m = -1;
@@ -217,6 +223,7 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
             if (o < sn->np) m = o++;
         }
         int same = m >= 0 && sn->count[m] == e->count[p] && sn->edits[m] == e->edits[p];
+        nv += e->count[p];
         if (m >= 0) sn->newstart[m] = same ? e->start[p] : -1;
         sn->wander[p] = same ? c->wander[m] + c->lazy : 0;
         if (!same || sn->wander[p] >= renew) {   /* new, changed, or moved (most of) its budget: new records around it */
@@ -228,7 +235,7 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
     while (o < sn->np) sn->newstart[o++] = -1;
     /* (a patch of many vertices costs as much as a rebuild and more memory: at most half of them,
      * a quarter from 65,536 vertices on, where the work lists' memory counts) */
-    const long most = e->nv_used < 1 << 16 ? e->nv_used / 2 : e->nv_used / 4;
+    const long most = nv < 1 << 16 ? nv / 2 : nv / 4;   /* (vertices, not slots: the same after a restart) */
     if (nvchanged > most) return -1;
     /* 2. the cells around the changed polygons */
     int ncell = c->list_nx * c->list_ny;
@@ -304,8 +311,11 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
         for (int k = 0; k < sn->count[q]; k++) sn->smap[sn->start[q] + k] = sn->newstart[q] < 0 ? -1 : sn->newstart[q] + k;
     /* 6. each strip: its records renumbered in place, without those of dirty or vanished vertices
      * and the entries of vanished edges, then the new records of its dirty vertices */
-    #pragma omp parallel for schedule(dynamic, 1)
-    for (int s = 0; s < c->nstrips; s++) {
+    #pragma omp parallel
+    {
+    int s0, s1;   /* (the strips of this thread's band, as in the walks over the list: bands.h) */
+    bands_strips(e, c->list_y0, GRID_STRIP * c->list_cs, c->nstrips, &s0, &s1);
+    for (int s = s0; s < s1; s++) {
         struct ContactStrip *st = &c->strip[s];
         size_t w = 0;
         for (size_t q = 0; q < st->n; ) {
@@ -323,6 +333,7 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
         }
         st->n = w;
         new_records(c, e, P, st, sn->dv + sn->dv_at[s], sn->dv_at[s + 1] - sn->dv_at[s], sn->sel, nsel);
+    }
     }
     contact_take_snapshot(c, e);
     adopt_wander(c, e->np);
@@ -342,16 +353,33 @@ void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t
                      c->flow[0], c->flow[1], c->flow[2], c->flow[3], c->flow[4], c->flow[5], c->lazy, c->flow_helps, (double)c->motion_patch };
     int32_t n[4] = { c->list_nx, c->list_ny, c->nstrips, sn->np };
     put(out, d, sizeof d); put(out, n, 3 * sizeof *n);
+    /* Slots are written as if the snapshot's polygons lay contiguously (remodel.h leaves gaps
+     * between them), so that the file does not depend on the gaps: a restarted run, whose
+     * ensemble is contiguous, writes the same bytes as one never interrupted. */
+    int *canon = ph_realloc(NULL, ((size_t)sn->nv + 1) * sizeof *canon), *buf = NULL;
+    size_t buf_cap = 0;
+    for (int p = 0, at = 0; p < sn->np; at += sn->count[p], p++)
+        for (int k = 0; k < sn->count[p]; k++) canon[sn->start[p] + k] = at + k;
     for (int k = 0; k < c->nstrips; k++) {
-        int64_t len = (int64_t)c->strip[k].n;
+        const struct ContactStrip *st = &c->strip[k];
+        int64_t len = (int64_t)st->n;
         put(out, &len, sizeof len);
-        if (len) put(out, c->strip[k].rec, (size_t)len * sizeof(int));   /* (an empty strip may have no buffer) */
+        if (!len) continue;   /* (an empty strip may have no buffer) */
+        GROW(buf, buf_cap, st->n);
+        for (size_t q = 0; q < st->n; ) {   /* records (i, n, n edges k -> k1) */
+            int nl = st->rec[q + 1];
+            buf[q] = canon[st->rec[q]]; buf[q + 1] = nl;
+            for (size_t a = q + 2; a < q + 2 + 2 * (size_t)nl; a++) buf[a] = canon[st->rec[a]];
+            q += 2 + 2 * (size_t)nl;
+        }
+        put(out, buf, st->n * sizeof *buf);
     }
     put(out, &n[3], sizeof n[3]); put(out, &sn->next_id, sizeof sn->next_id);
-    for (int p = 0; p < sn->np; p++) {
-        int32_t v[3] = { sn->start[p], sn->count[p], (int32_t)sn->edits[p] };
+    for (int p = 0, at = 0; p < sn->np; at += sn->count[p], p++) {
+        int32_t v[3] = { at, sn->count[p], (int32_t)sn->edits[p] };
         put(out, &sn->id[p], sizeof sn->id[p]); put(out, v, sizeof v); put(out, &c->wander[p], sizeof c->wander[p]);
     }
+    free(canon); free(buf);
 }
 
 /* The snapshot polygon that owns slot k, or -1 (its starts are increasing). */

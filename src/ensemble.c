@@ -30,6 +30,7 @@ void ensemble_free(Ensemble *e)
 {
     free(e->x); free(e->y); free(e->vx); free(e->vy); free(e->fx); free(e->fy);
     free(e->l0); free(e->pid); free(e->events);
+    free(e->bands.order); free(e->bands.band); free(e->bands.at); free(e->bands.y);
 #define FREE(type, name, file_type, init) free(e->name);
     ENSEMBLE_POLYGON_FIELDS(FREE)
 #undef FREE
@@ -72,6 +73,7 @@ int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, 
 #undef INIT
     int s = e->start[p];
     e->layout++;
+    e->bands.np = -1;   /* (bands.h: polygons added) */
     memcpy(e->x + s, x, (size_t)n * sizeof *x);
     memcpy(e->y + s, y, (size_t)n * sizeof *y);
     memcpy(e->vx + s, vx, (size_t)n * sizeof *vx);
@@ -102,6 +104,7 @@ void ensemble_keep(Ensemble *e, const unsigned char *keep)
 {
     int q = 0;
     e->layout++;
+    e->bands.np = -1;   /* (bands.h: polygons removed) */
     for (int p = 0; p < e->np; p++) {
         if (!keep[p]) { e->gaps = 1; continue; }
         if (q != p) {

@@ -75,6 +75,11 @@ typedef struct Ensemble {
     uint64_t draws;
     Event *events;     /* the events since the log was last written (log_events: 1 to keep them) */
     int nevents, events_cap, log_events;
+    struct EnsembleBands {   /* which thread works on which polygons (bands.h): scheduling, never a result */
+        int n, np, cap, ncap;  /* bands, the polygon count they were made for (-1: stale) */
+        int *order, *band, *at;   /* polygons by band: band t is order[at[t] .. at[t + 1]) */
+        double *y;             /* band t lies in heights [y[t], y[t + 1]) */
+    } bands;
 } Ensemble;
 
 /* realloc that ends the program (status 1) when memory runs out: there is no sensible way on. */

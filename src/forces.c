@@ -4,6 +4,7 @@
  * polygon is slot s + k; the polygon is processed by one thread, so scattering into the
  * neighbouring vertices of the same polygon is race-free. */
 #include "forces.h"
+#include "bands.h"
 #include "geometry.h"
 #include "rng.h"
 #include <math.h>
@@ -11,20 +12,24 @@
 double forces_update_geometry(Ensemble *e)
 {
     double lmax = 0;
-    #pragma omp parallel for schedule(dynamic, 16) reduction(max : lmax)
-    for (int p = 0; p < e->np; p++) {
-        int s = e->start[p], n = e->count[p];
-        const double *x = e->x + s, *y = e->y + s;
-        double a = 0, L = 0, ox = x[0], oy = y[0];   /* area relative to vertex 0: see geometry.c */
-        for (int k = 0; k < n; k++) {
-            int k1 = k + 1 == n ? 0 : k + 1;
-            double dx = x[k1] - x[k], dy = y[k1] - y[k], l = sqrt(dx * dx + dy * dy);
-            a += (x[k] - ox) * (y[k1] - oy) - (x[k1] - ox) * (y[k] - oy);
-            L += l;
-            if (l > lmax) lmax = l;
+    #pragma omp parallel reduction(max : lmax)
+    {
+        int m0, m1;
+        const int *order = bands_mine(e, &m0, &m1);
+        for (int m = m0; m < m1; m++) {
+            int p = order ? order[m] : m, s = e->start[p], n = e->count[p];
+            const double *x = e->x + s, *y = e->y + s;
+            double a = 0, L = 0, ox = x[0], oy = y[0];   /* area relative to vertex 0: see geometry.c */
+            for (int k = 0; k < n; k++) {
+                int k1 = k + 1 == n ? 0 : k + 1;
+                double dx = x[k1] - x[k], dy = y[k1] - y[k], l = sqrt(dx * dx + dy * dy);
+                a += (x[k] - ox) * (y[k1] - oy) - (x[k1] - ox) * (y[k] - oy);
+                L += l;
+                if (l > lmax) lmax = l;
+            }
+            e->A[p] = 0.5 * a;
+            e->L[p] = L;
         }
-        e->A[p] = 0.5 * a;
-        e->L[p] = L;
     }
     return lmax;
 }
@@ -165,6 +170,10 @@ void forces_internal(Ensemble *e, const Params *P, double *energy)
         for (int p = 0; p < e->np; p++) *energy += forces_polygon(e, P, p, NULL);
         return;
     }
-    #pragma omp parallel for schedule(dynamic, 16)
-    for (int p = 0; p < e->np; p++) forces_polygon(e, P, p, NULL);
+    #pragma omp parallel
+    {
+        int m0, m1;
+        const int *order = bands_mine(e, &m0, &m1);
+        for (int m = m0; m < m1; m++) forces_polygon(e, P, order ? order[m] : m, NULL);
+    }
 }

@@ -1,6 +1,7 @@
 /* Semi-implicit Euler and growth; see integrate.h. The check (finite, and no faster than h per
  * step) costs a few comparisons per vertex and stops the run at the first step that went wrong. */
 #include "integrate.h"
+#include "bands.h"
 #include "rng.h"
 #include <math.h>
 
@@ -9,25 +10,30 @@ int integrate_step(Ensemble *e, const Params *P, double *vmax)
     const double dt = P->dt, vmax2 = (P->h / dt) * (P->h / dt);
     double v2max = 0;
     int bad = e->np;
-    #pragma omp parallel for schedule(dynamic, 16) reduction(min : bad) reduction(max : v2max)
-    for (int p = 0; p < e->np; p++) {
-        if (e->rigid[p]) continue;
-        int ok = 1;
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-            e->vx[i] += dt * e->fx[i];
-            e->vy[i] += dt * e->fy[i];
-            e->x[i] += dt * e->vx[i];
-            e->y[i] += dt * e->vy[i];
-            double v2 = e->vx[i] * e->vx[i] + e->vy[i] * e->vy[i];
-            ok &= isfinite(e->x[i]) && isfinite(e->y[i]) && v2 <= vmax2;
-            v2max = v2 > v2max ? v2 : v2max;
-        }
-        if (!ok && p < bad) bad = p;
-        if (P->beta == 0 || e->A[p] > P->beta * e->A0[p]) e->A0[p] += e->alpha[p] * dt;
-        if (P->Dr > 0) {   /* the polarity diffuses: d(phi) = sqrt(2 Dr dt) N(0, 1), keyed by (step, id) */
-            double a, b;
-            rng_keyed_normals(e->seed, e->step, e->id[p], 0, RNG_POLARITY, &a, &b);
-            e->polarity[p] += sqrt(2 * P->Dr * dt) * a;
+    #pragma omp parallel reduction(min : bad) reduction(max : v2max)
+    {
+        int m0, m1;
+        const int *order = bands_mine(e, &m0, &m1);
+        for (int m = m0; m < m1; m++) {
+            int p = order ? order[m] : m;
+            if (e->rigid[p]) continue;
+            int ok = 1;
+            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+                e->vx[i] += dt * e->fx[i];
+                e->vy[i] += dt * e->fy[i];
+                e->x[i] += dt * e->vx[i];
+                e->y[i] += dt * e->vy[i];
+                double v2 = e->vx[i] * e->vx[i] + e->vy[i] * e->vy[i];
+                ok &= isfinite(e->x[i]) && isfinite(e->y[i]) && v2 <= vmax2;
+                v2max = v2 > v2max ? v2 : v2max;
+            }
+            if (!ok && p < bad) bad = p;
+            if (P->beta == 0 || e->A[p] > P->beta * e->A0[p]) e->A0[p] += e->alpha[p] * dt;
+            if (P->Dr > 0) {   /* the polarity diffuses: d(phi) = sqrt(2 Dr dt) N(0, 1), keyed by (step, id) */
+                double a, b;
+                rng_keyed_normals(e->seed, e->step, e->id[p], 0, RNG_POLARITY, &a, &b);
+                e->polarity[p] += sqrt(2 * P->Dr * dt) * a;
+            }
         }
     }
     *vmax = sqrt(v2max);

@@ -6,6 +6,7 @@
  * no edge is shorter than lmin, and pieces are >= lmax / 2 > lmin, so afterwards every edge is in
  * [lmin, lmax] (a triangle cannot be coarsened, and rigid polygons are only refined). */
 #include "remodel.h"
+#include "bands.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,63 +138,95 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
         r->nscratch = nt;
     }
     int changed = 0;
-    #pragma omp parallel for schedule(dynamic, 16) reduction(+ : changed)
-    for (int p = 0; p < e->np; p++) {
-        r->newcount[p] = -1;
-        if (needs_remodel(e, P, p)) {
-            r->newcount[p] = remodel_polygon(e, P, p, r, NULL, 0);
-            changed++;
+    long nv = 0;   /* vertices after remodeling */
+    #pragma omp parallel reduction(+ : changed, nv)
+    {
+        int m0, m1;
+        const int *order = bands_mine(e, &m0, &m1);
+        for (int m = m0; m < m1; m++) {
+            int p = order ? order[m] : m;
+            r->newcount[p] = -1;
+            if (needs_remodel(e, P, p)) {
+                r->newcount[p] = remodel_polygon(e, P, p, r, NULL, 0);
+                changed++;
+            }
+            nv += r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
         }
     }
-    if (!changed && !e->gaps) return 0;
-
-    /* new slots: all polygons contiguous, in polygon order; the changed ones are built aside */
-    int total = 0, before = 0, nside = 0;
+    /* Slots (see remodel.h): a polygon keeps its slots while its new list fits below the next
+     * polygon's, pushing the polygons after it up only as far as their gaps do not absorb it;
+     * when the slots in use would exceed the vertices by more than a quarter, or the push would
+     * move more than a sixteenth of the vertices, all are laid out anew with room to grow. */
+    const long most = nv + nv / 4 + 64;
+    if (!changed && e->nv_used <= most) return 0;
+    int before = 0, nside = 0;
+    long total = 0, pushed = 0;
     for (int p = 0; p < e->np; p++) {
         int n = r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
-        r->newstart[p] = total;
-        total += n;
+        r->newstart[p] = (int)(e->start[p] > total ? e->start[p] : total);
+        if (r->newstart[p] != e->start[p] && r->newcount[p] < 0) pushed += n;
+        total = r->newstart[p] + n;
         before += e->count[p];
         r->sideat[p] = nside;
         if (r->newcount[p] >= 0) nside += n;
     }
+    if (total > most || pushed > nv / 16 + 64) {
+        total = 0;
+        for (int p = 0; p < e->np; p++) {
+            int n = r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
+            r->newstart[p] = (int)total;
+            total += n + (p + 1 < e->np ? REMODEL_ROOM(n) : 0);   /* (the last grows into the free end) */
+        }
+    }
+    if (total > INT32_MAX) { fprintf(stderr, "polyhoop: more than %d vertex slots\n", INT32_MAX); exit(1); }
     if ((size_t)nside > r->side_cap) {
         r->side_cap = (size_t)nside + (size_t)nside / 2 + 64;
         r->side = ph_realloc(r->side, 5 * r->side_cap * sizeof *r->side);
     }
     double *side[5];
     for (int f = 0; f < 5; f++) side[f] = r->side + (size_t)f * r->side_cap;
-    #pragma omp parallel for schedule(dynamic, 16)
-    for (int p = 0; p < e->np; p++)
-        if (r->newcount[p] >= 0) remodel_polygon(e, P, p, r, side, (size_t)r->sideat[p]);
+    #pragma omp parallel
+    {
+        int m0, m1;
+        const int *order = bands_mine(e, &m0, &m1);
+        for (int m = m0; m < m1; m++) {
+            int p = order ? order[m] : m;
+            if (r->newcount[p] >= 0) remodel_polygon(e, P, p, r, side, (size_t)r->sideat[p]);
+        }
+    }
 
-    /* Unchanged polygons move in place. Slots are in polygon order before and after (start[p] +
-     * count[p] <= start[p + 1]), so those moving down can go in ascending order and those moving
-     * up in descending order without overwriting one another; a changed polygon's old slots may
-     * be overwritten, since its new list is aside. */
-    if (total > e->nv_cap) ensemble_reserve(e, total - e->nv_used, 0);
+    /* Unchanged polygons that move are moved in place. Slots are in polygon order before and
+     * after (start[p] + count[p] <= start[p + 1]), so those moving down can go in ascending order
+     * and those moving up in descending order without overwriting one another; a changed
+     * polygon's old slots may be overwritten, since its new list is aside. */
+    if (total > e->nv_cap) ensemble_reserve(e, (int)total - e->nv_used, 0);
     for (int p = 0; p < e->np; p++)
         if (r->newcount[p] < 0 && r->newstart[p] < e->start[p]) move_polygon(e, r, p);
     for (int p = e->np - 1; p >= 0; p--)
         if (r->newcount[p] < 0 && r->newstart[p] > e->start[p]) move_polygon(e, r, p);
-    #pragma omp parallel for schedule(dynamic, 16)
-    for (int p = 0; p < e->np; p++) {
-        int at = r->newstart[p], n = r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
-        if (r->newcount[p] >= 0) {
-            size_t o = (size_t)r->sideat[p], bytes = (size_t)n * sizeof(double);
-            memcpy(e->x + at, side[0] + o, bytes); memcpy(e->y + at, side[1] + o, bytes);
-            memcpy(e->vx + at, side[2] + o, bytes); memcpy(e->vy + at, side[3] + o, bytes);
-            memcpy(e->l0 + at, side[4] + o, bytes);
+    #pragma omp parallel
+    {
+        int m0, m1;
+        const int *order = bands_mine(e, &m0, &m1);
+        for (int m = m0; m < m1; m++) {
+            int p = order ? order[m] : m;
+            int at = r->newstart[p], n = r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
+            if (r->newcount[p] >= 0) {
+                size_t o = (size_t)r->sideat[p], bytes = (size_t)n * sizeof(double);
+                memcpy(e->x + at, side[0] + o, bytes); memcpy(e->y + at, side[1] + o, bytes);
+                memcpy(e->vx + at, side[2] + o, bytes); memcpy(e->vy + at, side[3] + o, bytes);
+                memcpy(e->l0 + at, side[4] + o, bytes);
+            }
+            if (at != e->start[p] || r->newcount[p] >= 0)
+                for (int k = 0; k < n; k++) e->pid[at + k] = p;
         }
-        if (at != e->start[p] || r->newcount[p] >= 0)
-            for (int k = 0; k < n; k++) e->pid[at + k] = p;
     }
     for (int p = 0; p < e->np; p++) {
         e->start[p] = r->newstart[p];
         if (r->newcount[p] >= 0) { e->count[p] = r->newcount[p]; e->edits[p]++; }   /* (ensemble.h) */
     }
-    e->nv_used = total;
-    e->gaps = 0;
+    e->nv_used = (int)total;
+    e->gaps = total != nv;
     e->layout++;
-    return total - before;
+    return (int)(nv - before);
 }

@@ -24,9 +24,18 @@ typedef struct Remodel {
 void remodel_init(Remodel *r);
 void remodel_free(Remodel *r);
 
-/* Remodels every polygon; afterwards the vertex slots are contiguous in polygon order.
- * Returns the number of vertices added minus removed. Costs O(vertices) only when a polygon
- * changed or gaps existed; otherwise one read-only pass over the edge lengths. */
+/* Room to grow that a polygon of n vertices gets when all slots are laid out anew. */
+#define REMODEL_ROOM(n) ((n) / 16 + 1)
+
+/* Remodels every polygon. The slots stay in polygon order, but not necessarily contiguous: a
+ * polygon that changes is written back in its own slots when it fits below the next polygon's
+ * (the gaps that divisions, removals and shrinking leave, and the room of REMODEL_ROOM slots
+ * each polygon gets when all are laid out anew); one that does not fit pushes the polygons after
+ * it up until a gap absorbs the push. So most steps of a growing tissue move no other polygon,
+ * and slot numbers kept across steps (the contact list) stay valid. All slots are laid out anew,
+ * contiguously with that room, when the slots in use would exceed the vertices by more than a
+ * quarter (+ 64) or a push would move more than a sixteenth of them (+ 64). Returns the number of vertices added minus removed. Costs O(vertices) only when a polygon
+ * changed; otherwise one read-only pass over the edge lengths. */
 int remodel_apply(Ensemble *e, const Params *P, Remodel *r);
 
 #endif

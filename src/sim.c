@@ -12,6 +12,7 @@
  * A step that blows up says which polygon, when and why (Sim.error). */
 #define _POSIX_C_SOURCE 200809L
 #include "sim.h"
+#include "bands.h"
 #include "checkpoint.h"
 #include "forces.h"
 #include "fusion.h"
@@ -83,12 +84,13 @@ int sim_step(Sim *s)
     const Params *P = &s->P;
     double t0 = omp_get_wtime(), t1;
 #define LAP(k) (t1 = omp_get_wtime(), s->timer[k] += t1 - t0, t0 = t1)
+    bands_update(e, omp_get_max_threads());
     remodel_apply(e, P, &s->remodel);                    LAP(T_REMODEL);
     double lmax = forces_update_geometry(e);             LAP(T_GEOMETRY);
     forces_internal(e, P, NULL);                         LAP(T_INTERNAL);
     contact_keep_records(&s->contact, P->theta > 0 || P->v_pass > 0);   /* fusion and passage look at this step's pairs */
     contact_forces_step(&s->contact, e, P, lmax);        LAP(T_CONTACT);
-    s->vertex_steps += e->nv_used;
+    s->vertex_steps += ensemble_vertex_count(e);   /* (not nv_used: slots include gaps) */
     double vmax;
     int bad = integrate_step(e, P, &vmax);               LAP(T_INTEGRATE);
     contact_moved(&s->contact, e, P->dt, vmax);

@@ -1,0 +1,109 @@
+/* Thread bands (bands.h): a histogram of the polygons' heights, weighted by vertex count, cut
+ * where the running count passes t / nt of the total; the polygons grouped by band in index
+ * order (a counting sort). O(polygons) per step. */
+#include "bands.h"
+#include <math.h>
+#include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+enum { BINS = 4096 };
+
+/* The calling thread and the size of its team. */
+static void whoami(int *tid, int *nth)
+{
+    *tid = 0; *nth = 1;
+#ifdef _OPENMP
+    *tid = omp_get_thread_num(); *nth = omp_get_num_threads();
+#endif
+}
+
+void bands_update(Ensemble *e, int nt)
+{
+    struct EnsembleBands *b = &e->bands;
+    b->np = -1;
+    if (nt < 2 || e->np < 2) return;
+    if (nt > b->ncap) {
+        b->ncap = nt;
+        b->at = ph_realloc(b->at, (size_t)(nt + 1) * sizeof *b->at);
+        b->y = ph_realloc(b->y, (size_t)(nt + 1) * sizeof *b->y);
+    }
+    if (e->np > b->cap) {
+        b->cap = e->np + e->np / 2;
+        b->order = ph_realloc(b->order, (size_t)b->cap * sizeof *b->order);
+        b->band = ph_realloc(b->band, (size_t)b->cap * sizeof *b->band);
+    }
+    double lo = INFINITY, hi = -INFINITY;
+    for (int p = 0; p < e->np; p++) {
+        double y = e->y[e->start[p]];
+        lo = y < lo ? y : lo;
+        hi = y > hi ? y : hi;
+    }
+    if (!(hi > lo) || !isfinite(hi - lo)) return;
+    /* the cuts y[1 .. nt - 1] at bin edges, so that each band holds about total / nt vertices */
+    long hist[BINS];
+    for (int k = 0; k < BINS; k++) hist[k] = 0;
+    double scale = BINS / (hi - lo);
+    long total = 0;
+    for (int p = 0; p < e->np; p++) {
+        int k = (int)((e->y[e->start[p]] - lo) * scale);
+        hist[k < BINS ? k : BINS - 1] += e->count[p];
+        total += e->count[p];
+    }
+    b->y[0] = -INFINITY;
+    long run = 0;
+    for (int k = 0, t = 1; k < BINS && t < nt; k++) {
+        run += hist[k];
+        while (t < nt && run * nt >= total * t) b->y[t++] = lo + (k + 1) / scale;
+    }
+    b->y[nt] = INFINITY;
+    /* each polygon's band (the last cut at or below it), then the polygons by band */
+    for (int t = 0; t <= nt; t++) b->at[t] = 0;
+    for (int p = 0; p < e->np; p++) {
+        double y = e->y[e->start[p]];
+        int t = 0;
+        while (t + 1 < nt && b->y[t + 1] <= y) t++;
+        b->band[p] = t;
+        b->at[t + 1]++;
+    }
+    for (int t = 0; t < nt; t++) b->at[t + 1] += b->at[t];
+    for (int p = 0; p < e->np; p++) b->order[b->at[b->band[p]]++] = p;
+    for (int t = nt; t > 0; t--) b->at[t] = b->at[t - 1];
+    b->at[0] = 0;
+    b->n = nt;
+    b->np = e->np;
+}
+
+const int *bands_mine(const Ensemble *e, int *k0, int *k1)
+{
+    int tid, nth;
+    whoami(&tid, &nth);
+    const struct EnsembleBands *b = &e->bands;
+    if (b->np == e->np && b->n == nth) {
+        *k0 = b->at[tid]; *k1 = b->at[tid + 1];
+        return b->order;
+    }
+    *k0 = (int)((int64_t)e->np * tid / nth); *k1 = (int)((int64_t)e->np * (tid + 1) / nth);
+    return NULL;
+}
+
+/* The first strip whose middle lies at or above y. */
+static int strip_from(double y, double y0, double hs, int nstrips)
+{
+    double s = ceil((y - y0) / hs - 0.5);
+    return !(s > 0) ? 0 : s >= nstrips ? nstrips : (int)s;
+}
+
+void bands_strips(const Ensemble *e, double y0, double hs, int nstrips, int *s0, int *s1)
+{
+    int tid, nth;
+    whoami(&tid, &nth);
+    const struct EnsembleBands *b = &e->bands;
+    if (b->np == e->np && b->n == nth) {
+        *s0 = tid ? strip_from(b->y[tid], y0, hs, nstrips) : 0;
+        *s1 = tid + 1 < nth ? strip_from(b->y[tid + 1], y0, hs, nstrips) : nstrips;
+        return;
+    }
+    *s0 = (int)((int64_t)nstrips * tid / nth); *s1 = (int)((int64_t)nstrips * (tid + 1) / nth);
+}
