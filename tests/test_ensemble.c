@@ -2,6 +2,7 @@
  * Every polygon datum moves with its polygon when others are removed, and survives a checkpoint
  * (the stored ones as written, the derived ones rebuilt from the vertices). */
 #define _POSIX_C_SOURCE 200809L
+#include "bands.h"
 #include "checkpoint.h"
 #include "fixtures.h"
 #include "harness.h"
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <omp.h>
 
 /* the fields that describe the vertices (slots, count, area, perimeter): set by the ensemble */
 static int shape(const char *name)
@@ -85,4 +87,60 @@ void test_ensemble_checkpoint_keeps_every_field(void)
     for (int p = 0; p < 4; p++) ensure_same(&s.e, p, &r.e, p, "checkpoint");
     sim_free(&s);
     sim_free(&r);
+}
+
+/* Thread bands (bands.h): in a team of the size they were made for, every polygon is worked on by
+ * exactly one thread, the bands are horizontal slices in thread order holding about equal vertex
+ * counts, and the strips split into consecutive ranges; in a team of another size, or after a
+ * polygon was added, every thread falls back to its block of indices, which also covers all. */
+static void bands_check(Ensemble *e, int team, int expect_bands)
+{
+    int *owner = malloc((size_t)e->np * sizeof *owner), s0[8], s1[8];
+    long verts[8] = { 0 };
+    for (int p = 0; p < e->np; p++) owner[p] = -1;
+    int twice = 0, used_bands = 0;
+    #pragma omp parallel num_threads(team) reduction(+ : twice, used_bands)
+    {
+        int t = omp_get_thread_num(), m0, m1;
+        const int *order = bands_mine(e, &m0, &m1);
+        used_bands += order != NULL;
+        for (int m = m0; m < m1; m++) {
+            int p = order ? order[m] : m;
+            #pragma omp critical
+            { twice += owner[p] >= 0; owner[p] = t; }
+            verts[t] += e->count[p];
+        }
+        bands_strips(e, -50, 1.0, 77, &s0[t], &s1[t]);
+    }
+    ENSURE(twice == 0 && used_bands == (expect_bands ? team : 0));
+    for (int p = 0; p < e->np; p++) ENSURE_MSG(owner[p] >= 0, "polygon %d has no thread", p);
+    ENSURE(s0[0] == 0 && s1[team - 1] == 77);
+    for (int t = 0; t + 1 < team; t++) ENSURE(s1[t] == s0[t + 1] && s0[t] <= s1[t]);
+    if (!expect_bands) { free(owner); return; }
+    long total = 0, biggest = 0;
+    for (int p = 0; p < e->np; p++) { total += e->count[p]; biggest = e->count[p] > biggest ? e->count[p] : biggest; }
+    for (int t = 0; t < team; t++)   /* (balanced up to a histogram bin's and a polygon's worth) */
+        ENSURE_MSG(labs(verts[t] - total / team) <= total / 64 + biggest, "band %d holds %ld of %ld vertices", t, verts[t], total);
+    for (int p = 0; p < e->np; p++)
+        for (int q = 0; q < e->np; q++)
+            if (owner[p] < owner[q]) ENSURE(e->y[e->start[p]] < e->y[e->start[q]]);
+    free(owner);
+}
+
+void test_bands_partition(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    uint64_t st = 7;
+    for (int p = 0; p < 300; p++)
+        fx_add_ngon(&e, 6 + (int)fx_uniform(&st, 0, 40), 0.3, fx_uniform(&st, -40, 40), fx_uniform(&st, -40, 40), 0);
+    bands_check(&e, 3, 0);   /* (none made yet) */
+    bands_update(&e, 3);
+    bands_check(&e, 3, 1);
+    bands_check(&e, 2, 0);   /* another team size */
+    bands_update(&e, 5);
+    bands_check(&e, 5, 1);
+    fx_add_ngon(&e, 8, 0.3, 0, 0, 0);
+    bands_check(&e, 5, 0);   /* a polygon added */
+    ensemble_free(&e);
 }
