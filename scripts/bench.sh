@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks: each scenario at 1 and 2 threads, the minimum compute time of REPEATS runs.
-# Writes bench/results.csv and prints a table, and the ratio of a growing tissue's vertex updates
-# per second to a static packing's. Frame writing is excluded from the compute time
-# (the program times it as its own phase) and reported separately.
+# Writes bench/results.csv and prints a table, the neighbour list's statistics (bench/list.txt),
+# and the ratio of a growing tissue's vertex updates per second to a static packing's. Frame
+# writing is excluded from the compute time (the program times it as its own phase) and reported
+# separately.
 #   scripts/bench.sh [REPEATS]      (make bench)
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
@@ -54,6 +55,8 @@ scenario() {   # scenario NAME PROGRAM ARGS...: REPEATS rounds of a 1-thread and
             fi
         done
     done
+    # the neighbour list's statistics (the same at any thread count): of the scenario's last run
+    sed -n 's/^contact list: /'"$name"': /p' build-bench/log >> "$out/list.txt"
     for t in 1 2; do
         [ "$t" = 1 ] && line=$best1 || line=$best2
         IFS=, read -r wall comp outp vsteps rss maxv p1 p2 p3 p4 p5 p6 p7 <<< "$line"
@@ -63,6 +66,7 @@ scenario() {   # scenario NAME PROGRAM ARGS...: REPEATS rounds of a 1-thread and
         echo "$name,$t,$wall,$comp,$outp,$vsteps,$mvu,$rss,$bpv,$maxv,$p1,$p2,$p3,$p4,$p5,$p6,$p7" >> "$csv"
     done
 }
+: > "$out/list.txt"
 scenario default default -n 100 -s 1000
 scenario hex2500 hex build-bench/hex2500.off -n 1 -s 1000
 scenario hex10000 hex build-bench/hex10000.off -n 1 -s 1000
@@ -71,6 +75,8 @@ scenario tissue3000 scale build-bench/tissue3000.off -n 1 -s 1000
 scenario tissue3000_static hex build-bench/tissue3000.off -n 1 -s 1000
 echo "minimum of $repeats repeats; compute = wall time without frame writing; MVU/s = million vertex updates per second per thread"
 column -s, -t < "$csv" | cut -c1-200
+echo "contact list (steps that built it, patched it, reused it):"
+sed 's/^/  /' "$out/list.txt"
 # the growing tissue (3,000 cells dividing, about 105,000 vertices) against static packings of
 # about the same size, per thread: the hex packing (120,000 vertices, cells touching at points)
 # and the same tissue without growth (every edge in contact, as in the paper's benchmark)

@@ -25,7 +25,7 @@ void remodel_init(Remodel *r);
 void remodel_free(Remodel *r);
 
 /* Room to grow that a polygon of n vertices gets when all slots are laid out anew. */
-#define REMODEL_ROOM(n) ((n) / 16 + 1)
+#define REMODEL_ROOM(n) ((n) / 32 + 1)
 
 /* Remodels every polygon. The slots stay in polygon order, but not necessarily contiguous: a
  * polygon that changes is written back in its own slots when it fits below the next polygon's

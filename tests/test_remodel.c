@@ -129,7 +129,7 @@ void test_remodel_gaps_and_room(void)
     e.x[0] += 0.15;
     ENSURE(remodel_apply(&e, &P, &r) == 2 && e.count[0] == 42);
     for (int p = 1; p < 6; p++) ENSURE_MSG(e.start[p] == p * room, "polygon %d moved to %d", p, e.start[p]);
-    /* polygon 3 grows by 4, one more than its room: polygon 4 moves up by one, 5 stays */
+    /* polygon 3 grows by 4, more than its room: polygon 4 moves up, its room absorbs the push, 5 stays */
     e.x[3 * room] += 0.15;
     e.x[3 * room + 20] -= 0.15;
     ENSURE(remodel_apply(&e, &P, &r) == 4 && e.count[3] == 44);
