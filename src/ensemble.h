@@ -2,11 +2,12 @@
  *
  * Layout: vertex data live in flat arrays (structure of arrays). Polygon p owns the slots
  * [start[p], start[p] + count[p]) in counter-clockwise order; edge i runs from vertex i to the
- * next vertex of the same polygon and l0[i] is its rest length. Topological changes may leave
- * unused slots between polygons or append polygons at the end (`gaps` is then set), but the
- * slots always stay in polygon order (start[p] + count[p] <= start[p + 1]); the next remodeling
- * pass writes all polygons contiguously again, in place. Nothing keeps a pointer into these
- * arrays across a step: they move when they grow.
+ * next vertex of the same polygon and l0[i] is its rest length. Slots between polygons may be
+ * unused (`gaps` is then set): topological changes leave them, new polygons are appended at the
+ * end, and remodeling keeps them as room to grow (remodel.h), but the slots always stay in
+ * polygon order (start[p] + count[p] <= start[p + 1]) and nv_used is at or after the last polygon's
+ * last slot. So loops go polygon by polygon, never over the slots 0 .. nv_used, whose gaps hold
+ * stale data. Nothing keeps a pointer into these arrays across a step: they move when they grow.
  *
  * Polygons carry a stable id (never reused), the id of their parent and their birth time.
  *
