@@ -94,10 +94,14 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
     for (int k = 0; k < 6; k++) c->flow[k] = isfinite(g[k]) ? g[k] : 0;
 }
 
-/* The first of the sorted edges sel[0 .. n) in a cell >= cell. */
-static int sel_lower(const Sel *sel, int n, int cell)
+/* The first of the sorted edges sel[from .. n) in a cell >= cell, for a cell at or after the one
+ * whose first edge is sel[from]: galloping from there, since successive calls look a little
+ * further each time. */
+static int sel_lower(const Sel *sel, int from, int n, int cell)
 {
-    int lo = 0, hi = n;
+    int lo = from, step = 1;
+    while (lo + step < n && sel[lo + step].cell < cell) { lo += step; step *= 2; }
+    int hi = lo + step < n ? lo + step : n;
     while (lo < hi) { int m = (lo + hi) / 2; if (sel[m].cell < cell) lo = m + 1; else hi = m; }
     return lo;
 }
@@ -112,7 +116,7 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
     const float margin = (float)(1e-5 * c->list_cs + 64 * ldexp(c->list_extent + c->moved + c->list_nx * c->list_cs + c->list_ny * c->list_cs, -24));
     const float lim0[2] = { (float)(reach + skin) + margin, (float)(P->h + skin) + margin };
     const int nx = c->list_nx;
-    int from[3] = { 0 }, to[3] = { 0 }, cell = -1;
+    int from[3] = { 0 }, to[3] = { 0 }, cell = -1, at[3] = { 0 };   /* (at: where row r's search starts) */
     for (int d = 0; d < ndv; d++) {
         int i = dv[d].k;
         if (dv[d].cell != cell) {   /* a new cell: the ranges of its stencil's rows */
@@ -122,8 +126,8 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
                 int y = row - 1 + r;
                 from[r] = to[r] = 0;
                 if (y < 0 || y >= c->list_ny) continue;
-                from[r] = sel_lower(sel, nsel, y * nx + x0);
-                to[r] = sel_lower(sel, nsel, y * nx + x1 + 1);
+                from[r] = at[r] = sel_lower(sel, at[r], nsel, y * nx + x0);
+                to[r] = sel_lower(sel, from[r], nsel, y * nx + x1 + 1);
             }
         }
         int p = e->pid[i], rigid = e->rigid[p], s0 = e->start[p], n0 = e->count[p], iprev = ens_prev(e, i);
