@@ -1,6 +1,6 @@
 /* Thread bands (bands.h): a histogram of the polygons' heights, weighted by vertex count, cut
- * where the running count passes t / nt of the total; the polygons grouped by band in index
- * order (a counting sort). O(polygons) per step. */
+ * where the running count passes t / nt of the total, at bin edges, so a polygon's band is its
+ * bin's; the polygons grouped by band in index order (a counting sort). O(polygons) per step. */
 #include "bands.h"
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +19,13 @@ static void whoami(int *tid, int *nth)
 #endif
 }
 
+/* The histogram bin of height y. */
+static inline int bin_of(double y, double lo, double scale)
+{
+    int k = (int)((y - lo) * scale);
+    return k < BINS ? k : BINS - 1;
+}
+
 void bands_update(Ensemble *e, int nt)
 {
     struct EnsembleBands *b = &e->bands;
@@ -32,7 +39,6 @@ void bands_update(Ensemble *e, int nt)
     if (e->np > b->cap) {
         b->cap = e->np + e->np / 2;
         b->order = ph_realloc(b->order, (size_t)b->cap * sizeof *b->order);
-        b->band = ph_realloc(b->band, (size_t)b->cap * sizeof *b->band);
     }
     double lo = INFINITY, hi = -INFINITY;
     for (int p = 0; p < e->np; p++) {
@@ -41,34 +47,30 @@ void bands_update(Ensemble *e, int nt)
         hi = y > hi ? y : hi;
     }
     if (!(hi > lo) || !isfinite(hi - lo)) return;
-    /* the cuts y[1 .. nt - 1] at bin edges, so that each band holds about total / nt vertices */
+    /* the cuts y[1 .. nt - 1] at bin edges, so that each band holds about total / nt vertices;
+     * band[k]: the band of bin k */
     long hist[BINS];
+    int band[BINS];
     for (int k = 0; k < BINS; k++) hist[k] = 0;
     double scale = BINS / (hi - lo);
     long total = 0;
     for (int p = 0; p < e->np; p++) {
-        int k = (int)((e->y[e->start[p]] - lo) * scale);
-        hist[k < BINS ? k : BINS - 1] += e->count[p];
+        hist[bin_of(e->y[e->start[p]], lo, scale)] += e->count[p];
         total += e->count[p];
     }
     b->y[0] = -INFINITY;
     long run = 0;
-    for (int k = 0, t = 1; k < BINS && t < nt; k++) {
+    for (int k = 0, t = 1; k < BINS; k++) {
+        band[k] = t - 1;
         run += hist[k];
         while (t < nt && run * nt >= total * t) b->y[t++] = lo + (k + 1) / scale;
     }
     b->y[nt] = INFINITY;
-    /* each polygon's band (the last cut at or below it), then the polygons by band */
+    /* the polygons by band (a counting sort) */
     for (int t = 0; t <= nt; t++) b->at[t] = 0;
-    for (int p = 0; p < e->np; p++) {
-        double y = e->y[e->start[p]];
-        int t = 0;
-        while (t + 1 < nt && b->y[t + 1] <= y) t++;
-        b->band[p] = t;
-        b->at[t + 1]++;
-    }
+    for (int p = 0; p < e->np; p++) b->at[band[bin_of(e->y[e->start[p]], lo, scale)] + 1]++;
     for (int t = 0; t < nt; t++) b->at[t + 1] += b->at[t];
-    for (int p = 0; p < e->np; p++) b->order[b->at[b->band[p]]++] = p;
+    for (int p = 0; p < e->np; p++) b->order[b->at[band[bin_of(e->y[e->start[p]], lo, scale)]]++] = p;
     for (int t = nt; t > 0; t--) b->at[t] = b->at[t - 1];
     b->at[0] = 0;
     b->n = nt;

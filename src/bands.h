@@ -5,7 +5,7 @@
  * instead of moving between cores. Measured on a growing tissue of 3,000 cells (105,000
  * vertices, 1,000 steps, 2 threads of a 2-core virtual machine): with polygons dealt out in
  * chunks of 16 by index, integration took 1.8 s instead of 0.3 s on one thread, and the whole
- * run 10.8 s (5.8-6.0 s in a few lucky runs); with bands, integration took 0.3 s and the run
+ * run 10.8 s (5.8-6.0 s in a few lucky runs); with bands, integration took 0.3-0.5 s and the run
  * 7.2-7.9 s, and 5.3 s once remodeling stopped moving polygons (remodel.h). Bands follow
  * space, not the polygon order, because a grown tissue's order is its order of birth.
  *

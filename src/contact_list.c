@@ -50,23 +50,23 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
     int slow = 0;   /* polygons that moved less than half vmax relative to the flow (an exact count) */
     #pragma omp parallel reduction(max : wmax) reduction(+ : slow)
     {
-    int m0, m1;
-    const int *order = bands_mine(e, &m0, &m1);
-    for (int m = m0; m < m1; m++) {
-        int p = order ? order[m] : m;
-        double w2 = 0, sx = 0, sy = 0, su = 0, sv = 0;
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-            double x = e->x[i], y = e->y[i], ux = e->vx[i] - (f[0] + f[2] * x + f[3] * y), uy = e->vy[i] - (f[1] + f[4] * x + f[5] * y);
-            double u2 = ux * ux + uy * uy;
-            w2 = u2 > w2 ? u2 : w2;
-            sx += x; sy += y; su += e->vx[i]; sv += e->vy[i];
-        }
-        double n = e->count[p];
-        sn->mean[4 * p] = sx / n; sn->mean[4 * p + 1] = sy / n; sn->mean[4 * p + 2] = su / n; sn->mean[4 * p + 3] = sv / n;
-        double w = sqrt(w2) + spread;
-        c->wander[p] += c->lazy + (dt * w + 2 * ulp);
-        slow += w < 0.5 * vmax;
-        wmax = c->wander[p] > wmax ? c->wander[p] : wmax;
+        int m0, m1;
+        const int *order = bands_mine(e, &m0, &m1);
+        for (int m = m0; m < m1; m++) {
+            int p = order ? order[m] : m;
+            double w2 = 0, sx = 0, sy = 0, su = 0, sv = 0;
+            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+                double x = e->x[i], y = e->y[i], ux = e->vx[i] - (f[0] + f[2] * x + f[3] * y), uy = e->vy[i] - (f[1] + f[4] * x + f[5] * y);
+                double u2 = ux * ux + uy * uy;
+                w2 = u2 > w2 ? u2 : w2;
+                sx += x; sy += y; su += e->vx[i]; sv += e->vy[i];
+            }
+            double n = e->count[p];
+            sn->mean[4 * p] = sx / n; sn->mean[4 * p + 1] = sy / n; sn->mean[4 * p + 2] = su / n; sn->mean[4 * p + 3] = sv / n;
+            double w = sqrt(w2) + spread;
+            c->wander[p] += c->lazy + (dt * w + 2 * ulp);
+            slow += w < 0.5 * vmax;
+            wmax = c->wander[p] > wmax ? c->wander[p] : wmax;
     }
     }
     c->wander_max = wmax;
@@ -317,26 +317,26 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
      * and the entries of vanished edges, then the new records of its dirty vertices */
     #pragma omp parallel
     {
-    int s0, s1;   /* (the strips of this thread's band, as in the walks over the list: bands.h) */
-    bands_strips(e, c->list_y0, GRID_STRIP * c->list_cs, c->nstrips, &s0, &s1);
-    for (int s = s0; s < s1; s++) {
-        struct ContactStrip *st = &c->strip[s];
-        size_t w = 0;
-        for (size_t q = 0; q < st->n; ) {
-            int i = sn->smap[st->rec[q]], nl = st->rec[q + 1], kept = 0;
-            size_t first = q + 2;
-            q = first + 2 * (size_t)nl;
-            if (i < 0 || sn->dirty[i]) continue;
-            for (size_t a = first; a < q; a += 2) {
-                int k = sn->smap[st->rec[a]];
-                if (k < 0) continue;
-                st->rec[w + 2 + 2 * kept] = k; st->rec[w + 3 + 2 * kept] = sn->smap[st->rec[a + 1]];
-                kept++;
+        int s0, s1;   /* (the strips of this thread's band, as in the walks over the list: bands.h) */
+        bands_strips(e, c->list_y0, GRID_STRIP * c->list_cs, c->nstrips, &s0, &s1);
+        for (int s = s0; s < s1; s++) {
+            struct ContactStrip *st = &c->strip[s];
+            size_t w = 0;
+            for (size_t q = 0; q < st->n; ) {
+                int i = sn->smap[st->rec[q]], nl = st->rec[q + 1], kept = 0;
+                size_t first = q + 2;
+                q = first + 2 * (size_t)nl;
+                if (i < 0 || sn->dirty[i]) continue;
+                for (size_t a = first; a < q; a += 2) {
+                    int k = sn->smap[st->rec[a]];
+                    if (k < 0) continue;
+                    st->rec[w + 2 + 2 * kept] = k; st->rec[w + 3 + 2 * kept] = sn->smap[st->rec[a + 1]];
+                    kept++;
+                }
+                if (kept) { st->rec[w] = i; st->rec[w + 1] = kept; w += 2 + 2 * (size_t)kept; }
             }
-            if (kept) { st->rec[w] = i; st->rec[w + 1] = kept; w += 2 + 2 * (size_t)kept; }
-        }
-        st->n = w;
-        new_records(c, e, P, st, sn->dv + sn->dv_at[s], sn->dv_at[s + 1] - sn->dv_at[s], sn->sel, nsel);
+            st->n = w;
+            new_records(c, e, P, st, sn->dv + sn->dv_at[s], sn->dv_at[s + 1] - sn->dv_at[s], sn->sel, nsel);
     }
     }
     contact_take_snapshot(c, e);

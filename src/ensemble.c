@@ -2,6 +2,7 @@
  * See ensemble.h for the layout. Every allocation failure ends the program (status 1): there is
  * no sensible way to go on without memory. */
 #include "ensemble.h"
+#include "bands.h"
 #include "geometry.h"
 #include <math.h>
 #include <stdio.h>
@@ -30,7 +31,7 @@ void ensemble_free(Ensemble *e)
 {
     free(e->x); free(e->y); free(e->vx); free(e->vy); free(e->fx); free(e->fy);
     free(e->l0); free(e->pid); free(e->events);
-    free(e->bands.order); free(e->bands.band); free(e->bands.at); free(e->bands.y);
+    free(e->bands.order); free(e->bands.at); free(e->bands.y);
 #define FREE(type, name, file_type, init) free(e->name);
     ENSEMBLE_POLYGON_FIELDS(FREE)
 #undef FREE
@@ -73,7 +74,7 @@ int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, 
 #undef INIT
     int s = e->start[p];
     e->layout++;
-    e->bands.np = -1;   /* (bands.h: polygons added) */
+    bands_invalidate(e);   /* (polygons added) */
     memcpy(e->x + s, x, (size_t)n * sizeof *x);
     memcpy(e->y + s, y, (size_t)n * sizeof *y);
     memcpy(e->vx + s, vx, (size_t)n * sizeof *vx);
@@ -104,7 +105,7 @@ void ensemble_keep(Ensemble *e, const unsigned char *keep)
 {
     int q = 0;
     e->layout++;
-    e->bands.np = -1;   /* (bands.h: polygons removed) */
+    bands_invalidate(e);   /* (polygons removed) */
     for (int p = 0; p < e->np; p++) {
         if (!keep[p]) { e->gaps = 1; continue; }
         if (q != p) {

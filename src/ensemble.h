@@ -78,7 +78,7 @@ typedef struct Ensemble {
     int nevents, events_cap, log_events;
     struct EnsembleBands {   /* which thread works on which polygons (bands.h): scheduling, never a result */
         int n, np, cap, ncap;  /* bands, the polygon count they were made for (-1: stale) */
-        int *order, *band, *at;   /* polygons by band: band t is order[at[t] .. at[t + 1]) */
+        int *order, *at;       /* polygons by band: band t is order[at[t] .. at[t + 1]) */
         double *y;             /* band t lies in heights [y[t], y[t + 1]) */
     } bands;
 } Ensemble;
