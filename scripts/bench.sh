@@ -25,7 +25,7 @@ build scale params/scale.h
 [ -f build-bench/tissue3000.off ] || python3 scripts/make_tissue.py 3000 build-bench/tissue3000.off
 
 csv="$out/results.csv"
-echo "scenario,threads,wall_s,compute_s,output_s,vertex_steps,mvu_per_s_per_thread,peak_rss_mb,bytes_per_vertex,vertices,remodel,geometry,internal,contact,integrate,fusion,topology" > "$csv"
+echo "scenario,threads,wall_s,compute_s,output_s,vertex_steps,mvu_per_s_per_thread,peak_rss_mb,bytes_per_vertex,vertices,remodel,internal,contact,integrate,fusion,topology" > "$csv"
 once() {   # once THREADS PROGRAM ARGS...: one run; prints wall,compute,output,vertex updates,rss MB,vertices,phase shares
     local threads=$1 prog=$2; shift 2
     rm -rf "build-bench/run"
@@ -36,8 +36,8 @@ once() {   # once THREADS PROGRAM ARGS...: one run; prints wall,compute,output,v
                                                if ($i == "vertices" && $(i + 1) == "at") nv = $(i - 1) } }
         /^  [a-z].* %$/ { t[$1] = $(NF - 3); if ($1 != "output") comp += $(NF - 3); else outp = $(NF - 3) }
         END { tot = comp > 0 ? comp : 1
-              printf "%s,%s,%s,%.0f,%.1f,%.0f,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g", wall, comp, outp, vus, rss / 1024, nv,
-                     100 * t["remodel"] / tot, 100 * t["geometry"] / tot, 100 * t["internal"] / tot, 100 * t["contact"] / tot,
+              printf "%s,%s,%s,%.0f,%.1f,%.0f,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g", wall, comp, outp, vus, rss / 1024, nv,
+                     100 * t["remodel"] / tot, 100 * t["internal"] / tot, 100 * t["contact"] / tot,
                      100 * t["integrate"] / tot, 100 * t["fusion"] / tot, 100 * t["topology"] / tot }' build-bench/log
 }
 scenario() {   # scenario NAME PROGRAM ARGS...: REPEATS rounds of a 1-thread and a 2-thread run, alternating
@@ -59,11 +59,11 @@ scenario() {   # scenario NAME PROGRAM ARGS...: REPEATS rounds of a 1-thread and
     sed -n 's/^contact list: /'"$name"': /p' build-bench/log >> "$out/list.txt"
     for t in 1 2; do
         [ "$t" = 1 ] && line=$best1 || line=$best2
-        IFS=, read -r wall comp outp vsteps rss maxv p1 p2 p3 p4 p5 p6 p7 <<< "$line"
+        IFS=, read -r wall comp outp vsteps rss maxv p1 p2 p3 p4 p5 p6 <<< "$line"
         local mvu bpv
         mvu=$(awk -v v="$vsteps" -v c="$comp" -v t="$t" 'BEGIN { printf "%.3f", v / c / t / 1e6 }')
         bpv=$(awk -v r="$rss" -v m="$maxv" 'BEGIN { printf "%.0f", (m > 0 ? r * 1048576 / m : 0) }')
-        echo "$name,$t,$wall,$comp,$outp,$vsteps,$mvu,$rss,$bpv,$maxv,$p1,$p2,$p3,$p4,$p5,$p6,$p7" >> "$csv"
+        echo "$name,$t,$wall,$comp,$outp,$vsteps,$mvu,$rss,$bpv,$maxv,$p1,$p2,$p3,$p4,$p5,$p6" >> "$csv"
     done
 }
 : > "$out/list.txt"

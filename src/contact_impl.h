@@ -77,7 +77,9 @@ struct ContactSnap {
 static inline double project(const Ensemble *e, double px, double py, int k, int k1, double *w)
 {
     double dx = px - e->x[k], dy = py - e->y[k], ex = e->x[k1] - e->x[k], ey = e->y[k1] - e->y[k];
-    double t = (dx * ex + dy * ey) / (ex * ex + ey * ey), wt = t > 0 ? (t < 1 ? t : 1) : 0;
+    /* w = (d . e) / |e|^2 clamped to [0, 1], dividing only for a point inside the edge (the
+     * same value: the rounded quotient is monotone) */
+    double dot = dx * ex + dy * ey, l2 = ex * ex + ey * ey, wt = dot > 0 ? (dot < l2 ? dot / l2 : 1) : 0;
     double rx = dx - wt * ex, ry = dy - wt * ey;
     *w = wt;
     return rx * rx + ry * ry;

@@ -9,6 +9,24 @@
 #include "rng.h"
 #include <math.h>
 
+/* A and L of polygon p; returns its longest edge. */
+static double polygon_geometry(Ensemble *e, int p)
+{
+    int s = e->start[p], n = e->count[p];
+    const double *x = e->x + s, *y = e->y + s;
+    double a = 0, L = 0, lmax = 0, ox = x[0], oy = y[0];   /* area relative to vertex 0: see geometry.c */
+    for (int k = 0; k < n; k++) {
+        int k1 = k + 1 == n ? 0 : k + 1;
+        double dx = x[k1] - x[k], dy = y[k1] - y[k], l = sqrt(dx * dx + dy * dy);
+        a += (x[k] - ox) * (y[k1] - oy) - (x[k1] - ox) * (y[k] - oy);
+        L += l;
+        if (l > lmax) lmax = l;
+    }
+    e->A[p] = 0.5 * a;
+    e->L[p] = L;
+    return lmax;
+}
+
 double forces_update_geometry(Ensemble *e)
 {
     double lmax = 0;
@@ -16,19 +34,22 @@ double forces_update_geometry(Ensemble *e)
     {
         int m0, m1;
         const int *order = bands_mine(e, &m0, &m1);
+        for (int m = m0; m < m1; m++) lmax = fmax(lmax, polygon_geometry(e, order ? order[m] : m));
+    }
+    return lmax;
+}
+
+double forces_step(Ensemble *e, const Params *P)
+{
+    double lmax = 0;
+    #pragma omp parallel reduction(max : lmax)
+    {
+        int m0, m1;
+        const int *order = bands_mine(e, &m0, &m1);
         for (int m = m0; m < m1; m++) {
-            int p = order ? order[m] : m, s = e->start[p], n = e->count[p];
-            const double *x = e->x + s, *y = e->y + s;
-            double a = 0, L = 0, ox = x[0], oy = y[0];   /* area relative to vertex 0: see geometry.c */
-            for (int k = 0; k < n; k++) {
-                int k1 = k + 1 == n ? 0 : k + 1;
-                double dx = x[k1] - x[k], dy = y[k1] - y[k], l = sqrt(dx * dx + dy * dy);
-                a += (x[k] - ox) * (y[k1] - oy) - (x[k1] - ox) * (y[k] - oy);
-                L += l;
-                if (l > lmax) lmax = l;
-            }
-            e->A[p] = 0.5 * a;
-            e->L[p] = L;
+            int p = order ? order[m] : m;
+            lmax = fmax(lmax, polygon_geometry(e, p));
+            forces_polygon(e, P, p, NULL);
         }
     }
     return lmax;

@@ -1,14 +1,14 @@
 /* The simulation: set-up from an input or a checkpoint, and the time step as the paper tells it.
  * One step (sim_step), each phase one timed call into its module:
  *   1. remodel:    split edges longer than lmax, collapse edges shorter than lmin   (paper 3.1)
- *   2. geometry:   areas, perimeters, arclengths, longest edge
- *   3. internal:   forces within each polygon and per-vertex dissipation           (paper 2.3)
- *   4. contact:    pair forces between hoop segments, from a list of nearby edges  (paper 2.3, 3.4)
+ *   2. internal:   areas, perimeters, longest edge; forces within each polygon and
+ *                  per-vertex dissipation                                          (paper 2.3)
+ *   3. contact:    pair forces between hoop segments, from a list of nearby edges  (paper 2.3, 3.4)
  *                  kept over steps while valid, rebuilt from the cell grid
- *   5. integrate:  semi-implicit Euler, growth of the target areas                 (paper 3.5, 3.2)
- *   6. fusion:     projectiles passing a membrane (docs/model.md 5.2), then merging
+ *   4. integrate:  semi-implicit Euler, growth of the target areas                 (paper 3.5, 3.2)
+ *   5. fusion:     projectiles passing a membrane (docs/model.md 5.2), then merging
  *                  and splitting of touching hoops                                 (paper 3.3)
- *   7. topology:   removal below Amin, division above Amax                         (paper 3.2)
+ *   6. topology:   removal below Amin, division above Amax                         (paper 3.2)
  * A step that blows up says which polygon, when and why (Sim.error). */
 #define _POSIX_C_SOURCE 200809L
 #include "sim.h"
@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const timer_names[T_COUNT] = { "remodel", "geometry", "internal forces", "contact",
+const char *const timer_names[T_COUNT] = { "remodel", "internal forces", "contact",
                                            "integrate", "fusion", "topology", "output" };
 
 void sim_init(Sim *s, const Params *P, uint64_t seed)
@@ -86,8 +86,7 @@ int sim_step(Sim *s)
 #define LAP(k) (t1 = omp_get_wtime(), s->timer[k] += t1 - t0, t0 = t1)
     bands_update(e, omp_get_max_threads());
     remodel_apply(e, P, &s->remodel);                    LAP(T_REMODEL);
-    double lmax = forces_update_geometry(e);             LAP(T_GEOMETRY);
-    forces_internal(e, P, NULL);                         LAP(T_INTERNAL);
+    double lmax = forces_step(e, P);                     LAP(T_INTERNAL);   /* (with the geometry) */
     contact_keep_records(&s->contact, P->theta > 0 || P->v_pass > 0);   /* fusion and passage look at this step's pairs */
     contact_forces_step(&s->contact, e, P, lmax);        LAP(T_CONTACT);
     s->vertex_steps += ensemble_vertex_count(e);   /* (not nv_used: slots include gaps) */

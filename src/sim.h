@@ -10,7 +10,7 @@
 /* The program's exit statuses. */
 enum { PH_EXIT_OK = 0, PH_EXIT_MEMORY = 1, PH_EXIT_USAGE = 2, PH_EXIT_BLOWUP = 3, PH_EXIT_OUTPUT = 4 };
 
-enum { T_REMODEL, T_GEOMETRY, T_INTERNAL, T_CONTACT, T_INTEGRATE, T_FUSION, T_TOPOLOGY, T_OUTPUT, T_COUNT };
+enum { T_REMODEL, T_INTERNAL, T_CONTACT, T_INTEGRATE, T_FUSION, T_TOPOLOGY, T_OUTPUT, T_COUNT };
 extern const char *const timer_names[T_COUNT];
 
 /* Memory per vertex of a run, an upper bound from the measured 165-260 bytes (README). */
