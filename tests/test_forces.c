@@ -132,3 +132,41 @@ void test_forces_dissipation(void)
     }
     ensemble_free(&e);
 }
+
+/* The step's one-pass forces_step gives, bit for bit, what forces_update_geometry and then
+ * forces_internal give: areas, perimeters, the longest edge and every force (all terms on,
+ * several polygons with their vertices moving, on the threads of the run). */
+void test_forces_step_matches_phases(void)
+{
+    Params P = fx_params_zero();
+    P.ka = 1e5; P.gamma = 1e3; P.kl = 1e4; P.Q = 1.1; P.kb = 0.5; P.rho = 2; P.g = 5; P.gl = 1; P.cv = 10; P.cd = 0.3;
+    Ensemble a, b;
+    ensemble_init(&a, 1);
+    uint64_t st = 7;
+    for (int p = 0; p < 40; p++) fx_add_ngon(&a, 12 + p % 9, 0.4 + 0.01 * p, (p % 8) * 1.1, (p / 8) * 1.1, 0.1 * p);
+    for (int p = 0; p < a.np; p++) a.A0[p] *= 1.1;
+    ensemble_init(&b, 1);
+    for (int p = 0; p < a.np; p++) {
+        int s = a.start[p], q = ensemble_push_polygon(&b, a.count[p], a.x + s, a.y + s, a.vx + s, a.vy + s, a.l0 + s);
+        b.A0[q] = a.A0[p];
+    }
+    /* (moved after the polygons were made: their stored areas and perimeters are stale) */
+    for (int i = 0; i < a.nv_used; i++) {
+        double dx = fx_uniform(&st, -0.02, 0.02), dy = fx_uniform(&st, -0.02, 0.02), vx = fx_uniform(&st, -1, 1), vy = fx_uniform(&st, -1, 1);
+        a.x[i] += dx; a.y[i] += dy; a.vx[i] = vx; a.vy[i] = vy;
+        b.x[i] += dx; b.y[i] += dy; b.vx[i] = vx; b.vy[i] = vy;
+    }
+    double la = forces_update_geometry(&a);
+    forces_internal(&a, &P, NULL);
+    double lb = forces_step(&b, &P);
+    ENSURE(la == lb && la > 0);
+    for (int p = 0; p < a.np; p++) {
+        ENSURE(a.A[p] == b.A[p] && a.L[p] == b.L[p]);
+        for (int k = 0; k < a.count[p]; k++) {
+            int i = a.start[p] + k, j = b.start[p] + k;
+            ENSURE_MSG(a.fx[i] == b.fx[j] && a.fy[i] == b.fy[j], "polygon %d vertex %d", p, k);
+        }
+    }
+    ensemble_free(&a);
+    ensemble_free(&b);
+}
