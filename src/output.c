@@ -183,11 +183,18 @@ void output_frame(Output *out, Sim *s, int frame)
     char path[4200], err[4400];
     /* a frame is validated before it is written: every polygon counter-clockwise with a positive
      * area and not crossing itself (the grid's test, O(vertices)). A polygon that is not means
-     * the run has gone wrong: stop, and every frame written is a validated one. */
+     * the run has gone wrong: stop, and every frame written is a validated one. A hoop that
+     * twisted in the last step is no fault: the remodeling that the next step begins with cuts
+     * the twist out (docs/model.md 4), so that remodeling is done now, with the same result,
+     * and the frame checked again. */
     int bad = -1, a, b;
     for (int p = 0; p < s->e.np && bad < 0; p++)
         if (!(geom_area(s->e.x + s->e.start[p], s->e.y + s->e.start[p], s->e.count[p]) > 0)) bad = p;
-    if (bad < 0 && grid_crossing(&s->e, forces_update_geometry(&s->e), 1, &a, &b)) bad = a;
+    if (bad < 0 && grid_crossing(&s->e, forces_update_geometry(&s->e), 1, &a, &b)) {
+        uint64_t layout = s->e.layout;
+        remodel_apply(&s->e, &s->P, &s->remodel);
+        if (s->e.layout == layout || grid_crossing(&s->e, forces_update_geometry(&s->e), 1, &a, &b)) bad = a;
+    }
     if (bad >= 0) {
         double area = geom_area(s->e.x + s->e.start[bad], s->e.y + s->e.start[bad], s->e.count[bad]);
         char cause[300];
@@ -267,12 +274,13 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
     double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
     printf("%s: %d frames, %lld steps in %.2f s wall, threads: %s%d; %.0f vertex updates, %.3g per second of computing; "
            "%d polygons, %d vertices at the end\n"
-           "events: divisions %lld, removals %lld, deaths %lld, fusions (type I) %lld, splits (type II) %lld\n"
+           "events: divisions %lld, removals %lld, deaths %lld, fusions (type I) %lld, splits (type II) %lld, twists cut out %lld\n"
            "contact list: built in %lld steps, patched in %lld (polygons changed), reused in %lld\n"
            "memory: peak %.1f MB resident, %.0f bytes per vertex at the end\n",
            what, frames, (long long)s->e.step, wall, out->o->threads ? "" : "automatic, up to ", out->threads_max, s->vertex_steps,
            s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, nv,
            (long long)s->divisions, (long long)s->removals, (long long)s->deaths, (long long)s->fusions1, (long long)s->fusions2,
+           (long long)s->remodel.twists,
            (long long)builds, (long long)patches, (long long)reuses,
            peak / 1e6, peak / (nv > 0 ? nv : 1));
     for (int k = 0; k < T_COUNT; k++)

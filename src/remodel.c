@@ -1,12 +1,25 @@
-/* Remodeling of one polygon is a pure function of its vertex list: first a greedy sweep marks
- * short edges to collapse (no vertex in two collapses, at least 3 vertices left), the two ends
+/* Remodeling of one polygon is a pure function of its vertex list: first twisted edges are cut
+ * out (below), then a greedy sweep marks short edges to collapse (no vertex in two collapses, at
+ * least 3 vertices left), the two ends
  * of each merge at the midpoint with the mean velocity and the collapsed edge's rest length goes
  * half to each neighbouring edge, so sum l0 is conserved; then every edge longer than lmax is
  * cut into ceil(l / lmax) equal pieces sharing its rest length. The collapse sweeps repeat until
  * no edge is shorter than lmin, and pieces are >= lmax / 2 > lmin, so afterwards every edge is in
- * [lmin, lmax] (a triangle cannot be coarsened, and rigid polygons are only refined). */
+ * [lmin, lmax] (a triangle cannot be coarsened, and rigid polygons are only refined).
+ *
+ * Twists (docs/model.md 4): a vertex that meets an edge of its own hoop faster than the
+ * repulsion can stop it (a relative speed above sqrt(kr) h, when the barrier kr h^2 / 2 per unit
+ * mass is spent) passes through it in a step. When that folds an edge m back, so that the edges
+ * m - 1 and m + 1 on either side of it cross, the hoop has a tiny inverted loop (m - 1 -> m ->
+ * m + 1 and the crossing) that its own repulsion then holds in place. Such a twist is cut out:
+ * vertices m and m + 1 are removed and m - 1 joined to m + 2 by one edge whose rest length gives
+ * it the hoop's mean stretch L / sum l0, as a division's seal. Polygons of more than 5 vertices,
+ * not rigid. The check is cheap: the crossing cuts off a triangle whose angles at m and m + 1
+ * are 180 degrees less the hoop's turn there, and they sum to less than 180, so the hoop turns
+ * by more than 90 degrees at m or m + 1; only there are the edges tested. */
 #include "remodel.h"
 #include "bands.h"
+#include "geometry.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,21 +38,36 @@ void remodel_free(Remodel *r)
     memset(r, 0, sizeof *r);
 }
 
+/* Whether the edges m - 1 -> m and m + 1 -> m + 2 (cyclic) of a polygon of n vertices cross. */
+static int twisted(const double *x, const double *y, int n, int m)
+{
+    int a = (m + n - 1) % n, b = m % n, c = (m + 1) % n, d = (m + 2) % n;
+    return geom_segments_cross((Vec2){ x[a], y[a] }, (Vec2){ x[b], y[b] }, (Vec2){ x[c], y[c] }, (Vec2){ x[d], y[d] });
+}
+
+/* Whether a polygon of n vertices may be untwisted (see above). */
+static int untwists(const Ensemble *e, int p, int n) { return !e->rigid[p] && n > 5; }
+
 static int needs_remodel(const Ensemble *e, const Params *P, int p)
 {
-    int s = e->start[p], n = e->count[p], coarsen = !e->rigid[p] && n > 3;
-    double lo = P->lmin * P->lmin, hi = P->lmax * P->lmax;
+    int s = e->start[p], n = e->count[p], coarsen = !e->rigid[p] && n > 3, untwist = untwists(e, p, n);
+    const double *x = e->x + s, *y = e->y + s, lo = P->lmin * P->lmin, hi = P->lmax * P->lmax;
+    double px = x[0] - x[n - 1], py = y[0] - y[n - 1];   /* the edge before vertex 0 */
     for (int k = 0; k < n; k++) {
         int k1 = k + 1 == n ? 0 : k + 1;
-        double dx = e->x[s + k1] - e->x[s + k], dy = e->y[s + k1] - e->y[s + k], l2 = dx * dx + dy * dy;
+        double dx = x[k1] - x[k], dy = y[k1] - y[k], l2 = dx * dx + dy * dy;
         if (l2 > hi || (coarsen && l2 < lo)) return 1;
+        /* a turn of more than 90 degrees at vertex k: edge k - 1 or edge k may be twisted */
+        if (untwist && px * dx + py * dy < 0 && (twisted(x, y, n, k + n - 1) || twisted(x, y, n, k))) return 1;
+        px = dx; py = dy;
     }
     return 0;
 }
 
 /* Remodels polygon p of e; writes the new x, y, vx, vy, l0 at slot `at` of out[0..4] unless out
- * is NULL. Returns the new vertex count. Uses the calling thread's scratch of r. */
-static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r, double *const *out, size_t at)
+ * is NULL, and adds the twists it cut out to *twists unless that is NULL. Returns the new vertex
+ * count. Uses the calling thread's scratch of r. */
+static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r, double *const *out, size_t at, int *twists)
 {
     int s = e->start[p], n = e->count[p], t = 0;
 #ifdef _OPENMP
@@ -58,6 +86,32 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
     memcpy(a[0], e->x + s, (size_t)n * sizeof *buf); memcpy(a[1], e->y + s, (size_t)n * sizeof *buf);
     memcpy(a[2], e->vx + s, (size_t)n * sizeof *buf); memcpy(a[3], e->vy + s, (size_t)n * sizeof *buf);
     memcpy(a[4], e->l0 + s, (size_t)n * sizeof *buf);
+
+    /* untwist: cut out vertices m and m + 1 wherever the edges on either side of edge m cross */
+    for (int m = 0; untwists(e, p, n) && m < n;) {
+        const double *x = a[0], *y = a[1];
+        int k0 = (m + n - 1) % n, k1 = m, k2 = (m + 1) % n, k3 = (m + 2) % n;
+        double t0x = x[k1] - x[k0], t0y = y[k1] - y[k0], t1x = x[k2] - x[k1], t1y = y[k2] - y[k1];
+        double t2x = x[k3] - x[k2], t2y = y[k3] - y[k2];
+        if (!((t0x * t1x + t0y * t1y < 0 || t1x * t2x + t1y * t2y < 0) && twisted(x, y, n, m))) { m++; continue; }
+        double L = 0, sum0 = 0;
+        for (int k = 0; k < n; k++) {
+            int kn = k + 1 == n ? 0 : k + 1;
+            L += hypot(x[kn] - x[k], y[kn] - y[k]);
+            sum0 += a[4][k];
+        }
+        int j = 0;
+        for (int k = 0; k < n; k++)
+            if (k != k1 && k != k2) {
+                for (int f = 0; f < 5; f++) b[f][j] = a[f][k];
+                if (k == k0) b[4][j] = hypot(x[k3] - x[k0], y[k3] - y[k0]) * sum0 / L;   /* the joining edge */
+                j++;
+            }
+        n = j;
+        for (int f = 0; f < 5; f++) { double *swap = a[f]; a[f] = b[f]; b[f] = swap; }
+        if (twists) (*twists)++;
+        m = m > 1 ? m - 2 : 0;   /* (the new edge and its neighbours may be twisted now) */
+    }
 
     /* coarsen: sweep until no edge is shorter than lmin (or 3 vertices are left) */
     for (int merges = 1; merges && !e->rigid[p] && n > 3;) {
@@ -137,9 +191,9 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
         for (int t = r->nscratch; t < nt; t++) { r->scratch[t] = NULL; r->scratch_cap[t] = 0; }
         r->nscratch = nt;
     }
-    int changed = 0;
+    int changed = 0, twists = 0;
     long nv = 0;   /* vertices after remodeling */
-    #pragma omp parallel reduction(+ : changed, nv)
+    #pragma omp parallel reduction(+ : changed, nv, twists)
     {
         int m0, m1;
         const int *order = bands_mine(e, &m0, &m1);
@@ -147,7 +201,7 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
             int p = order ? order[m] : m;
             r->newcount[p] = -1;
             if (needs_remodel(e, P, p)) {
-                r->newcount[p] = remodel_polygon(e, P, p, r, NULL, 0);
+                r->newcount[p] = remodel_polygon(e, P, p, r, NULL, 0, &twists);
                 changed++;
             }
             nv += r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
@@ -157,6 +211,7 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
      * polygon's, pushing the polygons after it up only as far as their gaps do not absorb it;
      * when the slots in use would exceed the vertices by more than a quarter, or the push would
      * move more than a sixteenth of the vertices, all are laid out anew with room to grow. */
+    r->twists += twists;
     const long most = nv + nv / 4 + 64;
     if (!changed && e->nv_used <= most) return 0;
     int before = 0, nside = 0;
@@ -191,7 +246,7 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
         const int *order = bands_mine(e, &m0, &m1);
         for (int m = m0; m < m1; m++) {
             int p = order ? order[m] : m;
-            if (r->newcount[p] >= 0) remodel_polygon(e, P, p, r, side, (size_t)r->sideat[p]);
+            if (r->newcount[p] >= 0) remodel_polygon(e, P, p, r, side, (size_t)r->sideat[p], NULL);
         }
     }
 

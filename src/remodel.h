@@ -1,4 +1,5 @@
-/* Remodeling (paper 3.1, docs/model.md 4): every step, before the forces, edges shorter than lmin are
+/* Remodeling (paper 3.1, docs/model.md 4): every step, before the forces, twisted edges are cut
+ * out (non-rigid polygons with more than 5 vertices; remodel.c), edges shorter than lmin are
  * collapsed (non-rigid polygons with more than 3 vertices) and edges longer than lmax are split
  * (all polygons), so that edge lengths stay in [lmin, lmax]. */
 #ifndef PH_REMODEL_H
@@ -19,6 +20,7 @@ typedef struct Remodel {
     double **scratch;                           /* per thread: the sweeps of one polygon */
     size_t *scratch_cap;
     int nscratch;
+    int64_t twists;                             /* twisted edges cut out (remodel.c) since the run began */
 } Remodel;
 
 void remodel_init(Remodel *r);

@@ -92,7 +92,7 @@ int sim_step(Sim *s)
     s->vertex_steps += ensemble_vertex_count(e);   /* (not nv_used: slots include gaps) */
     double vmax;
     int bad = integrate_step(e, P, &vmax);               LAP(T_INTEGRATE);
-    contact_moved(&s->contact, e, P->dt, vmax);
+    contact_moved(&s->contact, e, P->dt, vmax);         LAP(T_CONTACT);   /* (the list's motion budgets) */
     if (bad >= 0) {
         double vbad = 0;
         int finite = 1;

@@ -223,3 +223,53 @@ void test_remodel_in_place_matches_alone(void)
      * in test_remodel_gaps_and_room) */
     ENSURE_MSG(up > 0 && regrown > 0, "unchanged polygons moved up %d and down %d times; arrays grew %d times", up, down, regrown);
 }
+
+/* A twist (docs/model.md 4): in a 12-gon whose vertices 4 and 5 trade places, edges 3 and 5
+ * cross (chords of a convex polygon with interleaved ends). Remodeling cuts vertices 4 and 5 out
+ * and joins 3 to 6 by an edge with the hoop's mean stretch: the others keep their data, the hoop
+ * is simple again, the twist is counted. An untwisted hoop with a turn of more than 90 degrees
+ * is left alone, and so are a rigid hoop and a pentagon with the same twist (only hoops of more
+ * than 5 vertices are untwisted). */
+void test_remodel_cuts_out_twists(void)
+{
+    Params P = fx_params_zero();
+    P.lmax = 1;   /* (the joining edge is not refined) */
+    for (int trial = 0; trial < 4; trial++) {
+        Ensemble e;
+        Remodel r;
+        ensemble_init(&e, 1);
+        remodel_init(&r);
+        int n = trial == 3 ? 5 : 12, p = fx_add_ngon(&e, n, 0.3, 0.5, -0.2, 0.1), s = e.start[p], m = trial == 3 ? 1 : 4;
+        e.rigid[p] = trial == 2;
+        for (int i = 0; i < n; i++) { e.vx[s + i] = i; e.l0[s + i] = 0.1 + 0.001 * i; }
+        if (trial == 1) {   /* no twist: vertex 4 pulled out into a spike, turning by about 150 degrees */
+            e.x[s + m] = 0.5 + 0.9 * cos(0.1 + 2 * PH_PI * m / n); e.y[s + m] = -0.2 + 0.9 * sin(0.1 + 2 * PH_PI * m / n);
+        } else
+            for (int f = 0; f < 2; f++) {
+                double *v = f ? e.y : e.x, t = v[s + m];
+                v[s + m] = v[s + m + 1]; v[s + m + 1] = t;
+            }
+        double x[12], y[12], l0[12], vx[12], L = 0, sum0 = 0;
+        for (int i = 0; i < n; i++) { x[i] = e.x[s + i]; y[i] = e.y[s + i]; l0[i] = e.l0[s + i]; vx[i] = e.vx[s + i]; }
+        for (int i = 0; i < n; i++) { L += hypot(x[(i + 1) % n] - x[i], y[(i + 1) % n] - y[i]); sum0 += l0[i]; }
+        char msg[256];
+        ENSURE(trial == 1 || ensemble_validate(&e, msg, sizeof msg) != 0);   /* (it does cross itself) */
+        uint64_t layout = e.layout;
+        remodel_apply(&e, &P, &r);
+        if (trial != 0) {
+            ENSURE_MSG(r.twists == 0 && e.layout == layout && e.count[0] == n, "trial %d", trial);
+        } else {
+            ENSURE_MSG(r.twists == 1 && e.count[0] == n - 2, "%lld twists, %d vertices", (long long)r.twists, e.count[0]);
+            ENSURE_MSG(ensemble_validate(&e, msg, sizeof msg) == 0, "%s", msg);
+            s = e.start[0];
+            for (int i = 0, k = 0; i < n; i++) {
+                if (i == m || i == m + 1) continue;
+                ENSURE(e.x[s + k] == x[i] && e.y[s + k] == y[i] && e.vx[s + k] == vx[i]);
+                ENSURE_CLOSE(e.l0[s + k], i == m - 1 ? hypot(x[m + 2] - x[m - 1], y[m + 2] - y[m - 1]) * sum0 / L : l0[i], 1e-15);
+                k++;
+            }
+        }
+        remodel_free(&r);
+        ensemble_free(&e);
+    }
+}
