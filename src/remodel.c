@@ -38,11 +38,20 @@ void remodel_free(Remodel *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Whether the edges m - 1 -> m and m + 1 -> m + 2 (cyclic) of a polygon of n vertices cross. */
+/* Whether a polygon of n vertices turns by more than 90 degrees at vertex k (cyclic). */
+static int sharp(const double *x, const double *y, int n, int k)
+{
+    int a = (k + n - 1) % n, b = k % n, c = (k + 1) % n;
+    return (x[b] - x[a]) * (x[c] - x[b]) + (y[b] - y[a]) * (y[c] - y[b]) < 0;
+}
+
+/* Whether edge m of a polygon of n vertices is twisted: the edges m - 1 -> m and m + 1 -> m + 2
+ * (cyclic) cross, which needs a sharp turn at m or m + 1 (see above). */
 static int twisted(const double *x, const double *y, int n, int m)
 {
     int a = (m + n - 1) % n, b = m % n, c = (m + 1) % n, d = (m + 2) % n;
-    return geom_segments_cross((Vec2){ x[a], y[a] }, (Vec2){ x[b], y[b] }, (Vec2){ x[c], y[c] }, (Vec2){ x[d], y[d] });
+    return (sharp(x, y, n, m) || sharp(x, y, n, m + 1)) &&
+           geom_segments_cross((Vec2){ x[a], y[a] }, (Vec2){ x[b], y[b] }, (Vec2){ x[c], y[c] }, (Vec2){ x[d], y[d] });
 }
 
 /* Whether a polygon of n vertices may be untwisted (see above). */
@@ -57,7 +66,7 @@ static int needs_remodel(const Ensemble *e, const Params *P, int p)
         int k1 = k + 1 == n ? 0 : k + 1;
         double dx = x[k1] - x[k], dy = y[k1] - y[k], l2 = dx * dx + dy * dy;
         if (l2 > hi || (coarsen && l2 < lo)) return 1;
-        /* a turn of more than 90 degrees at vertex k: edge k - 1 or edge k may be twisted */
+        /* (the turn at vertex k, from the edges at hand: a sharp one is rare) */
         if (untwist && px * dx + py * dy < 0 && (twisted(x, y, n, k + n - 1) || twisted(x, y, n, k))) return 1;
         px = dx; py = dy;
     }
@@ -90,10 +99,8 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
     /* untwist: cut out vertices m and m + 1 wherever the edges on either side of edge m cross */
     for (int m = 0; untwists(e, p, n) && m < n;) {
         const double *x = a[0], *y = a[1];
+        if (!twisted(x, y, n, m)) { m++; continue; }
         int k0 = (m + n - 1) % n, k1 = m, k2 = (m + 1) % n, k3 = (m + 2) % n;
-        double t0x = x[k1] - x[k0], t0y = y[k1] - y[k0], t1x = x[k2] - x[k1], t1y = y[k2] - y[k1];
-        double t2x = x[k3] - x[k2], t2y = y[k3] - y[k2];
-        if (!((t0x * t1x + t0y * t1y < 0 || t1x * t2x + t1y * t2y < 0) && twisted(x, y, n, m))) { m++; continue; }
         double L = 0, sum0 = 0;
         for (int k = 0; k < n; k++) {
             int kn = k + 1 == n ? 0 : k + 1;
