@@ -6,7 +6,7 @@
 #include "ensemble.h"
 #include "params.h"
 
-/* Recomputes A, L and the arclength `arc` of every polygon; returns the longest edge. */
+/* Recomputes A and L of every polygon; returns the longest edge. */
 double forces_update_geometry(Ensemble *e);
 
 /* The internal energy's terms, in the order of docs/model.md 2 (names: forces_terms). */
