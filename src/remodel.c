@@ -101,12 +101,8 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
         const double *x = a[0], *y = a[1];
         if (!twisted(x, y, n, m)) { m++; continue; }
         int k0 = (m + n - 1) % n, k1 = m, k2 = (m + 1) % n, k3 = (m + 2) % n;
-        double L = 0, sum0 = 0;
-        for (int k = 0; k < n; k++) {
-            int kn = k + 1 == n ? 0 : k + 1;
-            L += hypot(x[kn] - x[k], y[kn] - y[k]);
-            sum0 += a[4][k];
-        }
+        double L = geom_perimeter(x, y, n), sum0 = 0;
+        for (int k = 0; k < n; k++) sum0 += a[4][k];
         int j = 0;
         for (int k = 0; k < n; k++)
             if (k != k1 && k != k2) {
