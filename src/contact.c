@@ -210,8 +210,18 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, do
     }
 }
 
-/* Evaluates strips 0 .. nstrips-1, the even ones in parallel, then the odd ones (see contact.h):
- * from the list, or from the grid (what and skin as for strip_forces). */
+static void run_strip(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy, int s, int tid,
+                      int from_list, int what, double skin)
+{
+    if (from_list) strip_forces_list(c, e, P, efx, efy, s, tid, what);
+    else strip_forces(c, e, P, efx, efy, s, tid, what, skin);
+}
+
+/* Evaluates strips 0 .. nstrips-1 (see contact.h), from the list or from the grid (what and skin
+ * as for strip_forces). Each thread walks up its band: an even strip, then the odd one below it
+ * once both its neighbours are done, so that a strip's vertices are still in cache for the next;
+ * the odd strips next to another band wait for the barrier. Every odd strip thus runs after its
+ * two even neighbours, and no two strips run at once that write the same vertex. */
 static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy,
                        int nstrips, int from_list, int what, double skin)
 {
@@ -223,15 +233,14 @@ static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *e
 #endif
         int s0, s1;   /* this thread's strips: those of its band (bands.h) */
         bands_strips(e, from_list ? c->list_y0 : c->grid.y0, GRID_STRIP * (from_list ? c->list_cs : c->grid.cs), nstrips, &s0, &s1);
-        for (int phase = 0; phase < 2; phase++) {
-            if (phase) {
-                #pragma omp barrier
-            }
-            for (int s = s0 + ((s0 & 1) != phase); s < s1; s += 2) {
-                if (from_list) strip_forces_list(c, e, P, efx, efy, s, tid, what);
-                else strip_forces(c, e, P, efx, efy, s, tid, what, skin);
-            }
+        for (int s = s0 + (s0 & 1); s <= s1; s += 2) {
+            if (s < s1) run_strip(c, e, P, efx, efy, s, tid, from_list, what, skin);
+            int o = s - 1;   /* (its neighbours: s, and s - 2 if this band has it) */
+            if (o > s0 && (s < s1 || s == nstrips)) run_strip(c, e, P, efx, efy, o, tid, from_list, what, skin);
         }
+        #pragma omp barrier
+        for (int o = s0 | 1; o < s1; o += 2)
+            if (o == s0 || (o + 1 == s1 && s1 < nstrips)) run_strip(c, e, P, efx, efy, o, tid, from_list, what, skin);
     }
 }
 

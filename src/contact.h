@@ -13,10 +13,11 @@
  * that can reach a vertex have their midpoints in the vertex's 3x3 cells, and the grid rows are
  * cut into strips of GRID_STRIP (four) rows. A vertex P in a strip writes its own force and the
  * reactions on the ends of the edges it touches, which are at most lmax + reach (less than two
- * cells) away from P, so strips two apart never write the same vertex. The even strips run in
- * parallel, then the odd ones, each thread taking those of its band of the ensemble (bands.h);
- * each strip runs in a fixed order. Every force is therefore summed
- * in the same order whatever the number of threads, without atomics or a second pass.
+ * cells) away from P, so strips two apart never write the same vertex. Each thread takes the
+ * strips of its band of the ensemble (bands.h) and runs every odd strip after both its even
+ * neighbours (contact.c), each strip in a fixed order. Every force is therefore summed in the
+ * same order (its even strip's terms, then its odd strip's) whatever the number of threads,
+ * without atomics or a second pass.
  *
  * Neighbour list (contact_forces_step): while building, each vertex also keeps the edges within
  * the reach plus a skin as thick as the reach; the steps evaluate it instead of the grid while
