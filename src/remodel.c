@@ -288,3 +288,92 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
     e->layout++;
     return (int)(nv - before);
 }
+
+/* A polygon's place in the spatial order (remodel_sort). */
+typedef struct SortKey { int row, p; double x; int64_t id; } SortKey;
+
+static int cmp_key(const void *a, const void *b)
+{
+    const SortKey *u = a, *v = b;
+    if (u->row != v->row) return u->row < v->row ? -1 : 1;
+    if (u->x != v->x) return u->x < v->x ? -1 : 1;
+    return u->id < v->id ? -1 : u->id > v->id;
+}
+
+/* dst[newstart[k] ..] = src[start[order[k]] ..] for every polygon k of the new order. */
+static void gather(double *dst, const double *src, const Ensemble *e, const SortKey *key, const int *newstart)
+{
+    #pragma omp parallel for schedule(static)
+    for (int k = 0; k < e->np; k++)
+        memcpy(dst + newstart[k], src + e->start[key[k].p], (size_t)e->count[key[k].p] * sizeof *dst);
+}
+
+int remodel_sort(Ensemble *e)
+{
+    int np = e->np;
+    if (np < 2) return 0;
+    SortKey *key = ph_realloc(NULL, (size_t)np * sizeof *key);
+    double area = 0, ymin = INFINITY, *cy = ph_realloc(NULL, 2 * (size_t)np * sizeof *cy), *a = cy + np;
+    #pragma omp parallel for schedule(static)
+    for (int p = 0; p < np; p++) {
+        int s = e->start[p], n = e->count[p];
+        double sx = 0, sy = 0;
+        for (int i = s; i < s + n; i++) { sx += e->x[i]; sy += e->y[i]; }
+        key[p] = (SortKey){ 0, p, sx / n, e->id[p] };
+        cy[p] = sy / n;
+        a[p] = fabs(geom_area(e->x + s, e->y + s, n));
+    }
+    for (int p = 0; p < np; p++) {   /* (in order: the same sum at any thread count) */
+        area += a[p];
+        ymin = cy[p] < ymin ? cy[p] : ymin;
+    }
+    double rows = 1 / sqrt(area / np);   /* (per unit height) */
+    if (!isfinite(rows)) rows = 0;
+    int moved = 0;
+    for (int p = 0; p < np; p++) {
+        double r = (cy[p] - ymin) * rows;
+        key[p].row = r >= 0 && r < INT32_MAX ? (int)r : INT32_MAX;   /* (a stray polygon far away: the last row) */
+    }
+    free(cy);
+    qsort(key, (size_t)np, sizeof *key, cmp_key);
+    for (int k = 0; k < np; k++) moved |= key[k].p != k;
+    if (!moved) { free(key); return 0; }
+    /* the new slots, as remodel_apply lays them out anew */
+    int *newstart = ph_realloc(NULL, (size_t)np * sizeof *newstart);
+    long total = 0;
+    for (int k = 0; k < np; k++) {
+        int n = e->count[key[k].p];
+        newstart[k] = (int)total;
+        total += n + (k + 1 < np ? REMODEL_ROOM(n) : 0);
+    }
+    if (total > INT32_MAX) { fprintf(stderr, "polyhoop: more than %d vertex slots\n", INT32_MAX); exit(1); }
+    if (total > e->nv_used) ensemble_reserve(e, (int)total - e->nv_used, 0);
+    /* the vertex arrays one at a time through one spare array (8 bytes per slot at most extra) */
+    double *spare = ph_realloc(NULL, (size_t)e->nv_cap * sizeof *spare), **arr[5] = { &e->x, &e->y, &e->vx, &e->vy, &e->l0 };
+    for (int f = 0; f < 5; f++) {
+        gather(spare, *arr[f], e, key, newstart);
+        double *t = *arr[f]; *arr[f] = spare; spare = t;
+    }
+    free(spare);
+    /* the polygon arrays, one at a time */
+    void *tmp = ph_realloc(NULL, (size_t)np * 8);
+#define PERMUTE(type, name, file_type, init) \
+    for (int k = 0; k < np; k++) ((type *)tmp)[k] = e->name[key[k].p]; \
+    memcpy(e->name, tmp, (size_t)np * sizeof(type));
+    ENSEMBLE_POLYGON_FIELDS(PERMUTE)
+#undef PERMUTE
+    free(tmp);
+    long nv = 0;
+    for (int p = 0; p < np; p++) {
+        e->start[p] = newstart[p];
+        for (int i = newstart[p]; i < newstart[p] + e->count[p]; i++) e->pid[i] = p;
+        nv += e->count[p];
+    }
+    free(newstart);
+    free(key);
+    e->nv_used = (int)total;
+    e->gaps = total != nv;
+    e->layout++;
+    bands_invalidate(e);   /* (polygons reordered) */
+    return 1;
+}

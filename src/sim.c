@@ -41,6 +41,8 @@ void sim_init(Sim *s, const Params *P, uint64_t seed)
     ensemble_init(&s->e, seed);
     contact_init(&s->contact);
     remodel_init(&s->remodel);
+    s->sort_every = REMODEL_SORT_EVERY;
+    s->sort_from = REMODEL_SORT_FROM;
 }
 
 void sim_free(Sim *s)
@@ -84,6 +86,8 @@ int sim_step(Sim *s)
     const Params *P = &s->P;
     double t0 = omp_get_wtime(), t1;
 #define LAP(k) (t1 = omp_get_wtime(), s->timer[k] += t1 - t0, t0 = t1)
+    if (e->step % s->sort_every == 0 && ensemble_vertex_count(e) >= s->sort_from && remodel_sort(e))
+        contact_invalidate(&s->contact);   /* (a patch expects polygons in their old order) */
     bands_update(e, omp_get_max_threads());
     remodel_apply(e, P, &s->remodel);                    LAP(T_REMODEL);
     double lmax = forces_step(e, P);                     LAP(T_INTERNAL);   /* (with the geometry) */

@@ -25,6 +25,8 @@ typedef struct Sim {
     double vertex_steps;       /* sum over steps of the vertex count */
     int64_t divisions, removals, fusions1, fusions2, deaths;
     int validate;              /* 1: check every polygon after every step (tests) */
+    int sort_every, sort_from; /* polygons ordered by position every sort_every steps from sort_from
+                                  vertices on (remodel_sort; sim_init: REMODEL_SORT_*, tests lower them) */
     int64_t first_step;        /* the step this process started from (input: 0, or a checkpoint's) */
     int from_checkpoint;       /* the state came from a checkpoint */
     int input_overlaps;        /* the input had crossing edges (warned at start) */

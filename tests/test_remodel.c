@@ -6,6 +6,7 @@
 #include "harness.h"
 #include "remodel.h"
 #include <stdlib.h>
+#include <string.h>
 #include <omp.h>
 
 /* a wobbly polygon with edges from much shorter than lmin to much longer than lmax */
@@ -272,4 +273,52 @@ void test_remodel_cuts_out_twists(void)
         remodel_free(&r);
         ensemble_free(&e);
     }
+}
+
+/* remodel_sort: polygons added in a scrambled order on an 8 x 8 grid come out row by row, each
+ * row by x; every polygon keeps its vertices (positions, velocities, rest lengths) and its data
+ * bit for bit; the slots are valid and contiguous; a second sort changes nothing. */
+void test_remodel_sort_rows_by_x(void)
+{
+    static Ensemble e;
+    ensemble_init(&e, 1);
+    uint64_t st = 7;
+    for (int k = 0; k < 64; k++) {
+        /* grid cell g: row g / 8, column g % 8; the sort's rows are sqrt(mean area) = 0.88 high,
+         * so grid row r lies at 1.36 r of them, at least 0.05 from a boundary with the jitter */
+        int g = k * 29 % 64;
+        int p = fx_add_ngon(&e, 20 + 4 * (k % 3), 0.5, 1.2 * (g % 8), 1.2 * (g / 8) + fx_uniform(&st, -0.02, 0.02), k);
+        e.Amax[p] = g;   /* (the grid cell travels with the polygon) */
+        for (int i = e.start[p]; i < e.start[p] + e.count[p]; i++) {
+            e.vx[i] = fx_uniform(&st, -1, 1); e.vy[i] = fx_uniform(&st, -1, 1); e.l0[i] = fx_uniform(&st, 0, 1);
+        }
+    }
+    /* the vertices of each polygon, by id (ids are 0 .. 63 in order of addition) */
+    double *was[64];
+    int n[64];
+    for (int p = 0; p < 64; p++) {
+        n[p] = e.count[p];
+        was[p] = malloc(5 * (size_t)n[p] * sizeof **was);
+        double *arr[5] = { e.x, e.y, e.vx, e.vy, e.l0 };
+        for (int f = 0; f < 5; f++) memcpy(was[p] + f * n[p], arr[f] + e.start[p], (size_t)n[p] * sizeof **was);
+    }
+    uint64_t layout = e.layout;
+    ENSURE(remodel_sort(&e) == 1);
+    ENSURE(e.layout != layout && e.np == 64);
+    char msg[256];
+    ENSURE_MSG(ensemble_validate(&e, msg, sizeof msg) == 0, "%s", msg);
+    for (int p = 0; p < 64; p++) {
+        ENSURE_MSG(e.Amax[p] == p, "place %d holds grid cell %g", p, e.Amax[p]);
+        int id = (int)e.id[p];
+        ENSURE(id >= 0 && id < 64 && e.count[p] == n[id] && id * 29 % 64 == p);
+        double *arr[5] = { e.x, e.y, e.vx, e.vy, e.l0 };
+        for (int f = 0; f < 5; f++) ENSURE(!memcmp(was[id] + f * n[id], arr[f] + e.start[p], (size_t)n[id] * sizeof **was));
+        for (int i = e.start[p]; i < e.start[p] + e.count[p]; i++) ENSURE(e.pid[i] == p);
+        if (p) ENSURE(e.start[p] >= e.start[p - 1] + e.count[p - 1]);
+    }
+    ENSURE(e.nv_used >= e.start[63] + e.count[63]);
+    layout = e.layout;
+    ENSURE(remodel_sort(&e) == 0 && e.layout == layout);
+    for (int p = 0; p < 64; p++) free(was[p]);
+    ensemble_free(&e);
 }
