@@ -338,16 +338,15 @@ int remodel_sort(Ensemble *e)
     qsort(key, (size_t)np, sizeof *key, cmp_key);
     for (int k = 0; k < np; k++) moved |= key[k].p != k;
     if (!moved) { free(key); return 0; }
-    /* the new slots, as remodel_apply lays them out anew */
+    /* the new slots: each polygon takes its room (the free slots after it) along, so the slot
+     * count stays the same (slots are in polygon order) */
     int *newstart = ph_realloc(NULL, (size_t)np * sizeof *newstart);
-    long total = 0;
+    int total = 0;
     for (int k = 0; k < np; k++) {
-        int n = e->count[key[k].p];
-        newstart[k] = (int)total;
-        total += n + (k + 1 < np ? REMODEL_ROOM(n) : 0);
+        int p = key[k].p;
+        newstart[k] = total;
+        total += (p + 1 < np ? e->start[p + 1] : e->nv_used) - e->start[p];
     }
-    if (total > INT32_MAX) { fprintf(stderr, "polyhoop: more than %d vertex slots\n", INT32_MAX); exit(1); }
-    if (total > e->nv_used) ensemble_reserve(e, (int)total - e->nv_used, 0);
     /* the vertex arrays one at a time through one spare array (8 bytes per slot at most extra) */
     double *spare = ph_realloc(NULL, (size_t)e->nv_cap * sizeof *spare), **arr[5] = { &e->x, &e->y, &e->vx, &e->vy, &e->l0 };
     for (int f = 0; f < 5; f++) {
@@ -371,7 +370,7 @@ int remodel_sort(Ensemble *e)
     }
     free(newstart);
     free(key);
-    e->nv_used = (int)total;
+    e->nv_used = total;   /* (less a gap before the first polygon, if there was one) */
     e->gaps = total != nv;
     e->layout++;
     bands_invalidate(e);   /* (polygons reordered) */

@@ -49,10 +49,10 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r);
 enum { REMODEL_SORT_EVERY = 1000, REMODEL_SORT_FROM = 1 << 16 };
 
 /* Reorders the polygons by their centroids (vertex means): rows of height sqrt(sum |A| / np)
- * from the lowest centroid up, each by x, ties by id; the slots laid out anew, contiguously with
- * room to grow. Returns 1 if the order changed (the slots of every polygon are new then:
- * Ensemble.layout changed, and slot numbers kept across steps are void), 0 if it was already so
- * (nothing changed). The per-vertex forces are not kept. */
+ * from the lowest centroid up, each by x, ties by id; each polygon's vertices move with the free
+ * slots after them (its room), so no slots are added. Returns 1 if the order changed (the slots
+ * of every polygon are new then: Ensemble.layout changed, and slot numbers kept across steps are
+ * void), 0 if it was already so (nothing changed). The per-vertex forces are not kept. */
 int remodel_sort(Ensemble *e);
 
 #endif

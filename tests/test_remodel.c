@@ -303,8 +303,9 @@ void test_remodel_sort_rows_by_x(void)
         for (int f = 0; f < 5; f++) memcpy(was[p] + f * n[p], arr[f] + e.start[p], (size_t)n[p] * sizeof **was);
     }
     uint64_t layout = e.layout;
+    int slots = e.nv_used;
     ENSURE(remodel_sort(&e) == 1);
-    ENSURE(e.layout != layout && e.np == 64);
+    ENSURE(e.layout != layout && e.np == 64 && e.nv_used == slots);
     char msg[256];
     ENSURE_MSG(ensemble_validate(&e, msg, sizeof msg) == 0, "%s", msg);
     for (int p = 0; p < 64; p++) {
