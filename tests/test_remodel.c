@@ -1,12 +1,18 @@
 /* Remodeling: afterwards every edge of a non-rigid polygon is in [lmin, lmax], the sum of rest
  * lengths of every polygon is unchanged, rigid polygons are refined but never coarsened, and the
- * vertex slots are contiguous in polygon order. */
+ * vertex slots are contiguous in polygon order. The spatial order of polygons (remodel_sort)
+ * moves every datum with its polygon, and a run that uses it stays the same at any thread count
+ * and through restarts. */
+#define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
 #include "fixtures.h"
 #include "geometry.h"
 #include "harness.h"
 #include "remodel.h"
+#include "sim.h"
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <omp.h>
 
 /* a wobbly polygon with edges from much shorter than lmin to much longer than lmax */
@@ -322,4 +328,61 @@ void test_remodel_sort_rows_by_x(void)
     ENSURE(remodel_sort(&e) == 0 && e.layout == layout);
     for (int p = 0; p < 64; p++) free(was[p]);
     ensemble_free(&e);
+}
+
+/* A dividing tissue whose polygons are ordered by position every 40 steps (remodel_sort, here from
+ * the first vertex on; a run does it from REMODEL_SORT_FROM vertices): the order in memory is then
+ * no longer the order of birth, and the run stays the same at any thread count and through a
+ * checkpoint written on a sorting step. */
+static void sorting_tissue(Sim *s)
+{
+    sim_init(s, &params_compiled, 1);
+    for (int k = 0; k < 60; k++) {
+        int c = k * 37 % 60;   /* (scrambled: birth order is not position order) */
+        fx_add_ngon(&s->e, 24, 1, 2.01 * (c % 6) + 0.3 * (c / 6 % 2), 1.8 * (c / 6), 0);
+    }
+    sim_draw_traits(s);
+    for (int p = 0; p < s->e.np; p += 5) s->e.Amax[p] = 3;   /* (these divide at once) */
+    s->sort_every = 40;
+    s->sort_from = 0;
+}
+
+void test_remodel_sorted_run_same_any_thread_count_and_restart(void)
+{
+    const int counts[] = { 1, 2, 3 }, threads = omp_get_max_threads();
+    uint64_t hash[3];
+    static Sim s;
+    for (int t = 0; t < 3; t++) {
+        sorting_tissue(&s);
+        omp_set_num_threads(counts[t]);
+        for (int k = 0; k < 200; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+        hash[t] = fx_state_hash(&s.e);
+        ENSURE_MSG(hash[t] == hash[0], "%d threads: another state than 1 thread after 200 steps", counts[t]);
+        if (!t) {
+            int unordered = 0;
+            for (int p = 1; p < s.e.np; p++) unordered |= s.e.id[p] < s.e.id[p - 1];
+            ENSURE_MSG(s.e.np > 60 && unordered, "%d cells, in birth order: not sorted", s.e.np);
+        }
+        sim_free(&s);
+    }
+    omp_set_num_threads(threads);
+    /* 80 steps, a checkpoint (the next step sorts), a new Sim from it, 120 more */
+    char dir[] = "/tmp/ph_test_sort_XXXXXX", path[64], err[512];
+    ENSURE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    sorting_tissue(&s);
+    for (int k = 0; k < 80; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+    ENSURE_MSG(checkpoint_write(path, &s, 0, "in.off", NULL, err, sizeof err) == 0, "%s", err);
+    sim_free(&s);
+    sim_init(&s, &params_compiled, 1);
+    s.sort_every = 40;
+    s.sort_from = 0;
+    char input[64];
+    int frame;
+    ENSURE_MSG(checkpoint_read(path, &s, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
+    for (int k = 0; k < 120; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+    ENSURE_MSG(fx_state_hash(&s.e) == hash[0], "restarted at step 80: another state after 200 steps");
+    sim_free(&s);
+    remove(path);
+    rmdir(dir);
 }
