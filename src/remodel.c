@@ -329,13 +329,13 @@ int remodel_sort(Ensemble *e)
     }
     double rows = 1 / sqrt(area / np);   /* (per unit height) */
     if (!isfinite(rows)) rows = 0;
-    int moved = 0;
     for (int p = 0; p < np; p++) {
         double r = (cy[p] - ymin) * rows;
         key[p].row = r >= 0 && r < INT32_MAX ? (int)r : INT32_MAX;   /* (a stray polygon far away: the last row) */
     }
     free(cy);
     qsort(key, (size_t)np, sizeof *key, cmp_key);
+    int moved = 0;
     for (int k = 0; k < np; k++) moved |= key[k].p != k;
     if (!moved) { free(key); return 0; }
     /* the new slots: each polygon takes its room (the free slots after it) along, so the slot
