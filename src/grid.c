@@ -107,7 +107,9 @@ static void sort_by_cell(Grid *g, const Ensemble *e, int nv, const int *key, int
 void grid_build(Grid *g, const Ensemble *e, double cell_size)
 {
     if (e->nv_used > g->nv_cap || !g->gs || !g->cell) {   /* (at least one item, even for no vertex) */
-        g->nv_cap = e->nv_used > 0 ? e->nv_used : 1;
+        /* with room to grow where the grid is kept (grid_release), not to allocate at every build */
+        int room = e->nv_used + e->nv_used / 2 + 1;
+        g->nv_cap = e->nv_used >= 1 << 16 ? e->nv_used : room < 1 << 16 ? room : (1 << 16) - 1;
         size_t n = (size_t)g->nv_cap;
         g->cell = ph_realloc(g->cell, n * sizeof *g->cell);
         g->vitems = ph_realloc(g->vitems, n * sizeof *g->vitems);

@@ -50,6 +50,7 @@ void sim_free(Sim *s)
     ensemble_free(&s->e);
     contact_free(&s->contact);
     remodel_free(&s->remodel);
+    topology_free(&s->topology);
 }
 
 void sim_draw_traits(Sim *s)
@@ -113,7 +114,7 @@ int sim_step(Sim *s)
     if (passage_update(e, P, &s->contact)) contact_invalidate(&s->contact);   /* (projectiles jumped) */
     fusion_update(e, P, &s->contact, &s->fusions1, &s->fusions2);  LAP(T_FUSION);
     int removed, died;
-    s->divisions += topology_update(e, P, &removed, &died);
+    s->divisions += topology_update(e, P, &s->topology, &removed, &died);
     s->removals += removed;
     s->deaths += died;                              LAP(T_TOPOLOGY);
 #undef LAP

@@ -6,6 +6,7 @@
 #include "ensemble.h"
 #include "params.h"
 #include "remodel.h"
+#include "topology.h"
 
 /* The program's exit statuses. */
 enum { PH_EXIT_OK = 0, PH_EXIT_MEMORY = 1, PH_EXIT_USAGE = 2, PH_EXIT_BLOWUP = 3, PH_EXIT_OUTPUT = 4 };
@@ -21,6 +22,7 @@ typedef struct Sim {
     Ensemble e;
     Contact contact;
     Remodel remodel;
+    TopologyWork topology;
     double timer[T_COUNT];     /* wall seconds spent in each phase */
     double vertex_steps;       /* sum over steps of the vertex count */
     int64_t divisions, removals, fusions1, fusions2, deaths;

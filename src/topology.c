@@ -143,10 +143,16 @@ static double threshold(const Ensemble *e, int64_t id, int purpose)
     return -log(rng_keyed_uniform(e->seed, -1, id, 0, purpose));
 }
 
-int topology_update(Ensemble *e, const Params *P, int *removed, int *died)
+void topology_free(TopologyWork *w) { free(w->flag); w->flag = NULL; w->cap = 0; }
+
+int topology_update(Ensemble *e, const Params *P, TopologyWork *w, int *removed, int *died)
 {
     int np = e->np, gone = 0, dead = 0, divisions = 0;
-    unsigned char *flag = ph_realloc(NULL, (size_t)np + 1);
+    if (np >= w->cap) {   /* (room for the daughters too: ensemble_keep reads a flag per polygon after the divisions) */
+        w->cap = 2 * np + 16;
+        w->flag = ph_realloc(w->flag, (size_t)w->cap);
+    }
+    unsigned char *flag = w->flag;
     /* flag: 0 remove, 1 keep, 2 divide, 3 dies. Rates (docs/model.md 5.1): each polygon sums its
      * hazard rate over the steps and the event comes when the sum passes its Exp(1) threshold */
     #pragma omp parallel reduction(+ : gone, dead)
@@ -179,12 +185,14 @@ int topology_update(Ensemble *e, const Params *P, int *removed, int *died)
             if (flag[p] == 0) ensemble_event(e, EVENT_REMOVAL, e->id[p], -1, -1, -1);
             if (flag[p] == 3) ensemble_event(e, EVENT_DEATH, e->id[p], -1, -1, -1);
         }
-        flag = ph_realloc(flag, (size_t)e->np);
+        if (e->np > w->cap) {
+            w->cap = 2 * e->np;
+            flag = w->flag = ph_realloc(w->flag, (size_t)w->cap);
+        }
         for (int p = 0; p < np; p++) flag[p] = flag[p] == 1 || flag[p] == 2;
         for (int p = np; p < e->np; p++) flag[p] = 1;
         ensemble_keep(e, flag);
     }
-    free(flag);
     if (removed) *removed = gone - dead;
     if (died) *died = dead;
     return divisions;

@@ -16,10 +16,15 @@ void topology_draw_traits(Ensemble *e, const Params *P, int p);
  * cut, or a degenerate daughter). */
 int topology_divide(Ensemble *e, const Params *P, int p);
 
-/* Removes the polygons below Amin and those whose death hazard passed its threshold, then
- * divides those above Amax (or, with k_div > 0, those whose division hazard passed its
- * threshold). Returns the number of divisions; *removed and *died (may be NULL) receive the
- * numbers of removals below Amin and of deaths. */
-int topology_update(Ensemble *e, const Params *P, int *removed, int *died);
+/* The work space of topology_update: a flag per polygon, kept from step to step (a step
+ * allocates nothing once it has grown). Zero-initialise; release with topology_free. */
+typedef struct TopologyWork { unsigned char *flag; int cap; } TopologyWork;
+void topology_free(TopologyWork *w);
+
+/* Divides the polygons above Amax (or, with k_div > 0, those whose division hazard passed its
+ * threshold), then removes those below Amin and those whose death hazard passed its threshold.
+ * Returns the number of divisions; *removed and *died (may be NULL) receive the numbers of
+ * removals below Amin and of deaths. */
+int topology_update(Ensemble *e, const Params *P, TopologyWork *w, int *removed, int *died);
 
 #endif

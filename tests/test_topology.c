@@ -91,8 +91,10 @@ void test_topology_removal_below_amin(void)
     e.rigid[2] = 1;
     int64_t id0 = e.id[0], id2 = e.id[2];
     int removed;
-    ENSURE(topology_update(&e, &P, &removed, NULL) == 0);
+    TopologyWork w = { 0 };
+    ENSURE(topology_update(&e, &P, &w, &removed, NULL) == 0);
     ENSURE(removed == 1 && e.np == 2 && e.id[0] == id0 && e.id[1] == id2);
+    topology_free(&w);
     ensemble_free(&e);
 }
 
