@@ -42,11 +42,13 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r);
 
 /* Polygons are kept in memory in the order of their positions, so that the contact walk, which
  * goes through space strip by strip, finds nearby vertices near in memory (a grown tissue's
- * birth order is scattered: the walk ran 1.4 times slower per vertex in it): every
- * REMODEL_SORT_EVERY steps, an ensemble of REMODEL_SORT_FROM vertices or more is ordered by rows
- * of the mean polygon's size, each row by x (remodel_sort). Only the order in memory changes,
- * so the physics is that of any order (sums may round differently). */
-enum { REMODEL_SORT_EVERY = 1000, REMODEL_SORT_FROM = 1 << 16 };
+ * birth order is scattered: the walk ran 1.4 times slower per vertex in it), and so that one
+ * thread's band of polygons (bands.h) does not share cache lines with another's (the default
+ * growth on 2 threads: 1.08 times as fast as on 1 in birth order, 1.25 times sorted from 1,024
+ * vertices on): every REMODEL_SORT_EVERY steps, an ensemble of REMODEL_SORT_FROM vertices or
+ * more is ordered by rows of the mean polygon's size, each row by x (remodel_sort). Only the
+ * order in memory changes, so the physics is that of any order (sums may round differently). */
+enum { REMODEL_SORT_EVERY = 1000, REMODEL_SORT_FROM = 1 << 10 };
 
 /* Reorders the polygons by their centroids (vertex means): rows of height sqrt(sum |A| / np)
  * from the lowest centroid up, each by x, ties by id; each polygon's vertices move with the free

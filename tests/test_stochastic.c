@@ -51,6 +51,14 @@ static void centroid(const Ensemble *e, int p, double *cx, double *cy)
     *cx /= e->count[p]; *cy /= e->count[p];
 }
 
+/* The index of the polygon with this id now (runs reorder polygons in memory: remodel.h). */
+static int polygon_with_id(const Ensemble *e, int64_t id)
+{
+    for (int p = 0; p < e->np; p++)
+        if (e->id[p] == id) return p;
+    return -1;
+}
+
 /* Free diffusion (docs/model.md 3.1): each vertex's velocity is Maxwell-distributed with
  * <v^2> = 2 cv D per vertex (kT = cv D), and the centroid of a free polygon of n vertices
  * diffuses with D / n: <|dr|^2> = 4 (D / n) t, here for D and 4 D. 400 octagons, relaxed without
@@ -64,6 +72,7 @@ void test_sim_free_diffusion(void)
     static Sim s;
     const int N = 400;
     double x0[400], y0[400], msd[2];
+    int64_t id[400];
     for (int r = 0; r < 2; r++) {
         double D = r ? 0.04 : 0.01, v2 = 0;
         free_octagons(&s, N, 0, 0, 0, 10);
@@ -73,7 +82,7 @@ void test_sim_free_diffusion(void)
         ENSURE_MSG(still / s.e.nv_used < 0.01 * 2 * 10 * D, "<v^2> = %g after relaxing without noise", still / s.e.nv_used);
         s.P.D = D;
         double t0 = s.e.t;
-        for (int p = 0; p < N; p++) centroid(&s.e, p, &x0[p], &y0[p]);
+        for (int p = 0; p < N; p++) { centroid(&s.e, p, &x0[p], &y0[p]); id[p] = s.e.id[p]; }
         int samples = 0;
         for (int k = 1; k <= 10000; k++) {
             ENSURE(sim_step(&s) == 0);
@@ -84,9 +93,10 @@ void test_sim_free_diffusion(void)
         ENSURE_MSG(fabs(v2 / (2 * 10 * D) - 1) < 0.05, "D = %g: <v^2> = %g, expected 2 cv D = %g", D, v2, 2 * 10 * D);
         msd[r] = 0;
         for (int p = 0; p < N; p++) {
-            ENSURE(s.e.count[p] == 8);
+            int q = polygon_with_id(&s.e, id[p]);
+            ENSURE(q >= 0 && s.e.count[q] == 8);
             double cx, cy;
-            centroid(&s.e, p, &cx, &cy);
+            centroid(&s.e, q, &cx, &cy);
             msd[r] += (cx - x0[p]) * (cx - x0[p]) + (cy - y0[p]) * (cy - y0[p]);
         }
         msd[r] /= N;
@@ -109,15 +119,18 @@ void test_sim_active_persistence(void)
     const int N = 400;
     const double v0 = 0.5, Dr = 2, tau = 1 / Dr;
     double x0[400], y0[400], phi0[400];
+    int64_t id[400];
     free_octagons(&s, N, 0, v0, Dr, 100);
-    for (int p = 0; p < N; p++) { centroid(&s.e, p, &x0[p], &y0[p]); phi0[p] = s.e.polarity[p]; }
+    for (int p = 0; p < N; p++) { centroid(&s.e, p, &x0[p], &y0[p]); phi0[p] = s.e.polarity[p]; id[p] = s.e.id[p]; }
     for (int k = 0; k < 10000; k++) ENSURE(sim_step(&s) == 0);
     double c = 0, msd = 0, t = s.e.t;
     for (int p = 0; p < N; p++) {
+        int q = polygon_with_id(&s.e, id[p]);
+        ENSURE(q >= 0);
         double cx, cy;
-        centroid(&s.e, p, &cx, &cy);
+        centroid(&s.e, q, &cx, &cy);
         msd += (cx - x0[p]) * (cx - x0[p]) + (cy - y0[p]) * (cy - y0[p]);
-        c += cos(s.e.polarity[p] - phi0[p]);
+        c += cos(s.e.polarity[q] - phi0[p]);
     }
     c /= N;
     msd /= N;
