@@ -1,6 +1,8 @@
 /* Thread bands (bands.h): a histogram of the polygons' heights, weighted by vertex count, cut
  * where the running count passes t / nt of the total, at bin edges, so a polygon's band is its
- * bin's; the polygons grouped by band in index order (a counting sort). O(polygons) per step. */
+ * bin's; the polygons grouped by band in index order (a counting sort). O(polygons) per step:
+ * four bins per polygon, at most BINS (the histogram of a small ensemble is serial work that
+ * every step waits for). */
 #include "bands.h"
 #include <math.h>
 #include <stdlib.h>
@@ -20,10 +22,10 @@ static void whoami(int *tid, int *nth)
 }
 
 /* The histogram bin of height y. */
-static inline int bin_of(double y, double lo, double scale)
+static inline int bin_of(double y, double lo, double scale, int nbins)
 {
     int k = (int)((y - lo) * scale);
-    return k < BINS ? k : BINS - 1;
+    return k < nbins ? k : nbins - 1;
 }
 
 void bands_update(Ensemble *e, int nt)
@@ -50,17 +52,17 @@ void bands_update(Ensemble *e, int nt)
     /* the cuts y[1 .. nt - 1] at bin edges, so that each band holds about total / nt vertices;
      * band[k]: the band of bin k */
     long hist[BINS];
-    int band[BINS];
-    for (int k = 0; k < BINS; k++) hist[k] = 0;
-    double scale = BINS / (hi - lo);
+    int band[BINS], nbins = e->np < BINS / 4 ? 4 * e->np : BINS;
+    for (int k = 0; k < nbins; k++) hist[k] = 0;
+    double scale = nbins / (hi - lo);
     long total = 0;
     for (int p = 0; p < e->np; p++) {
-        hist[bin_of(e->y[e->start[p]], lo, scale)] += e->count[p];
+        hist[bin_of(e->y[e->start[p]], lo, scale, nbins)] += e->count[p];
         total += e->count[p];
     }
     b->y[0] = -INFINITY;
     long run = 0;
-    for (int k = 0, t = 1; k < BINS; k++) {
+    for (int k = 0, t = 1; k < nbins; k++) {
         band[k] = t - 1;
         run += hist[k];
         while (t < nt && run * nt >= total * t) b->y[t++] = lo + (k + 1) / scale;
@@ -68,9 +70,9 @@ void bands_update(Ensemble *e, int nt)
     b->y[nt] = INFINITY;
     /* the polygons by band (a counting sort) */
     for (int t = 0; t <= nt; t++) b->at[t] = 0;
-    for (int p = 0; p < e->np; p++) b->at[band[bin_of(e->y[e->start[p]], lo, scale)] + 1]++;
+    for (int p = 0; p < e->np; p++) b->at[band[bin_of(e->y[e->start[p]], lo, scale, nbins)] + 1]++;
     for (int t = 0; t < nt; t++) b->at[t + 1] += b->at[t];
-    for (int p = 0; p < e->np; p++) b->order[b->at[band[bin_of(e->y[e->start[p]], lo, scale)]]++] = p;
+    for (int p = 0; p < e->np; p++) b->order[b->at[band[bin_of(e->y[e->start[p]], lo, scale, nbins)]]++] = p;
     for (int t = nt; t > 0; t--) b->at[t] = b->at[t - 1];
     b->at[0] = 0;
     b->n = nt;
