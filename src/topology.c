@@ -148,8 +148,8 @@ void topology_free(TopologyWork *w) { free(w->flag); w->flag = NULL; w->cap = 0;
 int topology_update(Ensemble *e, const Params *P, TopologyWork *w, int *removed, int *died)
 {
     int np = e->np, gone = 0, dead = 0, divisions = 0;
-    if (np >= w->cap) {   /* (room for the daughters too: ensemble_keep reads a flag per polygon after the divisions) */
-        w->cap = 2 * np + 16;
+    if (2 * np >= w->cap) {   /* (room for a daughter of each: ensemble_keep reads a flag per polygon after the divisions) */
+        w->cap = 4 * np + 16;
         w->flag = ph_realloc(w->flag, (size_t)w->cap);
     }
     unsigned char *flag = w->flag;
@@ -184,10 +184,6 @@ int topology_update(Ensemble *e, const Params *P, TopologyWork *w, int *removed,
         for (int p = 0; p < np; p++) {
             if (flag[p] == 0) ensemble_event(e, EVENT_REMOVAL, e->id[p], -1, -1, -1);
             if (flag[p] == 3) ensemble_event(e, EVENT_DEATH, e->id[p], -1, -1, -1);
-        }
-        if (e->np > w->cap) {
-            w->cap = 2 * e->np;
-            flag = w->flag = ph_realloc(w->flag, (size_t)w->cap);
         }
         for (int p = 0; p < np; p++) flag[p] = flag[p] == 1 || flag[p] == 2;
         for (int p = np; p < e->np; p++) flag[p] = 1;
