@@ -73,7 +73,7 @@ static void vertex_forces(Contact *c, const Ensemble *e, const Params *P, double
     for (int a = 0; a < nn; a++) {
         int same = nr[a].same, k = nr[a].k, k1 = nr[a].k1, ends = picking_ends(e, nr, nn, a, i);
         double f1x, f1y, u1, w = nr[a].w, n = ends == 3 ? 2 : 1;
-        if (!ends || !pair_force(e, P, i, k, k1, w, same, &f1x, &f1y, want_u ? &u1 : NULL)) continue;
+        if (!ends || !pair_force(e, P, i, k, k1, w, same, nr[a].gx, nr[a].gy, &f1x, &f1y, want_u ? &u1 : NULL)) continue;
         f1x *= n; f1y *= n;
         fx += f1x; fy += f1y;
         if (want_u) u += n * u1;
@@ -101,9 +101,8 @@ static void vertex_neighbors(Contact *c, const Ensemble *e, const Params *P, int
     for (int a = 0; a < nn; a++) {
         if (nr[a].same) continue;
         int q = e->pid[nr[a].k];
-        double nx, ny;
         if (wk->nb_n && wk->nb[wk->nb_n - 2] == p && wk->nb[wk->nb_n - 1] == q) continue;   /* (counted already) */
-        if (!picking_ends(e, nr, nn, a, i) || !pair_in_reach(P, pair_gap(e, i, nr[a].k, nr[a].k1, nr[a].w, &nx, &ny))) continue;
+        if (!picking_ends(e, nr, nn, a, i) || !pair_in_reach(P, sqrt(nr[a].d2))) continue;
         if (wk->nb_n + 2 > wk->nb_cap) { wk->nb_cap = 2 * wk->nb_cap + 256; wk->nb = ph_realloc(wk->nb, (size_t)wk->nb_cap * sizeof *wk->nb); }
         wk->nb[wk->nb_n++] = p;
         wk->nb[wk->nb_n++] = q;
@@ -174,11 +173,11 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
         for (int a = 0; a < nc; a++) {
             int k = g->gs[cand[a]].k, k1 = g->gs[cand[a]].k1, same = (unsigned)(k - s0) < (unsigned)n0;
             if (!same && rigid && e->rigid[e->pid[k]]) continue;
-            double w, d2 = project(e, px, py, k, k1, &w);
+            double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
             if (keep && d2 < list2[same]) { rec[2 + 2 * nl] = k; rec[3 + 2 * nl] = k1; nl++; }
             if (d2 >= reach2[same]) continue;
             RESERVE(wk->near, wk->near_cap, nn);
-            wk->near[nn++] = (Near){ same, k, k1, d2, w };
+            wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
         }
         if (nl) { rec[0] = i; rec[1] = nl; st->n += 2 + 2 * (size_t)nl; }
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn);
@@ -200,10 +199,10 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, do
         q += 2;
         for (int a = 0; a < nl; a++, q += 2) {
             int k = q[0], k1 = q[1], same = (unsigned)(k - s0) < (unsigned)n0;
-            double w, d2 = project(e, px, py, k, k1, &w);
+            double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
             if (d2 >= reach2[same]) continue;
             RESERVE(wk->near, wk->near_cap, nn);
-            wk->near[nn++] = (Near){ same, k, k1, d2, w };
+            wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
         }
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn);
         else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[p], nn);

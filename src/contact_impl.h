@@ -17,6 +17,7 @@ typedef struct Near {
     int same;       /* 1: the edge belongs to the vertex's polygon */
     int k, k1;      /* the slots of its ends */
     double d2, w;   /* squared distance from the vertex, barycentric coordinate of the closest point */
+    double gx, gy;  /* the vector from the vertex to the closest point */
 } Near;
 
 /* What a walk over the strips does for each vertex. */
@@ -72,9 +73,9 @@ struct ContactSnap {
 #define RESERVE(buf, cap, n) do { if ((n) == (cap)) { (cap) = (cap) ? 2 * (cap) : 256; \
     (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
 
-/* The exact test of edge k -> k1 against vertex i at (px, py): the closest point's coordinate w
- * and squared distance. */
-static inline double project(const Ensemble *e, double px, double py, int k, int k1, double *w)
+/* The exact test of edge k -> k1 against vertex i at (px, py): the closest point's coordinate w,
+ * the vector (*gx, *gy) from the vertex to it and its squared length. */
+static inline double project(const Ensemble *e, double px, double py, int k, int k1, double *w, double *gx, double *gy)
 {
     double dx = px - e->x[k], dy = py - e->y[k], ex = e->x[k1] - e->x[k], ey = e->y[k1] - e->y[k];
     /* w = (d . e) / |e|^2 clamped to [0, 1], dividing only for a point inside the edge (the
@@ -82,6 +83,7 @@ static inline double project(const Ensemble *e, double px, double py, int k, int
     double dot = dx * ex + dy * ey, l2 = ex * ex + ey * ey, wt = dot > 0 ? (dot < l2 ? dot / l2 : 1) : 0;
     double rx = dx - wt * ex, ry = dy - wt * ey;
     *w = wt;
+    *gx = -rx; *gy = -ry;
     return rx * rx + ry * ry;
 }
 

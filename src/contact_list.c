@@ -140,9 +140,9 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
                 int k = q->k, same = (unsigned)(k - s0) < (unsigned)n0;
                 float dx = fx - q->x, dy = fy - q->y, lim = q->r + lim0[same];
                 if (dx * dx + dy * dy >= lim * lim || k == i || k == iprev || (!same && rigid && e->rigid[e->pid[k]])) continue;
-                double w;
+                double w, gx, gy;
                 int k1 = ens_next(e, k);
-                if (project(e, px, py, k, k1, &w) >= list2[same]) continue;
+                if (project(e, px, py, k, k1, &w, &gx, &gy) >= list2[same]) continue;
                 if (at + 4 + 2 * nl > st->cap) { st->cap = 2 * (at + 4 + 2 * nl); st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec); }
                 st->rec[at + 2 + 2 * nl] = k; st->rec[at + 3 + 2 * nl] = k1;
                 nl++;

@@ -52,7 +52,9 @@ int pair_eval(const Ensemble *e, const Params *P, int i, int q, PairRec *r, doub
     if (ra2 <= rb2) *r = (PairRec){ i, q, qn, 1, ta };
     else *r = (PairRec){ i, qp, q, 2, 1 - tb };
     double uu;
-    if (!pair_force(e, P, i, r->k, r->k1, r->w, pi == pq, fx, fy, u ? &uu : NULL)) return 0;
+    double nx, ny;
+    pair_gap(e, i, r->k, r->k1, r->w, &nx, &ny);
+    if (!pair_force(e, P, i, r->k, r->k1, r->w, pi == pq, nx, ny, fx, fy, u ? &uu : NULL)) return 0;
     if (u) *u += uu;
     return 1;
 }

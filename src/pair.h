@@ -54,12 +54,13 @@ static inline double pair_gap(const Ensemble *e, int i, int k, int k1, double w,
 static inline int pair_in_reach(const Params *P, double dist) { return dist < params_reach(P) && dist != 0; }
 
 /* The interaction of vertex i with the point (1 - w) r_k + w r_k1 of edge k -> k1 (same: of its
- * own polygon): the force on i in (*fx, *fy) and, if u, the pair energy in *u. Returns 0 if they
- * do not interact (beyond the reach, self-contact exclusion). */
+ * own polygon), (nx, ny) the vector from i to that point (pair_gap, or as the projection found
+ * it): the force on i in (*fx, *fy) and, if u, the pair energy in *u. Returns 0 if they do not
+ * interact (beyond the reach, self-contact exclusion). */
 static inline int pair_force(const Ensemble *e, const Params *P, int i, int k, int k1, double w, int same,
-                             double *fx, double *fy, double *u)
+                             double nx, double ny, double *fx, double *fy, double *u)
 {
-    double nx, ny, dist = pair_gap(e, i, k, k1, w, &nx, &ny);
+    double dist = sqrt(nx * nx + ny * ny);
     if (!pair_in_reach(P, dist)) return 0;
     double s = dist - P->h;
     if (same) {

@@ -196,6 +196,40 @@ void test_contact_momentum(void)
     ensemble_free(&e);
 }
 
+/* The pair forces do not depend on where the ensemble lies: 30 hexagon-ish 12-gons with contact
+ * damping and friction, their coordinates multiples of 2^-24 so that moving them by (1024, -512)
+ * is exact, give the same forces there up to the rounding of their sums. (The gap between a
+ * vertex and an edge is taken from differences of coordinates; taken from the closest point's
+ * absolute position it would carry the rounding of coordinates near 1024, 10^-11 of the force.) */
+void test_contact_translation_invariant(void)
+{
+    Params P = pair_params();
+    P.cc = 30; P.mu = 0.4;
+    Ensemble e;
+    Contact c;
+    uint64_t st = 11;
+    ensemble_init(&e, 1);
+    contact_init(&c);
+    for (int p = 0; p < 30; p++)
+        fx_add_ngon(&e, 12, 0.1, fx_uniform(&st, 0, 0.6), fx_uniform(&st, 0, 0.6), fx_uniform(&st, 0, 6));
+    int n = e.nv_used;
+    for (int i = 0; i < n; i++) {
+        e.x[i] = ldexp(round(ldexp(e.x[i], 24)), -24); e.y[i] = ldexp(round(ldexp(e.y[i], 24)), -24);
+        e.vx[i] = fx_uniform(&st, -1, 1); e.vy[i] = fx_uniform(&st, -1, 1);
+    }
+    double *f0 = malloc(2 * (size_t)n * sizeof *f0), big = 0, err = 0;
+    pair_energy(&c, &e, &P);
+    for (int i = 0; i < n; i++) { f0[2 * i] = e.fx[i]; f0[2 * i + 1] = e.fy[i]; big = fmax(big, hypot(e.fx[i], e.fy[i])); }
+    for (int i = 0; i < n; i++) { e.x[i] += 1024; e.y[i] -= 512; }
+    pair_energy(&c, &e, &P);
+    for (int i = 0; i < n; i++) err = fmax(err, hypot(e.fx[i] - f0[2 * i], e.fy[i] - f0[2 * i + 1]));
+    ENSURE(big > 1e3);
+    ENSURE_MSG(err <= 1e-14 * big, "forces differ by %g of %g after the move", err, big);
+    free(f0);
+    contact_free(&c);
+    ensemble_free(&e);
+}
+
 /* the (P, Q) pairs found through the grid, as a sorted list of P * nv + Q */
 static int cmp_long(const void *a, const void *b) { long x = *(const long *)a, y = *(const long *)b; return (x > y) - (x < y); }
 
