@@ -66,7 +66,7 @@ static int seal_clashes(double *const a[5], int na, double *const b[5], int nb, 
     return 0;
 }
 
-int topology_divide(Ensemble *e, const Params *P, int p)
+int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p)
 {
     int s = e->start[p], n = e->count[p];
     if (n <= 5 || e->rigid[p]) return -1;
@@ -78,7 +78,11 @@ int topology_divide(Ensemble *e, const Params *P, int p)
         a.x = cos(phi); a.y = sin(phi);
     }
     /* signed distance of each vertex from the cut line, > 0 on its left */
-    double *sd = ph_realloc(NULL, (size_t)n * 11 * sizeof *sd);
+    if ((size_t)n * 11 > w->cut_cap) {   /* (sd, then the 5 fields of each daughter) */
+        w->cut_cap = (size_t)n * 22;
+        w->cut = ph_realloc(w->cut, w->cut_cap * sizeof *w->cut);
+    }
+    double *sd = w->cut;
     for (int k = 0; k < n; k++) sd[k] = a.x * (y[k] - c.y) - a.y * (x[k] - c.x);
     int ka = -1, kb = -1;
     double ta = INFINITY, tb = -INFINITY;
@@ -90,7 +94,7 @@ int topology_divide(Ensemble *e, const Params *P, int p)
         if (t > 0 && t < ta) { ta = t; ka = k; }
         if (t <= 0 && t > tb) { tb = t; kb = k; }
     }
-    if (ka < 0 || kb < 0 || (sd[ka] > 0) == (sd[kb] > 0)) { free(sd); return -1; }
+    if (ka < 0 || kb < 0 || (sd[ka] > 0) == (sd[kb] > 0)) return -1;
 
     double sum0 = 0;
     for (int k = 0; k < n; k++) sum0 += e->l0[s + k];
@@ -100,12 +104,9 @@ int topology_divide(Ensemble *e, const Params *P, int p)
     double side1 = sd[(ka + 1) % n] > 0 ? 1 : -1;
     int n1 = daughter(e, p, sd, (ka + 1) % n, kb, side1, P->h, stretch, d1);
     int n2 = daughter(e, p, sd, (kb + 1) % n, ka, -side1, P->h, stretch, d2);
-    if (n1 < 3 || n2 < 3) { free(sd); return -1; }
+    if (n1 < 3 || n2 < 3) return -1;
     double A1 = geom_area(d1[0], d1[1], n1), A2 = geom_area(d2[0], d2[1], n2);
-    if (!(A1 > 0 && A2 > 0) || seal_clashes(d1, n1, d2, n2, P->h) || seal_clashes(d2, n2, d1, n1, P->h)) {
-        free(sd);
-        return -1;
-    }
+    if (!(A1 > 0 && A2 > 0) || seal_clashes(d1, n1, d2, n2, P->h) || seal_clashes(d2, n2, d1, n1, P->h)) return -1;
 
     /* the larger share first, the smaller as the rest: A0 - big is exact (Sterbenz, since
      * A0 / 2 <= big <= A0), so the shares sum exactly to A0 */
@@ -132,7 +133,6 @@ int topology_divide(Ensemble *e, const Params *P, int p)
     ensemble_event(e, EVENT_DIVISION, mother, -1, e->id[p], e->id[q]);
     topology_draw_traits(e, P, p);
     topology_draw_traits(e, P, q);
-    free(sd);
     return q;
 }
 
@@ -143,7 +143,12 @@ static double threshold(const Ensemble *e, int64_t id, int purpose)
     return -log(rng_keyed_uniform(e->seed, -1, id, 0, purpose));
 }
 
-void topology_free(TopologyWork *w) { free(w->flag); w->flag = NULL; w->cap = 0; }
+void topology_free(TopologyWork *w)
+{
+    free(w->flag);
+    free(w->cut);
+    memset(w, 0, sizeof *w);
+}
 
 int topology_update(Ensemble *e, const Params *P, TopologyWork *w, int *removed, int *died)
 {
@@ -178,7 +183,7 @@ int topology_update(Ensemble *e, const Params *P, TopologyWork *w, int *removed,
     }
     for (int p = 0; p < np; p++)
         if (flag[p] == 2) {
-            if (topology_divide(e, P, p) >= 0) divisions++;
+            if (topology_divide(e, P, w, p) >= 0) divisions++;
         }
     if (gone) {
         for (int p = 0; p < np; p++) {

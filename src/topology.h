@@ -9,17 +9,23 @@
 /* Draws a new growth rate and division area for polygon p (lognormal, docs/model.md 5). */
 void topology_draw_traits(Ensemble *e, const Params *P, int p);
 
+/* The work space of the topological changes: a flag per polygon and the cut of a division,
+ * kept from step to step (a step allocates nothing once they have grown). Zero-initialise;
+ * release with topology_free. */
+typedef struct TopologyWork {
+    unsigned char *flag;
+    int cap;
+    double *cut;
+    size_t cut_cap;
+} TopologyWork;
+void topology_free(TopologyWork *w);
+
 /* Divides polygon p through its centroid along its short axis, removing the vertices closer
  * than h to the cut at both ends of each side. Daughter 1 takes slot range and index p and keeps
  * p's age, daughter 2 is appended and starts at age 0; both get new ids with parent = p's id.
  * Returns the index of daughter 2, or -1 if p cannot be divided now (too few vertices, no clean
  * cut, or a degenerate daughter). */
-int topology_divide(Ensemble *e, const Params *P, int p);
-
-/* The work space of topology_update: a flag per polygon, kept from step to step (a step
- * allocates nothing once it has grown). Zero-initialise; release with topology_free. */
-typedef struct TopologyWork { unsigned char *flag; int cap; } TopologyWork;
-void topology_free(TopologyWork *w);
+int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p);
 
 /* Divides the polygons above Amax (or, with k_div > 0, those whose division hazard passed its
  * threshold), then removes those below Amin and those whose death hazard passed its threshold.

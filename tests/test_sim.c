@@ -463,6 +463,31 @@ void test_sim_steps_do_not_allocate(void)
     sim_free(&s);
 }
 
+/* A division allocates nothing once the ensemble has room and the cut's work space has grown:
+ * twenty 40-gons (ellipses 2 x 1, so the cut is clean) divided one after another with one work
+ * space grow it once (twenty times when each division allocated its own). */
+void test_sim_divisions_do_not_allocate(void)
+{
+    Params P = params_compiled;
+    Ensemble e;
+    ensemble_init(&e, 1);
+    for (int p = 0; p < 20; p++) {
+        double x[40], y[40];
+        for (int k = 0; k < 40; k++) { x[k] = 5.0 * p + 2 * cos(2 * PH_PI * k / 40); y[k] = sin(2 * PH_PI * k / 40); }
+        ensemble_add_polygon(&e, 40, x, y, 1, 0);
+    }
+    ensemble_reserve(&e, 40 * 20, 20);
+    TopologyWork w = { 0 };
+    int done = 0;
+    long before = __atomic_load_n(&allocations, __ATOMIC_RELAXED);
+    for (int p = 0; p < 20; p++) done += topology_divide(&e, &P, &w, p) >= 0;
+    long n = __atomic_load_n(&allocations, __ATOMIC_RELAXED) - before;
+    ENSURE_MSG(done == 20 && e.np == 40, "%d of 20 polygons divided", done);
+    ENSURE_MSG(n == 1, "%ld allocations in 20 divisions", n);
+    topology_free(&w);
+    ensemble_free(&e);
+}
+
 static int same_state(const Ensemble *a, const Ensemble *b)
 {
     if (a->np != b->np || a->t != b->t) return 0;
@@ -741,7 +766,7 @@ void test_sim_attractor_pulls_at_terminal_speed(void)
     }
     for (int p = 0; p < 6; p++)
         if (s.e.attracted[p]) {
-            int q = topology_divide(&s.e, &s.P, p);
+            int q = topology_divide(&s.e, &s.P, &s.topology, p);
             ENSURE_MSG(q >= 0 && s.e.attracted[p] && s.e.attracted[q], "division of polygon %d: daughters %d, %d marked %d, %d", p, p, q,
                        s.e.attracted[p], q >= 0 ? s.e.attracted[q] : -1);
             break;

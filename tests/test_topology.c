@@ -57,7 +57,9 @@ void test_topology_divides_along_short_axis(void)
     for (int i = 0; i < 60; i++) e.l0[i] *= 0.8;   /* mother stretched by 1.25 */
     e.A0[0] = 3.0;
     e.L[0] = geom_perimeter(x, y, 60);
-    int q = topology_divide(&e, &P, 0);
+    TopologyWork w = { 0 };
+    int q = topology_divide(&e, &P, &w, 0);
+    topology_free(&w);
     ENSURE(q == 1 && e.np == 2);
     Vec2 c0 = geom_centroid(e.x + e.start[0], e.y + e.start[0], e.count[0]);
     Vec2 c1 = geom_centroid(e.x + e.start[1], e.y + e.start[1], e.count[1]);
@@ -134,6 +136,7 @@ void test_topology_daughters_valid(void)
     Params P = params_compiled;
     uint64_t rs = 11;
     int done = 0, tries = 60;
+    TopologyWork w = { 0 };
     for (int t = 0; t < tries; t++) {
         Ensemble e;
         ensemble_init(&e, 5 + t);
@@ -150,7 +153,7 @@ void test_topology_daughters_valid(void)
         e.birth[0] = 1.25;
         e.A0[0] = fx_uniform(&rs, 2, 4);
         double A0 = e.A0[0];
-        int q = topology_divide(&e, &P, 0);
+        int q = topology_divide(&e, &P, &w, 0);   /* (one work space for all tries) */
         if (q < 0) { ENSURE(e.np == 1 && e.count[0] == n); ensemble_free(&e); continue; }
         done++;
         ENSURE(q == 1 && e.np == 2);
@@ -174,6 +177,7 @@ void test_topology_daughters_valid(void)
         }
         ensemble_free(&e);
     }
+    topology_free(&w);
     ENSURE_MSG(done > tries * 3 / 4, "only %d of %d divisions were done", done, tries);
 }
 
@@ -187,7 +191,9 @@ void test_topology_postpones_degenerate_daughter(void)
     double x[6] = { -1, -0.004, 0.004, 1, 0.004, -0.004 }, y[6] = { 0, -0.3, -0.3, 0, 0.3, 0.3 };
     ensemble_add_polygon(&e, 6, x, y, 1, 0);
     int64_t id = e.id[0];
-    ENSURE(topology_divide(&e, &P, 0) == -1);
+    TopologyWork w = { 0 };
+    ENSURE(topology_divide(&e, &P, &w, 0) == -1);
+    topology_free(&w);
     ENSURE(e.np == 1 && e.count[0] == 6 && e.id[0] == id);
     for (int k = 0; k < 6; k++) ENSURE(e.x[k] == x[k] && e.y[k] == y[k]);
     ensemble_free(&e);
