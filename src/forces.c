@@ -9,6 +9,16 @@
 #include "rng.h"
 #include <math.h>
 
+/* Viscous damping and drag on vertex k (between km and kp) of a polygon. */
+static inline void damp(const Params *P, double cdrag, const double *x, const double *y, const double *vx, const double *vy,
+                        double *fx, double *fy, int km, int k, int kp)
+{
+    double c = P->cv;
+    if (cdrag != 0) c += cdrag * fabs(-vx[k] * (y[kp] - y[km]) + vy[k] * (x[kp] - x[km]));
+    fx[k] -= c * vx[k];
+    fy[k] -= c * vy[k];
+}
+
 /* A and L of polygon p; returns its longest edge. */
 static double polygon_geometry(Ensemble *e, int p)
 {
@@ -62,29 +72,30 @@ double forces_polygon(Ensemble *e, const Params *P, int p, double *u)
     int s = e->start[p], n = e->count[p];
     const double *x = e->x + s, *y = e->y + s, *vx = e->vx + s, *vy = e->vy + s, *l0 = e->l0 + s;
     double *fx = e->fx + s, *fy = e->fy + s, U = 0, Ut[U_TERMS] = { 0 };
-    for (int k = 0; k < n; k++) fx[k] = fy[k] = 0;
-    if (e->rigid[p]) return 0;
-
-    /* area elasticity: U = ka/2 (A - A0)^2, dA/dr_k = -n_k / 2 with n_k = perp(r_{k+1} - r_{k-1}) */
-    double dA = e->A[p] - e->A0[p];
-    Ut[U_AREA] = 0.5 * P->ka * dA * dA;
-    double ca = 0.5 * P->ka * dA;
-    for (int k = 0; k < n; k++) {
-        int km = k ? k - 1 : n - 1, kp = k + 1 == n ? 0 : k + 1;
-        fx[k] -= ca * (y[kp] - y[km]);
-        fy[k] += ca * (x[kp] - x[km]);
+    if (e->rigid[p]) {
+        for (int k = 0; k < n; k++) fx[k] = fy[k] = 0;
+        return 0;
     }
 
-    /* line tension U = gamma L, and edge elasticity U = kl/2 sum eps_k^2 l0'_k with
-     * eps_k = l_k / l0'_k - 1 and l0'_k = l0_k L0 / sum l0, L0 = sqrt(4 pi Q A0) (docs/model.md 2) */
-    double scale = 0;
+    /* One pass over the vertices for the terms every run has, each vertex's force summed in the
+     * order of the terms below (area, the tension of the edge before it, then of the edge after
+     * it (vertex 0: after, then before), damping; then the optional terms in their own passes).
+     * Area elasticity: U = ka/2 (A - A0)^2, dA/dr_k = -n_k / 2 with n_k = perp(r_{k+1} - r_{k-1}).
+     * Line tension U = gamma L, and edge elasticity U = kl/2 sum eps_k^2 l0'_k with
+     * eps_k = l_k / l0'_k - 1 and l0'_k = l0_k L0 / sum l0, L0 = sqrt(4 pi Q A0) (docs/model.md 2):
+     * edge k pulls its start along +c_k e_k / l_k and its end along minus that.
+     * Dissipation (paper eq. 25): viscous damping -cv v and drag -(rho cd / 4) |v.n| v. */
+    double dA = e->A[p] - e->A0[p];
+    Ut[U_AREA] = 0.5 * P->ka * dA * dA;
+    double ca = 0.5 * P->ka * dA, scale = 0, cdrag = 0.25 * P->rho * P->cd;
     if (P->kl > 0) {
         double sum0 = 0;
         for (int k = 0; k < n; k++) sum0 += l0[k];
         scale = sqrt(4 * PH_PI * P->Q * fmax(e->A0[p], 0)) / sum0;
     }
+    double tx = 0, ty = 0;   /* the pull of the edge before */
     for (int k = 0; k < n; k++) {
-        int kp = k + 1 == n ? 0 : k + 1;
+        int km = k ? k - 1 : n - 1, kp = k + 1 == n ? 0 : k + 1;
         double ex = x[kp] - x[k], ey = y[kp] - y[k], l = sqrt(ex * ex + ey * ey), c = P->gamma;
         Ut[U_TENSION] += P->gamma * l;
         if (P->kl > 0) {
@@ -92,9 +103,14 @@ double forces_polygon(Ensemble *e, const Params *P, int p, double *u)
             Ut[U_EDGE] += 0.5 * P->kl * eps * eps * lr;
             c += P->kl * eps;
         }
-        fx[k] += c * ex / l; fy[k] += c * ey / l;
-        fx[kp] -= c * ex / l; fy[kp] -= c * ey / l;
+        double gx = 0 - ca * (y[kp] - y[km]), gy = 0 + ca * (x[kp] - x[km]);
+        if (k) { gx -= tx; gy -= ty; }
+        tx = c * ex / l; ty = c * ey / l;
+        fx[k] = gx + tx; fy[k] = gy + ty;
+        if (k) damp(P, cdrag, x, y, vx, vy, fx, fy, km, k, kp);
     }
+    fx[0] -= tx; fy[0] -= ty;   /* (vertex 0 ends the last edge) */
+    damp(P, cdrag, x, y, vx, vy, fx, fy, n - 1, 0, n > 1 ? 1 : 0);
 
     /* bending: U = kb/2 sum kappa_k^2 lbar_k with kappa_k = 2 d_k / (lbar_k b_k) (paper eqs.
      * 11-13), d_k = e_{k-1} ^ e_k, b_k = l_{k-1} l_k + e_{k-1}.e_k. Our choice: current lengths
@@ -146,20 +162,11 @@ double forces_polygon(Ensemble *e, const Params *P, int p, double *u)
         }
 
     /* edge gravity: U = gl sum y_k (paper eq. 15) */
-    for (int k = 0; k < n; k++) {
-        Ut[U_GRAVITY] += P->gl * y[k];
-        fy[k] -= P->gl;
-    }
-
-    /* dissipation (paper eq. 25): viscous damping -cv v and drag -(rho cd / 4) |v.n| v */
-    double cdrag = 0.25 * P->rho * P->cd;
-    for (int k = 0; k < n; k++) {
-        int km = k ? k - 1 : n - 1, kp = k + 1 == n ? 0 : k + 1;
-        double c = P->cv;
-        if (cdrag != 0) c += cdrag * fabs(-vx[k] * (y[kp] - y[km]) + vy[k] * (x[kp] - x[km]));
-        fx[k] -= c * vx[k];
-        fy[k] -= c * vy[k];
-    }
+    if (P->gl != 0)
+        for (int k = 0; k < n; k++) {
+            Ut[U_GRAVITY] += P->gl * y[k];
+            fy[k] -= P->gl;
+        }
 
     /* noise and activity (docs/model.md 3.1): a random force cv sqrt(2 D / dt) N(0, 1) per
      * component (fluctuation-dissipation with the damping cv: kT = cv D per degree of freedom),
