@@ -166,7 +166,7 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
             for (int y = y0; y <= y1; y++)
                 nc = grid_scan(g, g->cell_start[y * nx + x0], g->cell_start[y * nx + x1 + 1], i, iprev, px, py, s0, n0, h + sk, reach + sk, cand, nc);
         if (keep && st->n + 2 + 2 * (size_t)nc > st->cap) {
-            st->cap = 2 * (st->n + 2 + 2 * (size_t)nc);
+            st->cap = (st->n + 2 + 2 * (size_t)nc) * 5 / 4 + 64;   /* (a quarter more: the list is most of the memory) */
             st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec);
         }
         int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0;

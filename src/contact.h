@@ -44,8 +44,8 @@
  * vertex's current cell; writes of a vertex stay within lmax + reach + skin of it, and strips
  * two apart are 4 cells >= 2 lmax + 4 (reach + skin) apart, so the sums stay race-free. The list
  * is rebuilt when a vertex may have left its strip's band (absolute motion), an edge is longer
- * than the build's cells allow, or too many vertices would get new records (half of them, a
- * quarter from 65,536 vertices on). */
+ * than the build's cells allow, or too many vertices would get new records (half of them, an
+ * eighth from 65,536 vertices on). */
 #ifndef PH_CONTACT_H
 #define PH_CONTACT_H
 #include "ensemble.h"
