@@ -1,5 +1,6 @@
-/* Internal forces of a polygon, one block per term of paper eq. 1 / docs/model.md 2. Each block
- * adds its energy to U and minus its gradient to (fx, fy). Notation as in docs/model.md:
+/* Internal forces of a polygon, the terms of paper eq. 1 / docs/model.md 2: those every run has
+ * (area, tension and edge elasticity, damping) in one pass, each optional term in a block of its
+ * own. Each adds its energy to U and minus its gradient to (fx, fy). Notation as in docs/model.md:
  * e_k = r_{k+1} - r_k, l_k = |e_k|, t_k = e_k / l_k, perp(x, y) = (-y, x). Vertex k of the
  * polygon is slot s + k; the polygon is processed by one thread, so scattering into the
  * neighbouring vertices of the same polygon is race-free. */
@@ -72,7 +73,7 @@ double forces_polygon(Ensemble *e, const Params *P, int p, double *u)
     int s = e->start[p], n = e->count[p];
     const double *x = e->x + s, *y = e->y + s, *vx = e->vx + s, *vy = e->vy + s, *l0 = e->l0 + s;
     double *fx = e->fx + s, *fy = e->fy + s, U = 0, Ut[U_TERMS] = { 0 };
-    if (e->rigid[p]) {
+    if (e->rigid[p] || n < 3) {   /* (a polygon below 3 vertices is removed at the step's end) */
         for (int k = 0; k < n; k++) fx[k] = fy[k] = 0;
         return 0;
     }

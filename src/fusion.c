@@ -217,8 +217,9 @@ void fusion_update(Ensemble *e, const Params *P, const Contact *c, int64_t *type
             int i = r->i;
             if (e->rigid[e->pid[i]] || e->rigid[e->pid[r->k]]) continue;
             double w = r->w;
-            double dx = (1 - w) * e->x[r->k] + w * e->x[r->k1] - e->x[i];
-            double dy = (1 - w) * e->y[r->k] + w * e->y[r->k1] - e->y[i];
+            /* (from differences, as the pair force takes it: contact_impl.h, project) */
+            double dx = w * (e->x[r->k1] - e->x[r->k]) - (e->x[i] - e->x[r->k]);
+            double dy = w * (e->y[r->k1] - e->y[r->k]) - (e->y[i] - e->y[r->k]);
             double d = sqrt(dx * dx + dy * dy);
             if (!(d < P->theta * P->h)) continue;
             if (n == cap) {
