@@ -408,6 +408,36 @@ void test_contact_count_neighbors_matches_records(void)
  * a dividing tissue of 60 cells (many strips, bands that start at even and at odd strips) steps
  * 300 times at 1, 2, 3, 4 and 7 threads to the same state, bit for bit, and the forces of a
  * new grid agree bit for bit too. */
+/* From 65,536 vertices on, a patch gives at most an eighth of the vertices new records (its work
+ * lists cost memory in proportion): in a packing of 67,200 vertices, 20 polygons changed in the
+ * bottom rows are patched, 180 (8,640 vertices, more than an eighth) make a rebuild. */
+void test_contact_large_patch_limit(void)
+{
+    Params P = params_compiled;
+    Ensemble e;
+    static Contact c;
+    ensemble_init(&e, 1);
+    contact_init(&c);
+    for (int r = 0; r < 35; r++)
+        for (int k = 0; k < 40; k++)
+            fx_add_ngon(&e, 48, 1, (2 + P.h) * (k + 0.5 * (r % 2)), (2 + P.h) * 0.8660254037844386 * r, 0);
+    ENSURE(ensemble_vertex_count(&e) == 67200);
+    const int changes[2] = { 20, 180 };
+    int64_t expect[2][2] = { { 1, 1 }, { 2, 1 } }, builds, patches, reuses;
+    double lmax = forces_update_geometry(&e);
+    contact_forces_step(&c, &e, &P, lmax);
+    for (int t = 0; t < 2; t++) {
+        for (int p = 0; p < changes[t]; p++) e.edits[p]++;   /* (rewritten in place: the same vertices) */
+        e.layout++;
+        contact_forces_step(&c, &e, &P, lmax);
+        contact_counts(&c, &builds, &patches, &reuses);
+        ENSURE_MSG(builds == expect[t][0] && patches == expect[t][1], "%d polygons changed: list built %lld times, patched %lld",
+                   changes[t], (long long)builds, (long long)patches);
+    }
+    contact_free(&c);
+    ensemble_free(&e);
+}
+
 void test_contact_same_sums_any_thread_count(void)
 {
     const int counts[] = { 1, 2, 3, 4, 7 }, threads = omp_get_max_threads();
