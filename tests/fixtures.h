@@ -11,6 +11,9 @@ Params fx_params_zero(void);
 /* Adds a regular n-gon of radius R centred at (cx, cy), rotated by angle phi; returns its index. */
 int fx_add_ngon(Ensemble *e, int n, double R, double cx, double cy, double phi);
 
+/* fx_add_ngon, all its vertices moving with one velocity drawn uniformly from [-v, v)^2. */
+int fx_add_moving_ngon(Ensemble *e, int n, double R, double cx, double cy, double phi, uint64_t *rng, double v);
+
 /* A small deterministic generator for test inputs: uniform in [a, b). */
 double fx_uniform(uint64_t *state, double a, double b);
 

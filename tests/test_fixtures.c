@@ -35,6 +35,14 @@ int fx_add_ngon(Ensemble *e, int n, double R, double cx, double cy, double phi)
     return p;
 }
 
+int fx_add_moving_ngon(Ensemble *e, int n, double R, double cx, double cy, double phi, uint64_t *rng, double v)
+{
+    int p = fx_add_ngon(e, n, R, cx, cy, phi);
+    double vx = fx_uniform(rng, -v, v), vy = fx_uniform(rng, -v, v);
+    for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) { e->vx[i] = vx; e->vy[i] = vy; }
+    return p;
+}
+
 double fx_uniform(uint64_t *state, double a, double b)
 {
     *state = *state * 6364136223846793005ull + 1442695040888963407ull;

@@ -342,13 +342,6 @@ static void list_matches_grid(Sim *s, int steps, int *pairs_min, int *pairs_max)
 }
 
 /* Adds an n-gon (fx_add_ngon) moving as a whole at a velocity drawn uniformly from [-v, v]^2. */
-static void add_moving_ngon(Sim *s, int n, double R, double cx, double cy, double phi, uint64_t *rng, double v)
-{
-    int p = fx_add_ngon(&s->e, n, R, cx, cy, phi);
-    double vx = fx_uniform(rng, -v, v), vy = fx_uniform(rng, -v, v);
-    for (int i = s->e.start[p]; i < s->e.start[p] + s->e.count[p]; i++) { s->e.vx[i] = vx; s->e.vy[i] = vy; }
-}
-
 /* The contact list of the step (reused while the vertices move less than half its skin) finds
  * the same pairs and forces as a new grid at every step: (1) a jostling, growing, remodeling
  * cluster of cells flying into each other, so that pairs keep appearing; (2) two polygons
@@ -361,7 +354,7 @@ void test_sim_contact_list_complete(void)
     sim_init(&s, &P, 1);
     uint64_t rng = 7;
     for (int a = 0; a < 4; a++)
-        for (int b = 0; b < 4; b++) add_moving_ngon(&s, 32, 0.5, 1.1 * a + 0.05 * b, 1.05 * b, 0.1 * a, &rng, 8);
+        for (int b = 0; b < 4; b++) fx_add_moving_ngon(&s.e, 32, 0.5, 1.1 * a + 0.05 * b, 1.05 * b, 0.1 * a, &rng, 8);
     sim_draw_traits(&s);
     int lo, hi;
     list_matches_grid(&s, 1500, &lo, &hi);
@@ -402,7 +395,7 @@ void test_sim_patched_list_complete(void)
     for (int r = 0; r < 7; r++)
         for (int c = 0; c < 7; c++) {
             double R = (r * 7 + c) % 9 == 4 ? 0.35 : 0.9;   /* a few small ones, removed at once */
-            add_moving_ngon(&s, 20, R, 1.86 * c + 0.93 * (r % 2), 1.61 * r, 0.1 * c, &rng, 3);
+            fx_add_moving_ngon(&s.e, 20, R, 1.86 * c + 0.93 * (r % 2), 1.61 * r, 0.1 * c, &rng, 3);
         }
     sim_draw_traits(&s);
     int lo, hi;
@@ -417,75 +410,13 @@ void test_sim_patched_list_complete(void)
     P = params_compiled;
     P.alpha_mu = 0; P.Amax_mu = INFINITY; P.theta = 0.5; P.kh = 3e6;   /* sticky drops that fuse */
     sim_init(&s, &P, 2);
-    for (int k = 0; k < 64; k++) add_moving_ngon(&s, 24, 0.5, 1.1 * (k % 8), 1.1 * (k / 8), 0, &rng, 1.5);
+    for (int k = 0; k < 64; k++) fx_add_moving_ngon(&s.e, 24, 0.5, 1.1 * (k % 8), 1.1 * (k / 8), 0, &rng, 1.5);
     sim_draw_traits(&s);
     list_matches_grid(&s, 800, &lo, &hi);
     contact_counts(&s.contact, &builds, &patches, &reuses);
     ENSURE_MSG(s.fusions1 >= 5 && patches > 2 * builds, "%lld fusions, %lld splits; list built %lld, patched %lld",
                (long long)s.fusions1, (long long)s.fusions2, (long long)builds, (long long)patches);
     sim_free(&s);
-}
-
-/* Every allocation of the modules and tests: the runner is linked with --wrap for malloc,
- * calloc and realloc (Makefile), so these see the calls of our code, not those of libraries. */
-static long allocations;
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n) { __atomic_add_fetch(&allocations, 1, __ATOMIC_RELAXED); return __real_malloc(n); }
-void *__wrap_calloc(size_t n, size_t size) { __atomic_add_fetch(&allocations, 1, __ATOMIC_RELAXED); return __real_calloc(n, size); }
-void *__wrap_realloc(void *p, size_t n) { __atomic_add_fetch(&allocations, 1, __ATOMIC_RELAXED); return __real_realloc(p, n); }
-
-/* Steps allocate nothing once their buffers have grown: a growing, remodeling cluster whose
- * contact list is patched every few steps allocates only when a buffer must grow (by half or
- * more: a few dozen times in 600 steps while it grows), not every step. */
-void test_sim_steps_do_not_allocate(void)
-{
-    Params P = params_compiled;
-    P.alpha_mu = 10; P.Amax_mu = INFINITY;   /* growing and remodeling, no divisions */
-    static Sim s;
-    sim_init(&s, &P, 3);
-    uint64_t rng = 7;
-    for (int r = 0; r < 6; r++)
-        for (int c = 0; c < 6; c++) add_moving_ngon(&s, 20, 0.9, 1.86 * c + 0.93 * (r % 2), 1.61 * r, 0.1 * c, &rng, 1);
-    sim_draw_traits(&s);
-    for (int k = 0; k < 300; k++) ENSURE(sim_step(&s) == 0);
-    int64_t builds, patches0, patches, reuses;
-    contact_counts(&s.contact, &builds, &patches0, &reuses);
-    int nv0 = ensemble_vertex_count(&s.e);
-    long before = __atomic_load_n(&allocations, __ATOMIC_RELAXED);
-    for (int k = 0; k < 600; k++) ENSURE(sim_step(&s) == 0);
-    long n = __atomic_load_n(&allocations, __ATOMIC_RELAXED) - before;
-    contact_counts(&s.contact, &builds, &patches, &reuses);
-    ENSURE_MSG(ensemble_vertex_count(&s.e) > nv0 + 36 && patches - patches0 > 100,
-               "the cluster must grow and remodel: %d -> %d vertices, %lld patches", nv0, ensemble_vertex_count(&s.e), (long long)(patches - patches0));
-    ENSURE_MSG(n <= 40, "%ld allocations in 600 steps", n);   /* (23 here; 650 when a step allocated) */
-    sim_free(&s);
-}
-
-/* A division allocates nothing once the ensemble has room and the cut's work space has grown:
- * twenty 40-gons (ellipses 2 x 1, so the cut is clean) divided one after another with one work
- * space grow it once (twenty times when each division allocated its own). */
-void test_sim_divisions_do_not_allocate(void)
-{
-    Params P = params_compiled;
-    Ensemble e;
-    ensemble_init(&e, 1);
-    for (int p = 0; p < 20; p++) {
-        double x[40], y[40];
-        for (int k = 0; k < 40; k++) { x[k] = 5.0 * p + 2 * cos(2 * PH_PI * k / 40); y[k] = sin(2 * PH_PI * k / 40); }
-        ensemble_add_polygon(&e, 40, x, y, 1, 0);
-    }
-    ensemble_reserve(&e, 40 * 20, 20);
-    TopologyWork w = { 0 };
-    int done = 0;
-    long before = __atomic_load_n(&allocations, __ATOMIC_RELAXED);
-    for (int p = 0; p < 20; p++) done += topology_divide(&e, &P, &w, p) >= 0;
-    long n = __atomic_load_n(&allocations, __ATOMIC_RELAXED) - before;
-    ENSURE_MSG(done == 20 && e.np == 40, "%d of 20 polygons divided", done);
-    ENSURE_MSG(n == 1, "%ld allocations in 20 divisions", n);
-    topology_free(&w);
-    ensemble_free(&e);
 }
 
 static int same_state(const Ensemble *a, const Ensemble *b)
