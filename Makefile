@@ -49,7 +49,7 @@ $(B)/test_%.o: tests/test_%.c $(wildcard tests/*.h) $(HDR) $(B)/flags
 	$(CC) $(CFLAGS) $(CPPFLAGS) -Itests -c $< -o $@
 $(B)/run_tests.o: tests/run_tests.c tests/harness.h $(wildcard tests/*.def) $(B)/flags
 	$(CC) $(CFLAGS) $(CPPFLAGS) -Itests -c $< -o $@
-# (linked so that the tests can count the modules' allocations: test_sim.c)
+# (linked so that the tests can count the modules' allocations: test_alloc.c)
 $(B)/run_tests: $(SRC:src/%.c=$(B)/%.o) $(TESTS:tests/%.c=$(B)/%.o) $(B)/run_tests.o
 	$(CC) $(CFLAGS) $^ -o $@ -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc $(LDLIBS)
 
