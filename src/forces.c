@@ -111,7 +111,7 @@ double forces_polygon(Ensemble *e, const Params *P, int p, double *u)
         if (k) damp(P, cdrag, x, y, vx, vy, fx, fy, km, k, kp);
     }
     fx[0] -= tx; fy[0] -= ty;   /* (vertex 0 ends the last edge) */
-    damp(P, cdrag, x, y, vx, vy, fx, fy, n - 1, 0, n > 1 ? 1 : 0);
+    damp(P, cdrag, x, y, vx, vy, fx, fy, n - 1, 0, 1);
 
     /* bending: U = kb/2 sum kappa_k^2 lbar_k with kappa_k = 2 d_k / (lbar_k b_k) (paper eqs.
      * 11-13), d_k = e_{k-1} ^ e_k, b_k = l_{k-1} l_k + e_{k-1}.e_k. Our choice: current lengths
