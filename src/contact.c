@@ -165,10 +165,7 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
         else
             for (int y = y0; y <= y1; y++)
                 nc = grid_scan(g, g->cell_start[y * nx + x0], g->cell_start[y * nx + x1 + 1], i, iprev, px, py, s0, n0, h + sk, reach + sk, cand, nc);
-        if (keep && st->n + 2 + 2 * (size_t)nc > st->cap) {
-            st->cap = (st->n + 2 + 2 * (size_t)nc) * 5 / 4 + 64;   /* (a quarter more: the list is most of the memory) */
-            st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec);
-        }
+        if (keep) strip_reserve(st, st->n + 2 + 2 * (size_t)nc);
         int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0;
         for (int a = 0; a < nc; a++) {
             int k = g->gs[cand[a]].k, k1 = g->gs[cand[a]].k1, same = (unsigned)(k - s0) < (unsigned)n0;

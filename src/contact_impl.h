@@ -43,6 +43,15 @@ struct ContactWork {
 /* One strip of the list: its stream of records (see contact.h). */
 struct ContactStrip { int *rec; size_t n, cap; };
 
+/* Room for n ints in strip st, growing by a quarter when it must (the list is most of the
+ * memory of a large ensemble). */
+static inline void strip_reserve(struct ContactStrip *st, size_t n)
+{
+    if (n <= st->cap) return;
+    st->cap = n + n / 4 + 64;
+    st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec);
+}
+
 /* The polygons the list's slot numbers refer to (as at its build or last patch), and the work
  * space of a patch. */
 struct ContactSnap {

@@ -143,7 +143,7 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
                 double w, gx, gy;
                 int k1 = ens_next(e, k);
                 if (project(e, px, py, k, k1, &w, &gx, &gy) >= list2[same]) continue;
-                if (at + 4 + 2 * nl > st->cap) { st->cap = (at + 4 + 2 * nl) * 5 / 4 + 64; st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec); }
+                strip_reserve(st, at + 4 + 2 * nl);
                 st->rec[at + 2 + 2 * nl] = k; st->rec[at + 3 + 2 * nl] = k1;
                 nl++;
             }
@@ -240,7 +240,7 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
     /* (a patch of many vertices costs as much as a rebuild and more memory: at most half of them,
      * an eighth from 65,536 vertices on, where the work lists' memory counts: one that gave 107,000
      * of 480,000 vertices new records raised a packing's peak memory by 11 % over a rebuild) */
-    const long most = nv < 1 << 16 ? nv / 2 : nv / 8;   /* (vertices, not slots: the same after a restart) */
+    const long most = nv < GRID_LARGE ? nv / 2 : nv / 8;   /* (vertices, not slots: the same after a restart) */
     if (nvchanged > most) return -1;
     /* 2. the cells around the changed polygons */
     int ncell = c->list_nx * c->list_ny;

@@ -96,11 +96,11 @@ static void parallel_sort(Grid *g, const Ensemble *e, const int *key, int *start
 }
 
 /* Sorts the nv vertex slots by cell key[slot] into out (stride apart), cell_start[c] = first
- * position of cell c: in parallel from 65,536 vertices on (below that, the barriers of the
+ * position of cell c: in parallel in a large ensemble (below GRID_LARGE, the barriers of the
  * parallel sort cost more than it saves). */
 static void sort_by_cell(Grid *g, const Ensemble *e, int nv, const int *key, int *out, int stride)
 {
-    if (nv >= 1 << 16) parallel_sort(g, e, key, g->cell_start, out, stride);
+    if (nv >= GRID_LARGE) parallel_sort(g, e, key, g->cell_start, out, stride);
     else counting_sort(e, key, g->nx * g->ny, g->cell_start, out, stride);
 }
 
@@ -109,7 +109,7 @@ void grid_build(Grid *g, const Ensemble *e, double cell_size)
     if (e->nv_used > g->nv_cap || !g->gs || !g->cell) {   /* (at least one item, even for no vertex) */
         /* with room to grow where the grid is kept (grid_release), not to allocate at every build */
         int room = e->nv_used + e->nv_used / 2 + 1;
-        g->nv_cap = e->nv_used >= 1 << 16 ? e->nv_used : room < 1 << 16 ? room : (1 << 16) - 1;
+        g->nv_cap = e->nv_used >= GRID_LARGE ? e->nv_used : room < GRID_LARGE ? room : GRID_LARGE - 1;
         size_t n = (size_t)g->nv_cap;
         g->cell = ph_realloc(g->cell, n * sizeof *g->cell);
         g->vitems = ph_realloc(g->vitems, n * sizeof *g->vitems);
@@ -130,7 +130,7 @@ void grid_build(Grid *g, const Ensemble *e, double cell_size)
     /* Enough cells that the largest coordinate falls inside (floor(extent/cs) + 1 of them), but
      * never more than GRID_CELLS_PER_VERTEX per vertex: a vertex that escaped far away enlarges the
      * cells instead. */
-    double cs = cell_size > 0 ? cell_size : 1, limit = (nv < 1 << 16 ? GRID_CELLS_PER_VERTEX : GRID_CELLS_PER_VERTEX / 2) * (double)nv + 16;
+    double cs = cell_size > 0 ? cell_size : 1, limit = (nv < GRID_LARGE ? GRID_CELLS_PER_VERTEX : GRID_CELLS_PER_VERTEX / 2) * (double)nv + 16;
     double wx = (xmax - xmin) / cs + 1, wy = (ymax - ymin) / cs + 1;
     if (wx * wy > limit) {   /* the smallest cs with (a / cs + 1) (b / cs + 1) <= limit: a quadratic in 1 / cs */
         double a = xmax - xmin, b = ymax - ymin, u = a * b > 0 ? (sqrt((a + b) * (a + b) + 4 * a * b * (limit - 1)) - (a + b)) / (2 * a * b)
@@ -201,7 +201,7 @@ __attribute__((noinline)) int grid_scan(const Grid *g, int jb, int je, int i, in
 
 void grid_release(Grid *g, int all)
 {
-    if (g->nv_cap < 1 << 16) return;
+    if (g->nv_cap < GRID_LARGE) return;
     free(g->cell); free(g->tmp);
     g->cell = g->tmp = NULL;
     g->tmp_cap = 0;

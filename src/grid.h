@@ -17,8 +17,13 @@
  * strips two apart at once (see contact.h) */
 enum { GRID_STRIP = 4 };
 
+/* A large ensemble: from this many vertex slots on, memory counts more than a little time. The
+ * grid then sorts in parallel, has fewer cells per vertex and is released while the contact list
+ * serves (grid_release), and a patch of the list renews at most an eighth of the vertices. */
+enum { GRID_LARGE = 1 << 16 };
+
 /* Memory stays bounded by the vertex count: never more than GRID_CELLS_PER_VERTEX cells per
- * vertex (+16), or half that from 65,536 vertices on, where memory matters more than the longer
+ * vertex (+16), or half that in a large ensemble, where memory matters more than the longer
  * scans of larger cells in a sparse ensemble; a vertex that escaped far away enlarges the cells
  * instead. */
 enum { GRID_CELLS_PER_VERTEX = 4 };
