@@ -18,13 +18,11 @@ int integrate_step(Ensemble *e, const Params *P, double *vmax)
             int p = order ? order[m] : m;
             if (e->rigid[p]) continue;
             int ok = 1;
-            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-                e->vx[i] += dt * e->fx[i];
-                e->vy[i] += dt * e->fy[i];
-                e->x[i] += dt * e->vx[i];
-                e->y[i] += dt * e->vy[i];
-                double v2 = e->vx[i] * e->vx[i] + e->vy[i] * e->vy[i];
-                ok &= isfinite(e->x[i]) && isfinite(e->y[i]) && v2 <= vmax2;
+            for (int i = e->start[p], end = i + e->count[p]; i < end; i++) {
+                double vx = e->vx[i] + dt * e->fx[i], vy = e->vy[i] + dt * e->fy[i];
+                double x = e->x[i] + dt * vx, y = e->y[i] + dt * vy, v2 = vx * vx + vy * vy;
+                e->vx[i] = vx; e->vy[i] = vy; e->x[i] = x; e->y[i] = y;
+                ok &= isfinite(x) && isfinite(y) && v2 <= vmax2;
                 v2max = v2 > v2max ? v2 : v2max;
             }
             if (!ok && p < bad) bad = p;
