@@ -3,9 +3,11 @@
  * or reuse the list, and the neighbour count. See contact.h for how the work is split between
  * threads; the list's budgets, patches and checkpoint section are in contact_list.c, the grid in
  * grid.c, the force of one pair in pair.h. */
+#define _POSIX_C_SOURCE 200809L   /* (sched_yield) */
 #include "contact_impl.h"
 #include "bands.h"
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -38,7 +40,7 @@ void contact_free(Contact *c)
         free(sn->changed); free(sn->mark); free(sn->marked); free(sn->dirty); free(sn->dv); free(sn->dv_at); free(sn->sel); free(sn->mean); free(sn->wander);
         free(sn);
     }
-    free(c->work); free(c->u); free(c->strip); free(c->wander);
+    free(c->work); free(c->u); free(c->strip); free(c->done); free(c->wander);
     memset(c, 0, sizeof *c);
 }
 
@@ -213,14 +215,29 @@ static void run_strip(Contact *c, const Ensemble *e, const Params *P, double *ef
     else strip_forces(c, e, P, efx, efy, s, tid, what, skin);
 }
 
+/* Waits until strip s is done in this walk. (Spinning, since the strip is the first that its
+ * thread runs; yielding after a while, in case that thread has no core.) */
+static void wait_strip(const Contact *c, int s, int64_t walk)
+{
+    for (int k = 0; atomic_load_explicit(&c->done[s].walk, memory_order_acquire) != walk; k++)
+        if (k >= 1000) sched_yield();
+}
+
 /* Evaluates strips 0 .. nstrips-1 (see contact.h), from the list or from the grid (what and skin
  * as for strip_forces). Each thread walks up its band: an even strip, then the odd one below it
- * once both its neighbours are done, so that a strip's vertices are still in cache for the next;
- * the odd strips next to another band wait for the barrier. Every odd strip thus runs after its
- * two even neighbours, and no two strips run at once that write the same vertex. */
+ * (both its neighbours are done), so that a strip's vertices are still in cache for the next.
+ * Every odd strip is run by the thread of the even strip below it; the one above a band's last
+ * even strip waits for the even strip above it, which the next band's thread runs first. No two
+ * strips run at once that write the same vertex, and each runs after the strips it must follow. */
 static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy,
                        int nstrips, int from_list, int what, double skin)
 {
+    if (nstrips > c->done_cap) {
+        c->done = ph_realloc(c->done, (size_t)nstrips * sizeof *c->done);
+        for (int s = c->done_cap; s < nstrips; s++) atomic_init(&c->done[s].walk, 0);
+        c->done_cap = nstrips;
+    }
+    const int64_t walk = ++c->walks;
     #pragma omp parallel
     {
         int tid = 0;
@@ -229,14 +246,17 @@ static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *e
 #endif
         int s0, s1;   /* this thread's strips: those of its band (bands.h) */
         bands_strips(e, from_list ? c->list_y0 : c->grid.y0, GRID_STRIP * (from_list ? c->list_cs : c->grid.cs), nstrips, &s0, &s1);
-        for (int s = s0 + (s0 & 1); s <= s1; s += 2) {
-            if (s < s1) run_strip(c, e, P, efx, efy, s, tid, from_list, what, skin);
-            int o = s - 1;   /* (its neighbours: s, and s - 2 if this band has it) */
-            if (o > s0 && (s < s1 || s == nstrips)) run_strip(c, e, P, efx, efy, o, tid, from_list, what, skin);
+        int last = -1;   /* (the band's last even strip) */
+        for (int s = s0 + (s0 & 1); s < s1; s += 2) {
+            run_strip(c, e, P, efx, efy, s, tid, from_list, what, skin);
+            atomic_store_explicit(&c->done[s].walk, walk, memory_order_release);
+            if (s - 2 >= s0) run_strip(c, e, P, efx, efy, s - 1, tid, from_list, what, skin);
+            last = s;
         }
-        #pragma omp barrier
-        for (int o = s0 | 1; o < s1; o += 2)
-            if (o == s0 || (o + 1 == s1 && s1 < nstrips)) run_strip(c, e, P, efx, efy, o, tid, from_list, what, skin);
+        if (last >= 0 && last + 1 < nstrips) {
+            if (last + 2 < nstrips) wait_strip(c, last + 2, walk);
+            run_strip(c, e, P, efx, efy, last + 1, tid, from_list, what, skin);
+        }
     }
 }
 

@@ -17,7 +17,8 @@
  * strips of its band of the ensemble (bands.h) and runs every odd strip after both its even
  * neighbours (contact.c), each strip in a fixed order. Every force is therefore summed in the
  * same order (its even strip's terms, then its odd strip's) whatever the number of threads,
- * without atomics or a second pass.
+ * without atomic sums or a second pass; a flag per strip says when the next band's first strip
+ * is done, so no thread waits for all the others in the middle of a walk.
  *
  * Neighbour list (contact_forces_step): while building, each vertex also keeps the edges within
  * the reach plus a skin as thick as the reach; the steps evaluate it instead of the grid while
@@ -64,6 +65,9 @@ typedef struct Contact {
     double *u;                /* pair energy owned by each vertex (allocated when requested) */
     struct ContactStrip *strip;   /* the list's strips (see above) */
     int nstrips, strips_cap;
+    struct ContactDone *done;     /* per strip of a walk: the last walk that evaluated it */
+    int done_cap;
+    int64_t walks;                /* walks over the strips so far */
     struct ContactSnap *snap;     /* the polygons the list's slot numbers refer to, patch work space */
     int list_ok;              /* a list exists (contact_forces_step built it) */
     uint64_t list_layout;     /* Ensemble.layout its slot numbers refer to */

@@ -6,6 +6,7 @@
 #define PH_CONTACT_IMPL_H
 #include "contact.h"
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -39,6 +40,10 @@ struct ContactWork {
     Sel *dv, *sel;          /* a patch's vertices that get new records, and the edges around them */
     int dv_n, dv_cap, sel_n, sel_cap;
 };
+
+/* Whether a strip is done in the current walk: the walk's number once it is (each_strip); a cache
+ * line each, since neighbouring strips' flags are set by different threads. */
+struct ContactDone { _Atomic int64_t walk; char pad[64 - sizeof(int64_t)]; };
 
 /* One strip of the list: its stream of records (see contact.h). */
 struct ContactStrip { int *rec; size_t n, cap; };
