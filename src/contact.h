@@ -65,7 +65,7 @@ typedef struct Contact {
     double *u;                /* pair energy owned by each vertex (allocated when requested) */
     struct ContactStrip *strip;   /* the list's strips (see above) */
     int nstrips, strips_cap;
-    struct ContactDone *done;     /* per strip of a walk: the last walk that evaluated it */
+    struct ContactDone *done;     /* per strip: the last walk that has run it (set for even strips) */
     int done_cap;
     int64_t walks;                /* walks over the strips so far */
     struct ContactSnap *snap;     /* the polygons the list's slot numbers refer to, patch work space */

@@ -41,8 +41,8 @@ struct ContactWork {
     int dv_n, dv_cap, sel_n, sel_cap;
 };
 
-/* Whether a strip is done in the current walk: the walk's number once it is (each_strip); a cache
- * line each, since neighbouring strips' flags are set by different threads. */
+/* Whether an even strip is done in the current walk: the walk's number once it is (each_strip,
+ * whose odd strips wait on it); a cache line each, since neighbouring bands' threads set them. */
 struct ContactDone { _Atomic int64_t walk; char pad[64 - sizeof(int64_t)]; };
 
 /* One strip of the list: its stream of records (see contact.h). */
