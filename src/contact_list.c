@@ -67,7 +67,7 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
             c->wander[p] += c->lazy + (dt * w + 2 * ulp);
             slow += w < 0.5 * vmax;
             wmax = c->wander[p] > wmax ? c->wander[p] : wmax;
-    }
+        }
     }
     c->wander_max = wmax;
     c->lazy = 0;

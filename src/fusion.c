@@ -216,11 +216,7 @@ void fusion_update(Ensemble *e, const Params *P, const Contact *c, int64_t *type
             const PairRec *r = &rec[m];
             int i = r->i;
             if (e->rigid[e->pid[i]] || e->rigid[e->pid[r->k]]) continue;
-            double w = r->w;
-            /* (from differences, as the pair force takes it: contact_impl.h, project) */
-            double dx = w * (e->x[r->k1] - e->x[r->k]) - (e->x[i] - e->x[r->k]);
-            double dy = w * (e->y[r->k1] - e->y[r->k]) - (e->y[i] - e->y[r->k]);
-            double d = sqrt(dx * dx + dy * dy);
+            double dx, dy, d = pair_gap(e, i, r->k, r->k1, r->w, &dx, &dy);   /* (as the pair force takes it) */
             if (!(d < P->theta * P->h)) continue;
             if (n == cap) {
                 cap = cap ? 2 * cap : 64;

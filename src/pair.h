@@ -41,11 +41,13 @@ static inline double pair_du(const Params *P, double s, int same)
  * (rare: only then is it walked). */
 int pair_along_hoop_within(const Ensemble *e, int i, int k, int k1, double w, double h);
 
-/* The vector (*nx, *ny) from vertex i to the point (1 - w) r_k + w r_k1, and its length. */
+/* The vector (*nx, *ny) from vertex i to the point (1 - w) r_k + w r_k1, and its length: from
+ * differences, w (r_k1 - r_k) - (r_i - r_k), bit for bit as the contact search's projection
+ * finds it, with no rounding of where the ensemble lies. */
 static inline double pair_gap(const Ensemble *e, int i, int k, int k1, double w, double *nx, double *ny)
 {
-    double cx = (1 - w) * e->x[k] + w * e->x[k1], cy = (1 - w) * e->y[k] + w * e->y[k1];
-    *nx = cx - e->x[i]; *ny = cy - e->y[i];
+    *nx = w * (e->x[k1] - e->x[k]) - (e->x[i] - e->x[k]);
+    *ny = w * (e->y[k1] - e->y[k]) - (e->y[i] - e->y[k]);
     return sqrt(*nx * *nx + *ny * *ny);
 }
 
