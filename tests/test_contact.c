@@ -404,10 +404,6 @@ void test_contact_count_neighbors_matches_records(void)
     sim_free(&b);
 }
 
-/* Every force is summed in the same order at any thread count, for the grid and for the list:
- * a dividing tissue of 60 cells (many strips, bands that start at even and at odd strips) steps
- * 300 times at 1, 2, 3, 4 and 7 threads to the same state, bit for bit, and the forces of a
- * new grid agree bit for bit too. */
 /* From 65,536 vertices on, a patch gives at most an eighth of the vertices new records (its work
  * lists cost memory in proportion): in a packing of 67,200 vertices, 20 polygons changed in the
  * bottom rows are patched, 180 (8,640 vertices, more than an eighth) make a rebuild. */
@@ -438,6 +434,10 @@ void test_contact_large_patch_limit(void)
     ensemble_free(&e);
 }
 
+/* Every force is summed in the same order at any thread count, for the grid and for the list:
+ * a dividing tissue of 60 cells (many strips, bands that start at even and at odd strips) steps
+ * 300 times at 1, 2, 3, 4 and 7 threads to the same state, bit for bit, and the forces of a
+ * new grid agree bit for bit too. */
 void test_contact_same_sums_any_thread_count(void)
 {
     const int counts[] = { 1, 2, 3, 4, 7 }, threads = omp_get_max_threads();
