@@ -10,14 +10,14 @@
 #include "rng.h"
 #include <math.h>
 
-/* Viscous damping and drag on vertex k (between km and kp) of a polygon. */
-static inline void damp(const Params *P, double cdrag, const double *x, const double *y, const double *vx, const double *vy,
-                        double *fx, double *fy, int km, int k, int kp)
+/* The coefficient of viscous damping and drag on vertex k (between km and kp) of a polygon: its
+ * force is minus that times its velocity. */
+static inline double damping(const Params *P, double cdrag, const double *x, const double *y, const double *vx, const double *vy,
+                             int km, int k, int kp)
 {
     double c = P->cv;
     if (cdrag != 0) c += cdrag * fabs(-vx[k] * (y[kp] - y[km]) + vy[k] * (x[kp] - x[km]));
-    fx[k] -= c * vx[k];
-    fy[k] -= c * vy[k];
+    return c;
 }
 
 /* A and L of polygon p; returns its longest edge. */
@@ -71,8 +71,9 @@ const char *const forces_terms[U_TERMS] = { "area", "tension", "edge", "bending"
 double forces_polygon(Ensemble *e, const Params *P, int p, double *u)
 {
     int s = e->start[p], n = e->count[p];
-    const double *x = e->x + s, *y = e->y + s, *vx = e->vx + s, *vy = e->vy + s, *l0 = e->l0 + s;
-    double *fx = e->fx + s, *fy = e->fy + s, U = 0, Ut[U_TERMS] = { 0 };
+    /* (restrict: the forces are stored once a vertex, not reloaded after every input's store) */
+    const double *restrict x = e->x + s, *restrict y = e->y + s, *restrict vx = e->vx + s, *restrict vy = e->vy + s, *restrict l0 = e->l0 + s;
+    double *restrict fx = e->fx + s, *restrict fy = e->fy + s, U = 0, Ut[U_TERMS] = { 0 };
     if (e->rigid[p] || n < 3) {   /* (a polygon below 3 vertices is removed at the step's end) */
         for (int k = 0; k < n; k++) fx[k] = fy[k] = 0;
         return 0;
@@ -107,11 +108,16 @@ double forces_polygon(Ensemble *e, const Params *P, int p, double *u)
         double gx = 0 - ca * (y[kp] - y[km]), gy = 0 + ca * (x[kp] - x[km]);
         if (k) { gx -= tx; gy -= ty; }
         tx = c * ex / l; ty = c * ey / l;
-        fx[k] = gx + tx; fy[k] = gy + ty;
-        if (k) damp(P, cdrag, x, y, vx, vy, fx, fy, km, k, kp);
+        gx += tx; gy += ty;
+        if (k) {
+            double cd = damping(P, cdrag, x, y, vx, vy, km, k, kp);
+            gx -= cd * vx[k]; gy -= cd * vy[k];
+        }
+        fx[k] = gx; fy[k] = gy;
     }
-    fx[0] -= tx; fy[0] -= ty;   /* (vertex 0 ends the last edge) */
-    damp(P, cdrag, x, y, vx, vy, fx, fy, n - 1, 0, 1);
+    double cd0 = damping(P, cdrag, x, y, vx, vy, n - 1, 0, 1);
+    fx[0] = (fx[0] - tx) - cd0 * vx[0];   /* (vertex 0 ends the last edge) */
+    fy[0] = (fy[0] - ty) - cd0 * vy[0];
 
     /* bending: U = kb/2 sum kappa_k^2 lbar_k with kappa_k = 2 d_k / (lbar_k b_k) (paper eqs.
      * 11-13), d_k = e_{k-1} ^ e_k, b_k = l_{k-1} l_k + e_{k-1}.e_k. Our choice: current lengths
