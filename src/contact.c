@@ -47,19 +47,26 @@ void contact_free(Contact *c)
 /* Which ends of the nearby edge nr[a] of vertex i pick it (docs/model.md 2: the closer of a
  * vertex's two edges, the one after it on a tie; not when i lies beyond the far end or next to
  * that vertex): bit 0 for k, bit 1 for k1. The adjacent edges are in the same list when they
- * are within the reach at all. */
-static inline int picking_ends(const Ensemble *e, const Near *nr, int nn, int a, int i)
+ * are within the reach at all, and the list is in slot order (record_sort), so the edge that
+ * ends at k is the one before nr[a] and the edge that starts at k1 the one after it, unless one
+ * of them is a polygon's last edge (k1 < k; wrap = 1 if the list has one): then it is searched. */
+static inline int picking_ends(const Ensemble *e, const Near *nr, int nn, int a, int i, int wrap)
 {
     int same = nr[a].same, k = nr[a].k, k1 = nr[a].k1, ends = 0;
+    double d2 = nr[a].d2;
     if (nr[a].w < 1 && !(same && ens_prev(e, k) == i)) {
         ends |= 1;
-        for (int b = 0; b < nn; b++)
-            if (nr[b].k1 == k && nr[b].d2 < nr[a].d2) { ends &= ~1; break; }
+        if (!wrap) { if (a > 0 && nr[a - 1].k1 == k && nr[a - 1].d2 < d2) ends &= ~1; }
+        else
+            for (int b = 0; b < nn; b++)
+                if (nr[b].k1 == k && nr[b].d2 < d2) { ends &= ~1; break; }
     }
     if (nr[a].w > 0 && !(same && ens_next(e, k1) == i)) {
         ends |= 2;
-        for (int b = 0; b < nn; b++)
-            if (nr[b].k == k1 && nr[b].d2 <= nr[a].d2) { ends &= ~2; break; }
+        if (!wrap) { if (a + 1 < nn && nr[a + 1].k == k1 && nr[a + 1].d2 <= d2) ends &= ~2; }
+        else
+            for (int b = 0; b < nn; b++)
+                if (nr[b].k == k1 && nr[b].d2 <= d2) { ends &= ~2; break; }
     }
     return ends;
 }
@@ -67,13 +74,13 @@ static inline int picking_ends(const Ensemble *e, const Near *nr, int nn, int a,
 /* The forces between vertex i and its nn nearby edges (all within the reach), counted once per
  * picking end, on i and as reactions on the edge's ends (forces on rigid vertices discarded). */
 static void vertex_forces(Contact *c, const Ensemble *e, const Params *P, double *restrict efx, double *restrict efy,
-                          int tid, int want_u, int i, int rigid, int nn)
+                          int tid, int want_u, int i, int rigid, int nn, int wrap)
 {
     struct ContactWork *wk = &c->work[tid];
     const Near *nr = wk->near;
     double fx = 0, fy = 0, u = 0;
     for (int a = 0; a < nn; a++) {
-        int same = nr[a].same, k = nr[a].k, k1 = nr[a].k1, ends = picking_ends(e, nr, nn, a, i);
+        int same = nr[a].same, k = nr[a].k, k1 = nr[a].k1, ends = picking_ends(e, nr, nn, a, i, wrap);
         double f1x, f1y, u1, w = nr[a].w, n = ends == 3 ? 2 : 1;
         if (!ends || !pair_force(e, P, i, k, k1, w, same, nr[a].gx, nr[a].gy, &f1x, &f1y, want_u ? &u1 : NULL)) continue;
         f1x *= n; f1y *= n;
@@ -95,7 +102,7 @@ static void vertex_forces(Contact *c, const Ensemble *e, const Params *P, double
 /* The polygons that interact with vertex i through its nn nearby edges, exactly as
  * vertex_forces would find them (picked by an end, in reach by pair_force's own test), as
  * (polygon of i, other polygon) pairs appended to the thread's nb. */
-static void vertex_neighbors(Contact *c, const Ensemble *e, const Params *P, int tid, int i, int nn)
+static void vertex_neighbors(Contact *c, const Ensemble *e, const Params *P, int tid, int i, int nn, int wrap)
 {
     struct ContactWork *wk = &c->work[tid];
     const Near *nr = wk->near;
@@ -104,7 +111,7 @@ static void vertex_neighbors(Contact *c, const Ensemble *e, const Params *P, int
         if (nr[a].same) continue;
         int q = e->pid[nr[a].k];
         if (wk->nb_n && wk->nb[wk->nb_n - 2] == p && wk->nb[wk->nb_n - 1] == q) continue;   /* (counted already) */
-        if (!picking_ends(e, nr, nn, a, i) || !pair_in_reach(P, sqrt(nr[a].d2))) continue;
+        if (!picking_ends(e, nr, nn, a, i, wrap) || !pair_in_reach(P, sqrt(nr[a].d2))) continue;
         if (wk->nb_n + 2 > wk->nb_cap) { wk->nb_cap = 2 * wk->nb_cap + 256; wk->nb = ph_realloc(wk->nb, (size_t)wk->nb_cap * sizeof *wk->nb); }
         wk->nb[wk->nb_n++] = p;
         wk->nb[wk->nb_n++] = q;
@@ -167,8 +174,14 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
         else
             for (int y = y0; y <= y1; y++)
                 nc = grid_scan(g, g->cell_start[y * nx + x0], g->cell_start[y * nx + x1 + 1], i, iprev, px, py, s0, n0, h + sk, reach + sk, cand, nc);
+        /* (the candidates in slot order, as a record keeps them: record_sort) */
+        for (int a = 1; a < nc; a++) {
+            int v = cand[a], b = a;
+            for (; b > 0 && g->gs[cand[b - 1]].k > g->gs[v].k; b--) cand[b] = cand[b - 1];
+            cand[b] = v;
+        }
         if (keep) strip_reserve(st, st->n + 2 + 2 * (size_t)nc);
-        int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0;
+        int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0, wrap = 0;
         for (int a = 0; a < nc; a++) {
             int k = g->gs[cand[a]].k, k1 = g->gs[cand[a]].k1, same = (unsigned)(k - s0) < (unsigned)n0;
             if (!same && rigid && e->rigid[e->pid[k]]) continue;
@@ -177,10 +190,11 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
             if (d2 >= reach2[same]) continue;
             RESERVE(wk->near, wk->near_cap, nn);
             wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
+            wrap |= k1 < k;
         }
         if (nl) { rec[0] = i; rec[1] = nl; st->n += 2 + 2 * (size_t)nl; }
-        if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn);
-        else vertex_forces(c, e, P, efx, efy, tid, what == WANT_ENERGY, i, rigid, nn);
+        if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
+        else vertex_forces(c, e, P, efx, efy, tid, what == WANT_ENERGY, i, rigid, nn, wrap);
     }
 }
 
@@ -193,7 +207,7 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, do
     const struct ContactStrip *st = &c->strip[strip];
     if (!st->n) return;   /* (it may have no buffer) */
     for (const int *q = st->rec, *end = q + st->n; q < end; ) {
-        int i = q[0], nl = q[1], p = e->pid[i], s0 = e->start[p], n0 = e->count[p], nn = 0;
+        int i = q[0], nl = q[1], p = e->pid[i], s0 = e->start[p], n0 = e->count[p], nn = 0, wrap = 0;
         double px = e->x[i], py = e->y[i];
         q += 2;
         for (int a = 0; a < nl; a++, q += 2) {
@@ -202,9 +216,10 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, do
             if (d2 >= reach2[same]) continue;
             RESERVE(wk->near, wk->near_cap, nn);
             wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
+            wrap |= k1 < k;
         }
-        if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn);
-        else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[p], nn);
+        if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
+        else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[p], nn, wrap);
     }
 }
 

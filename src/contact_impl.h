@@ -101,6 +101,18 @@ static inline double project(const Ensemble *e, double px, double py, int k, int
     return rx * rx + ry * ry;
 }
 
+/* Sorts the n edges (k, k1) at r (pairs of ints) by k: a vertex's record lists its edges in slot
+ * order, so that the edges before and after an edge of its list are its neighbours there (the
+ * picking ends, contact.c). Insertion sort: a record has a few edges. */
+static inline void record_sort(int *r, int n)
+{
+    for (int a = 1; a < n; a++) {
+        int k = r[2 * a], k1 = r[2 * a + 1], b = a;
+        for (; b > 0 && r[2 * b - 2] > k; b--) { r[2 * b] = r[2 * b - 2]; r[2 * b + 1] = r[2 * b - 1]; }
+        r[2 * b] = k; r[2 * b + 1] = k1;
+    }
+}
+
 /* Grows an array to hold n elements. */
 #define GROW(buf, cap, n) do { if ((size_t)(n) > (size_t)(cap)) { (cap) = (n) + (n) / 2 + 16; \
     (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)

@@ -147,7 +147,7 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
                 st->rec[at + 2 + 2 * nl] = k; st->rec[at + 3 + 2 * nl] = k1;
                 nl++;
             }
-        if (nl) { st->rec[at] = i; st->rec[at + 1] = (int)nl; st->n = at + 2 + 2 * nl; }
+        if (nl) { st->rec[at] = i; st->rec[at + 1] = (int)nl; st->n = at + 2 + 2 * nl; record_sort(st->rec + at + 2, (int)nl); }
     }
 }
 
@@ -461,6 +461,7 @@ int contact_load(Contact *c, FILE *f, size_t left)
         if (len > st->cap) { st->cap = len; st->rec = ph_realloc(st->rec, len * sizeof *st->rec); }
         if (len) memcpy(st->rec, data + at[s], len * sizeof *data);
         st->n = len;
+        for (size_t m = 0; m < len; m += 2 + 2 * (size_t)st->rec[m + 1]) record_sort(st->rec + m + 2, st->rec[m + 1]);   /* (files of earlier versions) */
     }
     free(data); free(at);
     adopt_wander(c, sn->np);

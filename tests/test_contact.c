@@ -1,7 +1,10 @@
 /* Pair interactions: the force is minus the gradient of the pair energy in each zone of the
  * trilinear law, between polygons and within one; pair forces conserve momentum; the contact
  * grid finds exactly the pairs an all-pairs search finds. */
+#define _POSIX_C_SOURCE 200809L   /* (mkdtemp) */
+#include "checkpoint.h"
 #include "contact.h"
+#include "contact_impl.h"
 #include "fixtures.h"
 #include "forces.h"
 #include "geometry.h"
@@ -10,6 +13,7 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static Params pair_params(void)
 {
@@ -477,4 +481,65 @@ void test_contact_same_sums_any_thread_count(void)
     }
     omp_set_num_threads(threads);
     free(ref);
+}
+
+/* Whether every record of c's list names its edges in slot order; *nrec = the records. */
+static int records_in_slot_order(const Contact *c, int *nrec)
+{
+    *nrec = 0;
+    for (int s = 0; s < c->nstrips; s++) {
+        const int *q = c->strip[s].rec;
+        for (size_t m = 0; m < c->strip[s].n; m += 2 + 2 * (size_t)q[m + 1], ++*nrec)
+            for (int a = 1; a < q[m + 1]; a++)
+                if (q[m + 2 + 2 * a] <= q[m + 2 * a]) return 0;
+    }
+    return 1;
+}
+
+/* The picking ends (contact.c) look for an edge's neighbours next to it in a vertex's list, so
+ * every record names its edges in slot order: after the builds and patches of a dividing tissue,
+ * and after reading a checkpoint whose records are not (an earlier version's): that file goes
+ * on exactly like the same state with its records in order. */
+void test_contact_records_in_slot_order(void)
+{
+    static Sim s, r[2];
+    sim_init(&s, &params_compiled, 1);
+    for (int c = 0; c < 30; c++) fx_add_ngon(&s.e, 24, 1, 2.01 * (c % 6) + 0.3 * (c / 6 % 2), 1.8 * (c / 6), 0);
+    sim_draw_traits(&s);
+    for (int p = 0; p < s.e.np; p += 5) s.e.Amax[p] = 3;   /* (these divide at once) */
+    for (int k = 0; k < s.P.Ns; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);   /* (one frame) */
+    int64_t builds, patches, reuses;
+    contact_counts(&s.contact, &builds, &patches, &reuses);
+    int nrec, reversed = 0;
+    ENSURE_MSG(s.e.np > 30 && builds > 0 && patches > 0, "%d cells, list built %lld, patched %lld", s.e.np, (long long)builds, (long long)patches);
+    ENSURE(records_in_slot_order(&s.contact, &nrec) && nrec > 100);
+    char dir[] = "/tmp/ph_test_contact_XXXXXX", path[2][96], err[512] = "", input[64];
+    ENSURE(mkdtemp(dir));
+    for (int v = 0; v < 2; v++) {
+        snprintf(path[v], sizeof path[v], "%s/c%d.bin", dir, v);
+        if (v)   /* the second file: each record's edges in reverse order */
+            for (int st = 0; st < s.contact.nstrips; st++) {
+                int *q = s.contact.strip[st].rec;
+                for (size_t m = 0; m < s.contact.strip[st].n; m += 2 + 2 * (size_t)q[m + 1])
+                    for (int a = 0, b = q[m + 1] - 1; a < b; a++, b--, reversed++)
+                        for (int d = 0; d < 2; d++) { int t = q[m + 2 + 2 * a + d]; q[m + 2 + 2 * a + d] = q[m + 2 + 2 * b + d]; q[m + 2 + 2 * b + d] = t; }
+            }
+        ENSURE_MSG(checkpoint_write(path[v], &s, 1, "in.off", NULL, err, sizeof err) == 0, "%s", err);
+    }
+    ENSURE(reversed > 0 && !records_in_slot_order(&s.contact, &nrec));
+    uint64_t hash[2];
+    for (int v = 0; v < 2; v++) {
+        int frame;
+        sim_init(&r[v], &params_compiled, 1);
+        ENSURE_MSG(checkpoint_read(path[v], &r[v], &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
+        ENSURE(records_in_slot_order(&r[v].contact, &nrec));
+        for (int k = 0; k < 100; k++) ENSURE_MSG(sim_step(&r[v]) == 0, "%s", r[v].error);
+        hash[v] = fx_state_hash(&r[v].e);
+        ENSURE(records_in_slot_order(&r[v].contact, &nrec));
+        remove(path[v]);
+        sim_free(&r[v]);
+    }
+    rmdir(dir);
+    ENSURE_MSG(hash[0] == hash[1], "the file with reversed records went on differently");
+    sim_free(&s);
 }
