@@ -25,8 +25,8 @@
  * every pair within the reach is surely in it. Layout: per strip a stream of records (i, n, k_1,
  * k1_1, ..., k_n, k1_n), one for each vertex i with n > 0 edges k -> k1 within the reach plus the
  * skin, in slot order (k_1 < ... < k_n: an edge's neighbours along its polygon stand next to it,
- * where the picking ends find them). The strips of the build are kept, so the reactions stay race-free and the sums in a fixed
- * order.
+ * where the picking ends find them). The strips of the build are kept, so the reactions stay
+ * race-free and the sums in a fixed order.
  *
  * Motion budgets (docs/model.md 2.2): a pair not in the list was farther than reach + skin when
  * its vertex's record was made. Each polygon accumulates a bound on how far its vertices moved
