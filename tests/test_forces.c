@@ -135,7 +135,8 @@ void test_forces_dissipation(void)
 
 /* The step's one-pass forces_step gives, bit for bit, what forces_update_geometry and then
  * forces_internal give: areas, perimeters, the longest edge and every force (all terms on,
- * several polygons with their vertices moving, on the threads of the run). */
+ * several polygons with their vertices moving, on the threads of the run; one polygon larger
+ * than the step's buffer of edge lengths). */
 void test_forces_step_matches_phases(void)
 {
     Params P = fx_params_zero();
@@ -144,6 +145,7 @@ void test_forces_step_matches_phases(void)
     ensemble_init(&a, 1);
     uint64_t st = 7;
     for (int p = 0; p < 40; p++) fx_add_ngon(&a, 12 + p % 9, 0.4 + 0.01 * p, (p % 8) * 1.1, (p / 8) * 1.1, 0.1 * p);
+    fx_add_ngon(&a, 300, 1.5, 12, 0, 0);
     for (int p = 0; p < a.np; p++) a.A0[p] *= 1.1;
     ensemble_init(&b, 1);
     for (int p = 0; p < a.np; p++) {
