@@ -174,12 +174,6 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
         else
             for (int y = y0; y <= y1; y++)
                 nc = grid_scan(g, g->cell_start[y * nx + x0], g->cell_start[y * nx + x1 + 1], i, iprev, px, py, s0, n0, h + sk, reach + sk, cand, nc);
-        /* (the candidates in slot order, as a record keeps them: record_sort) */
-        for (int a = 1; a < nc; a++) {
-            int v = cand[a], b = a;
-            for (; b > 0 && g->gs[cand[b - 1]].k > g->gs[v].k; b--) cand[b] = cand[b - 1];
-            cand[b] = v;
-        }
         if (keep) strip_reserve(st, st->n + 2 + 2 * (size_t)nc);
         int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0, wrap = 0;
         for (int a = 0; a < nc; a++) {
@@ -192,7 +186,8 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
             wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
             wrap |= k1 < k;
         }
-        if (nl) { rec[0] = i; rec[1] = nl; st->n += 2 + 2 * (size_t)nl; }
+        if (nl) { rec[0] = i; rec[1] = nl; st->n += 2 + 2 * (size_t)nl; record_sort(rec + 2, nl); }
+        near_sort(wk->near, nn);   /* (in slot order, as a record keeps them) */
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
         else vertex_forces(c, e, P, efx, efy, tid, what == WANT_ENERGY, i, rigid, nn, wrap);
     }

@@ -101,16 +101,35 @@ static inline double project(const Ensemble *e, double px, double py, int k, int
     return rx * rx + ry * ry;
 }
 
-/* Sorts the n edges (k, k1) at r (pairs of ints) by k: a vertex's record lists its edges in slot
- * order, so that the edges before and after an edge of its list are its neighbours there (the
- * picking ends, contact.c). Insertion sort: a record has a few edges. */
+/* A vertex's record lists its edges in slot order, so that the edges before and after an edge of
+ * its list are its neighbours there (the picking ends, contact.c). The sorts are Shell sorts with
+ * Ciura's gaps (beyond 701 times 2.25 each): an insertion sort for the few edges a record has,
+ * and no quadratic time for the thousands that a very dense input may give a vertex (nor an
+ * allocation). */
+static const int SORT_GAPS[] = { 17965, 7984, 3548, 1577, 701, 301, 132, 57, 23, 10, 4, 1 };
+enum { SORT_NGAPS = sizeof SORT_GAPS / sizeof SORT_GAPS[0] };
+
+/* Sorts the n edges (k, k1) at r (pairs of ints) by k. */
 static inline void record_sort(int *r, int n)
 {
-    for (int a = 1; a < n; a++) {
-        int k = r[2 * a], k1 = r[2 * a + 1], b = a;
-        for (; b > 0 && r[2 * b - 2] > k; b--) { r[2 * b] = r[2 * b - 2]; r[2 * b + 1] = r[2 * b - 1]; }
-        r[2 * b] = k; r[2 * b + 1] = k1;
-    }
+    for (int g = n > 16 ? 0 : SORT_NGAPS - 1; g < SORT_NGAPS; g++)
+        for (int gap = SORT_GAPS[g], a = gap; a < n; a++) {
+            int k = r[2 * a], k1 = r[2 * a + 1], b = a;
+            for (; b >= gap && r[2 * (b - gap)] > k; b -= gap) { r[2 * b] = r[2 * (b - gap)]; r[2 * b + 1] = r[2 * (b - gap) + 1]; }
+            r[2 * b] = k; r[2 * b + 1] = k1;
+        }
+}
+
+/* Sorts the n nearby edges at nr by k. */
+static inline void near_sort(Near *nr, int n)
+{
+    for (int g = n > 16 ? 0 : SORT_NGAPS - 1; g < SORT_NGAPS; g++)
+        for (int gap = SORT_GAPS[g], a = gap; a < n; a++) {
+            Near v = nr[a];
+            int b = a;
+            for (; b >= gap && nr[b - gap].k > v.k; b -= gap) nr[b] = nr[b - gap];
+            nr[b] = v;
+        }
 }
 
 /* Grows an array to hold n elements. */

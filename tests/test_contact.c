@@ -309,6 +309,14 @@ void test_contact_grid_matches_brute_force(void)
         compare_with_brute_force(&e, &P);
         ensemble_free(&e);
     }
+    /* two dense hoops 0.005 apart: dozens of nearby edges per vertex, whose lists are sorted by
+     * the Shell sort's larger gaps, not only by insertion */
+    Ensemble e;
+    ensemble_init(&e, 1);
+    fx_add_ngon(&e, 300, 0.02, 0, 0, 0);
+    fx_add_ngon(&e, 300, 0.02, 0.045, 0, 0.3);
+    compare_with_brute_force(&e, &P);
+    ensemble_free(&e);
 }
 
 /* A vertex far away must not make the grid large: at most GRID_CELLS_PER_VERTEX cells per vertex
