@@ -109,28 +109,28 @@ static inline double project(const Ensemble *e, double px, double py, int k, int
 static const int SORT_GAPS[] = { 17965, 7984, 3548, 1577, 701, 301, 132, 57, 23, 10, 4, 1 };
 enum { SORT_NGAPS = sizeof SORT_GAPS / sizeof SORT_GAPS[0] };
 
-/* Sorts the n edges (k, k1) at r (pairs of ints) by k. */
-static inline void record_sort(int *r, int n)
-{
-    for (int g = n > 16 ? 0 : SORT_NGAPS - 1; g < SORT_NGAPS; g++)
-        for (int gap = SORT_GAPS[g], a = gap; a < n; a++) {
-            int k = r[2 * a], k1 = r[2 * a + 1], b = a;
-            for (; b >= gap && r[2 * (b - gap)] > k; b -= gap) { r[2 * b] = r[2 * (b - gap)]; r[2 * b + 1] = r[2 * (b - gap) + 1]; }
-            r[2 * b] = k; r[2 * b + 1] = k1;
-        }
-}
+/* Defines NAME(T *a, int n), which sorts a[0 .. n) by the member k with those gaps (the same
+ * algorithm for a record's edges and for the nearby edges of contact.c). */
+#define DEFINE_SLOT_SORT(NAME, T) \
+    static inline void NAME(T *a, int n) \
+    { \
+        for (int g = n > 16 ? 0 : SORT_NGAPS - 1; g < SORT_NGAPS; g++) \
+            for (int gap = SORT_GAPS[g], i = gap; i < n; i++) { \
+                T v = a[i]; \
+                int b = i; \
+                for (; b >= gap && a[b - gap].k > v.k; b -= gap) a[b] = a[b - gap]; \
+                a[b] = v; \
+            } \
+    }
 
-/* Sorts the n nearby edges at nr by k. */
-static inline void near_sort(Near *nr, int n)
-{
-    for (int g = n > 16 ? 0 : SORT_NGAPS - 1; g < SORT_NGAPS; g++)
-        for (int gap = SORT_GAPS[g], a = gap; a < n; a++) {
-            Near v = nr[a];
-            int b = a;
-            for (; b >= gap && nr[b - gap].k > v.k; b -= gap) nr[b] = nr[b - gap];
-            nr[b] = v;
-        }
-}
+/* An edge k -> k1 of a record, as the stream holds it (two ints). */
+typedef struct RecEdge { int k, k1; } RecEdge;
+
+DEFINE_SLOT_SORT(edge_sort, RecEdge)
+DEFINE_SLOT_SORT(near_sort, Near)
+
+/* Sorts the n edges (k, k1) at r (pairs of ints) by k. */
+static inline void record_sort(int *r, int n) { edge_sort((RecEdge *)r, n); }
 
 /* Grows an array to hold n elements. */
 #define GROW(buf, cap, n) do { if ((size_t)(n) > (size_t)(cap)) { (cap) = (n) + (n) / 2 + 16; \
