@@ -95,6 +95,10 @@ double geom_point_segment_distance(Vec2 p, Vec2 a, Vec2 b, double *xi)
 
 int geom_segments_cross(Vec2 a, Vec2 b, Vec2 c, Vec2 d)
 {
+    /* segments whose boxes are apart cannot cross; this also keeps apart two pieces of one
+     * straight line, as refinement makes them, whose orientations below are rounding noise */
+    if (fmax(a.x, b.x) < fmin(c.x, d.x) || fmax(c.x, d.x) < fmin(a.x, b.x) ||
+        fmax(a.y, b.y) < fmin(c.y, d.y) || fmax(c.y, d.y) < fmin(a.y, b.y)) return 0;
     double d1 = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
     double d2 = (b.x - a.x) * (d.y - a.y) - (b.y - a.y) * (d.x - a.x);
     double d3 = (d.x - c.x) * (a.y - c.y) - (d.y - c.y) * (a.x - c.x);

@@ -96,3 +96,21 @@ void test_geometry_point_inside_and_distance(void)
     ENSURE_CLOSE(geom_point_segment_distance((Vec2){ -3, -4 }, a, b, &xi), 5, 1e-15);
     ENSURE_CLOSE(xi, 0, 0);
 }
+
+/* Points of one straight edge bisected 5 times (as refinement does, docs/model.md 4) are
+ * collinear up to rounding, where the orientation signs are noise: two pieces apart on the line
+ * never cross (a seal of a division was once reported as crossing itself so), and two that do
+ * cross are still found. */
+void test_geometry_collinear_pieces_do_not_cross(void)
+{
+    Vec2 p[33] = { { -0.5424755574590947, 0.8905413911078446 } };
+    p[32] = (Vec2){ 0.8028549152229671, -0.9388200339328929 };
+    for (int step = 16; step >= 1; step /= 2)
+        for (int k = step; k < 32; k += 2 * step)
+            p[k] = (Vec2){ 0.5 * (p[k - step].x + p[k + step].x), 0.5 * (p[k - step].y + p[k + step].y) };
+    for (int i = 0; i < 32; i++)
+        for (int j = i + 2; j < 32; j++)
+            ENSURE_MSG(!geom_segments_cross(p[i], p[i + 1], p[j], p[j + 1]), "pieces %d and %d cross", i, j);
+    ENSURE(geom_segments_cross((Vec2){ 0, 0 }, (Vec2){ 1, 1 }, (Vec2){ 0, 1 }, (Vec2){ 1, 0 }));
+    ENSURE(geom_segments_cross((Vec2){ 0, 0 }, (Vec2){ 2, 0 }, (Vec2){ 1, -1e-9 }, (Vec2){ 1, 1 }));
+}
