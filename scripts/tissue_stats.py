@@ -4,8 +4,9 @@
 Usage: tissue_stats.py DIR [--frames SPEC] [--reach R] [--growth] [--json]
 
 For each chosen frame (default: the last) prints the cell count; the distributions (mean, sd,
-min, quartiles, max) of the cell area and of the shape index L / sqrt(A); the neighbour number
-of all cells and of interior cells, with their histograms; the number of contact pairs (pairs of
+min, quartiles, max) of the cell area and of the shape index L / sqrt(A) (of all cells and of
+interior cells: a regular hexagon has 3.722, a circle 3.545); the neighbour number of all cells
+and of interior cells, with their histograms; the number of contact pairs (pairs of
 neighbouring cells) and of 4-cell cliques (four cells that are pairwise neighbours). --growth adds
 the first frame with at least 2, 4, 8, ... cells. --json prints all of it as one JSON object.
 
@@ -16,7 +17,10 @@ This is the geometric form of the frames' own `neighbors` array. Vertices are ma
 through a grid of square cells of side max_edge/2 + reach (edges binned by their midpoints), so
 the cost is linear in the number of vertices.
 
-Interior cells: those not touching the tissue's free surface. The surface is found on a raster
+Rigid polygons (the frames' `rigid` array: walls, obstacles) are not cells: they are left out of
+every figure, and a cell that touches one is a boundary cell.
+
+Interior cells: those not touching the tissue's free surface or a rigid polygon. The surface is found on a raster
 of pixels of side lmax (a parameter: the longest edge remodeling allows): pixels whose centre
 lies within lmax of an edge are blocked, which closes the gaps at cell junctions and any hole
 narrower than 2 lmax; the rest is flooded from the raster's border. A cell with a vertex within
@@ -264,15 +268,25 @@ def frame_stats(index, path, reach_override):
     else:
         fail(f"{path}: no parameters in the XML comment; give --reach")
     polys = polygons(fr)
-    ap = [area_perimeter(x, y) for x, y in polys]
+    rigid = fr["arrays"].get("rigid", [0] * len(polys))
     nbr = neighbour_sets(polys, reach)
     edge = boundary_cells(polys, P.get("lmax", 0.2))
+    # rigid polygons (walls, obstacles) are not cells: left out of every figure, and a cell that
+    # touches one is a boundary cell
+    cells = [p for p in range(len(polys)) if not rigid[p]]
+    index_of = {p: i for i, p in enumerate(cells)}
+    edge = [edge[p] or any(rigid[q] for q in nbr[p]) for p in cells]
+    nbr = [{index_of[q] for q in nbr[p] if not rigid[q]} for p in cells]
+    ap = [area_perimeter(*polys[p]) for p in cells]
     deg = [len(s) for s in nbr]
     inner = [d for d, b in zip(deg, edge) if not b]
+    shape = [L / math.sqrt(A) if A > 0 else None for A, L in ap]
     return {
-        "frame": index, "file": path, "time": fr["time"], "cells": len(polys), "reach": reach,
+        "frame": index, "file": path, "time": fr["time"], "cells": len(cells), "rigid": len(polys) - len(cells),
+        "reach": reach,
         "area": summary([A for A, _ in ap]),
-        "shape_index": summary([L / math.sqrt(A) for A, L in ap if A > 0]),
+        "shape_index": summary([v for v in shape if v is not None]),
+        "interior_shape_index": summary([v for v, b in zip(shape, edge) if v is not None and not b]),
         "neighbors": dict(summary(deg), histogram=histogram(deg)),
         "interior_neighbors": dict(summary(inner), histogram=histogram(inner)),
         "boundary_cells": sum(edge),
@@ -345,9 +359,11 @@ def main():
         print(json.dumps(out, indent=1))
         return
     for s in out["frames"]:
-        print(f"frame {s['frame']}  t = {s['time']:.6g}  cells {s['cells']}  (reach {s['reach']:.6g})")
+        walls = f", {s['rigid']} rigid polygons left out" if s["rigid"] else ""
+        print(f"frame {s['frame']}  t = {s['time']:.6g}  cells {s['cells']}  (reach {s['reach']:.6g}{walls})")
         print(f"  area            {fmt(s['area'])}")
         print(f"  shape index     {fmt(s['shape_index'])}")
+        print(f"  interior        {fmt(s['interior_shape_index'])}")
         for key, label in (("neighbors", "neighbours"), ("interior_neighbors", "interior")):
             h = " ".join(f"{k}:{v}" for k, v in s[key].get("histogram", {}).items())
             print(f"  {label:15s} {fmt(s[key])}")

@@ -14,7 +14,8 @@
  * Version 3 added the checksum, version 4 the edits and the patchable list, version 5 the run's
  * record, version 6 the polarity, the hazards, the death count and the noise and rate
  * parameters, version 7 the projectile parameters v_pass and A_pass (and later, in a field that
- * had been zero, the count of twists that remodeling cut out); files of older
+ * had been zero, the count of twists that remodeling cut out, and in a reserved one the count of
+ * postponed divisions); files of older
  * versions are refused with a message saying so (continue them with the program that wrote
  * them, or rerun from the input). On reading, the checksum is
  * checked first (one streaming pass over the file), then every field as it is parsed, and the
@@ -35,7 +36,7 @@
 
 typedef struct Header {
     char magic[24];
-    uint32_t version, order, params_size, reserved;
+    uint32_t version, order, params_size, postponed;   /* postponed: divisions (0 in files of earlier programs) */
     Params P;
     uint64_t seed, draws;
     int64_t step, next_id, divisions, removals, fusions1, fusions2;
@@ -85,6 +86,7 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     h.P = s->P; h.seed = e->seed; h.draws = e->draws; h.step = e->step; h.next_id = e->next_id;
     h.divisions = s->divisions; h.removals = s->removals; h.fusions1 = s->fusions1; h.fusions2 = s->fusions2; h.deaths = s->deaths;
     h.twists = (int32_t)(s->remodel.twists < INT32_MAX ? s->remodel.twists : INT32_MAX);
+    h.postponed = (uint32_t)(s->topology.postponed < UINT32_MAX ? s->topology.postponed : UINT32_MAX);
     h.t = e->t; h.frame = frame; h.np = e->np; h.nv = ensemble_vertex_count(e);
     snprintf(h.input, sizeof h.input, "%s", input);
     if (run) h.run = *run;
@@ -157,7 +159,6 @@ static int header_ok(const Header *h, char *why, size_t len)
     const PngRange *r = &h->run.range;
     if (r->state < 0 || r->state > 2 || r->reserved || (r->state && !(isfinite(r->lo) && isfinite(r->hi) && r->lo <= r->hi && r->since >= 0 && r->since <= h->t)))
         return refuse(why, len, "the pictures' colour range is out of range");
-    if (h->reserved) return refuse(why, len, "reserved header fields are not zero");
     if (h->twists < 0) return refuse(why, len, "the count of twists cut out is negative");
     if (h->seed > INT32_MAX) return refuse(why, len, "seed %llu is out of range (0 to %d)", (unsigned long long)h->seed, INT32_MAX);
     if (h->draws > (1ull << 53)) return refuse(why, len, "the random stream's draw count %llu is more than a run can take", (unsigned long long)h->draws);
@@ -230,7 +231,7 @@ static int vertices_ok(double *const c[5], int n, int p, const Params *P, double
     }
     for (int i = 0; i < n; i++) {   /* (each edge once both its ends are known to be sane) */
         int k = i + 1 < n ? i + 1 : 0;
-        *pieces += ceil(hypot(c[0][k] - c[0][i], c[1][k] - c[1][i]) / P->lmax);
+        *pieces += remodel_pieces(hypot(c[0][k] - c[0][i], c[1][k] - c[1][i]), P->lmax);
         if (*pieces > MAX_PIECES) return refuse(why, len, "polygon %d: vertex %d: remodeling would create more than %g vertices", p, i, MAX_PIECES);
         area += c[0][i] * c[1][k] - c[0][k] * c[1][i];
     }
@@ -319,6 +320,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     e->draws = h.draws; e->step = h.step; e->next_id = h.next_id; e->t = h.t;
     s->divisions = h.divisions; s->removals = h.removals; s->fusions1 = h.fusions1; s->fusions2 = h.fusions2; s->deaths = h.deaths;
     s->remodel.twists = h.twists;
+    s->topology.postponed = h.postponed;
     *frame = h.frame;
     snprintf(input, inlen, "%s", h.input);
     if (run) *run = h.run;

@@ -3,9 +3,9 @@
  * least 3 vertices left), the two ends
  * of each merge at the midpoint with the mean velocity and the collapsed edge's rest length goes
  * half to each neighbouring edge, so sum l0 is conserved; then every edge longer than lmax is
- * cut into ceil(l / lmax) equal pieces sharing its rest length. The collapse sweeps repeat until
- * no edge is shorter than lmin, and pieces are >= lmax / 2 > lmin, so afterwards every edge is in
- * [lmin, lmax] (a triangle cannot be coarsened, and rigid polygons are only refined).
+ * bisected, and its halves again while they are longer (bisect, below). The collapse sweeps repeat
+ * until no edge is shorter than lmin, and halves are > lmax / 2 > lmin, so afterwards every edge is
+ * in [lmin, lmax] (a triangle cannot be coarsened, and rigid polygons are only refined).
  *
  * Twists (docs/model.md 4): a vertex that meets an edge of its own hoop faster than the
  * repulsion can stop it (a relative speed above sqrt(kr) h, when the barrier kr h^2 / 2 per unit
@@ -71,6 +71,24 @@ static int needs_remodel(const Ensemble *e, const Params *P, int p)
         px = dx; py = dy;
     }
     return 0;
+}
+
+/* Refinement of the edge from the vertex state u to w (x, y, vx, vy) of rest length l0: an edge
+ * longer than lmax is bisected, the new vertex at the midpoint with the mean velocity, each half
+ * with half the rest length, and each half again while it is longer than lmax (paper 3.1), so
+ * an edge of length l becomes 2^k equal pieces, 2^(k-1) lmax < l <= 2^k lmax. Writes u and the
+ * new vertices, each with the rest length of the piece after it, at slot `at` of out[0..4]
+ * unless out is NULL; returns how many (1 + the new vertices). */
+static int bisect(const double u[4], const double w[4], double l0, double lmax2, double *const *out, size_t at)
+{
+    double dx = w[0] - u[0], dy = w[1] - u[1];
+    if (!(dx * dx + dy * dy > lmax2)) {
+        if (out) { out[0][at] = u[0]; out[1][at] = u[1]; out[2][at] = u[2]; out[3][at] = u[3]; out[4][at] = l0; }
+        return 1;
+    }
+    const double mid[4] = { 0.5 * (u[0] + w[0]), 0.5 * (u[1] + w[1]), 0.5 * (u[2] + w[2]), 0.5 * (u[3] + w[3]) };
+    int m = bisect(u, mid, 0.5 * l0, lmax2, out, at);
+    return m + bisect(mid, w, 0.5 * l0, lmax2, out, at + (size_t)m);
 }
 
 /* Remodels polygon p of e; writes the new x, y, vx, vy, l0 at slot `at` of out[0..4] unless out
@@ -146,23 +164,12 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
         for (int f = 0; f < 5; f++) { double *swap = a[f]; a[f] = b[f]; b[f] = swap; }
     }
 
-    /* refine: cut every edge longer than lmax into ceil(l / lmax) equal pieces */
+    /* refine: bisect every edge longer than lmax, and its halves again while they are */
     int m = 0;
     for (int k = 0; k < n; k++) {
         int k1 = k + 1 == n ? 0 : k + 1;
-        double dx = a[0][k1] - a[0][k], dy = a[1][k1] - a[1][k], l = sqrt(dx * dx + dy * dy);
-        int pieces = l > P->lmax ? (int)ceil(l / P->lmax) : 1;
-        if (out)
-            for (int j = 0; j < pieces; j++) {
-                double f = (double)j / pieces;
-                size_t o = at + (size_t)m + (size_t)j;
-                out[0][o] = a[0][k] + f * dx;
-                out[1][o] = a[1][k] + f * dy;
-                out[2][o] = a[2][k] + f * (a[2][k1] - a[2][k]);
-                out[3][o] = a[3][k] + f * (a[3][k1] - a[3][k]);
-                out[4][o] = a[4][k] / pieces;
-            }
-        m += pieces;
+        const double u[4] = { a[0][k], a[1][k], a[2][k], a[3][k] }, w[4] = { a[0][k1], a[1][k1], a[2][k1], a[3][k1] };
+        m += bisect(u, w, a[4][k], P->lmax * P->lmax, out, at + (size_t)m);
     }
     return m;
 }

@@ -1,7 +1,7 @@
 /* Remodeling (paper 3.1, docs/model.md 4): every step, before the forces, twisted edges are cut
  * out (non-rigid polygons with more than 5 vertices; remodel.c), edges shorter than lmin are
- * collapsed (non-rigid polygons with more than 3 vertices) and edges longer than lmax are split
- * (all polygons), so that edge lengths stay in [lmin, lmax]. */
+ * collapsed (non-rigid polygons with more than 3 vertices) and edges longer than lmax are
+ * bisected until every piece is at most lmax (all polygons), so that edge lengths stay in [lmin, lmax]. */
 #ifndef PH_REMODEL_H
 #define PH_REMODEL_H
 #include "ensemble.h"
@@ -25,6 +25,15 @@ typedef struct Remodel {
 
 void remodel_init(Remodel *r);
 void remodel_free(Remodel *r);
+
+/* The pieces that refinement cuts an edge of length l into (remodel.c): 2^k, the least power of
+ * two with l <= 2^k lmax (1 for l <= lmax; as a double, so that any l is counted). */
+static inline double remodel_pieces(double l, double lmax)
+{
+    double n = 1;
+    while (l > n * lmax && n < 1e300) n *= 2;
+    return n;
+}
 
 /* Room to grow that a polygon of n vertices gets when all slots are laid out anew. */
 #define REMODEL_ROOM(n) ((n) / 32 + 1)

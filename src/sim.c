@@ -161,9 +161,9 @@ static int check_input(Sim *s, const char *input, const int *line, int strict)
     for (int p = 0; p < s->e.np; p++)
         for (int i = s->e.start[p]; i < s->e.start[p] + s->e.count[p]; i++) {
             int j = ens_next(&s->e, i);
-            pieces += ceil(hypot(s->e.x[j] - s->e.x[i], s->e.y[j] - s->e.y[i]) / s->P.lmax);
+            pieces += remodel_pieces(hypot(s->e.x[j] - s->e.x[i], s->e.y[j] - s->e.y[i]), s->P.lmax);
         }
-    /* the vertices after the first remodeling (every edge cut into pieces of at most lmax): an
+    /* the vertices after the first remodeling (every edge bisected into pieces of at most lmax): an
      * input in the wrong units, or with a stray vertex, would take the machine down */
     int nv = ensemble_vertex_count(&s->e);
     double bound = s->max_vertices;

@@ -1,14 +1,15 @@
-/* Division (paper 3.2, Fig. 1C; docs/model.md 5):
+/* Division (paper 3.2, Fig. 1C; docs/model.md 5), the rule of the paper's program:
  * 1. The cut is the line through the centroid c along the short axis a (random if the polygon
  *    is isotropic). Each edge whose ends lie on opposite sides crosses it; of the crossings, the
  *    nearest to c on either side along a bound the chord through c.
- * 2. Each daughter is the chain of the mother's vertices on one side, between the two crossing
- *    edges, with its end vertices removed one by one while they are closer than h to the line.
- *    No vertex is created: the two remaining end vertices are joined by a straight seal edge,
- *    so the two seals lie in the half-planes at least h from the line, 2h apart.
- * 3. The cut is postponed when a daughter would be degenerate: fewer than 3 vertices, no area,
- *    a seal crossing an edge of either daughter, or a vertex of one daughter closer than h to
- *    the other's seal.
+ * 2. No vertex is created and, as a rule, none is removed: each daughter is the chain of the
+ *    mother's vertices on one side, from the end vertex of one crossing edge to that of the other,
+ *    closed by a straight seal edge. Where the two ends of a crossing edge are closer than h to
+ *    each other, both are walked outward along the hoop, one vertex at a time each, until they
+ *    are h apart (the vertices passed over are dropped), so that the daughters do not overlap.
+ * 3. Safeguard: the cut is postponed (tried again next step, and counted) only where this would
+ *    give an invalid polygon: a daughter of fewer than 3 vertices or no area, or a seal crossing
+ *    an edge of either daughter (which a non-convex mother can give).
  * 4. The seal's rest length gives it the mother's mean stretch L / sum l0; the other edges keep
  *    theirs; the next remodeling pass refines the long seals. The target area is shared in
  *    proportion to the daughters' areas, summing exactly to the mother's; both draw new traits.
@@ -29,16 +30,11 @@ void topology_draw_traits(Ensemble *e, const Params *P, int p)
     e->Amax[p] = rng_lognormal(e->seed, &e->draws, P->Amax_mu, P->Amax_CV);
 }
 
-/* Builds one daughter: the mother's vertices from `first` to `last` walking forward (cyclic),
- * less the end vertices closer than h to the line (side * sd < h). Writes x, y, vx, vy, l0 into
- * d[0..4] (the last l0 is the seal's) and returns the vertex count (0 if nothing is left). */
-static int daughter(const Ensemble *e, int p, const double *sd, int first, int last, double side,
-                    double h, double stretch, double *d[5])
+/* Copies one daughter, the mother's vertices from `first` to `last` walking forward (cyclic), into
+ * d[0..4] (x, y, vx, vy, l0; the last l0 is the seal's). Returns the vertex count. */
+static int daughter(const Ensemble *e, int p, int first, int last, double stretch, double *d[5])
 {
     int s = e->start[p], n = e->count[p];
-    while (sd[first] * side < h && first != last) first = (first + 1) % n;
-    while (sd[last] * side < h && last != first) last = (last - 1 + n) % n;
-    if (sd[first] * side < h) return 0;
     const double *src[5] = { e->x + s, e->y + s, e->vx + s, e->vy + s, e->l0 + s };
     int m = 0;
     for (int k = first;; k = (k + 1) % n) {
@@ -51,17 +47,15 @@ static int daughter(const Ensemble *e, int p, const double *sd, int first, int l
 }
 
 /* 1 if the seal of daughter a (its last edge, from vertex na-1 to 0) crosses an edge of a or of
- * daughter b, or passes closer than h to a vertex of b. */
-static int seal_clashes(double *const a[5], int na, double *const b[5], int nb, double h)
+ * daughter b. */
+static int seal_crosses(double *const a[5], int na, double *const b[5], int nb)
 {
     Vec2 s0 = { a[0][na - 1], a[1][na - 1] }, s1 = { a[0][0], a[1][0] };
     for (int k = 1; k + 2 < na; k++)   /* a's edges that share no vertex with the seal */
         if (geom_segments_cross(s0, s1, (Vec2){ a[0][k], a[1][k] }, (Vec2){ a[0][k + 1], a[1][k + 1] })) return 1;
     for (int k = 0; k < nb; k++) {
         int k1 = k + 1 == nb ? 0 : k + 1;
-        Vec2 q = { b[0][k], b[1][k] };
-        if (geom_point_segment_distance(q, s0, s1, NULL) < h) return 1;
-        if (geom_segments_cross(s0, s1, q, (Vec2){ b[0][k1], b[1][k1] })) return 1;
+        if (geom_segments_cross(s0, s1, (Vec2){ b[0][k], b[1][k] }, (Vec2){ b[0][k1], b[1][k1] })) return 1;
     }
     return 0;
 }
@@ -96,17 +90,25 @@ int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p)
     }
     if (ka < 0 || kb < 0 || (sd[ka] > 0) == (sd[kb] > 0)) return -1;
 
+    /* daughter 1 runs from the end of crossing edge ka to the start of kb, daughter 2 from the end
+     * of kb to the start of ka; where a crossing edge's ends are closer than h, both walk outward
+     * (n1, n2: the vertices left to each chain) */
+    int f1 = (ka + 1) % n, l1 = kb, f2 = (kb + 1) % n, l2 = ka;
+    int n1 = (kb - ka + n) % n, n2 = n - n1;
+    double h2 = P->h * P->h;
+#define CLOSE(i, j) ((x[i] - x[j]) * (x[i] - x[j]) + (y[i] - y[j]) * (y[i] - y[j]) < h2)
+    while (n1 >= 3 && n2 >= 3 && CLOSE(l2, f1)) { l2 = (l2 + n - 1) % n; f1 = (f1 + 1) % n; n1--; n2--; }
+    while (n1 >= 3 && n2 >= 3 && CLOSE(l1, f2)) { l1 = (l1 + n - 1) % n; f2 = (f2 + 1) % n; n1--; n2--; }
+#undef CLOSE
+    if (n1 < 3 || n2 < 3) return -1;
     double sum0 = 0;
     for (int k = 0; k < n; k++) sum0 += e->l0[s + k];
     double stretch = geom_perimeter(x, y, n) / sum0, *d1[5], *d2[5];
     for (int f = 0; f < 5; f++) { d1[f] = sd + (size_t)n * (1 + f); d2[f] = sd + (size_t)n * (6 + f); }
-    /* daughter 1 starts after the crossing edge ka (ahead of c along a), daughter 2 after kb */
-    double side1 = sd[(ka + 1) % n] > 0 ? 1 : -1;
-    int n1 = daughter(e, p, sd, (ka + 1) % n, kb, side1, P->h, stretch, d1);
-    int n2 = daughter(e, p, sd, (kb + 1) % n, ka, -side1, P->h, stretch, d2);
-    if (n1 < 3 || n2 < 3) return -1;
+    n1 = daughter(e, p, f1, l1, stretch, d1);
+    n2 = daughter(e, p, f2, l2, stretch, d2);
     double A1 = geom_area(d1[0], d1[1], n1), A2 = geom_area(d2[0], d2[1], n2);
-    if (!(A1 > 0 && A2 > 0) || seal_clashes(d1, n1, d2, n2, P->h) || seal_clashes(d2, n2, d1, n1, P->h)) return -1;
+    if (!(A1 > 0 && A2 > 0) || seal_crosses(d1, n1, d2, n2) || seal_crosses(d2, n2, d1, n1)) return -1;
 
     /* the larger share first, the smaller as the rest: A0 - big is exact (Sterbenz, since
      * A0 / 2 <= big <= A0), so the shares sum exactly to A0 */
@@ -184,6 +186,7 @@ int topology_update(Ensemble *e, const Params *P, TopologyWork *w, int *removed,
     for (int p = 0; p < np; p++)
         if (flag[p] == 2) {
             if (topology_divide(e, P, w, p) >= 0) divisions++;
+            else w->postponed++;
         }
     if (gone) {
         for (int p = 0; p < np; p++) {

@@ -17,18 +17,18 @@ typedef struct TopologyWork {
     int cap;
     double *cut;
     size_t cut_cap;
+    int64_t postponed;   /* divisions due but postponed (topology_divide's safeguard), summed over steps */
 } TopologyWork;
 void topology_free(TopologyWork *w);
 
-/* Divides polygon p through its centroid along its short axis, removing the vertices closer
- * than h to the cut at both ends of each side. Daughter 1 takes slot range and index p and keeps
- * p's age, daughter 2 is appended and starts at age 0; both get new ids with parent = p's id.
- * Returns the index of daughter 2, or -1 if p cannot be divided now (too few vertices, no clean
- * cut, or a degenerate daughter). */
+/* Divides polygon p through its centroid along its short axis (topology.c). Daughter 1 takes
+ * slot range and index p and keeps p's age, daughter 2 is appended and starts at age 0; both get
+ * new ids with parent = p's id. Returns the index of daughter 2, or -1 if p cannot be divided
+ * now (too few vertices, a centroid outside it, or a daughter that would be invalid). */
 int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p);
 
 /* Divides the polygons above Amax (or, with k_div > 0, those whose division hazard passed its
- * threshold), then removes those below Amin and those whose death hazard passed its threshold.
+ * threshold; each one that topology_divide refuses adds one to w->postponed), then removes those below Amin and those whose death hazard passed its threshold.
  * Returns the number of divisions; *removed and *died (may be NULL) receive the numbers of
  * removals below Amin and of deaths. */
 int topology_update(Ensemble *e, const Params *P, TopologyWork *w, int *removed, int *died);

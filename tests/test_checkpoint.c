@@ -20,7 +20,7 @@
  * fields. */
 enum {
     H_DT = 40 + 26 * 8, H_SEED = 376, H_DRAWS = 384, H_STEP = 392, H_NEXT_ID = 400, H_T = 440,
-    H_FRAME = 448, H_NP = 452, H_TWISTS = 460, H_INPUT = 464, H_OPTIONS = 1488, H_RANGE = 2000, H_SIZE = 2040,
+    H_POSTPONED = 36, H_FRAME = 448, H_NP = 452, H_TWISTS = 460, H_INPUT = 464, H_OPTIONS = 1488, H_RANGE = 2000, H_SIZE = 2040,
     R_COUNT = 0, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_SIZE = 87, V_SIZE = 40
 };
 _Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) + 8 &&
@@ -179,6 +179,7 @@ void test_checkpoint_bad_fields_named(void)
         case 22: put_i32(b, H_RANGE + 24, 1); put_f64(b, H_RANGE, 2); put_f64(b, H_RANGE + 8, 1); want = "colour range is out of range"; break;
         case 23: put_i32(b, H_TWISTS, -1); want = "the count of twists cut out is negative"; break;
         case 24: put_i32(b, H_TWISTS, 42); want = NULL; break;   /* (a count of twists: 0 in files of earlier programs) */
+        case 25: put_i32(b, H_POSTPONED, 7); want = NULL; break;   /* (postponed divisions: 0 in files of earlier programs) */
         default: want = ""; break;
         }
         if (want && !*want) break;
@@ -188,7 +189,7 @@ void test_checkpoint_bad_fields_named(void)
         else ENSURE_MSG(r == 0, "case %d: %s", k, err);
         tried++;
     }
-    ENSURE(tried == 25);
+    ENSURE(tried == 26);
     /* through the program: exit 2 and the field named */
     memcpy(b, c.bytes, (size_t)c.n);
     put_f64(b, vert + 17 * V_SIZE, INFINITY);
@@ -199,12 +200,13 @@ void test_checkpoint_bad_fields_named(void)
              "grep -q 'checkpoint.bin: polygon 0: x of vertex 17 is not finite' %s/err && exit $s; exit 99", c.dir, c.dir, c.dir);
     int st = fx_sh(cmd);
     ENSURE_MSG(st == 2, "exit status %d, expected 2 with the field named", st);
-    /* the count of twists cut out goes on from the checkpoint's */
+    /* the counts of postponed divisions and of twists cut out go on from the checkpoint's */
     memcpy(b, c.bytes, (size_t)c.n);
     put_i32(b, H_TWISTS, 42);
+    put_i32(b, H_POSTPONED, 7);
     reseal(b, c.n);
     spill(c.path, b, c.n);
-    snprintf(cmd, sizeof cmd, "./polyhoop -n 4 --restart %s/run | grep -q 'twists cut out 42$'", c.dir);
+    snprintf(cmd, sizeof cmd, "./polyhoop -n 4 --restart %s/run | grep -q 'divisions postponed 7, twists cut out 42$'", c.dir);
     ENSURE(fx_sh(cmd) == 0);
     free(b);
     drop_run(&c);

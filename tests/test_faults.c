@@ -350,7 +350,7 @@ void test_faults_huge_frame_count_bounded_memory(void)
 }
 
 /* An input that would remodel into an absurd number of vertices (a 38-byte triangle with an edge
- * of 10^6: 5 x 10^6 pieces of lmax, about 3 GB) is refused before anything is allocated for them,
+ * of 10^6: bisected into 2^23 pieces of at most lmax, 1.68 x 10^7 vertices in all, about 5 GB) is refused before anything is allocated for them,
  * with the figures, at a peak below 200 MB (2.4 MB measured; more under AddressSanitizer);
  * --max-vertices raises the bound. */
 void test_faults_input_work_bounded(void)
@@ -361,7 +361,7 @@ void test_faults_input_work_bounded(void)
              "[ -x /usr/bin/time ] || exit 77\n"
              "/usr/bin/time -f %M -o $D/rss ./polyhoop -q -n 1 -o $D/a $D/long.off > /dev/null 2> $D/err; [ $? = 2 ] || exit 10\n"
              "[ $(tail -n 1 $D/rss) -lt 200000 ] || exit 16\n"
-             "grep -q 'would turn its 3 vertices into about 1e+07 (about 3 GB), more than the bound of 1e+06 .*--max-vertices N raises it' $D/err || exit 11\n"
+             "grep -q 'would turn its 3 vertices into about 1.68e+07 (about 5.03 GB), more than the bound of 1e+06 .*--max-vertices N raises it' $D/err || exit 11\n"
              "[ ! -e $D/a/frame000000.vtp ] || exit 12\n"
              "./polyhoop -q -n 1 --max-vertices 5e6 -o $D/b $D/long.off > /dev/null 2> $D/err; [ $? = 2 ] && grep -q 'bound of 5e+06 set by --max-vertices' $D/err || exit 13\n"
              "./polyhoop -q -n 0 --max-vertices 2e7 -o $D/c $D/long.off > /dev/null || exit 14\n"

@@ -386,3 +386,55 @@ void test_remodel_sorted_run_same_any_thread_count_and_restart(void)
     remove(path);
     rmdir(dir);
 }
+
+/* Refinement is the paper's bisection (docs/model.md 4), not a cut into ceil(l / lmax) pieces: a
+ * rectangle of sides 2.5 lmax and 1.5 lmax becomes 4 + 2 + 4 + 2 pieces (an edge of 2.5 lmax is
+ * bisected twice, one of 1.5 lmax once), vertex for vertex what a plain breadth-first bisection
+ * gives (midpoints of positions and velocities, rest lengths halved each time). */
+void test_remodel_refines_by_bisection(void)
+{
+    Params P = fx_params_zero();
+    double L = P.lmax, x[4] = { 0, 2.5 * L, 2.5 * L, 0 }, y[4] = { 0, 0, 1.5 * L, 1.5 * L };
+    double vx[4] = { 1, -2, 0.5, 3 }, vy[4] = { 0.25, 1, -1, 2 }, l0[4] = { 0.7, 0.3, 0.45, 0.2 };
+    for (int rigid = 0; rigid < 2; rigid++) {
+        Ensemble e;
+        Remodel r;
+        ensemble_init(&e, 1);
+        remodel_init(&r);
+        ensemble_add_polygon(&e, 4, x, y, 1, rigid);
+        for (int k = 0; k < 4; k++) { e.vx[k] = vx[k]; e.vy[k] = vy[k]; e.l0[k] = l0[k]; }
+        remodel_apply(&e, &P, &r);
+        ENSURE_MSG(e.count[0] == 12, "%d vertices, not 4 + 2 + 4 + 2", e.count[0]);
+        /* the reference: each edge as a list of (x, y, vx, vy, l0 of the piece after it), pieces
+         * longer than lmax bisected in a sweep until none is */
+        double ref[12][5];
+        int m = 0;
+        for (int k = 0; k < 4; k++) {
+            int k1 = (k + 1) % 4, n = 2;
+            double s[8][5] = { { x[k], y[k], vx[k], vy[k], l0[k] }, { x[k1], y[k1], vx[k1], vy[k1], 0 } };
+            for (int again = 1; again;) {
+                again = 0;
+                for (int i = 0; i + 1 < n; i++)
+                    if (hypot(s[i + 1][0] - s[i][0], s[i + 1][1] - s[i][1]) > L) {
+                        memmove(s[i + 2], s[i + 1], (size_t)(n - i - 1) * sizeof s[0]);
+                        for (int f = 0; f < 4; f++) s[i + 1][f] = 0.5 * (s[i][f] + s[i + 2][f]);
+                        s[i][4] *= 0.5;
+                        s[i + 1][4] = s[i][4];
+                        n++; i++; again = 1;
+                    }
+            }
+            ENSURE(n - 1 == (k % 2 ? 2 : 4));
+            for (int i = 0; i + 1 < n; i++) memcpy(ref[m++], s[i], sizeof s[i]);
+        }
+        ENSURE(m == 12);
+        int s0 = e.start[0];
+        const double *got[5] = { e.x + s0, e.y + s0, e.vx + s0, e.vy + s0, e.l0 + s0 };
+        for (int i = 0; i < 12; i++)
+            for (int f = 0; f < 5; f++)
+                ENSURE_MSG(got[f][i] == ref[i][f], "rigid %d: vertex %d field %d: %.17g, not %.17g", rigid, i, f, got[f][i], ref[i][f]);
+        for (int i = 0; i < 4; i++)   /* the long bottom edge: 4 equal pieces of 0.625 lmax */
+            ENSURE_CLOSE(hypot(got[0][i + 1] - got[0][i], got[1][i + 1] - got[1][i]), 0.625 * L, 1e-15);
+        remodel_free(&r);
+        ensemble_free(&e);
+    }
+}

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Pooled tissue statistics of several runs, and a comparison with another program's runs.
+
+Usage: compare_reference.py [--seeds LIST] [--program EXE] [--jobs N] [--keep DIR]
+                            [--runs DIR ...] [--ref DIR ...] [--frame N] [--json] [-- OPTIONS]
+
+Runs the program (default ./polyhoop) once per seed (--seeds 1-4, or 1,3,7), one thread each and
+--jobs at a time, with the polyhoop OPTIONS given after --; or, with --runs, takes run folders
+that exist. For the chosen frame of each run (default the last) it measures, with
+scripts/tissue_stats.py, the cell count, the mean cell area and shape index (of all and of interior cells), the contact pairs,
+the mean neighbour number of all and of interior cells and the 4-cell cliques, and prints each
+as the mean over the runs with [min, max]. --ref DIR ... adds a second group (e.g. frames of the
+published program, written as VTK PolyData with the same parameters in the leading XML comment,
+or run by hand with --reach) and Welch's t-test p-value for each difference of means.
+
+  scripts/compare_reference.py --seeds 1-4              the default growth's statistics at t = 10
+  scripts/compare_reference.py --runs a b c --ref r1 r2 r3
+
+--json prints one object: {"runs": [{dir, seed, stats}], "ref": [...], "pooled": {quantity:
+{mean, min, max, n, ref_mean, ref_min, ref_max, p}}}. Exit status 0; 1 when a run or a frame
+fails (its message is printed); 2 for bad arguments.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tissue_stats  # noqa: E402
+
+QUANTITIES = [  # (key, label, function of a frame's statistics)
+    ("cells", "cells", lambda s: s["cells"]),
+    ("area_mean", "area mean", lambda s: s["area"]["mean"]),
+    ("shape_index_mean", "shape index mean", lambda s: s["shape_index"]["mean"]),
+    ("interior_shape_index_mean", "  interior cells", lambda s: s["interior_shape_index"].get("mean", float("nan"))),
+    ("contact_pairs", "contact pairs", lambda s: s["contact_pairs"]),
+    ("neighbors_mean", "neighbours, all", lambda s: s["neighbors"]["mean"]),
+    ("interior_neighbors_mean", "neighbours, interior", lambda s: s["interior_neighbors"]["mean"]),
+    ("cliques4", "4-cell cliques", lambda s: s["cliques4"]),
+]
+
+
+def usage_error(msg):
+    print(f"compare_reference: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def seed_list(spec):
+    seeds = []
+    for part in spec.split(","):
+        a, _, b = part.strip().partition("-")
+        if not a.isdigit() or (b and not b.isdigit()):
+            usage_error(f"--seeds: '{part}' is not N or A-B with 0 <= A <= B")
+        lo, hi = int(a), int(b or a)
+        if hi < lo:
+            usage_error(f"--seeds: '{part}' is an empty range")
+        seeds.extend(range(lo, hi + 1))
+    if len(set(seeds)) != len(seeds):
+        usage_error(f"--seeds {spec}: a seed is listed twice")
+    return seeds
+
+
+def run_seeds(program, seeds, jobs, folder, options):
+    """Runs the program once per seed into folder/seedN, jobs at a time; returns the folders."""
+    todo, running, dirs = list(seeds), [], {}
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    while todo or running:
+        while todo and len(running) < jobs:
+            s = todo.pop(0)
+            d = os.path.join(folder, f"seed{s}")
+            log = open(os.path.join(folder, f"seed{s}.log"), "w")
+            cmd = [program, "-q", "-j", "1", "--seed", str(s), "--overwrite", "-o", d] + options
+            running.append((s, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env), log))
+            dirs[s] = d
+        s, proc, log = running.pop(0)
+        status = proc.wait()
+        log.close()
+        if status != 0:
+            for _, p, _ in running:
+                p.kill()
+            with open(log.name) as f:
+                lines = [line.strip() for line in f if line.strip()]
+            print(f"compare_reference: seed {s} exited {status}: {lines[-1] if lines else '(no output)'}", file=sys.stderr)
+            sys.exit(1)
+    return [dirs[s] for s in seeds]
+
+
+def stats_of(folder, frame):
+    files = tissue_stats.frame_files(folder)
+    if not files:
+        print(f"compare_reference: {folder}: no frame*.vtp", file=sys.stderr)
+        sys.exit(1)
+    index, path = tissue_stats.choose(files, None if frame is None else str(frame))[0]
+    return tissue_stats.frame_stats(index, path, None)
+
+
+def betacf(a, b, x):
+    """Continued fraction of the regularised incomplete beta function (modified Lentz)."""
+    tiny, c, d = 1e-300, 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + num * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return h
+
+
+def betai(a, b, x):
+    """I_x(a, b), the regularised incomplete beta function."""
+    if x <= 0 or x >= 1:
+        return 0.0 if x <= 0 else 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x))
+    if x < (a + 1) / (a + b + 2):
+        return front * betacf(a, b, x) / a
+    return 1 - front * betacf(b, a, 1 - x) / b
+
+
+def welch_p(u, v):
+    """Two-sided p-value of Welch's t-test for equal means of samples u and v (None if undefined)."""
+    if len(u) < 2 or len(v) < 2:
+        return None
+    mu, mv = sum(u) / len(u), sum(v) / len(v)
+    su = sum((a - mu) ** 2 for a in u) / (len(u) - 1) / len(u)
+    sv = sum((a - mv) ** 2 for a in v) / (len(v) - 1) / len(v)
+    if su + sv == 0:
+        return None if mu == mv else 0.0
+    t = (mu - mv) / math.sqrt(su + sv)
+    df = (su + sv) ** 2 / (su ** 2 / (len(u) - 1) + sv ** 2 / (len(v) - 1))
+    return betai(df / 2, 0.5, df / (df + t * t))
+
+
+def main():
+    argv = sys.argv[1:]
+    options = argv[argv.index("--") + 1:] if "--" in argv else []
+    argv = argv[:argv.index("--")] if "--" in argv else argv
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", help="run the program once per seed: N, A-B, comma-separated")
+    ap.add_argument("--program", default="./polyhoop", help="the program to run (default ./polyhoop)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs at a time (default: the cores)")
+    ap.add_argument("--keep", help="run into this folder and keep the runs (default: a temporary folder)")
+    ap.add_argument("--runs", nargs="+", metavar="DIR", help="analyse these run folders instead of running")
+    ap.add_argument("--ref", nargs="+", metavar="DIR", help="a second group of run folders to compare with")
+    ap.add_argument("--frame", type=int, help="the frame to analyse (default: each run's last)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    args = ap.parse_args(argv)
+    if bool(args.seeds) == bool(args.runs):
+        usage_error("give --seeds (to run the program) or --runs DIR ... (to analyse runs)")
+    if args.jobs < 1:
+        usage_error("--jobs must be at least 1")
+    for d in (args.runs or []) + (args.ref or []):
+        if not os.path.isdir(d):
+            usage_error(f"{d}: not a folder")
+    runs, seeds = args.runs, [None] * len(args.runs or [])
+    tmp = None
+    if args.seeds:
+        seeds = seed_list(args.seeds)
+        if not (os.path.isfile(args.program) and os.access(args.program, os.X_OK)):
+            usage_error(f"{args.program}: no such program (build it with make, or give --program)")
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            folder = args.keep
+        else:
+            tmp = tempfile.TemporaryDirectory(prefix="compare_reference_")
+            folder = tmp.name
+        runs = run_seeds(args.program, seeds, args.jobs, folder, options)
+    ours = [stats_of(d, args.frame) for d in runs]
+    ref = [stats_of(d, args.frame) for d in args.ref or []]
+    pooled = {}
+    for key, _, get in QUANTITIES:
+        u, v = [get(s) for s in ours], [get(s) for s in ref]
+        q = {"mean": sum(u) / len(u), "min": min(u), "max": max(u), "n": len(u)}
+        if v:
+            q.update(ref_mean=sum(v) / len(v), ref_min=min(v), ref_max=max(v), ref_n=len(v), p=welch_p(u, v))
+        pooled[key] = q
+    if args.json:
+        strip = lambda s: {k: s[k] for k in s if k != "file"}  # noqa: E731
+        print(json.dumps({"runs": [{"dir": d, "seed": s, "stats": strip(st)} for d, s, st in zip(runs, seeds, ours)],
+                          "ref": [{"dir": d, "stats": strip(st)} for d, st in zip(args.ref or [], ref)],
+                          "pooled": pooled}, indent=1))
+    else:
+        times = sorted({round(s["time"], 6) for s in ours + ref})
+        print(f"{len(ours)} runs" + (f" against {len(ref)}" if ref else "") + f", at t = {', '.join('%g' % t for t in times)}")
+        head = f"{'':22s} {'mean [min, max]':>28s}"
+        print(head + (f" {'reference [min, max]':>28s} {'Welch p':>8s}" if ref else ""))
+        for key, label, _ in QUANTITIES:
+            q = pooled[key]
+            line = f"{label:22s} {'%.5g [%.5g, %.5g]' % (q['mean'], q['min'], q['max']):>28s}"
+            if ref:
+                p = q["p"]
+                line += f" {'%.5g [%.5g, %.5g]' % (q['ref_mean'], q['ref_min'], q['ref_max']):>28s} {'-' if p is None else '%.2g' % p:>8s}"
+            print(line)
+    if tmp:
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()
