@@ -38,3 +38,5 @@
 #define P_cd        1.0       /* [-]     drag coefficient */
 #undef P_Nr
 #define P_Nr        4         /* rigid walls: floor, lid, left, right */
+#undef P_Nf
+#define P_Nf        200       /* frames after the initial one (t = 20) */

@@ -1,6 +1,7 @@
-/* Hourglass (paper Fig. 2H, Table 3): thick, adhesive, frictional soft particles fall under edge
- * gravity through the neck of a rigid hourglass. Input: inputs/hourglass.off
- * (scripts/make_inputs.py): make PARAMS=params/hourglass.h && ./polyhoop inputs/hourglass.off */
+/* Hourglass (paper Fig. 2H, Table 3): about 1,000 thick, adhesive, frictional soft particles
+ * fall under edge gravity through the neck of a rigid hourglass with curved walls. Input:
+ * inputs/hourglass.off (scripts/make_inputs.py): make PARAMS=params/hourglass.h && ./polyhoop
+ * inputs/hourglass.off */
 #include "default.h"
 #undef P_h
 #define P_h         0.04      /* [L]     edge thickness */
@@ -28,3 +29,5 @@
 #define P_cv        1.0       /* [1/T]   viscous damping */
 #undef P_Nr
 #define P_Nr        3         /* rigid: left wall, right wall, floor */
+#undef P_Nf
+#define P_Nf        300       /* frames after the initial one (t = 30) */

@@ -6,18 +6,28 @@ import argparse
 import math
 
 
-def write_hex(path, n, h=0.01, comment=None):
-    """N cells of radius 1 (48 vertices) in rows of ceil(sqrt N), centre distance 2 + h."""
+def hex_cells(n, h=0.01):
+    """N cells of radius 1 (48 vertices, counter-clockwise) in rows of ceil(sqrt N), centre
+    distance 2 + h: a list of point lists."""
     d, m = 2 + h, 48
     cols = int(math.ceil(math.sqrt(n)))
     centres = [((c + 0.5 * (r % 2)) * d, r * d * math.sqrt(3) / 2) for r in range(cols) for c in range(cols)][:n]
+    return [[(x + math.cos(2 * math.pi * k / m), y + math.sin(2 * math.pi * k / m)) for k in range(m)] for x, y in centres]
+
+
+def write_hex(path, n, h=0.01, comment=None):
+    """Writes hex_cells(n, h) as an OFF file (phase +1)."""
+    cells = hex_cells(n, h)
     with open(path, "w") as f:
-        f.write("# %s\nOFF\n%d %d 0\n" % (comment or "%d cells, hexagonal close packing, radius 1, centre distance %g" % (n, d), n * m, n))
-        for x, y in centres:
-            for k in range(m):
-                f.write("%.12g %.12g 1\n" % (x + math.cos(2 * math.pi * k / m), y + math.sin(2 * math.pi * k / m)))
-        for i in range(n):
-            f.write("%d %s\n" % (m, " ".join(str(i * m + k) for k in range(m))))
+        f.write("# %s\nOFF\n%d %d 0\n" % (comment or "%d cells, hexagonal close packing, radius 1, centre distance %g" % (n, 2 + h),
+                                           sum(map(len, cells)), n))
+        for pts in cells:
+            for x, y in pts:
+                f.write("%.12g %.12g 1\n" % (x, y))
+        i = 0
+        for pts in cells:
+            f.write("%d %s\n" % (len(pts), " ".join(str(i + k) for k in range(len(pts)))))
+            i += len(pts)
 
 
 def main():

@@ -42,29 +42,34 @@ def write_off(path, polys, comment):
             f.write("%d %s\n" % (len(pts), " ".join(str(i + k) for k in range(len(pts)))))
             i += len(pts)
 
-def emulsion(path, size=60, seed=2):
-    """Fig. 2G: `size` drops of two phases (z = 1 heavy, z = 0 light) in a closed rigid box of
-    side 4, some with a drop of the other phase inside."""
+def emulsion(path, size=90, seed=4):
+    """Fig. 2G: drops of two phases (z = 1 heavy, z = 0 light), radii uniform in [0.25, 0.5],
+    packed densely in a closed rigid box of side 6: `size` radii are drawn and placed largest
+    first, each at the first of 3000 random spots where it keeps 0.015 from the others and the
+    walls (those that find none are left out: about 42 of 90 fit, two thirds of the box). The
+    light drops start in the lower half and the heavy ones in the upper half, so that every drop
+    has to pass the other phase's; a fifth of the drops hold a drop of the other phase. Dense,
+    large and crossing, the drops fuse into two continuous phases, the light one under the lid
+    (make showcase NAME=emulsion)."""
     rnd = random.Random(seed)
-    L, t, sp = 2.0, 0.1, 0.02
+    L, t, sp, gap = 3.0, 0.1, 0.02, 0.015
     walls = [[(-L - t, -L - t), (L + t, -L - t), (L + t, -L), (-L - t, -L)],    # floor
              [(-L - t, L), (L + t, L), (L + t, L + t), (-L - t, L + t)],        # lid
              [(-L - t, -L), (-L, -L), (-L, L), (-L - t, L)],                    # left
              [(L, -L), (L + t, -L), (L + t, L), (L, L)]]                        # right
     polys = [(subdivide(w, 0.03), 0) for w in walls]
     drops = []
-    tries = 0
-    while len(drops) < size and tries < 100000:
-        tries += 1
-        r = rnd.uniform(0.12, 0.3)
-        x, y = rnd.uniform(-L + r + 0.03, L - r - 0.03), rnd.uniform(-L + r + 0.03, L - r - 0.03)
-        if all(math.hypot(x - a, y - b) > r + c + 0.02 for a, b, c in drops):
-            drops.append((x, y, r))
-    for k, (x, y, r) in enumerate(drops):
-        z = rnd.randint(0, 1)
+    for r in sorted((rnd.uniform(0.25, 0.5) for _ in range(size)), reverse=True):
+        for _ in range(3000):
+            x, y = rnd.uniform(-L + r + gap, L - r - gap), rnd.uniform(-L + r + gap, L - r - gap)
+            if all(math.hypot(x - a, y - b) > r + c + gap for a, b, c in drops):
+                drops.append((x, y, r))
+                break
+    for x, y, r in drops:
+        z = 0 if y < 0 else 1
         polys.append((circle(x, y, r, sp, rnd.uniform(0, 2 * math.pi)), z))
-        if r > 0.2 and k % 3 == 0:
-            polys.append((circle(x + 0.2 * r, y, 0.45 * r, sp), 1 - z))
+        if rnd.random() < 0.2:
+            polys.append((circle(x + 0.25 * r, y, 0.4 * r, sp), 1 - z))
     write_off(path, polys, "emulsion (paper Fig. 2G): 4 rigid walls (Nr = 4), drops of two phases, some nested")
 
 def foam(path, size=150, seed=3):
@@ -98,26 +103,31 @@ def foam(path, size=150, seed=3):
     write_off(path, polys, "foam (paper Fig. 2F): floor and 2 walls (Nr = 3), %d polydisperse bubbles (seed %d)" % (len(polys) - 3, seed))
 
 def hourglass(path, size=None, seed=None):
-    """Fig. 2H: soft particles in the upper bulb of a rigid hourglass (two walls and a floor);
-    the bulb's lattice sets their number (size and seed are not used)."""
-    H, neck, slope, outer = 14.0, 3.0, 0.45, 12.0
-    w = lambda y: neck + slope * abs(y)
-    ys = [-H + 1.0 * k for k in range(int(2 * H / 1.0) + 1)]
-    left = [(-outer, -H), (-w(-H), -H)] + [(-w(y), y) for y in ys[1:-1]] + [(-w(H), H), (-outer, H)]
-    right = [(w(-H), -H), (outer, -H), (outer, H), (w(H), H)] + [(w(y), y) for y in reversed(ys[1:-1])]
+    """Fig. 2H: about 1,000 soft particles of radius 0.75 in the upper bulb of a rigid hourglass
+    (two curved walls and a floor). The walls' inner faces are the curves x = -w(y) and x = w(y)
+    with the half-width w(y) = 3.75 + 29.5 sin(pi |y| / 60), |y| <= 60: two round bulbs 66.5
+    wide joined by a neck 7.5 wide, five particles across. (Particles of radius 0.75 keep 92 % of
+    their area against the line tension of params/hourglass.h; at radius 0.35 it crushes them.)
+    The particles sit on a hexagonal lattice of spacing 1.6 wherever they keep 0.15 from the walls
+    (size and seed are not used)."""
+    H, neck, bulb, outer = 60.0, 3.75, 33.25, 35.5
+    w = lambda y: neck + (bulb - neck) * math.sin(math.pi * abs(y) / H)
+    ys = [-H + 0.5 * k for k in range(int(2 * H / 0.5) + 1)]
+    left = [(-outer, -H)] + [(-w(y), y) for y in ys] + [(-outer, H)]
+    right = [(outer, -H), (outer, H)] + [(w(y), y) for y in reversed(ys)]
     floor = [(-outer, -H - 1), (outer, -H - 1), (outer, -H), (-outer, -H)]
     polys = [(subdivide(left, 0.2), 0), (subdivide(right, 0.2), 0), (subdivide(floor, 0.2), 0)]
-    r, gap = 1.0, 2.12
-    y = 3.5
-    row = 0
-    while y < H - r:
-        for k in range(-10, 11):    # a hexagonal lattice, clipped to the inside of the walls
+    r, gap = 0.75, 1.6
+    y, row = 3.0, 0
+    while y < H - r - 0.15:
+        for k in range(-30, 31):    # a hexagonal lattice, clipped to the inside of the walls
             x = k * gap + (gap / 2 if row % 2 else 0)
-            if abs(x) + (r + 0.15) * math.sqrt(1 + slope * slope) < w(y):
-                polys.append((circle(x, y, r, 0.15, 0.3 * row), 1))
+            if all(abs(x) + r + 0.15 < w(y + dy) for dy in (-r, -r / 2, 0, r / 2, r)):
+                polys.append((circle(x, y, r, 0.2, 0.3 * row), 1))
         y += gap * math.sqrt(3) / 2
         row += 1
-    write_off(path, polys, "hourglass (paper Fig. 2H): 2 rigid walls and a floor (Nr = 3), soft particles above the neck")
+    write_off(path, polys, "hourglass (paper Fig. 2H): 2 curved rigid walls and a floor (Nr = 3), %d soft particles "
+              "in the upper bulb" % (len(polys) - 3))
 
 def arc(cx, cy, r, t0, t1, spacing):
     """Points on the arc of radius r from angle t0 to t1 (both ends included), at most spacing apart."""
@@ -222,11 +232,23 @@ def rubber_bands(path, size=100, seed=6):
 
 def hex_packing(path, size=400, seed=None):
     """Fig. 4C/D: `size` cells of radius 1 (48 vertices) in hexagonal close packing, 0.01 (= h)
-    apart (scripts/make_hex.py; nothing is random, so seed is not used)."""
+    apart (scripts/make_hex.py), in a rigid box of 4 walls h from the outermost cells, so that
+    the cells, growing past the lattice cell's area, press one another into hexagons (nothing is
+    random, so seed is not used)."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import make_hex
-    make_hex.write_hex(path, size, 0.01, "hexagonal packing (paper Fig. 4C/D): %d cells of radius 1, "
-                       "written by scripts/make_inputs.py" % size)
+    h, t = 0.01, 0.3
+    cells = make_hex.hex_cells(size, h)
+    xs = [x for pts in cells for x, _ in pts]
+    ys = [y for pts in cells for _, y in pts]
+    x0, x1, y0, y1 = min(xs) - h, max(xs) + h, min(ys) - h, max(ys) + h
+    walls = [[(x0 - t, y0 - t), (x1 + t, y0 - t), (x1 + t, y0), (x0 - t, y0)],    # floor
+             [(x0 - t, y1), (x1 + t, y1), (x1 + t, y1 + t), (x0 - t, y1 + t)],    # lid
+             [(x0 - t, y0), (x0, y0), (x0, y1), (x0 - t, y1)],                    # left
+             [(x1, y0), (x1 + t, y0), (x1 + t, y1), (x1, y1)]]                    # right
+    polys = [(subdivide(w, 0.2), 0) for w in walls] + [(pts, 1) for pts in cells]
+    write_off(path, polys, "hexagonal packing (paper Fig. 4C/D): 4 rigid walls (Nr = 4) around %d cells of radius 1, "
+              "centre distance 2 + h" % size)
 
 def projectiles(path, size=30, seed=8, speed=2.5):
     """After Campello & Zohdi 2014 (particle bombardment): a cell of radius 1 (the membrane: its

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Writes a confluent tissue of about N polydisperse cells as an OFF file: the Voronoi cells of
 a jittered hexagonal lattice inside a disc, each shrunk by half the gap g so that neighbours face
-each other across g (in adhesive contact for g = h), with edges no longer than lmax. Cell areas
+each other across g (in adhesive contact for g = h), with edges no longer than lmax. With --wall the cells are
+clipped to the disc and a rigid ring (the first polygon: Nr = 1, phase -1) encloses them g away,
+so that the tissue stays confluent without adhesion (params/migration.h). Cell areas
 spread around MEAN (default 0.75 pi: a default-physics tissue divides at pi, so a tissue made
 with the defaults divides steadily from the first steps on). The growing-tissue benchmark.
-    scripts/make_tissue.py N out.off [--seed S] [--mean A] [--jitter J] [--gap G] [--lmax L]"""
+    scripts/make_tissue.py N out.off [--seed S] [--mean A] [--jitter J] [--gap G] [--lmax L] [--wall]"""
 import argparse
 import math
 import random
@@ -66,6 +68,8 @@ def main():
                    help="lattice jitter in units of the lattice spacing, in [0, 0.5) (default %(default)s)")
     p.add_argument("--gap", type=float, default=0.01, help="gap between neighbouring cells (default %(default)s)")
     p.add_argument("--lmax", type=float, default=0.2, help="longest edge (default %(default)s)")
+    p.add_argument("--wall", action="store_true", help="clip the cells to the disc and enclose them in a rigid ring "
+                   "(the first polygon, phase -1: Nr = 1)")
     a = p.parse_args()
     if a.n < 1:
         p.error("N must be at least 1")
@@ -98,20 +102,32 @@ def main():
                     if m != k:   # the half-plane closer to seed k than to seed m
                         ox, oy = seeds[m]
                         poly = clip(poly, ox - x, oy - y, 0.5 * ((ox * ox + oy * oy) - (x * x + y * y)))
-        poly = shrink(poly, 0.5 * a.gap)
+        if a.wall:   # the disc of the tissue, as a 512-gon, less half a gap
+            for j in range(512):
+                t = 2 * math.pi * (j + 0.5) / 512
+                poly = clip(poly, math.cos(t), math.sin(t), radius * math.cos(math.pi / 512))
+                if len(poly) < 3:
+                    break
+        poly = shrink(poly, 0.5 * a.gap) if len(poly) >= 3 else []
         if len(poly) >= 3 and area(poly) > 0:
             cells.append(refine(poly, a.lmax))
-    nv = sum(len(c) for c in cells)
     areas = [area(c) for c in cells]
+    polys = [(c, 1) for c in cells]
+    if a.wall:   # a ring through the 512-gon's corners pushed out by half a gap: g from the cells
+        R = radius + 0.5 * a.gap / math.cos(math.pi / 512)
+        ring = refine([(R * math.cos(2 * math.pi * j / 512), R * math.sin(2 * math.pi * j / 512)) for j in range(512)], a.lmax)
+        polys.insert(0, (ring, 0))
+    nv = sum(len(c) for c, _ in polys)
     with open(a.path, "w") as f:
         f.write("# %d Voronoi cells of a jittered hexagonal lattice (spacing %.6g, jitter %g, seed %d), gap %g,\n"
-                "# areas %.4g to %.4g (mean %.4g)\nOFF\n%d %d 0\n"
-                % (len(cells), s, a.jitter, a.seed, a.gap, min(areas), max(areas), sum(areas) / len(areas), nv, len(cells)))
-        for c in cells:
+                "# areas %.4g to %.4g (mean %.4g)%s\nOFF\n%d %d 0\n"
+                % (len(cells), s, a.jitter, a.seed, a.gap, min(areas), max(areas), sum(areas) / len(areas),
+                   "; the first polygon is a rigid ring around them (Nr = 1)" if a.wall else "", nv, len(polys)))
+        for c, z in polys:
             for x, y in c:
-                f.write("%.12g %.12g 1\n" % (x, y))
+                f.write("%.12g %.12g %d\n" % (x, y, z))
         k = 0
-        for c in cells:
+        for c, _ in polys:
             f.write("%d %s\n" % (len(c), " ".join(str(k + j) for j in range(len(c)))))
             k += len(c)
 

@@ -40,7 +40,7 @@ case "$name" in
     foam)         input=inputs/foam.off;      extra=(--png-color area) ;;
     emulsion)     input=inputs/emulsion.off;  extra=(--png-color phase) ;;
     hourglass)    input=inputs/hourglass.off; extra=(--png-color rigid) ;;
-    organ)        input=inputs/ensemble.off;  extra=(--png-color age) ;;
+    organ)        input=inputs/ensemble.off;  extra=(--max-cells 10000 --png-color age) ;;
     hex_packing)  input=$build/hex_packing.off; extra=(--png-color neighbors) ;;
     projectiles)  input=$build/projectiles.off; extra=(--png-color velocity --png-view -2.2,-1.4,1.4,1.4
                                                        --velocities "$build/projectiles.vel") ;;
@@ -52,7 +52,7 @@ stale=0
 for script in scripts/make_*.py; do [ "$input" -nt "$script" ] || stale=1; done
 if [[ "$input" == "$build"/* ]] && [ "$stale" = 1 ]; then
     case "$name" in
-        migration) python3 scripts/make_tissue.py 1000 "$input.tmp" --seed 1 > /dev/null ;;
+        migration) python3 scripts/make_tissue.py 1000 "$input.tmp" --seed 1 --wall > /dev/null ;;
         *) mkdir -p "$build/gen" && python3 scripts/make_inputs.py --dir "$build/gen" "$name" > /dev/null &&
            { [ ! -e "$build/gen/$name.vel" ] || mv "$build/gen/$name.vel" "$build/$name.vel"; } &&
            mv "$build/gen/$name.off" "$input.tmp" ;;

@@ -6,7 +6,9 @@ Usage: tissue_stats.py DIR [--frames SPEC] [--reach R] [--growth] [--json]
 For each chosen frame (default: the last) prints the cell count; the distributions (mean, sd,
 min, quartiles, max) of the cell area and of the shape index L / sqrt(A) (of all cells and of
 interior cells: a regular hexagon has 3.722, a circle 3.545); the neighbour number of all cells
-and of interior cells, with their histograms; the number of contact pairs (pairs of
+and of interior cells, with their histograms; Spearman's rank correlation between a cell's age and
+its distance from the tissue's centre (negative: old cells in the middle, paper Fig. 3); per
+phase, the polygon count, total area and the largest polygon's share of it; the number of contact pairs (pairs of
 neighbouring cells) and of 4-cell cliques (four cells that are pairwise neighbours). --growth adds
 the first frame with at least 2, 4, 8, ... cells. --json prints all of it as one JSON object.
 
@@ -292,7 +294,56 @@ def frame_stats(index, path, reach_override):
         "boundary_cells": sum(edge),
         "contact_pairs": sum(deg) // 2,
         "cliques4": cliques4(nbr),
+        "age_distance_rank_correlation": age_gradient(polys, cells, fr["arrays"]["age"]) if "age" in fr["arrays"] else None,
+        "phases": phases([A for A, _ in ap], [fr["arrays"]["phase"][p] for p in cells]) if "phase" in fr["arrays"] else {},
     }
+
+
+def phases(area, phase):
+    """Per phase: the polygons, their total area and the largest one's share of it (a phase that
+    has fused into one continuous region has a share near 1)."""
+    out = {}
+    for v in sorted(set(phase)):
+        a = [A for A, f in zip(area, phase) if f == v]
+        out[str(v)] = {"polygons": len(a), "area": sum(a), "largest": max(a),
+                       "largest_share": max(a) / sum(a) if sum(a) > 0 else None}
+    return out
+
+
+def pearson(u, v):
+    n = len(u)
+    if n < 3:
+        return None
+    mu, mv = sum(u) / n, sum(v) / n
+    suv = sum((a - mu) * (b - mv) for a, b in zip(u, v))
+    suu, svv = sum((a - mu) ** 2 for a in u), sum((b - mv) ** 2 for b in v)
+    return suv / math.sqrt(suu * svv) if suu > 0 and svv > 0 else None
+
+
+def ranks(v):
+    order = sorted(range(len(v)), key=lambda i: v[i])
+    r = [0.0] * len(v)
+    i = 0
+    while i < len(v):   # ties share their mean rank
+        j = i
+        while j + 1 < len(v) and v[order[j + 1]] == v[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2
+        i = j + 1
+    return r
+
+
+def age_gradient(polys, cells, age):
+    """Spearman's rank correlation between a cell's age and the distance of its centroid (vertex
+    mean) from the tissue's centre (the mean of the cells' centroids): negative when the old cells
+    are in the middle (paper Fig. 3)."""
+    c = [(sum(polys[p][0]) / len(polys[p][0]), sum(polys[p][1]) / len(polys[p][1])) for p in cells]
+    if len(c) < 3:
+        return None
+    mx, my = sum(x for x, _ in c) / len(c), sum(y for _, y in c) / len(c)
+    dist = [math.hypot(x - mx, y - my) for x, y in c]
+    return pearson(ranks([age[p] for p in cells]), ranks(dist))
 
 
 def growth(files):
@@ -369,6 +420,11 @@ def main():
             print(f"  {label:15s} {fmt(s[key])}")
             print(f"  {'':15s} n={s[key]['count']}  histogram {h}")
         print(f"  boundary cells {s['boundary_cells']}  contact pairs {s['contact_pairs']}  4-cell cliques {s['cliques4']}")
+        for v, q in s["phases"].items():
+            share = "" if q["largest_share"] is None else f" ({100 * q['largest_share']:.0f} %)"
+            print(f"  phase {v:>2}: {q['polygons']} polygons, area {q['area']:.4g}, the largest {q['largest']:.4g}{share}")
+        if s["age_distance_rank_correlation"] is not None:
+            print(f"  age against distance from the centre: rank correlation {s['age_distance_rank_correlation']:.3f}")
     if args.growth:
         print("first frame with N cells: " + "  ".join(f"{k}:{v}" for k, v in out["growth"].items()))
 

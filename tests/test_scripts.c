@@ -212,7 +212,7 @@ static const struct { const char *name; int size, seed, polygons, at_least, wall
     { "vesicles",      3, 7, 51, 0, 0, 0 },   /* 17 per vesicle: a lumen and 16 cells */
     { "floppy",       12, 3, 12, 0, 0, 0 },
     { "rubber_bands",  7, 2, 10, 0, 3, 0 },   /* 3 walls and the rings */
-    { "hex_packing",  10, 1, 10, 0, 0, 0 },
+    { "hex_packing",  10, 1, 14, 0, 4, 0 },   /* 4 walls and the cells */
     { "projectiles",  12, 3, 14, 0, 1, 0 },   /* a wall (Nr = 1), the cell and the particles */
     { "tissue",       60, 4, 50, 1, 0, 0 },   /* make_tissue.py 60: about 60 cells */
 };
@@ -309,6 +309,21 @@ static int frame_finite(const char *path, int *numbers)
     }
     free(s);
     return ok && *numbers > 0;
+}
+
+/* The facts the gallery states for hex_packing and the emulsion, from their full runs
+ * (tests/cli/showcase_claims.sh: hexagons inside the packing, shape index >= 3.70; at least 20
+ * fusions and the rising phase mostly one polygon). */
+void test_scripts_showcase_claims(void)
+{
+    char dir[] = "/tmp/ph_test_claims_XXXXXX", cmd[512];
+    ENSURE(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "tests/cli/showcase_claims.sh %s > %s/out 2>&1", dir, dir);
+    int st = run(cmd);
+    if (st == 127) SKIP("python3 is not on PATH");
+    ENSURE_MSG(st == 0, "tests/cli/showcase_claims.sh failed: see %s/out", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ENSURE(run(cmd) == 0);
 }
 
 /* Every parameter header compiles with its checks (src/params.c, warnings as errors), and every
