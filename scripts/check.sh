@@ -23,6 +23,7 @@ FILTER=${FILTER:-}
 mkdir -p $B/tree/tests
 for f in inputs params scripts docs src polyhoop.c Makefile; do ln -sfn ../../$f $B/tree/$f; done   # (scripts' tests build showcases)
 for f in tests/*.py tests/*.h tests/*.sh; do [ -e "$f" ] && ln -sfn ../../../"$f" $B/tree/"$f"; done
+ln -sfn ../../../tests/cli $B/tree/tests/cli   # (the command-line checks that tests call)
 ln -sfn ../polyhoop $B/tree/polyhoop
 ln -sfn ../../run_tests $B/tree/tests/run_tests
 ln -sfn ../../unstable/polyhoop $B/tree/tests/polyhoop_unstable

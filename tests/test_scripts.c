@@ -318,9 +318,9 @@ void test_scripts_showcase_claims(void)
 {
     char dir[] = "/tmp/ph_test_claims_XXXXXX", cmd[512];
     ENSURE(mkdtemp(dir));
+    if (run("command -v python3 > /dev/null") != 0) SKIP("python3 is not on PATH");
     snprintf(cmd, sizeof cmd, "tests/cli/showcase_claims.sh %s > %s/out 2>&1", dir, dir);
     int st = run(cmd);
-    if (st == 127) SKIP("python3 is not on PATH");
     ENSURE_MSG(st == 0, "tests/cli/showcase_claims.sh failed: see %s/out", dir);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(run(cmd) == 0);
