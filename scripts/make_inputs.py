@@ -42,6 +42,14 @@ def write_off(path, polys, comment):
             f.write("%d %s\n" % (len(pts), " ".join(str(i + k) for k in range(len(pts)))))
             i += len(pts)
 
+def box(x0, y0, x1, y1, t):
+    """The 4 walls, t thick, of a closed box whose inside is [x0, x1] x [y0, y1]: floor, lid,
+    left, right (counter-clockwise rectangles)."""
+    return [[(x0 - t, y0 - t), (x1 + t, y0 - t), (x1 + t, y0), (x0 - t, y0)],    # floor
+            [(x0 - t, y1), (x1 + t, y1), (x1 + t, y1 + t), (x0 - t, y1 + t)],    # lid
+            [(x0 - t, y0), (x0, y0), (x0, y1), (x0 - t, y1)],                    # left
+            [(x1, y0), (x1 + t, y0), (x1 + t, y1), (x1, y1)]]                    # right
+
 def emulsion(path, size=90, seed=4):
     """Fig. 2G: drops of two phases (z = 1 heavy, z = 0 light), radii uniform in [0.25, 0.5],
     packed densely in a closed rigid box of side 6: `size` radii are drawn and placed largest
@@ -53,11 +61,7 @@ def emulsion(path, size=90, seed=4):
     (make showcase NAME=emulsion)."""
     rnd = random.Random(seed)
     L, t, sp, gap = 3.0, 0.1, 0.02, 0.015
-    walls = [[(-L - t, -L - t), (L + t, -L - t), (L + t, -L), (-L - t, -L)],    # floor
-             [(-L - t, L), (L + t, L), (L + t, L + t), (-L - t, L + t)],        # lid
-             [(-L - t, -L), (-L, -L), (-L, L), (-L - t, L)],                    # left
-             [(L, -L), (L + t, -L), (L + t, L), (L, L)]]                        # right
-    polys = [(subdivide(w, 0.03), 0) for w in walls]
+    polys = [(subdivide(w, 0.03), 0) for w in box(-L, -L, L, L, t)]
     drops = []
     for r in sorted((rnd.uniform(0.25, 0.5) for _ in range(size)), reverse=True):
         for _ in range(3000):
@@ -106,8 +110,9 @@ def hourglass(path, size=None, seed=None):
     """Fig. 2H: about 1,000 soft particles of radius 0.75 in the upper bulb of a rigid hourglass
     (two curved walls and a floor). The walls' inner faces are the curves x = -w(y) and x = w(y)
     with the half-width w(y) = 3.75 + 29.5 sin(pi |y| / 60), |y| <= 60: two round bulbs 66.5
-    wide joined by a neck 7.5 wide, five particles across. (Particles of radius 0.75 keep 92 % of
-    their area against the line tension of params/hourglass.h; at radius 0.35 it crushes them.)
+    wide joined by a neck 7.5 wide, five particles across. (Laplace's law with the line tension of
+    params/hourglass.h leaves a free particle of radius 0.75 about 92 % of its area; one of
+    radius 0.35 was crushed, and all were removed within 3,000 steps.)
     The particles sit on a hexagonal lattice of spacing 1.6 wherever they keep 0.15 from the walls
     (size and seed are not used)."""
     H, neck, bulb, outer = 60.0, 3.75, 33.25, 35.5
@@ -242,11 +247,7 @@ def hex_packing(path, size=400, seed=None):
     xs = [x for pts in cells for x, _ in pts]
     ys = [y for pts in cells for _, y in pts]
     x0, x1, y0, y1 = min(xs) - h, max(xs) + h, min(ys) - h, max(ys) + h
-    walls = [[(x0 - t, y0 - t), (x1 + t, y0 - t), (x1 + t, y0), (x0 - t, y0)],    # floor
-             [(x0 - t, y1), (x1 + t, y1), (x1 + t, y1 + t), (x0 - t, y1 + t)],    # lid
-             [(x0 - t, y0), (x0, y0), (x0, y1), (x0 - t, y1)],                    # left
-             [(x1, y0), (x1 + t, y0), (x1 + t, y1), (x1, y1)]]                    # right
-    polys = [(subdivide(w, 0.2), 0) for w in walls] + [(pts, 1) for pts in cells]
+    polys = [(subdivide(w, 0.2), 0) for w in box(x0, y0, x1, y1, t)] + [(pts, 1) for pts in cells]
     write_off(path, polys, "hexagonal packing (paper Fig. 4C/D): 4 rigid walls (Nr = 4) around %d cells of radius 1, "
               "centre distance 2 + h" % size)
 
