@@ -70,9 +70,10 @@ tests/polyhoop_noise: FORCE
 run: polyhoop
 	./polyhoop --overwrite -o outputs
 
-# some tests run ./polyhoop, ./tests/polyhoop_unstable and ./tests/polyhoop_noise themselves
+# the C tests, then the command-line tests of tests/cli/ (tests/run.sh), which run ./polyhoop,
+# ./tests/polyhoop_unstable and ./tests/polyhoop_noise themselves; FILTER=name: only those
 test: polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
-	./tests/run_tests $(FILTER)
+	@tests/run.sh $(FILTER)
 
 # a showcase of the paper into outputs/NAME/ (scripts/showcase.sh), QUICK=1 for 10 frames
 showcase:

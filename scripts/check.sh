@@ -22,7 +22,7 @@ FILTER=${FILTER:-}
 # the tests' view of the repository: the sanitized programs under the names the tests call
 mkdir -p $B/tree/tests
 for f in inputs params scripts docs src polyhoop.c Makefile; do ln -sfn ../../$f $B/tree/$f; done   # (scripts' tests build showcases)
-for f in tests/*.py tests/*.h tests/*.sh; do [ -e "$f" ] && ln -sfn ../../../"$f" $B/tree/"$f"; done
+for f in tests/*.py tests/*.h tests/*.sh tests/*.def tests/*.c; do [ -e "$f" ] && ln -sfn ../../../"$f" $B/tree/"$f"; done
 ln -sfn ../../../tests/cli $B/tree/tests/cli   # (the command-line checks that tests call)
 ln -sfn ../polyhoop $B/tree/polyhoop
 ln -sfn ../../run_tests $B/tree/tests/run_tests
@@ -42,6 +42,18 @@ for t in $(sed -n 's/^TEST(\(.*\))$/\1/p' tests/*_tests.def); do
         fail="$fail $t"
         grep -q '^FAIL ' $B/runs/"$t".log || echo "FAIL $t (exit status $st)" | tee -a $B/runs/summary
         grep -v -E '^(ok|skip|FAIL) |passed, .* failed' $B/runs/"$t".log | tail -n 30
+    fi
+done
+echo "== command-line tests under ASan+UBSan"
+for f in tests/cli/*.sh; do
+    grep -q '^run_file ' "$f" || continue
+    name=cli-$(basename "$f" .sh)
+    ( cd $B/tree && PH_TEST_SKIP="$CHECK_SKIP" "$f" "$FILTER" ) > $B/runs/"$name".log 2>&1
+    st=$?
+    grep -E '^(ok|FAIL|skip) ' $B/runs/"$name".log | tee -a $B/runs/summary
+    if [ $st != 0 ]; then
+        fail="$fail $name"
+        grep -v -E '^(ok|skip) |passed, .* failed' $B/runs/"$name".log | tail -n 30
     fi
 done
 echo "== showcases under ASan+UBSan"

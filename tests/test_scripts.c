@@ -477,7 +477,12 @@ void test_scripts_paraview_nested_drop_on_top(void)
              "%s/polyhoop_emulsion -q -n 0 -o %s/run inputs/emulsion.off > %s/run.log 2>&1", dir, dir, dir, dir, dir);
     ENSURE_MSG(run(cmd) == 0, "building or running the emulsion failed: see %s", dir);
 
-    const double view[4] = { -2.1, -2.1, 2.1, 2.1 };
+    /* the view: the box around every drop, whatever size the scene has */
+    double view[4] = { INFINITY, INFINITY, -INFINITY, -INFINITY };
+    for (int i = nr; i < n; i++) {
+        view[0] = fmin(view[0], d[i].cx - d[i].r), view[1] = fmin(view[1], d[i].cy - d[i].r);
+        view[2] = fmax(view[2], d[i].cx + d[i].r), view[3] = fmax(view[3], d[i].cy + d[i].r);
+    }
     const int W = 800, H = 600;
     snprintf(png, sizeof png, "%s/nested.png", dir);
     snprintf(cmd, sizeof cmd,

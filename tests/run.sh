@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `make test`: both tiers of tests and one total. First the C tests (tests/run_tests: unit and
+# property tests of the modules), then the command-line tests (every tests/cli/*.sh file that ends
+# with run_file: the program and the scripts as a user runs them). Each prints one line per test;
+# the last line here is the total, "N passed, N failed" (", N skipped" when a test could not run).
+# Exit status 0 only when nothing failed.
+#   tests/run.sh [FILTER]     only the tests whose name contains FILTER
+cd "$(dirname "$0")/.." || exit 2
+filter=${1:-}
+log=$(mktemp /tmp/ph_tests_XXXXXX)
+trap 'rm -f "$log"' EXIT
+st=0
+./tests/run_tests "$filter" | tee -a "$log" | grep -v -E '^[0-9]+ passed, [0-9]+ failed'
+[ "${PIPESTATUS[0]}" = 0 ] || st=1
+for f in tests/cli/*.sh; do
+    grep -q '^run_file ' "$f" || continue
+    "$f" "$filter" | tee -a "$log" | grep -v -E '^[0-9]+ passed, [0-9]+ failed'
+    [ "${PIPESTATUS[0]}" = 0 ] || st=1
+done
+passed=$(grep -c '^ok ' "$log") failed=$(grep -c '^FAIL ' "$log") skipped=$(grep -c '^skip ' "$log")
+if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
+else echo "$passed passed, $failed failed"; fi
+[ "$st" = 0 ] && [ "$failed" = 0 ]
