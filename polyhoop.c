@@ -3,7 +3,8 @@
  *
  * main() in three parts: prolog (options, input or checkpoint, banner, frame 0), loop (Nf frames
  * of Ns steps, a status line per frame), epilog (summary). The step itself is sim_step (sim.c);
- * what is written and when is output.c. */
+ * what is written and when is output.c. Every way the run ends is here: each error reaches main
+ * as a status and a message, and leaves through status_exit (status.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "atomic.h"
 #include "checkpoint.h"
@@ -12,6 +13,7 @@
 #include "params.h"
 #include "runlog.h"
 #include "sim.h"
+#include "status.h"
 #include "text.h"
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -46,6 +48,31 @@ static void on_signal(int sig)
     _exit(128 + sig);
 }
 
+/* A blow-up (sim.error says which polygon, when and why) ends the run with what is intact and
+ * the likely cause. */
+static _Noreturn void blow_up(const Sim *sim, const char *intact)
+{
+    char cause[300];
+    sim_likely_cause(sim, cause, sizeof cause);
+    status_exit(PH_EXIT_BLOWUP, "%s; %s. Likely cause: %s", sim->error, intact, cause);
+}
+
+/* A frame: the state checked (sim_check_frame), then written; a checkpoint. Either failing ends
+ * the run. */
+static void write_frame(Output *out, Sim *sim, int frame)
+{
+    if (sim_check_frame(sim))
+        blow_up(sim, frame ? "the frames written before are intact (each was validated)" : "no frame was written");
+    int rc = output_frame(out, sim, frame);
+    if (rc) status_exit(rc, "%s", out->error);
+}
+
+static void write_checkpoint(Output *out, Sim *sim, int frame)
+{
+    int rc = output_checkpoint(out, sim, frame);
+    if (rc) status_exit(rc, "%s", out->error);
+}
+
 int main(int argc, char **argv)
 {
     /* ---- prolog ---- */
@@ -69,53 +96,40 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     omp_set_num_threads(opt.threads ? opt.threads : opt.free_cores);   /* (reading; then by size) */
-    char err[1024], saved_input[1024];
+    char err[8192], saved_input[1024];
     RunRecord run = { 0 };
-    if (params_check(&params_compiled, err, sizeof err)) {
-        fprintf(stderr, "polyhoop: %s: %s\n", params_file, err);
-        return PH_EXIT_USAGE;
-    }
+    if (params_check(&params_compiled, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s: %s", params_file, err);
     sim_init(&sim, &params_compiled, opt.seed);
+    const SimSetup setup = { opt.frames, opt.steps, opt.check, opt.strict, opt.max_vertices, opt.velocities };
     const char *input = opt.input;
     int frame = 0;
     if (opt.restart) {
-        if (sim_restart(&sim, opt.restart, &frame, saved_input, sizeof saved_input, &run)) return PH_EXIT_USAGE;
+        if (checkpoint_restart(&sim, opt.restart, &frame, saved_input, sizeof saved_input, &run, err, sizeof err))
+            status_exit(PH_EXIT_USAGE, "%s", err);
         if (options_restore(&opt, run.options)) return PH_EXIT_USAGE;
-        if (opt.steps >= 0 && opt.steps != sim.P.Ns) {
-            fprintf(stderr, "polyhoop: cannot restart with -s %d: the run has %d steps per frame\n", opt.steps, sim.P.Ns);
-            return PH_EXIT_USAGE;
-        }
         input = saved_input;
     } else {
-        if (opt.steps >= 0) sim.P.Ns = opt.steps;
         if (!input) {   /* the default: in the current folder, else in the repository that built us */
             input = "inputs/ensemble.off";
             if (access(input, R_OK) && !access(PH_REPO "/inputs/ensemble.off", R_OK)) input = PH_REPO "/inputs/ensemble.off";
-            else if (access(input, R_OK)) {
-                fprintf(stderr, "polyhoop: no input file given, and the default inputs/ensemble.off is neither in the "
-                        "current folder nor in %s/ (where this program was built); give one: polyhoop FILE.off\n", TEXT_ESC(PH_REPO));
-                return PH_EXIT_USAGE;
-            }
+            else if (access(input, R_OK))
+                status_exit(PH_EXIT_USAGE, "no input file given, and the default inputs/ensemble.off is neither in the "
+                            "current folder nor in %s/ (where this program was built); give one: polyhoop FILE.off", TEXT_ESC(PH_REPO));
         }
         struct stat st;
         if (!opt.quiet && stat(input, &st) == 0 && st.st_size > (32 << 20))   /* (a long read: say what it is doing) */
             fprintf(stderr, "polyhoop: reading %s (%.0f MB)...\n", TEXT_ESC(input), st.st_size / 1e6);
-        sim.max_vertices = opt.max_vertices;
-        sim.velocities = opt.velocities;
-        if (sim_load_input(&sim, input, opt.strict)) return PH_EXIT_USAGE;
+        if (sim_load_input(&sim, input, &setup)) status_exit(PH_EXIT_USAGE, "%s", sim.error);
     }
-    if (opt.frames >= 0) sim.P.Nf = opt.frames;
-    sim.validate = opt.check;
+    if (sim_setup(&sim, &setup)) status_exit(PH_EXIT_USAGE, "%s", sim.error);
     params_warn_dt(stderr, &sim.P, sim_area_g2(&sim));
     omp_set_num_threads(options_threads(&opt, ensemble_vertex_count(&sim.e)));
     int rc = output_open(&out, &opt, &sim, input, PH_VERSION, opt.restart ? frame + 1 : 0);
-    if (rc) return rc;
+    if (rc) status_exit(rc, "%s", out.error);
     out.range = run.range;   /* (the pictures' colour range so far) */
-    if (runlog_open(opt.dir, &sim, opt.restart != NULL, sim.e.step, frame, err, sizeof err)) {
-        fprintf(stderr, "polyhoop: cannot start the run's log: %s\n", TEXT_ESC(err));
-        return PH_EXIT_OUTPUT;
-    }
-    if (!opt.restart) output_frame(&out, &sim, 0);
+    if (runlog_open(opt.dir, &sim, opt.restart != NULL, sim.e.step, frame, err, sizeof err))
+        status_exit(PH_EXIT_OUTPUT, "cannot start the run's log: %s", TEXT_ESC(err));
+    if (!opt.restart) write_frame(&out, &sim, 0);
     out.wall0 = omp_get_wtime();
     if (!opt.restart) output_status(&out, &sim, 0);
 
@@ -125,21 +139,19 @@ int main(int argc, char **argv)
     const int64_t step_end = (int64_t)sim.P.Nf * sim.P.Ns;
     while (sim.e.step < step_end) {
         if (sim_step(&sim)) {
-            char cause[300];
-            sim_likely_cause(&sim, cause, sizeof cause);
-            fprintf(stderr, "polyhoop: %s; frames up to %d are intact (each was validated). Likely cause: %s\n",
-                    sim.error, frame, cause);
-            return PH_EXIT_BLOWUP;
+            char intact[80];
+            snprintf(intact, sizeof intact, "frames up to %d are intact (each was validated)", frame);
+            blow_up(&sim, intact);
         }
         if (sim.e.step % sim.P.Ns == 0) {
             frame = (int)(sim.e.step / sim.P.Ns);
-            output_frame(&out, &sim, frame);
+            write_frame(&out, &sim, frame);
             output_status(&out, &sim, frame);
             output_threads(&out, options_threads(&opt, ensemble_vertex_count(&sim.e)));
             const char *why = opt.max_cells && sim.e.np >= opt.max_cells ? "--max-cells"
                             : opt.max_time > 0 && sim.e.t >= opt.max_time ? "--max-time" : NULL;
             if (why && sim.e.step < step_end) {
-                if (!(opt.every > 0 && frame % opt.every == 0)) output_checkpoint(&out, &sim, frame);
+                if (!(opt.every > 0 && frame % opt.every == 0)) write_checkpoint(&out, &sim, frame);
                 char what[200];
                 snprintf(what, sizeof what, "stopped by %s (%d polygons at t = %g); continue with --restart %s",
                          why, sim.e.np, sim.e.t, TEXT_ESC(opt.dir));
@@ -150,22 +162,19 @@ int main(int argc, char **argv)
             }
         }
         if (stop_signal) {
-            output_checkpoint(&out, &sim, frame);
+            write_checkpoint(&out, &sim, frame);
             output_summary(&out, &sim, "stopped", frame);
-            fprintf(stderr, "polyhoop: stopped by signal %d at t = %g (step %lld); checkpoint written. "
-                    "Continue with: ./polyhoop --restart %s\n", (int)stop_signal, sim.e.t, (long long)sim.e.step, TEXT_ESC(opt.dir));
-            return 128 + stop_signal;
+            status_exit(128 + stop_signal, "stopped by signal %d at t = %g (step %lld); checkpoint written. "
+                        "Continue with: ./polyhoop --restart %s", (int)stop_signal, sim.e.t, (long long)sim.e.step, TEXT_ESC(opt.dir));
         }
     }
-    if (opt.every > 0 && frame % opt.every) output_checkpoint(&out, &sim, frame);
+    if (opt.every > 0 && frame % opt.every) write_checkpoint(&out, &sim, frame);
 
     /* ---- epilog ---- */
     output_summary(&out, &sim, "done", sim.P.Nf);
     output_close(&out);
     sim_free(&sim);
-    if (fflush(stdout) || ferror(stdout)) {   /* (the frames are safe; the user's log is not) */
-        fprintf(stderr, "polyhoop: cannot write to standard output: %s\n", strerror(errno));
-        return PH_EXIT_OUTPUT;
-    }
+    if (fflush(stdout) || ferror(stdout))   /* (the frames are safe; the user's log is not) */
+        status_exit(PH_EXIT_OUTPUT, "cannot write to standard output: %s", strerror(errno));
     return PH_EXIT_OK;
 }

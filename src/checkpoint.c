@@ -4,8 +4,8 @@
  * pictures' colour range), then per polygon in order its record: the fields of
  * ENSEMBLE_POLYGON_STORED (ensemble.h) in list order, each as its file type (int32 count, int32
  * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32 edits, uint8 attracted,
- * double polarity h_div h_death), then per
- * vertex, polygon by polygon, x y vx vy l0. Gap slots
+ * double polarity h_div h_death), then per vertex, polygon by polygon, the doubles of
+ * ENSEMBLE_VERTEX_FIELDS (ensemble.h) in list order: x y vx vy l0. Gap slots
  * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
  * it anyway, so the continuation is unchanged. Then the contact list's section (contact_save: its
  * state, and the list itself; see contact.h), and last the CRC-32 (zlib's crc32) of every byte
@@ -103,7 +103,9 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     }
     for (int p = 0; p < e->np && !b.bad; p++)
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-            double v[5] = { e->x[i], e->y[i], e->vx[i], e->vy[i], e->l0[i] };
+#define FIELD_AT(name) e->name[i],
+            double v[ENSEMBLE_NFIELDS] = { ENSEMBLE_VERTEX_FIELDS(FIELD_AT) };
+#undef FIELD_AT
             put(&b, v, sizeof v);
         }
     contact_save(&s->contact, put, &b);
@@ -216,24 +218,27 @@ static int ids_unique(const Ensemble *in, char *why, size_t len)
     return ok;
 }
 
-/* The n vertices of polygon p, by field (c[0..4]: x y vx vy l0): finite, within reach of the grid,
+/* The n vertices of polygon p, by field (c[V_x .. V_l0]): finite, within reach of the grid,
  * counter-clockwise, and not remodeled into too many pieces (*pieces counts them). */
-static int vertices_ok(double *const c[5], int n, int p, const Params *P, double *pieces, char *why, size_t len)
+static int vertices_ok(double *const c[ENSEMBLE_NFIELDS], int n, int p, const Params *P, double *pieces, char *why, size_t len)
 {
-    static const char *const name[5] = { "x", "y", "vx", "vy", "l0" };
+#define FIELD_NAME(name) #name,
+    static const char *const name[ENSEMBLE_NFIELDS] = { ENSEMBLE_VERTEX_FIELDS(FIELD_NAME) };
+#undef FIELD_NAME
+    const double *x = c[V_x], *y = c[V_y];
     double bound = COORD_LMAX * P->lmax, area = 0;
     for (int i = 0; i < n; i++) {
-        for (int j = 0; j < 5; j++)
+        for (int j = 0; j < ENSEMBLE_NFIELDS; j++)
             if (!isfinite(c[j][i])) return refuse(why, len, "polygon %d: %s of vertex %d is not finite", p, name[j], i);
-        for (int j = 0; j < 2; j++)
+        for (int j = V_x; j <= V_y; j++)
             if (fabs(c[j][i]) > bound) return refuse(why, len, "polygon %d: %s of vertex %d is %g, beyond %g lmax", p, name[j], i, c[j][i], COORD_LMAX);
-        if (c[4][i] < 0) return refuse(why, len, "polygon %d: l0 of vertex %d is negative", p, i);
+        if (c[V_l0][i] < 0) return refuse(why, len, "polygon %d: l0 of vertex %d is negative", p, i);
     }
     for (int i = 0; i < n; i++) {   /* (each edge once both its ends are known to be sane) */
         int k = i + 1 < n ? i + 1 : 0;
-        *pieces += remodel_pieces(hypot(c[0][k] - c[0][i], c[1][k] - c[1][i]), P->lmax);
+        *pieces += remodel_pieces(hypot(x[k] - x[i], y[k] - y[i]), P->lmax);
         if (*pieces > MAX_PIECES) return refuse(why, len, "polygon %d: vertex %d: remodeling would create more than %g vertices", p, i, MAX_PIECES);
-        area += c[0][i] * c[1][k] - c[0][k] * c[1][i];
+        area += x[i] * y[k] - x[k] * y[i];
     }
     return area > 0 ? 1 : refuse(why, len, "polygon %d is not counter-clockwise (area %g)", p, area / 2);
 }
@@ -282,23 +287,23 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     ok = ok && ids_unique(&in, why, sizeof why);
     /* the vertices, polygon by polygon, straight into the ensemble (no copy of them all) */
     off_t here = ok ? ftello(f) : -1;
-    ok = ok && here >= 0 && end >= here && (uint64_t)h.nv <= (uint64_t)(end - here) / (5 * sizeof(double));
+    ok = ok && here >= 0 && end >= here && (uint64_t)h.nv <= (uint64_t)(end - here) / (ENSEMBLE_NFIELDS * sizeof(double));
     int nmax = 0;
     for (int p = 0; ok && p < h.np; p++) nmax = in.count[p] > nmax ? in.count[p] : nmax;
-    double *v = ok ? malloc(((size_t)nmax + 1) * 10 * sizeof *v) : NULL;   /* as read, and by field */
+    double *v = ok ? malloc(((size_t)nmax + 1) * 2 * ENSEMBLE_NFIELDS * sizeof *v) : NULL;   /* as read, and by field */
     ok = ok && v;
     if (ok) ensemble_reserve(e, h.nv, h.np);
     double pieces = 0;
     for (int p = 0; ok && p < h.np; p++) {
         int n = in.count[p];
-        double *c[5];
-        for (int j = 0; j < 5; j++) c[j] = v + (size_t)nmax * (5 + j);
-        ok = fread(v, 5 * sizeof *v, (size_t)n, f) == (size_t)n;
+        double *c[ENSEMBLE_NFIELDS];
+        for (int j = 0; j < ENSEMBLE_NFIELDS; j++) c[j] = v + (size_t)nmax * (ENSEMBLE_NFIELDS + j);
+        ok = fread(v, ENSEMBLE_NFIELDS * sizeof *v, (size_t)n, f) == (size_t)n;
         for (int i = 0; ok && i < n; i++)
-            for (int j = 0; j < 5; j++) c[j][i] = v[5 * i + j];
+            for (int j = 0; j < ENSEMBLE_NFIELDS; j++) c[j][i] = v[ENSEMBLE_NFIELDS * i + j];
         ok = ok && vertices_ok(c, n, p, &h.P, &pieces, why, sizeof why);
         if (!ok) break;
-        int q = ensemble_push_polygon(e, n, c[0], c[1], c[2], c[3], c[4]);
+        int q = ensemble_push_polygon(e, n, c[V_x], c[V_y], c[V_vx], c[V_vy], c[V_l0]);
 #define SET(type, name, file_type, init) e->name[q] = in.name[p];
         ENSEMBLE_POLYGON_STORED(SET)
 #undef SET
@@ -324,5 +329,30 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     *frame = h.frame;
     snprintf(input, inlen, "%s", h.input);
     if (run) *run = h.run;
+    return 0;
+}
+
+int checkpoint_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, RunRecord *run, char *err, size_t len)
+{
+    char path[4200], why[8192];
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    if (checkpoint_read(path, s, frame, input, inlen, run, why, sizeof why)) {
+        snprintf(err, len, "cannot restart: %s", why);
+        return -1;
+    }
+    s->first_step = s->e.step;
+    s->from_checkpoint = 1;
+    /* the checkpoint's parameters must be the ones compiled in (only Nf and Ns may differ) */
+    Params compiled = params_compiled;
+    compiled.Nf = s->P.Nf;
+    compiled.Ns = s->P.Ns;
+    char a[4096], b[4096];
+    FILE *fa = fmemopen(a, sizeof a, "w"), *fb = fmemopen(b, sizeof b, "w");
+    params_print(fa, &compiled, ""); params_print(fb, &s->P, "");
+    fclose(fa); fclose(fb);
+    if (strcmp(a, b)) {
+        snprintf(err, len, "cannot restart %s: it was run with other parameters than %s", TEXT_ESC(path), params_file);
+        return -1;
+    }
     return 0;
 }

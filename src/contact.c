@@ -91,7 +91,7 @@ static void vertex_forces(Contact *c, const Ensemble *e, const Params *P, double
             efx[k1] -= w * f1x; efy[k1] -= w * f1y;
         }
         if (c->keep_records) {
-            RESERVE(wk->rec, wk->rec_cap, wk->rec_n);
+            PH_RESERVE(wk->rec, wk->rec_cap, wk->rec_n + 1);
             wk->rec[wk->rec_n++] = (PairRec){ i, k, k1, ends, w };
         }
     }
@@ -112,7 +112,7 @@ static void vertex_neighbors(Contact *c, const Ensemble *e, const Params *P, int
         int q = e->pid[nr[a].k];
         if (wk->nb_n && wk->nb[wk->nb_n - 2] == p && wk->nb[wk->nb_n - 1] == q) continue;   /* (counted already) */
         if (!picking_ends(e, nr, nn, a, i, wrap) || !pair_in_reach(P, sqrt(nr[a].d2))) continue;
-        if (wk->nb_n + 2 > wk->nb_cap) { wk->nb_cap = 2 * wk->nb_cap + 256; wk->nb = ph_realloc(wk->nb, (size_t)wk->nb_cap * sizeof *wk->nb); }
+        PH_RESERVE(wk->nb, wk->nb_cap, wk->nb_n + 2);
         wk->nb[wk->nb_n++] = p;
         wk->nb[wk->nb_n++] = q;
     }
@@ -150,10 +150,7 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
         if (vc != cell) {   /* a new cell: its stencil */
             cell = vc;
             int nst = grid_stencil(g, cell, &x0, &x1, &y0, &y1);
-            if (nst > wk->cand_cap) {
-                wk->cand_cap = 2 * nst;
-                wk->cand = ph_realloc(wk->cand, (size_t)wk->cand_cap * sizeof *wk->cand);
-            }
+            PH_RESERVE(wk->cand, wk->cand_cap, nst);
         }
         int *cand = wk->cand;
         int p = e->pid[i], rigid = e->rigid[p], nc = 0;
@@ -174,7 +171,7 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
         else
             for (int y = y0; y <= y1; y++)
                 nc = grid_scan(g, g->cell_start[y * nx + x0], g->cell_start[y * nx + x1 + 1], i, iprev, px, py, s0, n0, h + sk, reach + sk, cand, nc);
-        if (keep) strip_reserve(st, st->n + 2 + 2 * (size_t)nc);
+        if (keep) PH_RESERVE(st->rec, st->cap, st->n + 2 + 2 * (size_t)nc);
         int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0, wrap = 0;
         for (int a = 0; a < nc; a++) {
             int k = g->gs[cand[a]].k, k1 = g->gs[cand[a]].k1, same = (unsigned)(k - s0) < (unsigned)n0;
@@ -182,7 +179,7 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
             double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
             if (keep && d2 < list2[same]) { rec[2 + 2 * nl] = k; rec[3 + 2 * nl] = k1; nl++; }
             if (d2 >= reach2[same]) continue;
-            RESERVE(wk->near, wk->near_cap, nn);
+            PH_RESERVE(wk->near, wk->near_cap, nn + 1);
             wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
             wrap |= k1 < k;
         }
@@ -209,7 +206,7 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, do
             int k = q[0], k1 = q[1], same = (unsigned)(k - s0) < (unsigned)n0;
             double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
             if (d2 >= reach2[same]) continue;
-            RESERVE(wk->near, wk->near_cap, nn);
+            PH_RESERVE(wk->near, wk->near_cap, nn + 1);
             wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
             wrap |= k1 < k;
         }
@@ -270,31 +267,6 @@ static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *e
     }
 }
 
-void contact_reserve_strips(Contact *c, int n)
-{
-    if (n <= c->strips_cap) return;
-    c->strip = ph_realloc(c->strip, (size_t)n * sizeof *c->strip);
-    memset(c->strip + c->strips_cap, 0, (size_t)(n - c->strips_cap) * sizeof *c->strip);
-    c->strips_cap = n;
-}
-
-void contact_reserve_threads(Contact *c, int what)
-{
-    int nt = 1;
-#ifdef _OPENMP
-    nt = omp_get_max_threads();
-#endif
-    if (nt > c->nthreads) {
-        c->work = ph_realloc(c->work, (size_t)nt * sizeof *c->work);
-        memset(c->work + c->nthreads, 0, (size_t)(nt - c->nthreads) * sizeof *c->work);
-        c->nthreads = nt;
-    }
-    for (int t = 0; t < c->nthreads; t++) {
-        if (what == WANT_NEIGHBORS) c->work[t].nb_n = 0;
-        else c->work[t].rec_n = 0;
-    }
-}
-
 /* The pairs from a new grid (and a new list if skin >= 0): forces added to e->fx, fy (what =
  * WANT_FORCES, or WANT_ENERGY with the energy in *energy), or the neighbour pairs. transient:
  * the grid is released right after, so the sort's work space (8 bytes per vertex) is freed
@@ -328,8 +300,6 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
 {
     from_grid(c, e, P, e->fx, e->fy, lmax, -1, energy ? WANT_ENERGY : WANT_FORCES, energy, 0);
 }
-
-void contact_invalidate(Contact *c) { c->list_ok = 0; }
 
 /* Whether the list can still serve once patched (see contact.h): built for this reach, and no
  * vertex has left the band of its strip. */
@@ -392,7 +362,7 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
     c->list_lcell = lcell;
     c->moved = c->wander_max = c->lazy = 0;
     c->flow_helps = 1;
-    GROW(c->wander, c->wander_cap, e->np);
+    PH_RESERVE(c->wander, c->wander_cap, e->np);
     for (int p = 0; p < e->np; p++) c->wander[p] = 0;
     c->builds++;
     contact_take_snapshot(c, e);

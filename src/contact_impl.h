@@ -48,15 +48,6 @@ struct ContactDone { _Atomic int64_t walk; char pad[64 - sizeof(int64_t)]; };
 /* One strip of the list: its stream of records (see contact.h). */
 struct ContactStrip { int *rec; size_t n, cap; };
 
-/* Room for n ints in strip st, growing by a quarter when it must (the list is most of the
- * memory of a large ensemble). */
-static inline void strip_reserve(struct ContactStrip *st, size_t n)
-{
-    if (n <= st->cap) return;
-    st->cap = n + n / 4 + 64;
-    st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec);
-}
-
 /* The polygons the list's slot numbers refer to (as at its build or last patch), and the work
  * space of a patch. */
 struct ContactSnap {
@@ -82,10 +73,6 @@ struct ContactSnap {
     double *wander;             /* the patch's new contact.wander */
     int wander_cap;
 };
-
-/* Grows a per-thread buffer to hold n + 1 elements. */
-#define RESERVE(buf, cap, n) do { if ((n) == (cap)) { (cap) = (cap) ? 2 * (cap) : 256; \
-    (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
 
 /* The exact test of edge k -> k1 against vertex i at (px, py): the closest point's coordinate w,
  * the vector (*gx, *gy) from the vertex to it and its squared length. */
@@ -131,10 +118,6 @@ DEFINE_SLOT_SORT(near_sort, Near)
 
 /* Sorts the n edges (k, k1) at r (pairs of ints) by k. */
 static inline void record_sort(int *r, int n) { edge_sort((RecEdge *)r, n); }
-
-/* Grows an array to hold n elements. */
-#define GROW(buf, cap, n) do { if ((size_t)(n) > (size_t)(cap)) { (cap) = (n) + (n) / 2 + 16; \
-    (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
 
 /* The cell of the build's grid that holds (x, y), clamped like grid_cell; and its row. */
 static inline int list_cell(const Contact *c, double x, double y, int *row)

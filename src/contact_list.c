@@ -1,8 +1,36 @@
-/* The neighbour list's lifetime (see contact.h): the motion budgets after each step, the patch
- * that renumbers the list and gives new records to the vertices around changed polygons, and the
- * list's section of a checkpoint. The walks over the list are in contact.c. */
+/* The neighbour list's lifetime (see contact.h): the work space of the threads and the strips,
+ * the motion budgets after each step, the patch that renumbers the list and gives new records to
+ * the vertices around changed polygons, and the list's section of a checkpoint. The walks over
+ * the grid or the list are in contact.c, which calls this file; this file calls nothing there. */
 #include "contact_impl.h"
 #include "bands.h"
+
+void contact_reserve_strips(Contact *c, int n)
+{
+    if (n <= c->strips_cap) return;
+    c->strip = ph_realloc(c->strip, (size_t)n * sizeof *c->strip);
+    memset(c->strip + c->strips_cap, 0, (size_t)(n - c->strips_cap) * sizeof *c->strip);
+    c->strips_cap = n;
+}
+
+void contact_reserve_threads(Contact *c, int what)
+{
+    int nt = 1;
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+#endif
+    if (nt > c->nthreads) {
+        c->work = ph_realloc(c->work, (size_t)nt * sizeof *c->work);
+        memset(c->work + c->nthreads, 0, (size_t)(nt - c->nthreads) * sizeof *c->work);
+        c->nthreads = nt;
+    }
+    for (int t = 0; t < c->nthreads; t++) {
+        if (what == WANT_NEIGHBORS) c->work[t].nb_n = 0;
+        else c->work[t].rec_n = 0;
+    }
+}
+
+void contact_invalidate(Contact *c) { c->list_ok = 0; }
 
 /* Room for a snapshot of np polygons. */
 static void snap_reserve(struct ContactSnap *sn, int np)
@@ -45,7 +73,7 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
      * velocity for the next fit (each polygon in vertex order: the same at any thread count) */
     const double *f = c->flow, spread = 0.5 * (c->list_reach + c->list_skin) *
         sqrt(f[2] * f[2] + f[3] * f[3] + f[4] * f[4] + f[5] * f[5]);   /* |B| (R + skin) / 2 (Frobenius >= spectral norm) */
-    GROW(sn->mean, sn->mean_cap, 4 * e->np);
+    PH_RESERVE(sn->mean, sn->mean_cap, 4 * e->np);
     double wmax = 0;
     int slow = 0;   /* polygons that moved less than half vmax relative to the flow (an exact count) */
     #pragma omp parallel reduction(max : wmax) reduction(+ : slow)
@@ -143,7 +171,7 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
                 double w, gx, gy;
                 int k1 = ens_next(e, k);
                 if (project(e, px, py, k, k1, &w, &gx, &gy) >= list2[same]) continue;
-                strip_reserve(st, at + 4 + 2 * nl);
+                PH_RESERVE(st->rec, st->cap, at + 4 + 2 * nl);
                 st->rec[at + 2 + 2 * nl] = k; st->rec[at + 3 + 2 * nl] = k1;
                 nl++;
             }
@@ -180,7 +208,7 @@ static void mark_around(Contact *c, const Ensemble *e, int p, double r)
         for (int x = c0 > 1 ? c0 - 2 : 0; x <= c1 + 2 && x < c->list_nx; x++) {
             int cell = y * c->list_nx + x, dy = y < r0 ? r0 - y : y > r1 ? y - r1 : 0, dx = x < c0 ? c0 - x : x > c1 ? x - c1 : 0;
             int level = 3 - (dx > dy ? dx : dy);
-            if (!sn->mark[cell]) { GROW(sn->marked, sn->marked_cap, sn->marked_n + 1); sn->marked[sn->marked_n++] = cell; }
+            if (!sn->mark[cell]) { PH_RESERVE(sn->marked, sn->marked_cap, sn->marked_n + 1); sn->marked[sn->marked_n++] = cell; }
             if (level > sn->mark[cell]) sn->mark[cell] = (unsigned char)level;
         }
 }
@@ -209,17 +237,19 @@ static void clear_marks(struct ContactSnap *sn)
 /* Patches the list to the polygons of e (see contact.h), refreshing the polygons that have used a
  * fraction `refresh` of their motion budget. Returns 0, or -1 when a rebuild is due instead (half
  * the vertices would get new records); the list is unchanged then. */
-int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh)
+/* Patch step 1: the snapshot's polygons now. The polygons that keep their id keep their order,
+ * and those made since have ids >= next_id; unchanged = same id, vertex count and edits. A
+ * polygon that is new, changed, or has moved (most of) its budget, `refresh` of it, is listed in
+ * sn->changed to get new records around it. Returns how many; *nv: all vertices, *nvchanged:
+ * theirs. */
+static int match_polygons(Contact *c, const Ensemble *e, double refresh, long *nv, long *nvchanged)
 {
     struct ContactSnap *sn = c->snap;
-    const double skin = c->list_skin, r = params_reach(P) + skin;
-    /* 1. the snapshot's polygons now: the polygons that keep their id keep their order, and
-     * those made since have ids >= next_id; unchanged = same id, vertex count and edits */
-    GROW(sn->changed, sn->changed_cap, e->np);
-    GROW(sn->wander, sn->wander_cap, e->np);
+    PH_RESERVE(sn->changed, sn->changed_cap, e->np);
+    PH_RESERVE(sn->wander, sn->wander_cap, e->np);
     int o = 0, nchanged = 0;
-    long nvchanged = 0, nv = 0;
-    const double budget = 0.5 * skin * (1 - 1e-9), renew = refresh * budget;
+    *nv = *nvchanged = 0;
+    const double budget = 0.5 * c->list_skin * (1 - 1e-9), renew = refresh * budget;
     for (int p = 0; p < e->np; p++) {
         int m = -1;
         if (e->id[p] < sn->next_id) {
@@ -227,22 +257,23 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
             if (o < sn->np) m = o++;
         }
         int same = m >= 0 && sn->count[m] == e->count[p] && sn->edits[m] == e->edits[p];
-        nv += e->count[p];
+        *nv += e->count[p];
         if (m >= 0) sn->newstart[m] = same ? e->start[p] : -1;
         sn->wander[p] = same ? c->wander[m] + c->lazy : 0;
-        if (!same || sn->wander[p] >= renew) {   /* new, changed, or moved (most of) its budget: new records around it */
+        if (!same || sn->wander[p] >= renew) {
             sn->wander[p] = 0;
             sn->changed[nchanged++] = p;
-            nvchanged += e->count[p];
+            *nvchanged += e->count[p];
         }
     }
     while (o < sn->np) sn->newstart[o++] = -1;
-    /* (a patch of many vertices costs as much as a rebuild and more memory: at most half of them,
-     * an eighth from 65,536 vertices on, where the work lists' memory counts: one that gave 107,000
-     * of 480,000 vertices new records raised a packing's peak memory by 11 % over a rebuild) */
-    const long most = nv < GRID_LARGE ? nv / 2 : nv / 8;   /* (vertices, not slots: the same after a restart) */
-    if (nvchanged > most) return -1;
-    /* 2. the cells around the changed polygons */
+    return nchanged;
+}
+
+/* Patch step 2: the cells around the changed polygons (mark_around). */
+static void mark_cells(Contact *c, const Ensemble *e, int nchanged, double r)
+{
+    struct ContactSnap *sn = c->snap;
     int ncell = c->list_nx * c->list_ny;
     if (ncell > sn->mark_cap) {
         sn->mark = ph_realloc(sn->mark, (size_t)ncell);
@@ -250,15 +281,17 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
         sn->mark_cap = ncell;
     }
     for (int k = 0; k < nchanged; k++) mark_around(c, e, sn->changed[k], r);
-    /* 3. the vertices in those cells get new records (dirty); the edges whose midpoints lie in
-     * or next to them are the candidates. Each thread takes a contiguous range of polygons, so
-     * the lists joined in thread order are in slot order. */
-    GROW(sn->dirty, sn->dirty_cap, e->nv_used);
+}
+
+/* Patch step 3: the vertices in the marked cells get new records (sn->dirty, and each thread's
+ * dv); the edges whose midpoints lie in or next to them are the candidates (each thread's sel).
+ * Each of the nt threads takes a contiguous range of polygons, so that the lists joined in thread
+ * order are in slot order. Clears the marks; *ndv and *nsel: how many of each. */
+static void select_vertices(Contact *c, const Ensemble *e, int nt, int *ndv, int *nsel)
+{
+    struct ContactSnap *sn = c->snap;
+    PH_RESERVE(sn->dirty, sn->dirty_cap, e->nv_used);
     contact_reserve_threads(c, WANT_FORCES);
-    int nt = 1;   /* (the threads of this step: c->nthreads is the most any step has had) */
-#ifdef _OPENMP
-    nt = omp_get_max_threads();
-#endif
     #pragma omp parallel num_threads(nt)
     {
         int tid = 0, nth = 1;
@@ -275,25 +308,31 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
                 int vc = list_cell(c, e->x[i], e->y[i], NULL), mv = sn->mark[vc];
                 sn->dirty[i] = mv == 3;
                 if (!mv) continue;
-                if (mv == 3) { RESERVE(wk->dv, wk->dv_cap, wk->dv_n); wk->dv[wk->dv_n++] = (Sel){ vc, i, 0, 0, 0 }; }
+                if (mv == 3) { PH_RESERVE(wk->dv, wk->dv_cap, wk->dv_n + 1); wk->dv[wk->dv_n++] = (Sel){ vc, i, 0, 0, 0 }; }
                 double mx = 0.5 * (e->x[i] + e->x[j]), my = 0.5 * (e->y[i] + e->y[j]);
                 int mc = list_cell(c, mx, my, NULL);
                 if (sn->mark[mc] >= 2) {
-                    RESERVE(wk->sel, wk->sel_cap, wk->sel_n);
+                    PH_RESERVE(wk->sel, wk->sel_cap, wk->sel_n + 1);
                     wk->sel[wk->sel_n++] = (Sel){ mc, i, (float)(mx - c->list_x0), (float)(my - c->list_y0),
                                                   (float)(0.5 * hypot(e->x[j] - e->x[i], e->y[j] - e->y[i])) };
                 }
             }
     }
     clear_marks(sn);
-    int ndv = 0, nsel = 0;
-    for (int t = 0; t < nt; t++) { ndv += c->work[t].dv_n; nsel += c->work[t].sel_n; }
-    if (ndv > most) return -1;
-    /* 4. the candidates and the dirty vertices by (cell, slot); strips are runs of rows, so the
-     * dirty vertices of strip s are a range */
-    GROW(sn->sel, sn->sel_cap, 2 * nsel);   /* (and the sorts' work space) */
-    GROW(sn->dv, sn->dv_cap, ndv);
-    GROW(sn->dv_at, sn->dv_at_cap, c->nstrips + 1);
+    *ndv = *nsel = 0;
+    for (int t = 0; t < nt; t++) { *ndv += c->work[t].dv_n; *nsel += c->work[t].sel_n; }
+}
+
+/* Patch step 4: the candidates (sn->sel) and the dirty vertices (sn->dv) joined in thread order
+ * and sorted by (cell, slot); strips are runs of rows, so the dirty vertices of strip s are the
+ * range sn->dv[dv_at[s] .. dv_at[s + 1]). */
+static void order_selection(Contact *c, int nt, int ndv, int nsel)
+{
+    struct ContactSnap *sn = c->snap;
+    int ncell = c->list_nx * c->list_ny;
+    PH_RESERVE(sn->sel, sn->sel_cap, 2 * nsel);   /* (and the sorts' work space) */
+    PH_RESERVE(sn->dv, sn->dv_cap, ndv);
+    PH_RESERVE(sn->dv_at, sn->dv_at_cap, c->nstrips + 1);
     nsel = ndv = 0;
     for (int t = 0; t < nt; t++) {
         struct ContactWork *w = &c->work[t];
@@ -302,20 +341,30 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
         nsel += w->sel_n; ndv += w->dv_n;
     }
     sort_by_cell(sn->sel, sn->sel + nsel, nsel, ncell);   /* (slot order within a cell: they were in slot order) */
-    GROW(sn->sel, sn->sel_cap, nsel + ndv);
+    PH_RESERVE(sn->sel, sn->sel_cap, nsel + ndv);
     sort_by_cell(sn->dv, sn->sel + nsel, ndv, ncell);
     for (int s = 0, a = 0; s <= c->nstrips; s++) {
         while (a < ndv && sn->dv[a].cell / c->list_nx < s * GRID_STRIP) a++;
         sn->dv_at[s] = a;
     }
     sn->dv_at[c->nstrips] = ndv;
-    /* 5. old slots -> new */
-    GROW(sn->smap, sn->smap_cap, sn->nv);
+}
+
+/* Patch step 5: each slot of the snapshot -> its slot now (-1: its polygon changed or vanished). */
+static void map_slots(struct ContactSnap *sn)
+{
+    PH_RESERVE(sn->smap, sn->smap_cap, sn->nv);
     #pragma omp parallel for schedule(static)
     for (int q = 0; q < sn->np; q++)
         for (int k = 0; k < sn->count[q]; k++) sn->smap[sn->start[q] + k] = sn->newstart[q] < 0 ? -1 : sn->newstart[q] + k;
-    /* 6. each strip: its records renumbered in place, without those of dirty or vanished vertices
-     * and the entries of vanished edges, then the new records of its dirty vertices */
+}
+
+/* Patch step 6: each strip's records renumbered in place, without those of dirty or vanished
+ * vertices and the entries of vanished edges, then the new records of its dirty vertices
+ * (new_records, from the nsel candidates). */
+static void renew_strips(Contact *c, const Ensemble *e, const Params *P, int nsel)
+{
+    struct ContactSnap *sn = c->snap;
     #pragma omp parallel
     {
         int s0, s1;   /* (the strips of this thread's band, as in the walks over the list: bands.h) */
@@ -338,8 +387,29 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
             }
             st->n = w;
             new_records(c, e, P, st, sn->dv + sn->dv_at[s], sn->dv_at[s + 1] - sn->dv_at[s], sn->sel, nsel);
+        }
     }
-    }
+}
+
+int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh)
+{
+    long nv, nvchanged;
+    int nchanged = match_polygons(c, e, refresh, &nv, &nvchanged);
+    /* (a patch of many vertices costs as much as a rebuild and more memory: at most half of them,
+     * an eighth from 65,536 vertices on, where the work lists' memory counts: one that gave 107,000
+     * of 480,000 vertices new records raised a packing's peak memory by 11 % over a rebuild) */
+    const long most = nv < GRID_LARGE ? nv / 2 : nv / 8;   /* (vertices, not slots: the same after a restart) */
+    if (nvchanged > most) return -1;
+    mark_cells(c, e, nchanged, params_reach(P) + c->list_skin);
+    int nt = 1, ndv, nsel;   /* (the threads of this step: c->nthreads is the most any step has had) */
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+#endif
+    select_vertices(c, e, nt, &ndv, &nsel);
+    if (ndv > most) return -1;
+    order_selection(c, nt, ndv, nsel);
+    map_slots(c->snap);
+    renew_strips(c, e, P, nsel);
     contact_take_snapshot(c, e);
     adopt_wander(c, e->np);
     c->lazy = 0;   /* (added to every polygon's budget above) */
@@ -370,7 +440,7 @@ void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t
         int64_t len = (int64_t)st->n;
         put(out, &len, sizeof len);
         if (!len) continue;   /* (an empty strip may have no buffer) */
-        GROW(buf, buf_cap, st->n);
+        PH_RESERVE(buf, buf_cap, st->n);
         for (size_t q = 0; q < st->n; ) {   /* records (i, n, n edges k -> k1) */
             int nl = st->rec[q + 1];
             buf[q] = canon[st->rec[q]]; buf[q + 1] = nl;
@@ -442,7 +512,7 @@ int contact_load(Contact *c, FILE *f, size_t left)
     int64_t next_id = 0;
     ok = ok && fread(&n[3], sizeof n[3], 1, f) == 1 && n[3] >= 0 && (size_t)n[3] <= left / 28 &&
          fread(&next_id, sizeof next_id, 1, f) == 1 && next_id >= 0;
-    if (ok) { snap_reserve(sn, n[3]); GROW(sn->wander, sn->wander_cap, n[3]); }
+    if (ok) { snap_reserve(sn, n[3]); PH_RESERVE(sn->wander, sn->wander_cap, n[3]); }
     for (int p = 0; ok && p < n[3]; p++) {
         int32_t v[3];
         ok = fread(&sn->id[p], sizeof sn->id[p], 1, f) == 1 && fread(v, sizeof v, 1, f) == 1 && fread(&sn->wander[p], sizeof(double), 1, f) == 1 &&
@@ -458,7 +528,7 @@ int contact_load(Contact *c, FILE *f, size_t left)
     for (int s = 0; s < n[2]; s++) {
         struct ContactStrip *st = &c->strip[s];
         size_t len = at[s + 1] - at[s];
-        if (len > st->cap) { st->cap = len; st->rec = ph_realloc(st->rec, len * sizeof *st->rec); }
+        PH_RESERVE(st->rec, st->cap, len);
         if (len) memcpy(st->rec, data + at[s], len * sizeof *data);
         st->n = len;
         for (size_t m = 0; m < len; m += 2 + 2 * (size_t)st->rec[m + 1]) record_sort(st->rec + m + 2, st->rec[m + 1]);   /* (files of earlier versions) */

@@ -1,9 +1,9 @@
 /* Storage of the ensemble: allocation, growth of the flat arrays, adding and removing polygons.
- * See ensemble.h for the layout. Every allocation failure ends the program (status 1): there is
- * no sensible way to go on without memory. */
+ * See ensemble.h for the layout. Every allocation failure ends the program (status 1, status.h):
+ * there is no sensible way to go on without memory. */
 #include "ensemble.h"
-#include "bands.h"
 #include "geometry.h"
+#include "status.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,10 +12,7 @@
 void *ph_realloc(void *p, size_t size)
 {
     void *q = realloc(p, size ? size : 1);
-    if (!q) {
-        fprintf(stderr, "polyhoop: out of memory (%zu bytes)\n", size);
-        exit(1);
-    }
+    if (!q) status_exit(PH_EXIT_MEMORY, "out of memory (%zu bytes)", size);
     return q;
 }
 
@@ -56,9 +53,9 @@ void ensemble_reserve(Ensemble *e, int nv, int np)
     if (e->np + np > e->np_cap) {
         int cap = e->np_cap ? e->np_cap : 16;
         while (cap < e->np + np) cap *= 2;
-#define GROW(type, name, file_type, init) e->name = grow(e->name, (size_t)cap, sizeof *e->name);
-        ENSEMBLE_POLYGON_FIELDS(GROW)
-#undef GROW
+#define GROW_FIELD(type, name, file_type, init) e->name = grow(e->name, (size_t)cap, sizeof *e->name);
+        ENSEMBLE_POLYGON_FIELDS(GROW_FIELD)
+#undef GROW_FIELD
         e->np_cap = cap;
     }
 }
@@ -74,7 +71,7 @@ int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, 
 #undef INIT
     int s = e->start[p];
     e->layout++;
-    bands_invalidate(e);   /* (polygons added) */
+    e->bands.np = -1;   /* (polygons added) */
     memcpy(e->x + s, x, (size_t)n * sizeof *x);
     memcpy(e->y + s, y, (size_t)n * sizeof *y);
     memcpy(e->vx + s, vx, (size_t)n * sizeof *vx);
@@ -90,8 +87,8 @@ int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, 
 
 int ensemble_add_polygon(Ensemble *e, int n, const double *x, const double *y, int phase, int rigid)
 {
-    double *v = calloc((size_t)n, sizeof *v), *l0 = malloc((size_t)n * sizeof *l0);
-    if (!v || !l0) { fprintf(stderr, "polyhoop: out of memory\n"); exit(1); }
+    double *v = ph_realloc(NULL, (size_t)n * sizeof *v), *l0 = ph_realloc(NULL, (size_t)n * sizeof *l0);
+    memset(v, 0, (size_t)n * sizeof *v);
     for (int k = 0; k < n; k++) l0[k] = hypot(x[(k + 1) % n] - x[k], y[(k + 1) % n] - y[k]);
     int p = ensemble_push_polygon(e, n, x, y, v, v, l0);
     e->phase[p] = (signed char)(phase >= 0 ? 1 : -1);
@@ -105,7 +102,7 @@ void ensemble_keep(Ensemble *e, const unsigned char *keep)
 {
     int q = 0;
     e->layout++;
-    bands_invalidate(e);   /* (polygons removed) */
+    e->bands.np = -1;   /* (polygons removed) */
     for (int p = 0; p < e->np; p++) {
         if (!keep[p]) { e->gaps = 1; continue; }
         if (q != p) {

@@ -48,7 +48,13 @@
 /* An event of the run, for its log (events.csv): the polygons before and after it, by id (-1:
  * none), and the step it happened in. */
 typedef struct Event { int64_t step; int type; int64_t before[2], after[2]; } Event;
-enum { EVENT_DIVISION, EVENT_REMOVAL, EVENT_FUSION, EVENT_SPLIT, EVENT_DEATH, EVENT_PASSAGE };
+/* The kinds of event: X(index, name in events.csv). */
+#define ENSEMBLE_EVENTS(X) \
+    X(EVENT_DIVISION, "division") X(EVENT_REMOVAL, "removal") X(EVENT_FUSION, "fusion") \
+    X(EVENT_SPLIT, "split") X(EVENT_DEATH, "death") X(EVENT_PASSAGE, "passage")
+#define ENSEMBLE_EVENT_INDEX(index, name) index,
+enum { ENSEMBLE_EVENTS(ENSEMBLE_EVENT_INDEX) EVENT_KINDS };
+#undef ENSEMBLE_EVENT_INDEX
 
 typedef struct Ensemble {
     /* vertices: nv_used slots in use (including gaps), nv_cap allocated */
@@ -76,15 +82,39 @@ typedef struct Ensemble {
     uint64_t draws;
     Event *events;     /* the events since the log was last written (log_events: 1 to keep them) */
     int nevents, events_cap, log_events;
-    struct EnsembleBands {   /* which thread works on which polygons (bands.h): scheduling, never a result */
+    struct EnsembleBands {   /* which thread works on which polygons: scheduling, never a result. bands.c
+                                makes them; adding or removing polygons marks them stale (np = -1) */
         int n, np, cap, ncap;  /* bands, the polygon count they were made for (-1: stale) */
         int *order, *at;       /* polygons by band: band t is order[at[t] .. at[t + 1]) */
         double *y;             /* band t lies in heights [y[t], y[t + 1]) */
     } bands;
 } Ensemble;
 
+/* The data a vertex carries, in this order: remodeling, division, fusion and the spatial sort
+ * move them together, and a checkpoint stores them so; fx, fy (the step's forces) and pid (the
+ * owner) are rebuilt, not carried. V_x .. V_l0 index arrays of ENSEMBLE_NFIELDS of them; l0 comes
+ * last (the fields before it are what a new vertex interpolates). */
+#define ENSEMBLE_VERTEX_FIELDS(X) X(x) X(y) X(vx) X(vy) X(l0)
+#define ENSEMBLE_FIELD_INDEX(name) V_##name,
+enum { ENSEMBLE_VERTEX_FIELDS(ENSEMBLE_FIELD_INDEX) ENSEMBLE_NFIELDS };
+#undef ENSEMBLE_FIELD_INDEX
+
+/* d[f] = field f of e from slot s on (the arrays move when they grow: use them at once). */
+static inline void ensemble_fields(const Ensemble *e, int s, double *d[ENSEMBLE_NFIELDS])
+{
+#define ENSEMBLE_FIELD_AT(name) *d++ = e->name + s;
+    ENSEMBLE_VERTEX_FIELDS(ENSEMBLE_FIELD_AT)
+#undef ENSEMBLE_FIELD_AT
+}
+
 /* realloc that ends the program (status 1) when memory runs out: there is no sensible way on. */
 void *ph_realloc(void *p, size_t size);
+
+/* The one way an array grows: room for n elements of buf, whose capacity is cap; when it must
+ * grow, to n + n / 4 + 64 (amortised O(1) appends, and a large array, such as the contact list's
+ * strips, at most a quarter larger than it needs). */
+#define PH_RESERVE(buf, cap, n) do { if ((size_t)(n) > (size_t)(cap)) { \
+    (cap) = (n) + (n) / 4 + 64; (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
 
 void ensemble_init(Ensemble *e, uint64_t seed);
 void ensemble_free(Ensemble *e);

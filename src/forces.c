@@ -76,7 +76,9 @@ double forces_step(Ensemble *e, const Params *P)
     return lmax;
 }
 
-const char *const forces_terms[U_TERMS] = { "area", "tension", "edge", "bending", "pressure", "attractor", "gravity" };
+#define TERM_NAME(index, name) [index] = name,
+const char *const forces_terms[U_TERMS] = { FORCES_TERMS(TERM_NAME) };
+#undef TERM_NAME
 
 double forces_polygon(Ensemble *e, const Params *P, int p, double *u) { return polygon_forces(e, P, p, u, NULL, 1); }
 

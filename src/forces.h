@@ -9,8 +9,13 @@
 /* Recomputes A and L of every polygon; returns the longest edge. */
 double forces_update_geometry(Ensemble *e);
 
-/* The internal energy's terms, in the order of docs/model.md 2 (names: forces_terms). */
-enum { U_AREA, U_TENSION, U_EDGE, U_BENDING, U_PRESSURE, U_ATTRACTOR, U_GRAVITY, U_TERMS };
+/* The internal energy's terms, in the order of docs/model.md 2: X(index, name in the log). */
+#define FORCES_TERMS(X) \
+    X(U_AREA, "area") X(U_TENSION, "tension") X(U_EDGE, "edge") X(U_BENDING, "bending") \
+    X(U_PRESSURE, "pressure") X(U_ATTRACTOR, "attractor") X(U_GRAVITY, "gravity")
+#define FORCES_TERM_INDEX(index, name) index,
+enum { FORCES_TERMS(FORCES_TERM_INDEX) U_TERMS };
+#undef FORCES_TERM_INDEX
 extern const char *const forces_terms[U_TERMS];
 
 /* Sets fx, fy of every vertex of polygon p to its internal force (zero for rigid polygons) and

@@ -53,15 +53,17 @@ static int separate_bridges(const Ensemble *e, Chain *c1, Chain *c2, int joined,
     }
 }
 
-/* Copies a chain into the arrays d (x, y, vx, vy, l0) from index m on; l0 of the last vertex is
+/* Copies a chain into the arrays d (the vertex fields) from index m on; l0 of the last vertex is
  * left for the bridge. Returns the new m. */
-static int copy_chain(const Ensemble *e, const Chain *c, double *d[5], int m)
+static int copy_chain(const Ensemble *e, const Chain *c, double *d[ENSEMBLE_NFIELDS], int m)
 {
     for (int j = 0; j < c->len; j++, m++) {
         int s = chain_slot(e, c, j);
-        d[0][m] = e->x[s]; d[1][m] = e->y[s]; d[2][m] = e->vx[s]; d[3][m] = e->vy[s];
+        double *v[ENSEMBLE_NFIELDS];
+        ensemble_fields(e, s, v);
+        for (int f = 0; f < V_l0; f++) d[f][m] = *v[f];
         /* walked backwards, the edge from s to its predecessor has the predecessor's rest length */
-        d[4][m] = c->dir > 0 ? e->l0[s] : e->l0[ens_prev(e, s)];
+        d[V_l0][m] = c->dir > 0 ? e->l0[s] : e->l0[ens_prev(e, s)];
     }
     return m;
 }
@@ -77,19 +79,19 @@ static double stretch_of(const Ensemble *e, int p, double *sum_l, double *sum_l0
 }
 
 /* sets the rest length of the bridge from vertex `from` to vertex `to` of the arrays d */
-static void bridge(double *d[5], int from, int to, double stretch)
+static void bridge(double *d[ENSEMBLE_NFIELDS], int from, int to, double stretch)
 {
-    d[4][from] = hypot(d[0][to] - d[0][from], d[1][to] - d[1][from]) / stretch;
+    d[V_l0][from] = hypot(d[V_x][to] - d[V_x][from], d[V_y][to] - d[V_y][from]) / stretch;
 }
 
-static void reverse(double *d[5], int n)
+static void reverse(double *d[ENSEMBLE_NFIELDS], int n)
 {
     /* reversing the order: the edge i -> i+1 becomes the edge from i+1 to i, so rest lengths shift */
     double *l = ph_realloc(NULL, (size_t)n * sizeof *l);
-    for (int i = 0; i < n; i++) l[i] = d[4][(n - 2 - i + n) % n];
-    for (int f = 0; f < 4; f++)
+    for (int i = 0; i < n; i++) l[i] = d[V_l0][(n - 2 - i + n) % n];
+    for (int f = 0; f < V_l0; f++)
         for (int i = 0, j = n - 1; i < j; i++, j--) { double t = d[f][i]; d[f][i] = d[f][j]; d[f][j] = t; }
-    memcpy(d[4], l, (size_t)n * sizeof *l);
+    memcpy(d[V_l0], l, (size_t)n * sizeof *l);
     free(l);
 }
 
@@ -117,8 +119,8 @@ static int fuse_two(Ensemble *e, const Params *P, const Candidate *c, unsigned c
     Chain c2 = y_in_x ? (Chain){ y, c->k - e->start[y], -1, ny } : (Chain){ y, c->k1 - e->start[y], 1, ny };
     if (separate_bridges(e, &c1, &c2, 1, at(e, c->i), P->h)) return 0;
     int n = c1.len + c2.len;
-    double *buf = ph_realloc(NULL, (size_t)n * 5 * sizeof *buf), *d[5], sl = 0, sl0 = 0;
-    for (int f = 0; f < 5; f++) d[f] = buf + (size_t)n * f;
+    double *buf = ph_realloc(NULL, (size_t)n * ENSEMBLE_NFIELDS * sizeof *buf), *d[ENSEMBLE_NFIELDS], sl = 0, sl0 = 0;
+    for (int f = 0; f < ENSEMBLE_NFIELDS; f++) d[f] = buf + (size_t)n * f;
     copy_chain(e, &c2, d, copy_chain(e, &c1, d, 0));
     stretch_of(e, x, &sl, &sl0);
     double stretch = stretch_of(e, y, &sl, &sl0);
@@ -134,7 +136,7 @@ static int fuse_two(Ensemble *e, const Params *P, const Candidate *c, unsigned c
         double Amax = e->Amax[outer];
         int64_t parent = e->id[outer];
         int phase = e->phase[outer], gen = (e->gen[x] > e->gen[y] ? e->gen[x] : e->gen[y]) + 1, att = e->attracted[x] | e->attracted[y];
-        int q = ensemble_push_polygon(e, n, d[0], d[1], d[2], d[3], d[4]);
+        int q = ensemble_push_polygon(e, n, d[V_x], d[V_y], d[V_vx], d[V_vy], d[V_l0]);
         e->attracted[q] = (unsigned char)att;
         e->polarity[q] = e->polarity[outer];
         e->A0[q] = A0; e->alpha[q] = alpha; e->Amax[q] = Amax; e->parent[q] = parent; e->gen[q] = gen;
@@ -154,8 +156,9 @@ static int split_one(Ensemble *e, const Params *P, const Candidate *c, unsigned 
     if (c1.len < 2 || c2.len < 2) return 0;
     if (separate_bridges(e, &c1, &c2, 0, at(e, c->i), P->h)) return 0;
     int n1 = c1.len, n2 = c2.len;
-    double *buf = ph_realloc(NULL, (size_t)(n1 + n2) * 5 * sizeof *buf), *d1[5], *d2[5], sl = 0, sl0 = 0;
-    for (int f = 0; f < 5; f++) { d1[f] = buf + (size_t)(n1 + n2) * f; d2[f] = d1[f] + n1; }
+    double *buf = ph_realloc(NULL, (size_t)(n1 + n2) * ENSEMBLE_NFIELDS * sizeof *buf), *d1[ENSEMBLE_NFIELDS], *d2[ENSEMBLE_NFIELDS];
+    double sl = 0, sl0 = 0;
+    for (int f = 0; f < ENSEMBLE_NFIELDS; f++) { d1[f] = buf + (size_t)(n1 + n2) * f; d2[f] = d1[f] + n1; }
     copy_chain(e, &c1, d1, 0);
     copy_chain(e, &c2, d2, 0);
     double stretch = stretch_of(e, x, &sl, &sl0);
@@ -173,12 +176,12 @@ static int split_one(Ensemble *e, const Params *P, const Candidate *c, unsigned 
         double polarity = e->polarity[x];
         if (A1 < 0) reverse(d1, n1);
         if (A2 < 0) reverse(d2, n2);
-        double *d[2][5] = { { d1[0], d1[1], d1[2], d1[3], d1[4] }, { d2[0], d2[1], d2[2], d2[3], d2[4] } };
+        double **d[2] = { d1, d2 };
         double A[2] = { A1, A2 };
         int len[2] = { n1, n2 };
         int64_t made[2];
         for (int h = 0; h < 2; h++) {
-            int q = ensemble_push_polygon(e, len[h], d[h][0], d[h][1], d[h][2], d[h][3], d[h][4]);
+            int q = ensemble_push_polygon(e, len[h], d[h][V_x], d[h][V_y], d[h][V_vx], d[h][V_vy], d[h][V_l0]);
             e->A0[q] = fabs(A[h]) * ratio;
             e->alpha[q] = nested ? (A[h] < 0 ? 0 : alpha) : alpha * A[h] / (A1 + A2);
             e->Amax[q] = Amax;

@@ -33,7 +33,7 @@ enum { OPT_ASCII = 1, OPT_CHECK = 2, OPT_EVERY = 4, OPT_PNG = 8, OPT_PNG_COLOR =
        OPT_PNG_VIEW = 64, OPT_PNG_RANGE = 128 };
 
 /* Vertices per thread of the automatic thread count: below about this many, a second thread
- * costs more in barriers than it saves (measured crossover, README "Threads"). */
+ * costs more in barriers than it saves (measured crossover: docs/performance.md). */
 enum { VERTICES_PER_THREAD = 2000 };
 
 /* The threads for nv vertices: -j or OMP_NUM_THREADS when given, else one per

@@ -3,14 +3,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "output.h"
 #include "checkpoint.h"
-#include "forces.h"
-#include "geometry.h"
-#include "grid.h"
 #include "runlog.h"
 #include "text.h"
 #include "vtp.h"
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <math.h>
 #include <omp.h>
@@ -53,48 +51,52 @@ static int run_file(const char *name)
            !strcmp(name, "events.csv.tmp") || !strcmp(name, "observables.csv") || !strcmp(name, "observables.csv.tmp");
 }
 
+/* out->error = the formatted message; returns status */
+static int failed(Output *out, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int failed(Output *out, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->error, sizeof out->error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
 /* One run per folder: an exclusive lock on dir/.polyhoop.lock, held (by the open descriptor)
  * until the process ends. A new run (not a restart) refuses a folder that holds another run's
  * files unless told to overwrite them, so that two runs' frames are never mixed. */
-static int claim_folder(const Options *o)
+static int claim_folder(Output *out)
 {
+    const Options *o = out->o;
     char path[4200];
     snprintf(path, sizeof path, "%s/.polyhoop.lock", o->dir);
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "polyhoop: cannot lock output folder %s: %s: %s\n", TEXT_ESC(o->dir), TEXT_ESC(path), strerror(errno));
-        return PH_EXIT_OUTPUT;
-    }
+    if (fd < 0)
+        return failed(out, PH_EXIT_OUTPUT, "cannot lock output folder %s: %s: %s", TEXT_ESC(o->dir), TEXT_ESC(path), strerror(errno));
     if (flock(fd, LOCK_EX | LOCK_NB)) {
-        fprintf(stderr, "polyhoop: output folder %s is in use by another run (it holds the lock %s); "
-                "choose another folder with -o\n", TEXT_ESC(o->dir), TEXT_ESC(path));
         close(fd);
-        return PH_EXIT_USAGE;
+        return failed(out, PH_EXIT_USAGE, "output folder %s is in use by another run (it holds the lock %s); "
+                      "choose another folder with -o", TEXT_ESC(o->dir), TEXT_ESC(path));
     }
     if (o->restart) return 0;
     DIR *d = opendir(o->dir);
-    if (!d) {
-        fprintf(stderr, "polyhoop: cannot read output folder %s: %s\n", TEXT_ESC(o->dir), strerror(errno));
-        return PH_EXIT_OUTPUT;
-    }
+    if (!d) return failed(out, PH_EXIT_OUTPUT, "cannot read output folder %s: %s", TEXT_ESC(o->dir), strerror(errno));
     int found = 0;
     char first[300] = "";
     for (struct dirent *f; (f = readdir(d));) {
         if (!run_file(f->d_name)) continue;
         if (!found++) snprintf(first, sizeof first, "%s", f->d_name);
         if (o->overwrite && unlinkat(dirfd(d), f->d_name, 0)) {
-            fprintf(stderr, "polyhoop: --overwrite: cannot remove %s/%s: %s\n", TEXT_ESC(o->dir), TEXT_ESC(f->d_name), strerror(errno));
+            int rc = failed(out, PH_EXIT_OUTPUT, "--overwrite: cannot remove %s/%s: %s", TEXT_ESC(o->dir), TEXT_ESC(f->d_name), strerror(errno));
             closedir(d);
-            return PH_EXIT_OUTPUT;
+            return rc;
         }
     }
     closedir(d);
-    if (found && !o->overwrite) {
-        fprintf(stderr, "polyhoop: output folder %s holds another run's output (%s and %d more files); "
-                "continue it with --restart %s, replace it with --overwrite, or choose another folder with -o\n",
-                TEXT_ESC(o->dir), TEXT_ESC(first), found - 1, TEXT_ESC(o->dir));
-        return PH_EXIT_USAGE;
-    }
+    if (found && !o->overwrite)
+        return failed(out, PH_EXIT_USAGE, "output folder %s holds another run's output (%s and %d more files); "
+                      "continue it with --restart %s, replace it with --overwrite, or choose another folder with -o",
+                      TEXT_ESC(o->dir), TEXT_ESC(first), found - 1, TEXT_ESC(o->dir));
     return 0;
 }
 
@@ -102,15 +104,12 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
 {
     const Params *P = &s->P;
     *out = (Output){ .o = o, .input = input, .version = version, .slast = s->e.step, .threads_max = omp_get_max_threads() };
-    if (make_dir(o->dir)) {
-        fprintf(stderr, "polyhoop: cannot create output folder %s: %s\n", TEXT_ESC(o->dir), strerror(errno));
-        return PH_EXIT_OUTPUT;
-    }
-    int rc = claim_folder(o);
+    if (make_dir(o->dir)) return failed(out, PH_EXIT_OUTPUT, "cannot create output folder %s: %s", TEXT_ESC(o->dir), strerror(errno));
+    int rc = claim_folder(out);
     if (rc) return rc;
     size_t metalen = 0;
     FILE *m = open_memstream(&out->meta, &metalen);
-    if (!m) { perror("polyhoop"); return PH_EXIT_MEMORY; }
+    if (!m) return failed(out, PH_EXIT_MEMORY, "out of memory (the frames' description)");
     fprintf(m, "polyhoop %s\nparameters: %s\ninput: %s\nseed: %llu\n", version, params_file, input,
             (unsigned long long)s->e.seed);
     params_print(m, P, "  ");
@@ -132,20 +131,17 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
     return 0;
 }
 
-void output_checkpoint(Output *out, Sim *s, int frame)
+int output_checkpoint(Output *out, Sim *s, int frame)
 {
     char path[4200], err[4400];
     RunRecord run = { "", out->range };
     options_record(out->o, run.options, sizeof run.options);
-    if (runlog_events(out->o->dir, s, err, sizeof err)) {   /* (the log holds every event up to the checkpoint) */
-        fprintf(stderr, "polyhoop: cannot write the event log: %s\n", TEXT_ESC(err));
-        exit(PH_EXIT_OUTPUT);
-    }
+    if (runlog_events(out->o->dir, s, err, sizeof err))   /* (the log holds every event up to the checkpoint) */
+        return failed(out, PH_EXIT_OUTPUT, "cannot write the event log: %s", TEXT_ESC(err));
     snprintf(path, sizeof path, "%s/checkpoint.bin", out->o->dir);
-    if (checkpoint_write(path, s, frame, out->input, &run, err, sizeof err)) {
-        fprintf(stderr, "polyhoop: cannot write the checkpoint: %s\n", err);
-        exit(PH_EXIT_OUTPUT);
-    }
+    if (checkpoint_write(path, s, frame, out->input, &run, err, sizeof err))
+        return failed(out, PH_EXIT_OUTPUT, "cannot write the checkpoint: %s", err);
+    return 0;
 }
 
 /* The speed of each polygon: the magnitude of its vertices' mean velocity. */
@@ -167,8 +163,7 @@ static int write_collection(Output *out, const Sim *s, int frame, char *err, siz
         out->pvd_frames = frame + 1;
         return 0;
     }
-    double *t = malloc(((size_t)frame + 1) * sizeof *t);
-    if (!t) { perror("polyhoop"); exit(PH_EXIT_MEMORY); }
+    double *t = ph_realloc(NULL, ((size_t)frame + 1) * sizeof *t);
     for (int k = 0; k <= frame; k++) t[k] = (double)k * s->P.Ns * s->P.dt;
     int r = vtp_write_collection(dir, frame + 1, t, err, errlen);
     free(t);
@@ -176,48 +171,22 @@ static int write_collection(Output *out, const Sim *s, int frame, char *err, siz
     return r;
 }
 
-void output_frame(Output *out, Sim *s, int frame)
+int output_frame(Output *out, Sim *s, int frame)
 {
     const Options *o = out->o;
     double t0 = omp_get_wtime();
     char path[4200], err[4400];
-    /* a frame is validated before it is written: every polygon counter-clockwise with a positive
-     * area and not crossing itself (the grid's test, O(vertices)). A polygon that is not means
-     * the run has gone wrong: stop, and every frame written is a validated one. A hoop that
-     * twisted in the last step is no fault: the remodeling that the next step begins with cuts
-     * the twist out (docs/model.md 4), so that remodeling is done now, with the same result,
-     * and the frame checked again. */
-    int bad = -1, a, b;
-    for (int p = 0; p < s->e.np && bad < 0; p++)
-        if (!(geom_area(s->e.x + s->e.start[p], s->e.y + s->e.start[p], s->e.count[p]) > 0)) bad = p;
-    if (bad < 0 && grid_crossing(&s->e, forces_update_geometry(&s->e), 1, &a, &b)) {
-        uint64_t layout = s->e.layout;
-        remodel_apply(&s->e, &s->P, &s->remodel);
-        if (s->e.layout == layout || grid_crossing(&s->e, forces_update_geometry(&s->e), 1, &a, &b)) bad = a;
-    }
-    if (bad >= 0) {
-        double area = geom_area(s->e.x + s->e.start[bad], s->e.y + s->e.start[bad], s->e.count[bad]);
-        char cause[300];
-        sim_likely_cause(s, cause, sizeof cause);
-        fprintf(stderr, "polyhoop: numerical blow-up at t = %.6g: polygon %d (id %lld) %s%g); %s. Likely cause: %s\n",
-                s->e.t, bad, (long long)s->e.id[bad], area > 0 ? "crosses itself (area " : "is inverted (area ", area,
-                frame ? "the frames written before are intact (each was validated)" : "no frame was written", cause);
-        exit(PH_EXIT_BLOWUP);
-    }
     if ((size_t)s->e.np > out->nbcap) {
         out->nbcap = (size_t)s->e.np_cap;
-        out->nb = realloc(out->nb, out->nbcap * sizeof *out->nb);
-        out->values = realloc(out->values, out->nbcap * sizeof *out->values);
-        if (!out->nb || !out->values) { perror("polyhoop"); exit(PH_EXIT_MEMORY); }
+        out->nb = ph_realloc(out->nb, out->nbcap * sizeof *out->nb);
+        out->values = ph_realloc(out->values, out->nbcap * sizeof *out->values);
     }
     sim_neighbors(s, out->nb);
     VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta };
     snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
     if (vtp_write(path, &s->e, &opt, err, sizeof err) || write_collection(out, s, frame, err, sizeof err) ||
-        runlog_frame(o->dir, s, frame, out->nb, err, sizeof err)) {
-        fprintf(stderr, "polyhoop: cannot write frame %d: %s\n", frame, err);
-        exit(PH_EXIT_OUTPUT);
-    }
+        runlog_frame(o->dir, s, frame, out->nb, err, sizeof err))
+        return failed(out, PH_EXIT_OUTPUT, "cannot write frame %d: %s", frame, err);
     if (o->png) {
         if (!strcmp(o->png_color, "velocity")) polygon_speeds(&s->e, out->values);
         else vtp_cell_values(&s->e, &opt, o->png_color, out->values);
@@ -232,13 +201,12 @@ void output_frame(Output *out, Sim *s, int frame)
         }
         snprintf(label, sizeof label, "%s  t = %.4g%s", o->png_color, s->e.t, note);
         snprintf(path, sizeof path, "%s/frame%06d.png", o->dir, frame);
-        if (png_write(path, &s->e, out->values, label, lo, hi, categorical, o->png_w, o->png_h, o->png_fixed ? &o->png_view : NULL, err, sizeof err)) {
-            fprintf(stderr, "polyhoop: cannot draw frame %d: %s\n", frame, err);
-            exit(PH_EXIT_OUTPUT);
-        }
+        if (png_write(path, &s->e, out->values, label, lo, hi, categorical, o->png_w, o->png_h, o->png_fixed ? &o->png_view : NULL, err, sizeof err))
+            return failed(out, PH_EXIT_OUTPUT, "cannot draw frame %d: %s", frame, err);
     }
-    if (o->every > 0 && frame % o->every == 0) output_checkpoint(out, s, frame);
+    int rc = o->every > 0 && frame % o->every == 0 ? output_checkpoint(out, s, frame) : 0;
     s->timer[T_OUTPUT] += omp_get_wtime() - t0;
+    return rc;
 }
 
 void output_status(Output *out, const Sim *s, int frame)

@@ -19,19 +19,20 @@ typedef struct Output {
     int64_t slast;       /* the step of the last line */
     int threads_max;     /* the most threads the run has used */
     PngRange range;      /* the pictures' colour range so far (kept in the checkpoint) */
+    char error[8192];    /* why the last call failed */
 } Output;
 
 /* Creates the output folder and the frame-time table, records the run's description and prints
  * the banner (unless quiet). frame0: the first frame this run writes. Returns 0, or an exit
- * status after saying why. */
+ * status (status.h) with the reason in out->error; so do output_frame and output_checkpoint. */
 int output_open(Output *out, const Options *o, const Sim *s, const char *input, const char *version, int frame0);
 
-/* Writes frame `frame` of the current state, the collection up to it, its picture and, if due,
- * a checkpoint; exits with PH_EXIT_BLOWUP (a polygon turned inside out) or PH_EXIT_OUTPUT. */
-void output_frame(Output *out, Sim *s, int frame);
+/* Writes frame `frame` of the current state (checked by sim_check_frame), the collection up to
+ * it, its picture and, if due, a checkpoint. 0 or PH_EXIT_OUTPUT. */
+int output_frame(Output *out, Sim *s, int frame);
 
-/* Writes the checkpoint of the state at `frame`; exits with PH_EXIT_OUTPUT on failure. */
-void output_checkpoint(Output *out, Sim *s, int frame);
+/* Writes the checkpoint of the state at `frame` (and the event log up to it). 0 or PH_EXIT_OUTPUT. */
+int output_checkpoint(Output *out, Sim *s, int frame);
 
 /* The status line of a frame (unless quiet): steps per second since the last line, time left. */
 void output_status(Output *out, const Sim *s, int frame);

@@ -19,18 +19,26 @@
 #define RANGE_TEXT_NONNEG ">= 0"
 #define RANGE_TEXT_POS    "> 0"
 
-#define PH_CHECK(c, msg) __extension__ _Static_assert(c, PH_PARAMS_FILE ": " msg)
-#define CHECK_RANGE(type, name, fmt, range) PH_CHECK(RANGE_##range(P_##name), #name " must be " RANGE_TEXT_##range);
+/* The rules between parameters, X(condition, message), written once in terms of V(name): checked
+ * at compile time on the header's P_name and at run time (params_check) on a Params. */
+#define PARAMS_RULES(X, V) \
+    X(V(lmax) > 2 * V(lmin), "lmax must be > 2 lmin") \
+    X(V(Q) > 0 || (V(Q) == 0 && V(kl) == 0), "Q must be > 0 (Q = 0 only with kl = 0)") \
+    X(V(theta) <= 1, "theta must be in [0, 1]") \
+    X(V(alpha_CV) == 0 || V(alpha_mu) > 0 || V(alpha_normal), "a lognormal growth rate needs alpha_mu > 0") \
+    X(V(alpha_normal) == 0 || V(alpha_normal) == 1, "alpha_normal must be 0 or 1") \
+    X(V(att_k) == 0 || V(att_n) > 0, "an attractor (att_k != 0) needs att_n > 0 polygons to pull") \
+    X(V(Amax_mu) > V(Amin), "need 0 <= Amin < Amax") \
+    X((V(D) == 0 && V(v0) == 0) || V(cv) > 0, \
+      "noise (D > 0) and self-propulsion (v0 > 0) act through the damping: they need cv > 0")
+
+#define PH_CHECK(c, msg) __extension__ _Static_assert(c, PH_PARAMS_FILE ": " msg);
+#define CHECK_RANGE(type, name, fmt, range) PH_CHECK(RANGE_##range(P_##name), #name " must be " RANGE_TEXT_##range)
 PARAMS_LIST(CHECK_RANGE)
 #undef CHECK_RANGE
-PH_CHECK(P_lmax > 2 * P_lmin, "lmax must be > 2 lmin");
-PH_CHECK(P_Q > 0 || (P_Q == 0 && P_kl == 0), "Q must be > 0 (Q = 0 only with kl = 0)");
-PH_CHECK(P_theta <= 1, "theta must be in [0, 1]");
-PH_CHECK(P_alpha_CV == 0 || P_alpha_mu > 0 || P_alpha_normal, "a lognormal growth rate needs alpha_mu > 0");
-PH_CHECK(P_alpha_normal == 0 || P_alpha_normal == 1, "alpha_normal must be 0 or 1");
-PH_CHECK(P_att_k == 0 || P_att_n > 0, "an attractor (att_k != 0) needs att_n > 0 polygons to pull");
-PH_CHECK((P_D == 0 && P_v0 == 0) || P_cv > 0, "noise (D > 0) and self-propulsion (v0 > 0) act through the damping: they need cv > 0");
-PH_CHECK(P_Amax_mu > P_Amin, "need 0 <= Amin < Amax");
+#define COMPILED(name) P_##name
+PARAMS_RULES(PH_CHECK, COMPILED)
+#undef COMPILED
 
 const char params_file[] = PH_PARAMS_FILE;
 const Params params_compiled = {
@@ -45,19 +53,13 @@ int params_check(const Params *p, char *msg, size_t len)
     if (!RANGE_##range(p->name)) { snprintf(msg, len, "%s", #name " must be " RANGE_TEXT_##range); return -1; }
     PARAMS_LIST(CHECK_RANGE)
 #undef CHECK_RANGE
-    const char *bad = NULL;
-    if (!(p->lmax > 2 * p->lmin)) bad = "lmax must be > 2 lmin";
-    else if (!(p->Q > 0 || (p->Q == 0 && p->kl == 0))) bad = "Q must be > 0 (Q = 0 only with kl = 0)";
-    else if (!(p->theta <= 1)) bad = "theta must be in [0, 1]";
-    else if (!(p->alpha_CV == 0 || p->alpha_mu > 0 || p->alpha_normal)) bad = "a lognormal growth rate needs alpha_mu > 0";
-    else if (!(p->alpha_normal == 0 || p->alpha_normal == 1)) bad = "alpha_normal must be 0 or 1";
-    else if (!(p->att_k == 0 || p->att_n > 0)) bad = "an attractor (att_k != 0) needs att_n > 0 polygons to pull";
-    else if (!(p->Amax_mu > p->Amin)) bad = "need 0 <= Amin < Amax";
-    else if (!((p->D == 0 && p->v0 == 0) || p->cv > 0)) bad = "noise (D > 0) and self-propulsion (v0 > 0) act through the damping: they need cv > 0";
-    else if (!isfinite(p->dt)) bad = "dt must be finite";
-    if (!bad) return 0;
-    snprintf(msg, len, "%s", bad);
-    return -1;
+#define GIVEN(name) p->name
+#define CHECK_RULE(c, text) if (!(c)) { snprintf(msg, len, "%s", text); return -1; }
+    PARAMS_RULES(CHECK_RULE, GIVEN)
+#undef CHECK_RULE
+#undef GIVEN
+    if (!isfinite(p->dt)) { snprintf(msg, len, "dt must be finite"); return -1; }
+    return 0;
 }
 
 void params_print(FILE *f, const Params *p, const char *prefix)

@@ -8,7 +8,7 @@
  * restart comparison (params_print), and the checkpoint, which stores the struct whole, so its
  * order is the file format's: append, never reorder. Columns: X(type, name, printf format, range)
  * with range ANY (a number: not NaN), NONNEG (>= 0) or POS (> 0); unit and meaning in the
- * comment. Constraints between parameters are checked one by one in params.c. */
+ * comment. The rules between parameters are one list too, PARAMS_RULES in params.c. */
 #ifndef PH_PARAMS_H
 #define PH_PARAMS_H
 #include <stdio.h>

@@ -20,6 +20,7 @@
 #include "remodel.h"
 #include "bands.h"
 #include "geometry.h"
+#include "status.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,21 +78,23 @@ static int needs_remodel(const Ensemble *e, const Params *P, int p)
  * longer than lmax is bisected, the new vertex at the midpoint with the mean velocity, each half
  * with half the rest length, and each half again while it is longer than lmax (paper 3.1), so
  * an edge of length l becomes 2^k equal pieces, 2^(k-1) lmax < l <= 2^k lmax. Writes u and the
- * new vertices, each with the rest length of the piece after it, at slot `at` of out[0..4]
- * unless out is NULL; returns how many (1 + the new vertices). */
-static int bisect(const double u[4], const double w[4], double l0, double lmax2, double *const *out, size_t at)
+ * new vertices, each with the rest length of the piece after it, at slot `at` of out[V_x ..
+ * V_l0] unless out is NULL; returns how many (1 + the new vertices). */
+static int bisect(const double u[V_l0], const double w[V_l0], double l0, double lmax2, double *const *out, size_t at)
 {
-    double dx = w[0] - u[0], dy = w[1] - u[1];
+    double dx = w[V_x] - u[V_x], dy = w[V_y] - u[V_y];
     if (!(dx * dx + dy * dy > lmax2)) {
-        if (out) { out[0][at] = u[0]; out[1][at] = u[1]; out[2][at] = u[2]; out[3][at] = u[3]; out[4][at] = l0; }
+        for (int f = 0; out && f < V_l0; f++) out[f][at] = u[f];
+        if (out) out[V_l0][at] = l0;
         return 1;
     }
-    const double mid[4] = { 0.5 * (u[0] + w[0]), 0.5 * (u[1] + w[1]), 0.5 * (u[2] + w[2]), 0.5 * (u[3] + w[3]) };
+    double mid[V_l0];
+    for (int f = 0; f < V_l0; f++) mid[f] = 0.5 * (u[f] + w[f]);
     int m = bisect(u, mid, 0.5 * l0, lmax2, out, at);
     return m + bisect(mid, w, 0.5 * l0, lmax2, out, at + (size_t)m);
 }
 
-/* Remodels polygon p of e; writes the new x, y, vx, vy, l0 at slot `at` of out[0..4] unless out
+/* Remodels polygon p of e; writes the new vertex fields at slot `at` of out[V_x .. V_l0] unless out
  * is NULL, and adds the twists it cut out to *twists unless that is NULL. Returns the new vertex
  * count. Uses the calling thread's scratch of r. */
 static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r, double *const *out, size_t at, int *twists)
@@ -100,43 +103,45 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
 #ifdef _OPENMP
     t = omp_get_thread_num();
 #endif
-    size_t need = (size_t)n * 11;   /* two sets of (x, y, vx, vy, l0), and room for n merge flags */
+    size_t need = (size_t)n * (2 * ENSEMBLE_NFIELDS + 1);   /* two sets of the fields, and room for n merge flags */
     if (need > r->scratch_cap[t]) {
         r->scratch_cap[t] = need + need / 2;
         r->scratch[t] = ph_realloc(r->scratch[t], r->scratch_cap[t] * sizeof *r->scratch[t]);
     }
     double *buf = r->scratch[t];
-    unsigned char *merge = (unsigned char *)(buf + (size_t)n * 10);   /* merge[k]: edge k collapses */
+    unsigned char *merge = (unsigned char *)(buf + (size_t)n * 2 * ENSEMBLE_NFIELDS);   /* merge[k]: edge k collapses */
     /* the sweeps go from one set to the other */
-    double *a[5], *b[5];
-    for (int f = 0; f < 5; f++) { a[f] = buf + (size_t)n * f; b[f] = buf + (size_t)n * (5 + f); }
-    memcpy(a[0], e->x + s, (size_t)n * sizeof *buf); memcpy(a[1], e->y + s, (size_t)n * sizeof *buf);
-    memcpy(a[2], e->vx + s, (size_t)n * sizeof *buf); memcpy(a[3], e->vy + s, (size_t)n * sizeof *buf);
-    memcpy(a[4], e->l0 + s, (size_t)n * sizeof *buf);
+    double *a[ENSEMBLE_NFIELDS], *b[ENSEMBLE_NFIELDS], *src[ENSEMBLE_NFIELDS];
+    ensemble_fields(e, s, src);
+    for (int f = 0; f < ENSEMBLE_NFIELDS; f++) {
+        a[f] = buf + (size_t)n * f;
+        b[f] = buf + (size_t)n * (ENSEMBLE_NFIELDS + f);
+        memcpy(a[f], src[f], (size_t)n * sizeof *buf);
+    }
 
     /* untwist: cut out vertices m and m + 1 wherever the edges on either side of edge m cross */
     for (int m = 0; untwists(e, p, n) && m < n;) {
-        const double *x = a[0], *y = a[1];
+        const double *x = a[V_x], *y = a[V_y];
         if (!twisted(x, y, n, m)) { m++; continue; }
         int k0 = (m + n - 1) % n, k1 = m, k2 = (m + 1) % n, k3 = (m + 2) % n;
         double L = geom_perimeter(x, y, n), sum0 = 0;
-        for (int k = 0; k < n; k++) sum0 += a[4][k];
+        for (int k = 0; k < n; k++) sum0 += a[V_l0][k];
         int j = 0;
         for (int k = 0; k < n; k++)
             if (k != k1 && k != k2) {
-                for (int f = 0; f < 5; f++) b[f][j] = a[f][k];
-                if (k == k0) b[4][j] = hypot(x[k3] - x[k0], y[k3] - y[k0]) * sum0 / L;   /* the joining edge */
+                for (int f = 0; f < ENSEMBLE_NFIELDS; f++) b[f][j] = a[f][k];
+                if (k == k0) b[V_l0][j] = hypot(x[k3] - x[k0], y[k3] - y[k0]) * sum0 / L;   /* the joining edge */
                 j++;
             }
         n = j;
-        for (int f = 0; f < 5; f++) { double *swap = a[f]; a[f] = b[f]; b[f] = swap; }
+        for (int f = 0; f < ENSEMBLE_NFIELDS; f++) { double *swap = a[f]; a[f] = b[f]; b[f] = swap; }
         if (twists) (*twists)++;
         m = m > 1 ? m - 2 : 0;   /* (the new edge and its neighbours may be twisted now) */
     }
 
     /* coarsen: sweep until no edge is shorter than lmin (or 3 vertices are left) */
     for (int merges = 1; merges && !e->rigid[p] && n > 3;) {
-        const double *x = a[0], *y = a[1], *vx = a[2], *vy = a[3], *l0 = a[4];
+        const double *x = a[V_x], *y = a[V_y], *vx = a[V_vx], *vy = a[V_vy], *l0 = a[V_l0];
         merges = 0;
         memset(merge, 0, (size_t)n);
         for (int k = 0; k < n && n - merges > 3; k++) {
@@ -151,25 +156,26 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
             int km = k ? k - 1 : n - 1, k1 = k + 1 == n ? 0 : k + 1, k2 = k1 + 1 == n ? 0 : k1 + 1;
             if (merge[km]) continue;             /* vertex k went into the merge of edge k-1 */
             if (merge[k]) {                      /* vertices k and k1 become their midpoint */
-                b[0][m] = 0.5 * (x[k] + x[k1]); b[1][m] = 0.5 * (y[k] + y[k1]);
-                b[2][m] = 0.5 * (vx[k] + vx[k1]); b[3][m] = 0.5 * (vy[k] + vy[k1]);
-                b[4][m] = l0[k1] + 0.5 * l0[k] + (merge[k2] ? 0.5 * l0[k2] : 0);
+                b[V_x][m] = 0.5 * (x[k] + x[k1]); b[V_y][m] = 0.5 * (y[k] + y[k1]);
+                b[V_vx][m] = 0.5 * (vx[k] + vx[k1]); b[V_vy][m] = 0.5 * (vy[k] + vy[k1]);
+                b[V_l0][m] = l0[k1] + 0.5 * l0[k] + (merge[k2] ? 0.5 * l0[k2] : 0);
             } else {
-                b[0][m] = x[k]; b[1][m] = y[k]; b[2][m] = vx[k]; b[3][m] = vy[k];
-                b[4][m] = l0[k] + (merge[k1] ? 0.5 * l0[k1] : 0);
+                b[V_x][m] = x[k]; b[V_y][m] = y[k]; b[V_vx][m] = vx[k]; b[V_vy][m] = vy[k];
+                b[V_l0][m] = l0[k] + (merge[k1] ? 0.5 * l0[k1] : 0);
             }
             m++;
         }
         n = m;
-        for (int f = 0; f < 5; f++) { double *swap = a[f]; a[f] = b[f]; b[f] = swap; }
+        for (int f = 0; f < ENSEMBLE_NFIELDS; f++) { double *swap = a[f]; a[f] = b[f]; b[f] = swap; }
     }
 
     /* refine: bisect every edge longer than lmax, and its halves again while they are */
     int m = 0;
     for (int k = 0; k < n; k++) {
         int k1 = k + 1 == n ? 0 : k + 1;
-        const double u[4] = { a[0][k], a[1][k], a[2][k], a[3][k] }, w[4] = { a[0][k1], a[1][k1], a[2][k1], a[3][k1] };
-        m += bisect(u, w, a[4][k], P->lmax * P->lmax, out, at + (size_t)m);
+        double u[V_l0], w[V_l0];
+        for (int f = 0; f < V_l0; f++) u[f] = a[f][k], w[f] = a[f][k1];
+        m += bisect(u, w, a[V_l0][k], P->lmax * P->lmax, out, at + (size_t)m);
     }
     return m;
 }
@@ -178,9 +184,9 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
 static void move_polygon(Ensemble *e, const Remodel *r, int p)
 {
     size_t from = (size_t)e->start[p], to = (size_t)r->newstart[p], n = (size_t)e->count[p] * sizeof(double);
-    memmove(e->x + to, e->x + from, n); memmove(e->y + to, e->y + from, n);
-    memmove(e->vx + to, e->vx + from, n); memmove(e->vy + to, e->vy + from, n);
-    memmove(e->l0 + to, e->l0 + from, n);
+    double *d[ENSEMBLE_NFIELDS];
+    ensemble_fields(e, 0, d);
+    for (int f = 0; f < ENSEMBLE_NFIELDS; f++) memmove(d[f] + to, d[f] + from, n);
 }
 
 int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
@@ -243,13 +249,13 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
             total += n + (p + 1 < e->np ? REMODEL_ROOM(n) : 0);   /* (the last grows into the free end) */
         }
     }
-    if (total > INT32_MAX) { fprintf(stderr, "polyhoop: more than %d vertex slots\n", INT32_MAX); exit(1); }
+    if (total > INT32_MAX) status_exit(PH_EXIT_MEMORY, "more than %d vertex slots", INT32_MAX);
     if ((size_t)nside > r->side_cap) {
         r->side_cap = (size_t)nside + (size_t)nside / 2 + 64;
-        r->side = ph_realloc(r->side, 5 * r->side_cap * sizeof *r->side);
+        r->side = ph_realloc(r->side, ENSEMBLE_NFIELDS * r->side_cap * sizeof *r->side);
     }
-    double *side[5];
-    for (int f = 0; f < 5; f++) side[f] = r->side + (size_t)f * r->side_cap;
+    double *side[ENSEMBLE_NFIELDS];
+    for (int f = 0; f < ENSEMBLE_NFIELDS; f++) side[f] = r->side + (size_t)f * r->side_cap;
     #pragma omp parallel
     {
         int m0, m1;
@@ -278,9 +284,9 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
             int at = r->newstart[p], n = r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
             if (r->newcount[p] >= 0) {
                 size_t o = (size_t)r->sideat[p], bytes = (size_t)n * sizeof(double);
-                memcpy(e->x + at, side[0] + o, bytes); memcpy(e->y + at, side[1] + o, bytes);
-                memcpy(e->vx + at, side[2] + o, bytes); memcpy(e->vy + at, side[3] + o, bytes);
-                memcpy(e->l0 + at, side[4] + o, bytes);
+                double *d[ENSEMBLE_NFIELDS];
+                ensemble_fields(e, at, d);
+                for (int f = 0; f < ENSEMBLE_NFIELDS; f++) memcpy(d[f], side[f] + o, bytes);
             }
             if (at != e->start[p] || r->newcount[p] >= 0)
                 for (int k = 0; k < n; k++) e->pid[at + k] = p;
@@ -355,8 +361,10 @@ int remodel_sort(Ensemble *e)
         total += (p + 1 < np ? e->start[p + 1] : e->nv_used) - e->start[p];
     }
     /* the vertex arrays one at a time through one spare array (8 bytes per slot at most extra) */
-    double *spare = ph_realloc(NULL, (size_t)e->nv_cap * sizeof *spare), **arr[5] = { &e->x, &e->y, &e->vx, &e->vy, &e->l0 };
-    for (int f = 0; f < 5; f++) {
+#define FIELD_ADDRESS(name) &e->name,
+    double *spare = ph_realloc(NULL, (size_t)e->nv_cap * sizeof *spare), **arr[ENSEMBLE_NFIELDS] = { ENSEMBLE_VERTEX_FIELDS(FIELD_ADDRESS) };
+#undef FIELD_ADDRESS
+    for (int f = 0; f < ENSEMBLE_NFIELDS; f++) {
         gather(spare, *arr[f], e, key, newstart);
         double *t = *arr[f]; *arr[f] = spare; spare = t;
     }

@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 static const char EVENTS_HEADER[] = "step,time,event,before,after\n";
-static const char *const EVENT_NAMES[] = { "division", "removal", "fusion", "split", "death", "passage" };
+#define EVENT_NAME(index, name) [index] = name,
+static const char *const EVENT_NAMES[EVENT_KINDS] = { ENSEMBLE_EVENTS(EVENT_NAME) };
+#undef EVENT_NAME
 
 static int fail(char *err, size_t len, const char *path, const char *why, int errnum)
 {

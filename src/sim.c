@@ -13,10 +13,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sim.h"
 #include "bands.h"
-#include "checkpoint.h"
 #include "forces.h"
 #include "fusion.h"
 #include "geometry.h"
+#include "grid.h"
 #include "integrate.h"
 #include "off.h"
 #include "overlap.h"
@@ -31,8 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const timer_names[T_COUNT] = { "remodel", "internal forces", "contact",
-                                           "integrate", "fusion", "topology", "output" };
+#define TIMER_NAME(index, name) [index] = name,
+const char *const timer_names[T_COUNT] = { SIM_TIMERS(TIMER_NAME) };
+#undef TIMER_NAME
 
 void sim_init(Sim *s, const Params *P, uint64_t seed)
 {
@@ -128,6 +129,24 @@ int sim_step(Sim *s)
     return 0;
 }
 
+int sim_check_frame(Sim *s)
+{
+    Ensemble *e = &s->e;
+    int bad = -1, a, b;
+    for (int p = 0; p < e->np && bad < 0; p++)
+        if (!(geom_area(e->x + e->start[p], e->y + e->start[p], e->count[p]) > 0)) bad = p;
+    if (bad < 0 && grid_crossing(e, forces_update_geometry(e), 1, &a, &b)) {
+        uint64_t layout = e->layout;
+        remodel_apply(e, &s->P, &s->remodel);   /* (what the next step begins with) */
+        if (e->layout == layout || grid_crossing(e, forces_update_geometry(e), 1, &a, &b)) bad = a;
+    }
+    if (bad < 0) return 0;
+    double area = geom_area(e->x + e->start[bad], e->y + e->start[bad], e->count[bad]);
+    snprintf(s->error, sizeof s->error, "numerical blow-up at t = %.6g: polygon %d (id %lld) %s (area %g)", e->t, bad,
+             (long long)e->id[bad], area > 0 ? "crosses itself" : "is inverted", area);
+    return -1;
+}
+
 void sim_neighbors(Sim *s, int *nb)
 {
     double lmax = forces_update_geometry(&s->e);
@@ -154,8 +173,8 @@ double sim_area_g2(const Sim *s)
 /* Checks an input beyond what the reader can: edges so long that remodeling would create an
  * unreasonable number of vertices (an error), and polygons that share area or boundary
  * (overlap.h): a warning naming the first pair (index, line of the OFF file, shared area), an
- * error with strict. Returns 0 or -1. */
-static int check_input(Sim *s, const char *input, const int *line, int strict)
+ * error with u->strict. Returns 0, or -1 with s->error. */
+static int check_input(Sim *s, const char *input, const int *line, const SimSetup *u)
 {
     double pieces = 0;
     for (int p = 0; p < s->e.np; p++)
@@ -166,17 +185,17 @@ static int check_input(Sim *s, const char *input, const int *line, int strict)
     /* the vertices after the first remodeling (every edge bisected into pieces of at most lmax): an
      * input in the wrong units, or with a stray vertex, would take the machine down */
     int nv = ensemble_vertex_count(&s->e);
-    double bound = s->max_vertices;
+    double bound = u->max_vertices;
     if (!(bound > 0)) {
         long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
         double memory = pages > 0 && page > 0 ? (double)pages * (double)page : 8e9;
         bound = fmin(fmax(1e6, 1000.0 * nv), 0.5 * memory / SIM_BYTES_PER_VERTEX);
     }
     if (pieces > bound) {
-        fprintf(stderr, "polyhoop: %s: remodeling to edges of at most lmax = %g would turn its %d vertices into about "
+        snprintf(s->error, sizeof s->error, "%s: remodeling to edges of at most lmax = %g would turn its %d vertices into about "
                 "%.3g (about %.3g GB), more than the bound of %.3g%s (wrong units, or a stray vertex?); "
-                "--max-vertices N raises it\n", TEXT_ESC(input), s->P.lmax, nv, pieces, pieces * SIM_BYTES_PER_VERTEX / 1e9, bound,
-                s->max_vertices > 0 ? " set by --max-vertices" : "");
+                "--max-vertices N raises it", TEXT_ESC(input), s->P.lmax, nv, pieces, pieces * SIM_BYTES_PER_VERTEX / 1e9, bound,
+                u->max_vertices > 0 ? " set by --max-vertices" : "");
         return -1;
     }
     /* polygons the first step removes */
@@ -191,7 +210,7 @@ static int check_input(Sim *s, const char *input, const int *line, int strict)
     forces_update_geometry(&s->e);   /* (the areas, for the message) */
     long n = overlap_find(&s->e, s->P.lmax, s->P.h, &f);
     if (n < 0) {
-        fprintf(stderr, "polyhoop: %s: out of memory checking the polygons for overlaps\n", TEXT_ESC(input));
+        snprintf(s->error, sizeof s->error, "%s: out of memory checking the polygons for overlaps", TEXT_ESC(input));
         return -1;
     }
     if (n == 0) return 0;
@@ -210,23 +229,24 @@ static int check_input(Sim *s, const char *input, const int *line, int strict)
                  "force of coinciding edges has no direction");
     }
     if (n > 1) snprintf(more, sizeof more, "; %ld such pairs in all", n);
-    fprintf(stderr, "polyhoop: %s: %s: %s%s%s\n", TEXT_ESC(input), strict ? "error" : "warning", what, more,
-            strict ? "" : share > 0 ? "; they will push apart violently (--strict-input rejects this)" : " (--strict-input rejects this)");
-    return strict ? -1 : 0;
-}
-
-int sim_load_input(Sim *s, const char *input, int strict)
-{
-    OffData off;
-    char err[8192];
-    if (off_read(input, &off, err, sizeof err)) {
-        fprintf(stderr, "polyhoop: %s\n", err);
+    if (u->strict) {
+        snprintf(s->error, sizeof s->error, "%s: error: %s%s", TEXT_ESC(input), what, more);
         return -1;
     }
+    fprintf(stderr, "polyhoop: %s: warning: %s%s%s\n", TEXT_ESC(input), what, more,
+            share > 0 ? "; they will push apart violently (--strict-input rejects this)" : " (--strict-input rejects this)");
+    return 0;
+}
+
+int sim_load_input(Sim *s, const char *input, const SimSetup *u)
+{
+    static const SimSetup defaults = { .frames = -1, .steps = -1 };
+    if (!u) u = &defaults;
+    OffData off;
+    if (off_read(input, &off, s->error, sizeof s->error)) return -1;
     int np = off.np;
     double *v = ph_realloc(NULL, 2 * (size_t)np * sizeof *v);
-    if (s->velocities && off_read_velocities(s->velocities, np, s->P.Nr, s->P.h / s->P.dt, v, v + np, err, sizeof err)) {
-        fprintf(stderr, "polyhoop: %s\n", err);
+    if (u->velocities && off_read_velocities(u->velocities, np, s->P.Nr, s->P.h / s->P.dt, v, v + np, s->error, sizeof s->error)) {
         off_free(&off);
         free(v);
         return -1;
@@ -235,7 +255,7 @@ int sim_load_input(Sim *s, const char *input, int strict)
     for (int p = 0; p < np; p++) {
         int q = ensemble_add_polygon(&s->e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase, p < s->P.Nr);
         line[p] = off.poly[p].line;
-        for (int i = s->e.start[q]; s->velocities && i < s->e.start[q] + s->e.count[q]; i++) {
+        for (int i = s->e.start[q]; u->velocities && i < s->e.start[q] + s->e.count[q]; i++) {
             s->e.vx[i] = v[p];
             s->e.vy[i] = v[np + p];
         }
@@ -243,40 +263,27 @@ int sim_load_input(Sim *s, const char *input, int strict)
     free(v);
     off_free(&off);
     if (s->P.Nr > s->e.np) {
-        fprintf(stderr, "polyhoop: %s: Nr = %d rigid polygons requested but the input has only %d\n",
-                params_file, s->P.Nr, s->e.np);
+        snprintf(s->error, sizeof s->error, "%s: Nr = %d rigid polygons requested but the input has only %d",
+                 params_file, s->P.Nr, s->e.np);
         free(line);
         return -1;
     }
     sim_draw_traits(s);
     sim_pick_attracted(s);
-    int rc = check_input(s, input, line, strict);
+    int rc = check_input(s, input, line, u);
     free(line);
     return rc;
 }
 
-int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, RunRecord *run)
+int sim_setup(Sim *s, const SimSetup *u)
 {
-    char path[4200], err[8192];
-    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
-    if (checkpoint_read(path, s, frame, input, inlen, run, err, sizeof err)) {
-        fprintf(stderr, "polyhoop: cannot restart: %s\n", err);
+    if (s->from_checkpoint && u->steps >= 0 && u->steps != s->P.Ns) {
+        snprintf(s->error, sizeof s->error, "cannot restart with -s %d: the run has %d steps per frame", u->steps, s->P.Ns);
         return -1;
     }
-    s->first_step = s->e.step;
-    s->from_checkpoint = 1;
-    /* the checkpoint's parameters must be the ones compiled in (only Nf and Ns may differ) */
-    Params compiled = params_compiled;
-    compiled.Nf = s->P.Nf;
-    compiled.Ns = s->P.Ns;
-    char a[4096], b[4096];
-    FILE *fa = fmemopen(a, sizeof a, "w"), *fb = fmemopen(b, sizeof b, "w");
-    params_print(fa, &compiled, ""); params_print(fb, &s->P, "");
-    fclose(fa); fclose(fb);
-    if (strcmp(a, b)) {
-        fprintf(stderr, "polyhoop: cannot restart %s: it was run with other parameters than %s\n", TEXT_ESC(path), params_file);
-        return -1;
-    }
+    if (u->steps >= 0) s->P.Ns = u->steps;
+    if (u->frames >= 0) s->P.Nf = u->frames;
+    s->validate = u->validate;
     return 0;
 }
 

@@ -6,15 +6,19 @@
 #include "ensemble.h"
 #include "params.h"
 #include "remodel.h"
+#include "status.h"
 #include "topology.h"
 
-/* The program's exit statuses. */
-enum { PH_EXIT_OK = 0, PH_EXIT_MEMORY = 1, PH_EXIT_USAGE = 2, PH_EXIT_BLOWUP = 3, PH_EXIT_OUTPUT = 4 };
-
-enum { T_REMODEL, T_INTERNAL, T_CONTACT, T_INTEGRATE, T_FUSION, T_TOPOLOGY, T_OUTPUT, T_COUNT };
+/* The timed phases of a step, and the output: X(index, name in the summary). */
+#define SIM_TIMERS(X) \
+    X(T_REMODEL, "remodel") X(T_INTERNAL, "internal forces") X(T_CONTACT, "contact") \
+    X(T_INTEGRATE, "integrate") X(T_FUSION, "fusion") X(T_TOPOLOGY, "topology") X(T_OUTPUT, "output")
+#define SIM_TIMER_INDEX(index, name) index,
+enum { SIM_TIMERS(SIM_TIMER_INDEX) T_COUNT };
+#undef SIM_TIMER_INDEX
 extern const char *const timer_names[T_COUNT];
 
-/* Memory per vertex of a run, an upper bound from the measured 165-260 bytes (README). */
+/* Memory per vertex of a run, an upper bound from the measured 165-260 bytes (docs/performance.md). */
 #define SIM_BYTES_PER_VERTEX 300.0
 
 typedef struct Sim {
@@ -32,10 +36,17 @@ typedef struct Sim {
     int64_t first_step;        /* the step this process started from (input: 0, or a checkpoint's) */
     int from_checkpoint;       /* the state came from a checkpoint */
     int input_overlaps;        /* the input had crossing edges (warned at start) */
+    char error[8192];          /* why the last step, check or set-up failed */
+} Sim;
+
+/* What a run sets up besides the compiled parameters: the command line's choices (options.h). */
+typedef struct SimSetup {
+    int frames, steps;         /* Nf and Ns of this run; -1: the parameters' (a restart keeps its Ns) */
+    int validate;              /* 1: check every polygon after every step (--check) */
+    int strict;                /* 1: refuse an input whose polygons overlap (--strict-input) */
     double max_vertices;       /* the most vertices an input may remodel into (0: automatic, see sim_load_input) */
     const char *velocities;    /* the input's velocity file (docs/model.md 7), or NULL: all at rest */
-    char error[512];           /* why the last step failed */
-} Sim;
+} SimSetup;
 
 void sim_init(Sim *s, const Params *P, uint64_t seed);
 void sim_free(Sim *s);
@@ -48,24 +59,23 @@ void sim_draw_traits(Sim *s);
  * (all of them if there are fewer); the others do not. Called once, after the input is read. */
 void sim_pick_attracted(Sim *s);
 
-/* Adds the polygons of an OFF file (the first Nr rigid), with the velocities of s->velocities
+/* Adds the polygons of an OFF file (the first Nr rigid), with the velocities of u->velocities
  * when it is set (every vertex of a polygon gets its polygon's), draws their traits and checks the
  * input (polygons that cross, touch or nest in one of the same phase, overlap.h: a warning, an
- * error with strict; polygons below Amin, which the first step removes: a warning). An input
- * whose edges would remodel into more than s->max_vertices vertices is refused with the figures;
+ * error with u->strict; polygons below Amin, which the first step removes: a warning). An input
+ * whose edges would remodel into more than u->max_vertices vertices is refused with the figures;
  * 0 means the larger of 10^6 and 1000 times the input's vertices, but no more than half the
- * machine's memory at SIM_BYTES_PER_VERTEX. Returns 0, or -1 after saying why on stderr. */
-int sim_load_input(Sim *s, const char *input, int strict);
+ * machine's memory at SIM_BYTES_PER_VERTEX. u may be NULL: no velocities, not strict, the automatic
+ * bound. Warnings go to stderr. Returns 0, or -1 with s->error. */
+int sim_load_input(Sim *s, const char *input, const SimSetup *u);
+
+/* Applies the run's frames, steps and validation (after sim_load_input or checkpoint_restart).
+ * Returns 0, or -1 with s->error: a restart asked for other steps per frame than its own. */
+int sim_setup(Sim *s, const SimSetup *u);
 
 /* The likely cause of a blow-up, from what was checked at start: a dt over the stability
  * estimate, an overlapping input, the first steps after the input, or else the time step. */
 void sim_likely_cause(const Sim *s, char *buf, size_t len);
-
-/* Replaces the state of s by the checkpoint of the run in dir, whose parameters must be the
- * compiled ones except Nf and Ns; fills *frame, its input's name and the run's record (options,
- * colour range). 0, or -1 after saying why. */
-struct RunRecord;
-int sim_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, struct RunRecord *run);
 
 /* Advances the simulation by one time step. Returns 0, or -1 when a position became non-finite
  * or (with s->validate) a polygon failed ensemble_validate; s->error then says which polygon,
@@ -76,6 +86,14 @@ int sim_step(Sim *s);
  * |dA/dr_i| = |r_{i+1} - r_{i-1}| / 2: the stiffness of its breathing mode per unit ka
  * (params_stable_dt). */
 double sim_area_g2(const Sim *s);
+
+/* Checks the state before it is written as a frame: every polygon counter-clockwise with a
+ * positive area and not crossing itself (the grid's test, O(vertices)). A polygon that is not
+ * means the run has gone wrong, so that every frame written is a valid one. A hoop that twisted
+ * in the last step is no fault: the remodeling that the next step begins with cuts the twist out
+ * (docs/model.md 4), so that remodeling is done now, with the same result, and the state checked
+ * again. Returns 0, or -1 with s->error naming the polygon. */
+int sim_check_frame(Sim *s);
 
 /* Recomputes the geometry and contacts of the current state and fills nb[p] with the number of
  * neighbouring polygons (for the output). */

@@ -31,24 +31,25 @@ void topology_draw_traits(Ensemble *e, const Params *P, int p)
 }
 
 /* Copies one daughter, the mother's vertices from `first` to `last` walking forward (cyclic), into
- * d[0..4] (x, y, vx, vy, l0; the last l0 is the seal's). Returns the vertex count. */
-static int daughter(const Ensemble *e, int p, int first, int last, double stretch, double *d[5])
+ * d[V_x .. V_l0] (the last l0 is the seal's). Returns the vertex count. */
+static int daughter(const Ensemble *e, int p, int first, int last, double stretch, double *d[ENSEMBLE_NFIELDS])
 {
-    int s = e->start[p], n = e->count[p];
-    const double *src[5] = { e->x + s, e->y + s, e->vx + s, e->vy + s, e->l0 + s };
+    int n = e->count[p];
+    double *src[ENSEMBLE_NFIELDS];
+    ensemble_fields(e, e->start[p], src);
     int m = 0;
     for (int k = first;; k = (k + 1) % n) {
-        for (int f = 0; f < 5; f++) d[f][m] = src[f][k];
+        for (int f = 0; f < ENSEMBLE_NFIELDS; f++) d[f][m] = src[f][k];
         m++;
         if (k == last) break;
     }
-    d[4][m - 1] = hypot(d[0][0] - d[0][m - 1], d[1][0] - d[1][m - 1]) / stretch;   /* the seal */
+    d[V_l0][m - 1] = hypot(d[0][0] - d[0][m - 1], d[1][0] - d[1][m - 1]) / stretch;   /* the seal */
     return m;
 }
 
 /* 1 if the seal of daughter a (its last edge, from vertex na-1 to 0) crosses an edge of a or of
  * daughter b. */
-static int seal_crosses(double *const a[5], int na, double *const b[5], int nb)
+static int seal_crosses(double *const a[ENSEMBLE_NFIELDS], int na, double *const b[ENSEMBLE_NFIELDS], int nb)
 {
     Vec2 s0 = { a[0][na - 1], a[1][na - 1] }, s1 = { a[0][0], a[1][0] };
     for (int k = 1; k + 2 < na; k++)   /* a's edges that share no vertex with the seal */
@@ -72,7 +73,7 @@ int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p)
         a.x = cos(phi); a.y = sin(phi);
     }
     /* signed distance of each vertex from the cut line, > 0 on its left */
-    if ((size_t)n * 11 > w->cut_cap) {   /* (sd, then the 5 fields of each daughter) */
+    if ((size_t)n * (1 + 2 * ENSEMBLE_NFIELDS) > w->cut_cap) {   /* (sd, then the fields of each daughter) */
         w->cut_cap = (size_t)n * 22;
         w->cut = ph_realloc(w->cut, w->cut_cap * sizeof *w->cut);
     }
@@ -103,8 +104,11 @@ int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p)
     if (n1 < 3 || n2 < 3) return -1;
     double sum0 = 0;
     for (int k = 0; k < n; k++) sum0 += e->l0[s + k];
-    double stretch = geom_perimeter(x, y, n) / sum0, *d1[5], *d2[5];
-    for (int f = 0; f < 5; f++) { d1[f] = sd + (size_t)n * (1 + f); d2[f] = sd + (size_t)n * (6 + f); }
+    double stretch = geom_perimeter(x, y, n) / sum0, *d1[ENSEMBLE_NFIELDS], *d2[ENSEMBLE_NFIELDS];
+    for (int f = 0; f < ENSEMBLE_NFIELDS; f++) {
+        d1[f] = sd + (size_t)n * (1 + f);
+        d2[f] = sd + (size_t)n * (1 + ENSEMBLE_NFIELDS + f);
+    }
     n1 = daughter(e, p, f1, l1, stretch, d1);
     n2 = daughter(e, p, f2, l2, stretch, d2);
     double A1 = geom_area(d1[0], d1[1], n1), A2 = geom_area(d2[0], d2[1], n2);
@@ -115,10 +119,11 @@ int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p)
     double A0 = e->A0[p], big = A0 * (A1 >= A2 ? A1 : A2) / (A1 + A2), rest = A0 - big;
     int64_t mother = e->id[p];
     int phase = e->phase[p];
-    int q = ensemble_push_polygon(e, n2, d2[0], d2[1], d2[2], d2[3], d2[4]);
+    int q = ensemble_push_polygon(e, n2, d2[V_x], d2[V_y], d2[V_vx], d2[V_vy], d2[V_l0]);
     s = e->start[p];   /* the arrays may have moved */
-    double *dst[5] = { e->x, e->y, e->vx, e->vy, e->l0 };
-    for (int f = 0; f < 5; f++) memcpy(dst[f] + s, d1[f], (size_t)n1 * sizeof(double));
+    double *dst[ENSEMBLE_NFIELDS];
+    ensemble_fields(e, s, dst);
+    for (int f = 0; f < ENSEMBLE_NFIELDS; f++) memcpy(dst[f], d1[f], (size_t)n1 * sizeof(double));
     e->count[p] = n1;
     e->gaps = 1;
     e->A[p] = A1;

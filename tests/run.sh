@@ -10,12 +10,23 @@ filter=${1:-}
 log=$(mktemp /tmp/ph_tests_XXXXXX)
 trap 'rm -f "$log"' EXIT
 st=0
-./tests/run_tests "$filter" | tee -a "$log" | grep -v -E '^[0-9]+ passed, [0-9]+ failed'
-[ "${PIPESTATUS[0]}" = 0 ] || st=1
+# one tier's runner; a runner that dies (a test crashed it) counts as a failed test, named after
+# the last test it finished
+tier() {
+    local name=$1 rc
+    shift
+    "$@" "$filter" | tee -a "$log" | grep --line-buffered -v -E '^[0-9]+ passed, [0-9]+ failed'
+    rc=${PIPESTATUS[0]}
+    [ "$rc" = 0 ] && return
+    st=1
+    if [ "$(tail -n 1 "$log" | grep -c -E '^[0-9]+ passed, [0-9]+ failed')" = 0 ]; then
+        echo "FAIL $name stopped (exit status $rc) after $(tail -n 1 "$log" | awk '{ print $2 }'): the next test crashed it" | tee -a "$log"
+    fi
+}
+tier tests/run_tests ./tests/run_tests
 for f in tests/cli/*.sh; do
     grep -q '^run_file ' "$f" || continue
-    "$f" "$filter" | tee -a "$log" | grep -v -E '^[0-9]+ passed, [0-9]+ failed'
-    [ "${PIPESTATUS[0]}" = 0 ] || st=1
+    tier "$f" "$f"
 done
 passed=$(grep -c '^ok ' "$log") failed=$(grep -c '^FAIL ' "$log") skipped=$(grep -c '^skip ' "$log")
 if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"

@@ -797,8 +797,8 @@ void test_sim_initial_velocities(void)
     omp_set_num_threads(1);
     static Sim s;
     sim_init(&s, &P, 1);
-    s.velocities = vel;
-    ENSURE(sim_load_input(&s, off, 0) == 0);
+    const SimSetup setup = { .frames = -1, .steps = -1, .velocities = vel };
+    ENSURE_MSG(sim_load_input(&s, off, &setup) == 0, "%s", s.error);
     Vec2 c0[2], c1[2];
     for (int p = 0; p < 2; p++) c0[p] = geom_centroid(s.e.x + s.e.start[p], s.e.y + s.e.start[p], s.e.count[p]);
     const int steps = 2000;
