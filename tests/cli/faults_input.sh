@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The program given bad or odd input files: polygons that overlap, a stray vertex or an edge that
 # would remodel into absurdly many vertices, a file that is one endless line, far-flung polygons
-# (memory must stay that of a small run), names with control bytes
+# (memory must stay that of a small run), names with control bytes or XML's special characters
 # (escaped wherever they are written); and a copy of the program that finds its default input.
 source "$(dirname "$0")/lib.sh"
 
@@ -116,6 +116,23 @@ test_faults_escaped_names() {
     has "$D/err" 'none\x1B.off:0: cannot open'
     lacks "$D/err" "$E"
     [ ! -e "$D/b" ] && [ ! -e "$D/c" ] || fail "output written after an error"
+}
+
+# An input named with a Latin-1 byte, "<", "&" and "--": the frames (whose XML comment holds the
+# name, escaped) read in VTK, and the byte is written as \xE9.
+test_checkpoint_odd_input_name_in_frames() {
+    local name k st
+    name="$D/caf$(printf '\351') <&> --x.off"
+    printf 'OFF\n4 1 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n4 0 1 2 3\n' > "$name"
+    ./polyhoop -q -n 1 -s 10 -o "$D/run" "$name" > /dev/null
+    grep -qF 'caf\xE9 <&> - -x.off' "$D/run/frame000001.vtp" || fail "the name is not escaped as expected"
+    for k in 0 1; do
+        st=0
+        /usr/bin/python3 scripts/check_vtp.py "$D/run/frame00000$k.vtp" > /dev/null 2>&1 || st=$?
+        case $st in 77|127) skip "VTK for python3 is not installed" ;; esac
+        [ $st = 0 ] || fail "frame $k is not read by VTK"
+    done
+    /usr/bin/python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$D/run/frames.pvd"
 }
 
 # A copy of the program in another folder, run without an input, finds the default input in the

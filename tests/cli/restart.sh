@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Runs continued with --restart: one run per folder, options a restart refuses or keeps, a noisy
-# run killed and restarted (the same files, byte for byte, as the run never killed).
+# run killed and restarted (the same files, byte for byte, as the run never killed), and the
+# checkpoint as input: damaged or doctored checkpoints refused by name with exit 2, symbolic links
+# planted in the run's folder replaced. (checkpoint_read's own checks of every damaged byte and
+# every field: tests/test_checkpoint.c.)
 source "$(dirname "$0")/lib.sh"
 
 # errs FILE CMD...: CMD with its messages (standard error) into FILE and its output dropped
@@ -88,6 +91,91 @@ test_faults_noise_kill_and_restart() {
         cmp -s "$f" "$D/b/${f##*/}" || fail "${f##*/} differs between 1 and 2 threads"
         cmp -s "$f" "$D/c/${f##*/}" || fail "${f##*/} differs after the kill and restart"
     done
+}
+
+# A run's checkpoint is edited below at the byte offsets of its version-7 layout, which
+# tests/test_checkpoint.c states and checks against the structs: a header of 2040 bytes (the
+# Params of 336 bytes from offset 40; the step at 392, the polygon count at 452), then a record of
+# 87 bytes per polygon, then 40 bytes per vertex (x first), ..., and last the CRC-32 of all the
+# bytes before it.
+H_STEP=392 H_NP=452 H_TWISTS=460 H_POSTPONED=36 H_SIZE=2040 R_SIZE=87 V_SIZE=40
+
+# checkpoint_run ARGS...: a short default run into $D/run (with ARGS), its checkpoint kept as
+# $D/good.bin; fails unless the checkpoint is of the layout above, written little-endian (its
+# version 7, byte-order mark 0x01020304 and Params size 336 at offset 24, as their bytes)
+checkpoint_run() {
+    ./polyhoop -q "$@" -o "$D/run" > /dev/null
+    cp "$D/run/checkpoint.bin" "$D/good.bin"
+    [ "$(od -An -tx1 -j 24 -N 12 "$D/good.bin" | tr -d ' \n')" = 070000000403020150010000 ] ||
+        fail "the checkpoint is not of version 7, little-endian, with a Params of 336 bytes: this test's offsets are out of date"
+}
+# put AT HEX: writes the bytes HEX (little-endian numbers, as the checkpoint holds them) at offset AT of the checkpoint
+put() { printf '%b' "$(printf '\\x%s' $(fold -w 2 <<< "$2"))" | dd of="$D/run/checkpoint.bin" bs=1 seek="$1" conv=notrunc status=none; }
+# reseal: stores the CRC-32 of all but the last 4 bytes of the checkpoint in them, as the writer does (gzip's trailer holds it)
+reseal() {
+    local n=$(($(stat -c %s "$D/run/checkpoint.bin") - 4))
+    head -c $n "$D/run/checkpoint.bin" | gzip -c | tail -c 8 | head -c 4 | dd of="$D/run/checkpoint.bin" bs=1 seek=$n conv=notrunc status=none
+}
+# refused TEXT: a restart from the checkpoint exits 2 and names TEXT (a regular expression)
+refused() {
+    status 2 errs "$D/err" ./polyhoop -q -n 5 --restart "$D/run"
+    matches "$D/err" "$1"
+}
+
+# A damaged checkpoint (a byte changed in a vertex, one in the header, the file cut in half) is
+# refused by the program with exit 2, naming the checksum; the good one still restarts.
+test_checkpoint_damage_refused_on_restart() {
+    checkpoint_run -n 3 -s 100
+    local at b
+    for at in $((H_SIZE + 3 * R_SIZE + 5)) $((H_STEP + 2)); do
+        cp "$D/good.bin" "$D/run/checkpoint.bin"
+        b=$(od -An -tu1 -j $at -N 1 "$D/good.bin")
+        put $at "$(printf %02x $((b ^ 0x40)))"
+        refused 'cannot restart: .*checkpoint.bin: checksum mismatch'
+    done
+    head -c $(($(stat -c %s "$D/good.bin") / 2)) "$D/good.bin" > "$D/run/checkpoint.bin"
+    refused 'cannot restart: .*checkpoint.bin: checksum mismatch'
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    ./polyhoop -q -n 4 --restart "$D/run" > /dev/null || fail "the good checkpoint did not restart"
+}
+
+# A field that a run could not have written, under a valid checksum (x of a vertex infinite), is
+# refused by the program with exit 2, naming the field; the counts of postponed divisions and of
+# twists cut out go on from the checkpoint's.
+test_checkpoint_bad_fields_named_on_restart() {
+    checkpoint_run -n 3 -s 100
+    local np
+    np=$(od -An -td4 -j $H_NP -N 4 "$D/good.bin" | tr -d ' ')
+    [ "$np" -ge 2 ] || fail "the run ended with $np polygons; the cases need 2"
+    put $((H_SIZE + np * R_SIZE + 17 * V_SIZE)) 000000000000f07f   # (polygon 0's vertices first)
+    reseal
+    refused 'checkpoint.bin: polygon 0: x of vertex 17 is not finite'
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    put $H_TWISTS 2a000000
+    put $H_POSTPONED 07000000
+    reseal
+    ./polyhoop -n 4 --restart "$D/run" > "$D/log"
+    matches "$D/log" 'divisions postponed 7, twists cut out 42$'
+}
+
+# Symbolic links planted in the output folder, named like the next frame, like the .tmp of the
+# one after, and like the checkpoint, all pointing outside: a restart replaces them with its own
+# files and leaves their targets as they were.
+test_checkpoint_symlinks_replaced() {
+    checkpoint_run -n 1 -s 10
+    printf keep > "$D/outside0"
+    printf keep > "$D/outside1"
+    cp "$D/good.bin" "$D/outside2"   # (the checkpoint is read through its link, then replaced)
+    ln -sf "$D/outside0" "$D/run/frame000002.vtp"
+    ln -sf "$D/outside1" "$D/run/frame000003.vtp.tmp"
+    ln -sf "$D/outside2" "$D/run/checkpoint.bin"
+    ./polyhoop -q -n 3 --restart "$D/run" > /dev/null
+    cmp -s "$D/outside0" <(printf keep) || fail "the target of frame000002.vtp was changed"
+    cmp -s "$D/outside1" <(printf keep) || fail "the target of frame000003.vtp.tmp was changed"
+    cmp -s "$D/outside2" "$D/good.bin" || fail "the target of checkpoint.bin was changed"
+    [ ! -L "$D/run/frame000002.vtp" ] || fail "frame000002.vtp is still a link"
+    [ ! -L "$D/run/checkpoint.bin" ] || fail "checkpoint.bin is still a link"
+    [ ! -L "$D/run/frame000003.vtp" ] && [ -r "$D/run/frame000003.vtp" ] || fail "frame 3 was not written as a file"
 }
 
 run_file "$@"
