@@ -1,23 +1,21 @@
-/* Tests of src/checkpoint.c as input: a damaged or doctored checkpoint is refused by name (exit 2
- * through the program), never crashes a restart and is never taken silently. Also the other
- * things a user hands the program that end up in its files: input names in the frames' XML, and
- * symbolic links planted in the output folder. */
+/* Tests of src/checkpoint.c as input: a damaged or doctored checkpoint is refused by
+ * checkpoint_read, naming the checksum or the field, and is never taken silently. (The same
+ * through the program, exit 2 on --restart, and symbolic links planted in a run's folder:
+ * tests/cli/restart.sh.) */
 #define _POSIX_C_SOURCE 200809L
 #include "checkpoint.h"
-#include "fixtures.h"
 #include "harness.h"
 #include "sim.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 /* The byte offsets of the version-7 layout (checkpoint.c's Header with a Params of 336 bytes and
  * the run's record, then records of 87 bytes, then 40 bytes per vertex), for doctoring single
- * fields. */
+ * fields (tests/cli/restart.sh doctors some through the program at these offsets too). */
 enum {
     H_DT = 40 + 26 * 8, H_SEED = 376, H_DRAWS = 384, H_STEP = 392, H_NEXT_ID = 400, H_T = 440,
     H_POSTPONED = 36, H_FRAME = 448, H_NP = 452, H_TWISTS = 460, H_INPUT = 464, H_OPTIONS = 1488, H_RANGE = 2000, H_SIZE = 2040,
@@ -47,24 +45,29 @@ static void spill(const char *path, const unsigned char *b, long n)
     fclose(f);
 }
 
-/* a short default run (2 polygons at its end) and its checkpoint's bytes */
-static void make_run(Ckpt *c, const char *args)
+/* the checkpoint of a short default run (inputs/ensemble.off, seed 1, 3 frames of 100 steps: 2
+ * polygons at its end) in a new folder, and its bytes */
+static void make_run(Ckpt *c)
 {
-    char cmd[512];
+    static Sim s;
+    char err[512];
     snprintf(c->dir, sizeof c->dir, "/tmp/ph_test_ckpt_XXXXXX");
     ENSURE(mkdtemp(c->dir));
-    snprintf(cmd, sizeof cmd, "./polyhoop -q %s -o %s/run > /dev/null", args, c->dir);
-    ENSURE(fx_sh(cmd) == 0);
-    snprintf(c->path, sizeof c->path, "%s/run/checkpoint.bin", c->dir);
+    snprintf(c->path, sizeof c->path, "%s/checkpoint.bin", c->dir);
+    sim_init(&s, &params_compiled, 1);
+    s.P.Ns = 100;
+    ENSURE(sim_load_input(&s, "inputs/ensemble.off", 0) == 0);
+    while (s.e.step < 3 * s.P.Ns) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+    ENSURE_MSG(checkpoint_write(c->path, &s, 3, "inputs/ensemble.off", NULL, err, sizeof err) == 0, "%s", err);
+    sim_free(&s);
     c->bytes = slurp(c->path, &c->n);
     ENSURE(c->bytes && c->n > H_SIZE);
 }
 
 static void drop_run(Ckpt *c)
 {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", c->dir);
-    fx_sh(cmd);
+    remove(c->path);
+    rmdir(c->dir);
     free(c->bytes);
 }
 
@@ -82,11 +85,11 @@ static int read_bytes(const Ckpt *c, const unsigned char *b, long n, char *err, 
 }
 
 /* Every byte changed at 200 places spread over the file, and a cut at every 1 % of its length:
- * each is refused, naming the checksum or the field; a few of them through --restart, exit 2. */
+ * each is refused, naming the checksum or the field. */
 void test_checkpoint_damage_refused(void)
 {
     Ckpt c;
-    make_run(&c, "-n 3 -s 100");
+    make_run(&c);
     unsigned char *b = malloc((size_t)c.n);
     char err[1024];
     int tried = 0;
@@ -104,22 +107,7 @@ void test_checkpoint_damage_refused(void)
         ENSURE_MSG(strstr(err, "checksum") || strstr(err, "too short"), "cut at %ld: %s", n, err);
         tried++;
     }
-    /* through the program: a byte in a vertex, one in the header, a cut */
-    const long cases[3][2] = { { H_SIZE + 3 * R_SIZE + 5, c.n }, { H_STEP + 2, c.n }, { -1, c.n / 2 } };
-    for (int k = 0; k < 3; k++) {
-        char cmd[512];
-        memcpy(b, c.bytes, (size_t)c.n);
-        if (cases[k][0] >= 0) b[cases[k][0]] ^= 0x40;
-        spill(c.path, b, cases[k][1]);
-        snprintf(cmd, sizeof cmd, "./polyhoop -q -n 5 --restart %s/run > /dev/null 2> %s/err; s=$?; "
-                 "grep -q 'cannot restart: .*checkpoint.bin: checksum mismatch' %s/err && exit $s; exit 99", c.dir, c.dir, c.dir);
-        int st = fx_sh(cmd);
-        ENSURE_MSG(st == 2, "case %d: exit status %d, expected 2 with the checksum named", k, st);
-    }
-    spill(c.path, c.bytes, c.n);   /* (and the good one still restarts) */
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 4 --restart %s/run > /dev/null", c.dir);
-    ENSURE(fx_sh(cmd) == 0);
+    ENSURE_MSG(read_bytes(&c, c.bytes, c.n, err, sizeof err) == 0, "the good checkpoint: %s", err);   /* (and the good one still reads) */
     ENSURE(tried == 300);
     free(b);
     drop_run(&c);
@@ -141,7 +129,7 @@ static int64_t get_i64(const unsigned char *b, long at) { int64_t v; memcpy(&v, 
 void test_checkpoint_bad_fields_named(void)
 {
     Ckpt c;
-    make_run(&c, "-n 3 -s 100");
+    make_run(&c);
     int32_t np;
     memcpy(&np, c.bytes + H_NP, 4);
     ENSURE_MSG(np >= 2, "the run ended with %d polygons; the cases need 2", np);
@@ -190,96 +178,6 @@ void test_checkpoint_bad_fields_named(void)
         tried++;
     }
     ENSURE(tried == 26);
-    /* through the program: exit 2 and the field named */
-    memcpy(b, c.bytes, (size_t)c.n);
-    put_f64(b, vert + 17 * V_SIZE, INFINITY);
-    reseal(b, c.n);
-    spill(c.path, b, c.n);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 5 --restart %s/run > /dev/null 2> %s/err; s=$?; "
-             "grep -q 'checkpoint.bin: polygon 0: x of vertex 17 is not finite' %s/err && exit $s; exit 99", c.dir, c.dir, c.dir);
-    int st = fx_sh(cmd);
-    ENSURE_MSG(st == 2, "exit status %d, expected 2 with the field named", st);
-    /* the counts of postponed divisions and of twists cut out go on from the checkpoint's */
-    memcpy(b, c.bytes, (size_t)c.n);
-    put_i32(b, H_TWISTS, 42);
-    put_i32(b, H_POSTPONED, 7);
-    reseal(b, c.n);
-    spill(c.path, b, c.n);
-    snprintf(cmd, sizeof cmd, "./polyhoop -n 4 --restart %s/run | grep -q 'divisions postponed 7, twists cut out 42$'", c.dir);
-    ENSURE(fx_sh(cmd) == 0);
     free(b);
-    drop_run(&c);
-}
-
-/* An input named with a Latin-1 byte, "<", "&" and "--": the frames (whose XML comment holds the
- * name, escaped) read in VTK, and the byte is written as \xE9. */
-void test_checkpoint_odd_input_name_in_frames(void)
-{
-    char dir[] = "/tmp/ph_test_name_XXXXXX", path[256], cmd[1024];
-    ENSURE(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/caf\xe9 <&> --x.off", dir);
-    FILE *f = fopen(path, "w");
-    ENSURE(f);
-    fputs("OFF\n4 1 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n4 0 1 2 3\n", f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 1 -s 10 -o %s/run '%s' > /dev/null", dir, path);
-    ENSURE(fx_sh(cmd) == 0);
-    snprintf(cmd, sizeof cmd, "grep -q 'caf\\\\xE9 <&> - -x.off' %s/run/frame000001.vtp", dir);
-    ENSURE_MSG(fx_sh(cmd) == 0, "the name is not escaped as expected");
-    for (int k = 0; k < 2; k++) {
-        snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/check_vtp.py %s/run/frame%06d.vtp > /dev/null 2>&1", dir, k);
-        int st = fx_sh(cmd);
-        if (st == 77 || st == 127) {
-            snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-            fx_sh(cmd);
-            SKIP("VTK for python3 is not installed");
-        }
-        ENSURE_MSG(st == 0, "frame %d is not read by VTK", k);
-    }
-    snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' %s/run/frames.pvd", dir);
-    ENSURE(fx_sh(cmd) == 0);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(fx_sh(cmd) == 0);
-}
-
-static int is_link(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
-}
-
-/* Symbolic links planted in the output folder, named like the next frame, like the .tmp of the
- * one after, and like the checkpoint, all pointing outside: a restart replaces them with its own
- * files and leaves their targets as they were. */
-void test_checkpoint_symlinks_replaced(void)
-{
-    Ckpt c;
-    make_run(&c, "-n 1 -s 10");
-    char out[3][160], link[3][160], cmd[1024];
-    const char *name[3] = { "frame000002.vtp", "frame000003.vtp.tmp", "checkpoint.bin" };
-    for (int k = 0; k < 3; k++) {
-        snprintf(out[k], sizeof out[k], "%s/outside%d", c.dir, k);
-        snprintf(link[k], sizeof link[k], "%s/run/%s", c.dir, name[k]);
-    }
-    spill(out[0], (const unsigned char *)"keep", 4);
-    spill(out[1], (const unsigned char *)"keep", 4);
-    spill(out[2], c.bytes, c.n);   /* (the checkpoint is read through its link, then replaced) */
-    for (int k = 0; k < 3; k++) {
-        unlink(link[k]);
-        ENSURE(symlink(out[k], link[k]) == 0);
-    }
-    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 3 --restart %s/run > /dev/null", c.dir);
-    ENSURE(fx_sh(cmd) == 0);
-    for (int k = 0; k < 3; k++) {
-        long n;
-        unsigned char *b = slurp(out[k], &n);
-        ENSURE_MSG(b && (k < 2 ? n == 4 && !memcmp(b, "keep", 4) : n == c.n && !memcmp(b, c.bytes, (size_t)n)),
-                   "the target of %s was changed", name[k]);
-        free(b);
-        ENSURE_MSG(!is_link(link[k]) || k == 1, "%s is still a link", name[k]);
-    }
-    snprintf(link[1], sizeof link[1], "%s/run/frame000003.vtp", c.dir);
-    ENSURE_MSG(!is_link(link[1]) && access(link[1], R_OK) == 0, "frame 3 was not written as a file");
     drop_run(&c);
 }

@@ -1,6 +1,6 @@
 /* Tests of the run's log (src/runlog.c): the observables of a known state against their
- * formulas, the events of a growing run against its counts, and the logs of a run stopped and
- * continued (at a frame, and by SIGTERM between frames) against those of a run never stopped. */
+ * formulas. (The logs of a growing run, and of a run stopped and continued, as the program writes
+ * them: tests/cli/runlog.sh.) */
 #define _POSIX_C_SOURCE 200809L
 #include "fixtures.h"
 #include "forces.h"
@@ -65,29 +65,4 @@ void test_runlog_observables_of_a_known_state(void)
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(system(cmd) == 0);
-}
-
-/* The default run: one events.csv line per division the summary counts, each naming its mother
- * and two new ids; one observables line per frame, with the polygon counts of the frames. A run
- * stopped at a frame (--max-time) and one stopped by SIGTERM between frames, both continued with
- * --restart, leave the same two files, byte for byte, as the run never stopped. */
-void test_runlog_events_and_restarts(void)
-{
-    char dir[64];
-    int st = fx_script("runlog",
-             "./polyhoop -q -n 40 -o $D/a > $D/log || exit 10\n"
-             "d=$(sed -n 's/^events: divisions \\([0-9]*\\), removals \\([0-9]*\\).*/\\1 \\2/p' $D/log)\n"
-             "[ \"$(grep -c ',division,' $D/a/events.csv) $(grep -c ',removal,' $D/a/events.csv)\" = \"$d\" ] || exit 11\n"
-             "awk -F, 'NR > 1 { split($5, a, \" \"); if ($3 == \"division\" && !(a[1] > $4 && a[2] > $4)) exit 1 }' $D/a/events.csv || exit 12\n"
-             "[ $(wc -l < $D/a/observables.csv) = 42 ] || exit 13\n"
-             "n=$(grep -ao 'NumberOfPolys=\"[0-9]*\"' $D/a/frame000040.vtp | head -1 | tr -dc 0-9)\n"
-             "[ \"$(tail -1 $D/a/observables.csv | cut -d, -f4)\" = \"$n\" ] || exit 14\n"
-             "./polyhoop -q -n 40 --max-time 1.7 -o $D/b > /dev/null && ./polyhoop -q --restart $D/b > /dev/null || exit 15\n"
-             "cmp $D/a/events.csv $D/b/events.csv && cmp $D/a/observables.csv $D/b/observables.csv || exit 16\n"
-             "./polyhoop -q -n 40 -o $D/c > /dev/null & pid=$!\n"
-             "for k in $(seq 100); do [ -f $D/c/frame000020.vtp ] && break; sleep 0.1; done\n"
-             "kill -TERM $pid; wait $pid; [ $? = 143 ] || exit 17\n"
-             "./polyhoop -q --restart $D/c > /dev/null || exit 18\n"
-             "cmp $D/a/events.csv $D/c/events.csv && cmp $D/a/observables.csv $D/c/observables.csv || exit 19\n", dir, sizeof dir);
-    ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
 }

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The program given bad or absurd options: every usage error exits 2 with a message and writes
+# nothing; absurd thread counts, picture sizes and frame counts are refused or bounded, not obeyed
+# (and the automatic thread count follows the size of the run); an output that cannot be written
+# is reported.
+source "$(dirname "$0")/lib.sh"
+
+# errs FILE CMD...: CMD with its messages (standard error) into FILE and its output dropped
+errs() { "${@:2}" > /dev/null 2> "$1"; }
+# matches FILE RE...: like has, each RE a regular expression (grep's)
+matches() { local f=$1 re; shift; for re in "$@"; do grep -q -- "$re" "$f" || { tail -n 20 "$f" | sed 's/^/  | /' >&2; fail "$f lacks: $re"; }; done; }
+
+# Every usage error, whichever option it concerns, exits 2 with a message and writes nothing.
+test_faults_usage_errors_exit_2() {
+    local bad st
+    for bad in "-o" "--restart" "-n" "-n -1" "-s 0" "-j" "-j 0" "--seed -1" "--seed x" \
+        "--checkpoint-every" "--checkpoint-every -1" "--max-cells 0" "--max-time -1" "--max-time nan" "--png-color" \
+        "--png-color bogus" "--png-size" "--png-size 0x0" "--png-size 10x" "--png-view 1,1,0,0" "--png-view 0,0,1" \
+        "--png-range 2,1" "--png-range 0,inf" "-x" "--strict" "inputs/ensemble.off inputs/foam.off" \
+        "--restart /nonexistent" "--restart /nonexistent --seed 2"; do
+        st=0
+        ./polyhoop -q -n 0 -o "$D/out" $bad > "$D/log" 2>&1 || st=$?   # ($bad: one or more words)
+        [ $st = 2 ] || fail "polyhoop $bad: exit status $st, expected 2"
+        grep -q '^polyhoop: ' "$D/log" || fail "polyhoop $bad: no message"
+        [ ! -e "$D/out" ] || fail "polyhoop $bad: output written"
+    done
+}
+
+# Absurd thread counts: -j above 4 per core exits 2 with a message; OMP_NUM_THREADS above it is
+# capped with a warning and the run goes on.
+test_faults_thread_count_bounded() {
+    status 2 errs "$D/err" ./polyhoop -q -j 100000 -n 0 -o "$D/a"
+    matches "$D/err" '-j 100000: at most .* threads'
+    OMP_NUM_THREADS=1000000 ./polyhoop -q -n 1 -s 10 -o "$D/b" > /dev/null 2> "$D/err"
+    has "$D/err" 'warning: OMP_NUM_THREADS asks for 1000000 threads; using'
+    [ -f "$D/b/frame000001.vtp" ] || fail "OMP_NUM_THREADS=1000000: the run did not go on"
+}
+
+# threads CMD...: runs CMD (a run of no frames), keeps the first line of its output, the banner, in
+# $D/banner and prints the thread count that the banner names
+threads() {
+    "$@" --overwrite -o "$D/out" > "$D/log"
+    head -n 1 "$D/log" > "$D/banner"
+    grep -q '\.h, [0-9]* thread' "$D/banner" || fail "no thread count in the banner: $(cat "$D/banner")"
+    sed -n 's/.*\.h, \([0-9]*\) thread.*/\1/p' "$D/banner"
+}
+
+# Without -j or OMP_NUM_THREADS the thread count follows the vertex count (one thread per 2000
+# vertices, at most the free cores), and the banner says so: one thread for the default cell, 12
+# (24,576 / 2000) or the free cores for 512 hexagons; -j and OMP_NUM_THREADS fix it. (The
+# choice itself, options_threads, is tested in C: test_faults_automatic_threads.)
+test_faults_automatic_threads_banner() {
+    python3 scripts/make_hex.py 512 "$D/hex.off" > /dev/null   # (24,576 vertices)
+    local input now cap want
+    for input in "" "$D/hex.off"; do
+        now=$(threads env -u OMP_NUM_THREADS ./polyhoop -n 0 $input)
+        has "$D/banner" "now: automatic, one per 2000 vertices up to "
+        cap=$(sed -n 's/.* up to \([0-9]*\).*/\1/p' "$D/banner")
+        [ "${cap:-0}" -ge 1 ] || fail "no core count in the banner: $(cat "$D/banner")"
+        want=1
+        if [ -n "$input" ]; then want=$((24576 / 2000 < cap ? 24576 / 2000 : cap)); fi
+        [ "$now" = $want ] || fail "$now threads for ${input:-the default input}, expected $want: $(cat "$D/banner")"
+    done
+    now=$(threads env -u OMP_NUM_THREADS ./polyhoop -n 0 -j 2)
+    [ "$now" = 2 ] || fail "-j 2: $now threads: $(cat "$D/banner")"
+    lacks "$D/banner" automatic
+    now=$(OMP_NUM_THREADS=2 threads ./polyhoop -n 0 "$D/hex.off")
+    [ "$now" = 2 ] || fail "OMP_NUM_THREADS=2: $now threads: $(cat "$D/banner")"
+    lacks "$D/banner" automatic
+}
+
+# A picture size that overflows an int is refused, not read modulo 2^32; a run whose standard
+# output cannot be written (a full disk) says so and exits 4 instead of 0.
+test_faults_png_size_overflow_and_stdout_full() {
+    status 2 errs "$D/err" ./polyhoop -q -n 0 --png-size 4294968096x800 -o "$D/a"
+    has "$D/err" '--png-size needs WxH'
+    [ -w /dev/full ] || skip "no /dev/full here"
+    local st=0
+    ./polyhoop -n 1 -s 10 -o "$D/b" > /dev/full 2> "$D/err" || st=$?
+    [ $st = 4 ] || fail "a failed write to standard output: exit status $st, expected 4"
+    has "$D/err" 'cannot write to standard output'
+    [ -f "$D/b/frame000001.vtp" ] || fail "the run's frames were not written"
+}
+
+# -n 2147483647 starts at once: nothing is sized by the frame count (the frames' time table
+# grows with the frames written), so five frames of it peak at a few MB.
+test_faults_huge_frame_count_bounded_memory() {
+    ./polyhoop -q -n 2147483647 -s 1 --max-time 0.0005 -o "$D/a" > "$D/log"
+    [ -f "$D/a/frame000005.vtp" ] && [ ! -f "$D/a/frame000006.vtp" ] || fail "not frames 0 to 5: $(ls "$D/a" | tr '\n' ' ')"
+    local mb
+    mb=$(sed -n 's/^memory: peak \([0-9.]*\) MB resident.*/\1/p' "$D/log")
+    [ -n "$mb" ] || fail "no peak memory in the summary"
+    awk -v m="$mb" 'BEGIN { exit !(m < 64) }' || fail "peak memory $mb MB, not below 64 MB"
+}
+
+run_file "$@"

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The program under faults during a run: a time step far too large, a disk that fills up, a signal
+# while it is still setting up. Each case checks the exit status, the message, and that nothing
+# written before the fault is lost or left half written.
+source "$(dirname "$0")/lib.sh"
+
+# errs FILE CMD...: CMD with its messages (standard error) into FILE and its output dropped
+errs() { "${@:2}" > /dev/null 2> "$1"; }
+# matches FILE RE...: like has, each RE a regular expression (grep's)
+matches() { local f=$1 re; shift; for re in "$@"; do grep -q -- "$re" "$f" || { tail -n 20 "$f" | sed 's/^/  | /' >&2; fail "$f lacks: $re"; }; done; }
+# vtk_reads FRAME: fails unless VTK reads FRAME (scripts/check_vtp.py), where /usr/bin/python3 has VTK
+vtk_reads() { /usr/bin/python3 scripts/check_vtp.py "$1" > /dev/null 2>&1 || case $? in 77|127) ;; *) fail "$1 is not read by VTK" ;; esac; }
+
+# dt far too large: a warning at start with the suggested dt, then exit 3 naming the polygon and
+# the time; frame 0 and its checkpoint are intact and no later frame exists.
+test_faults_blow_up_stops_cleanly() {
+    status 3 errs "$D/err" ./tests/polyhoop_unstable -q -n 10 -s 100 -o "$D/run"
+    matches "$D/err" 'warning: dt = 0.01 exceeds the stability limit .* Suggested: dt <= ' \
+        'numerical blow-up at t = .*: polygon 0 (id 0) has a vertex moving farther than h' 'frames up to 0 are intact'
+    [ -f "$D/run/checkpoint.bin" ] || fail "no checkpoint of frame 0"
+    [ ! -f "$D/run/frame000001.vtp" ] || fail "a frame after the blow-up was written"
+    vtk_reads "$D/run/frame000000.vtp"
+}
+
+# A 48 KiB file system fills up during the run: exit 4 with "No space left on device", every
+# frame already there is complete, and no .tmp is left.
+test_faults_disk_full() {
+    mkdir "$D/fs"
+    mount -t tmpfs -o size=48k tmpfs "$D/fs" 2> /dev/null || skip "cannot mount a small tmpfs here (needs root with CAP_SYS_ADMIN)"
+    trap 'umount "$D/fs"' EXIT
+    status 4 errs "$D/err" ./polyhoop -q -n 100 -s 200 --checkpoint-every 0 -o "$D/fs"
+    has "$D/err" 'No space left on device'
+    [ -f "$D/fs/frame000003.vtp" ] || fail "fewer than 4 frames before the disk filled: $(ls "$D/fs" | tr "\n" " ")"
+    ls "$D/fs" > "$D/files"
+    lacks "$D/files" tmp
+    for f in "$D"/fs/frame*.vtp; do vtk_reads "$f"; done
+}
+
+# SIGINT or SIGTERM while the run is still setting up (here: reading an input that arrives
+# slowly through a pipe) ends it within a second, with status 128 + signal and a message, and
+# no file half written.
+test_faults_signal_during_setup() {
+    mkfifo "$D/in.off"
+    for sig in INT TERM; do
+        ./polyhoop -q -n 1 -o "$D/out" "$D/in.off" 2> "$D/err" &
+        pid=$!
+        exec 3> "$D/in.off"
+        printf 'OFF\n4 1 0\n0 0 0\n' >&3
+        sleep 0.3
+        kill -"$sig" $pid
+        for k in 1 2 3 4 5 6 7 8 9 10; do kill -0 $pid 2> /dev/null || break; sleep 0.1; done
+        if kill -0 $pid 2> /dev/null; then kill -9 $pid; fail "SIG$sig did not end the run within a second"; fi
+        st=0
+        wait $pid || st=$?
+        exec 3>&-
+        want=130
+        if [ $sig = TERM ]; then want=143; fi
+        [ $st = $want ] || fail "stopped by SIG$sig: exit status $st, expected $want"
+        has "$D/err" "stopped by SIG$sig while setting up (before the first step)"
+        [ -z "$(ls "$D/out" 2> /dev/null | grep -v lock)" ] || fail "SIG$sig left files: $(ls "$D/out")"
+    done
+}
+
+run_file "$@"

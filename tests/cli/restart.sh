@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# Runs continued with --restart: one run per folder, options a restart refuses or keeps, a noisy
+# run killed and restarted (the same files, byte for byte, as the run never killed), and the
+# checkpoint as input: damaged or doctored checkpoints refused by name with exit 2, symbolic links
+# planted in the run's folder replaced. (checkpoint_read's own checks of every damaged byte and
+# every field: tests/test_checkpoint.c.)
+source "$(dirname "$0")/lib.sh"
+
+# errs FILE CMD...: CMD with its messages (standard error) into FILE and its output dropped
+errs() { "${@:2}" > /dev/null 2> "$1"; }
+# matches FILE RE...: like has, each RE a regular expression (grep's)
+matches() { local f=$1 re; shift; for re in "$@"; do grep -q -- "$re" "$f" || { tail -n 20 "$f" | sed 's/^/  | /' >&2; fail "$f lacks: $re"; }; done; }
+# vtk_reads FRAME: fails unless VTK reads FRAME (scripts/check_vtp.py), where /usr/bin/python3 has VTK
+vtk_reads() { /usr/bin/python3 scripts/check_vtp.py "$1" > /dev/null 2>&1 || case $? in 77|127) ;; *) fail "$1 is not read by VTK" ;; esac; }
+
+# One run per folder: while a run holds the folder, a second run and a restart of it exit 2
+# naming the lock, and the first run's frames all read in VTK. A new run refuses a folder with
+# another run's frames unless --overwrite (which removes them all, so no old frame survives
+# beside the new ones); --restart continues it.
+test_faults_one_run_per_folder() {
+    ./polyhoop -q -j 1 -n 40 -s 200 -o "$D/a" > /dev/null 2>&1 &
+    local first=$! s2=0 s3=0
+    while [ ! -f "$D/a/frame000001.vtp" ]; do kill -0 $first 2> /dev/null || fail "the first run ended before frame 1"; sleep 0.05; done
+    ./polyhoop -q -n 2 -s 10 -o "$D/a" > /dev/null 2> "$D/err2" || s2=$?
+    ./polyhoop -q -n 50 --restart "$D/a" > /dev/null 2> "$D/err3" || s3=$?
+    wait $first || fail "the first run failed"
+    [ $s2 = 2 ] && [ $s3 = 2 ] || fail "beside a running run: a new run exited $s2, a restart $s3; expected 2 and 2"
+    matches "$D/err2" 'output folder .* is in use by another run'
+    has "$D/err3" 'in use by another run'
+    [ "$(ls "$D/a" | grep -c 'frame.*vtp$')" = 41 ] || fail "the first run's frames are not 41: $(ls "$D/a" | tr '\n' ' ')"
+    status 2 errs "$D/err4" ./polyhoop -q -n 1 -s 10 -o "$D/a"
+    matches "$D/err4" 'holds another run.*--restart.*--overwrite'
+    ./polyhoop -q -n 1 -s 10 --overwrite -o "$D/a" > /dev/null 2>&1
+    [ "$(ls "$D/a" | tr '\n' ' ')" = 'checkpoint.bin events.csv frame000000.vtp frame000001.vtp frames.pvd observables.csv ' ] ||
+        fail "after --overwrite: $(ls "$D/a" | tr '\n' ' ')"
+    ./polyhoop -q -n 2 --restart "$D/a" > /dev/null 2>&1
+    [ -f "$D/a/frame000002.vtp" ] || fail "the restart wrote no frame 2"
+    for k in 0 1 2; do vtk_reads "$D/a/frame00000$k.vtp"; done
+}
+
+# Options a restart would ignore (an input, -o, --seed) and a second input file are refused with
+# status 2 and named, instead of silently dropped.
+test_faults_restart_and_input_clashes() {
+    ./polyhoop -q -n 1 -s 10 -o "$D/a" > /dev/null 2>&1
+    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" inputs/ensemble.off
+    has "$D/err" 'inputs/ensemble.off cannot be combined with --restart'
+    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -o "$D/b"
+    has "$D/err" '-o cannot be combined with --restart'
+    status 2 errs "$D/err" ./polyhoop -q --seed 3 --restart "$D/a"
+    has "$D/err" '--seed cannot be combined'
+    status 2 errs "$D/err" ./polyhoop -q -n 0 -o "$D/c" inputs/ensemble.off inputs/emulsion.off
+    has "$D/err" "two input files, 'inputs/ensemble.off' and 'inputs/emulsion.off'"
+    [ ! -e "$D/b" ] && [ ! -e "$D/c" ] || fail "output written after an error"
+}
+
+# A restart continues with the run's own frame format, --check, checkpoint interval and picture
+# options (kept in its checkpoint) when they are not given again; given again with the same
+# value they are accepted, with another value refused (exit 2, nothing written); -n applies.
+test_faults_restart_keeps_options() {
+    ./polyhoop -q -n 6 -s 10 --ascii --check --checkpoint-every 2 --png-color id --png-size 64x64 --max-time 0.002 \
+        -o "$D/a" > /dev/null
+    [ -f "$D/a/frame000002.png" ] && [ ! -f "$D/a/frame000003.vtp" ] || fail "--max-time 0.002 did not stop after frame 2"
+    ./polyhoop -q --restart "$D/a" --max-time 0.004 > /dev/null
+    has "$D/a/frame000004.vtp" 'format="ascii"'
+    [ -f "$D/a/frame000004.png" ] && [ ! -f "$D/a/frame000005.vtp" ] || fail "the restart to --max-time 0.004 did not stop after frame 4 with a picture"
+    ./polyhoop -q --restart "$D/a" -n 5 --png-size 64x64 --ascii > /dev/null
+    [ -f "$D/a/frame000005.png" ] && [ ! -f "$D/a/frame000006.vtp" ] || fail "the restart with -n 5 did not end at frame 5 with a picture"
+    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -n 7 --png-size 65x64
+    matches "$D/err" '--png-size cannot change on --restart: the run in .* continues with its own options (--checkpoint-every 2 --ascii --check --png-color id --png-size 64x64)'
+    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -n 7 --checkpoint-every 1
+    [ ! -f "$D/a/frame000006.vtp" ] || fail "a refused restart wrote frame 6"
+}
+
+# With noise, activity and random division and death (tests/params_noise.h), frames, logs and
+# checkpoints are the same at 1 and 2 threads, and a run killed with SIGKILL and restarted from
+# its last checkpoint ends with the same files, byte for byte, as the run never killed. (The
+# two-thread runs wait passively: on a busy machine, spinning threads of so small a run would
+# take minutes; the waiting changes nothing in the results.)
+test_faults_noise_kill_and_restart() {
+    ./tests/polyhoop_noise -q -j 1 -n 12 -s 1000 -o "$D/a" > /dev/null
+    has "$D/a/events.csv" ',division,'
+    OMP_WAIT_POLICY=passive ./tests/polyhoop_noise -q -j 2 -n 12 -s 1000 -o "$D/b" > /dev/null
+    ./tests/polyhoop_noise -q -j 1 -n 12 -s 1000 -o "$D/c" > /dev/null &
+    local pid=$! f
+    for k in $(seq 200); do [ -f "$D/c/frame000006.vtp" ] && break; sleep 0.05; done
+    kill -KILL $pid || true
+    wait $pid 2> /dev/null || true   # (137: killed)
+    [ ! -f "$D/c/frame000012.vtp" ] || fail "the run ended before it was killed"
+    OMP_WAIT_POLICY=passive ./tests/polyhoop_noise -q -j 2 --restart "$D/c" > /dev/null
+    for f in "$D"/a/*; do
+        cmp -s "$f" "$D/b/${f##*/}" || fail "${f##*/} differs between 1 and 2 threads"
+        cmp -s "$f" "$D/c/${f##*/}" || fail "${f##*/} differs after the kill and restart"
+    done
+}
+
+# A run's checkpoint is edited below at the byte offsets of its version-7 layout, which
+# tests/test_checkpoint.c states and checks against the structs: a header of 2040 bytes (the
+# Params of 336 bytes from offset 40; the step at 392, the polygon count at 452), then a record of
+# 87 bytes per polygon, then 40 bytes per vertex (x first), ..., and last the CRC-32 of all the
+# bytes before it.
+H_STEP=392 H_NP=452 H_TWISTS=460 H_POSTPONED=36 H_SIZE=2040 R_SIZE=87 V_SIZE=40
+
+# checkpoint_run ARGS...: a short default run into $D/run (with ARGS), its checkpoint kept as
+# $D/good.bin; fails unless the checkpoint is of the layout above, written little-endian (its
+# version 7, byte-order mark 0x01020304 and Params size 336 at offset 24, as their bytes)
+checkpoint_run() {
+    ./polyhoop -q "$@" -o "$D/run" > /dev/null
+    cp "$D/run/checkpoint.bin" "$D/good.bin"
+    [ "$(od -An -tx1 -j 24 -N 12 "$D/good.bin" | tr -d ' \n')" = 070000000403020150010000 ] ||
+        fail "the checkpoint is not of version 7, little-endian, with a Params of 336 bytes: this test's offsets are out of date"
+}
+# put AT HEX: writes the bytes HEX (little-endian numbers, as the checkpoint holds them) at offset AT of the checkpoint
+put() { printf '%b' "$(printf '\\x%s' $(fold -w 2 <<< "$2"))" | dd of="$D/run/checkpoint.bin" bs=1 seek="$1" conv=notrunc status=none; }
+# reseal: stores the CRC-32 of all but the last 4 bytes of the checkpoint in them, as the writer does (gzip's trailer holds it)
+reseal() {
+    local n=$(($(stat -c %s "$D/run/checkpoint.bin") - 4))
+    head -c $n "$D/run/checkpoint.bin" | gzip -c | tail -c 8 | head -c 4 | dd of="$D/run/checkpoint.bin" bs=1 seek=$n conv=notrunc status=none
+}
+# refused TEXT: a restart from the checkpoint exits 2 and names TEXT (a regular expression)
+refused() {
+    status 2 errs "$D/err" ./polyhoop -q -n 5 --restart "$D/run"
+    matches "$D/err" "$1"
+}
+
+# A damaged checkpoint (a byte changed in a vertex, one in the header, the file cut in half) is
+# refused by the program with exit 2, naming the checksum; the good one still restarts.
+test_checkpoint_damage_refused_on_restart() {
+    checkpoint_run -n 3 -s 100
+    local at b
+    for at in $((H_SIZE + 3 * R_SIZE + 5)) $((H_STEP + 2)); do
+        cp "$D/good.bin" "$D/run/checkpoint.bin"
+        b=$(od -An -tu1 -j $at -N 1 "$D/good.bin")
+        put $at "$(printf %02x $((b ^ 0x40)))"
+        refused 'cannot restart: .*checkpoint.bin: checksum mismatch'
+    done
+    head -c $(($(stat -c %s "$D/good.bin") / 2)) "$D/good.bin" > "$D/run/checkpoint.bin"
+    refused 'cannot restart: .*checkpoint.bin: checksum mismatch'
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    ./polyhoop -q -n 4 --restart "$D/run" > /dev/null || fail "the good checkpoint did not restart"
+}
+
+# A field that a run could not have written, under a valid checksum (x of a vertex infinite), is
+# refused by the program with exit 2, naming the field; the counts of postponed divisions and of
+# twists cut out go on from the checkpoint's.
+test_checkpoint_bad_fields_named_on_restart() {
+    checkpoint_run -n 3 -s 100
+    local np
+    np=$(od -An -td4 -j $H_NP -N 4 "$D/good.bin" | tr -d ' ')
+    [ "$np" -ge 2 ] || fail "the run ended with $np polygons; the cases need 2"
+    put $((H_SIZE + np * R_SIZE + 17 * V_SIZE)) 000000000000f07f   # (polygon 0's vertices first)
+    reseal
+    refused 'checkpoint.bin: polygon 0: x of vertex 17 is not finite'
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    put $H_TWISTS 2a000000
+    put $H_POSTPONED 07000000
+    reseal
+    ./polyhoop -n 4 --restart "$D/run" > "$D/log"
+    matches "$D/log" 'divisions postponed 7, twists cut out 42$'
+}
+
+# Symbolic links planted in the output folder, named like the next frame, like the .tmp of the
+# one after, and like the checkpoint, all pointing outside: a restart replaces them with its own
+# files and leaves their targets as they were.
+test_checkpoint_symlinks_replaced() {
+    checkpoint_run -n 1 -s 10
+    printf keep > "$D/outside0"
+    printf keep > "$D/outside1"
+    cp "$D/good.bin" "$D/outside2"   # (the checkpoint is read through its link, then replaced)
+    ln -sf "$D/outside0" "$D/run/frame000002.vtp"
+    ln -sf "$D/outside1" "$D/run/frame000003.vtp.tmp"
+    ln -sf "$D/outside2" "$D/run/checkpoint.bin"
+    ./polyhoop -q -n 3 --restart "$D/run" > /dev/null
+    cmp -s "$D/outside0" <(printf keep) || fail "the target of frame000002.vtp was changed"
+    cmp -s "$D/outside1" <(printf keep) || fail "the target of frame000003.vtp.tmp was changed"
+    cmp -s "$D/outside2" "$D/good.bin" || fail "the target of checkpoint.bin was changed"
+    [ ! -L "$D/run/frame000002.vtp" ] || fail "frame000002.vtp is still a link"
+    [ ! -L "$D/run/checkpoint.bin" ] || fail "checkpoint.bin is still a link"
+    [ ! -L "$D/run/frame000003.vtp" ] && [ -r "$D/run/frame000003.vtp" ] || fail "frame 3 was not written as a file"
+}
+
+run_file "$@"
