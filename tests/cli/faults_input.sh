@@ -5,11 +5,6 @@
 # (escaped wherever they are written); and a copy of the program that finds its default input.
 source "$(dirname "$0")/lib.sh"
 
-# errs FILE CMD...: CMD with its messages (standard error) into FILE and its output dropped
-errs() { "${@:2}" > /dev/null 2> "$1"; }
-# matches FILE RE...: like has, each RE a regular expression (grep's)
-matches() { local f=$1 re; shift; for re in "$@"; do grep -q -- "$re" "$f" || { tail -n 20 "$f" | sed 's/^/  | /' >&2; fail "$f lacks: $re"; }; done; }
-
 # overlap NAME OFF MESSAGE: the input NAME.off (the text OFF) draws a warning with MESSAGE by
 # default, and is refused with it by --strict-input: exit 2 and nothing written
 overlap() {

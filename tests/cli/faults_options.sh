@@ -5,11 +5,6 @@
 # is reported.
 source "$(dirname "$0")/lib.sh"
 
-# errs FILE CMD...: CMD with its messages (standard error) into FILE and its output dropped
-errs() { "${@:2}" > /dev/null 2> "$1"; }
-# matches FILE RE...: like has, each RE a regular expression (grep's)
-matches() { local f=$1 re; shift; for re in "$@"; do grep -q -- "$re" "$f" || { tail -n 20 "$f" | sed 's/^/  | /' >&2; fail "$f lacks: $re"; }; done; }
-
 # Every usage error, whichever option it concerns, exits 2 with a message and writes nothing.
 test_faults_usage_errors_exit_2() {
     local bad st

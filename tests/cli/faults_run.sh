@@ -4,13 +4,6 @@
 # written before the fault is lost or left half written.
 source "$(dirname "$0")/lib.sh"
 
-# errs FILE CMD...: CMD with its messages (standard error) into FILE and its output dropped
-errs() { "${@:2}" > /dev/null 2> "$1"; }
-# matches FILE RE...: like has, each RE a regular expression (grep's)
-matches() { local f=$1 re; shift; for re in "$@"; do grep -q -- "$re" "$f" || { tail -n 20 "$f" | sed 's/^/  | /' >&2; fail "$f lacks: $re"; }; done; }
-# vtk_reads FRAME: fails unless VTK reads FRAME (scripts/check_vtp.py), where /usr/bin/python3 has VTK
-vtk_reads() { /usr/bin/python3 scripts/check_vtp.py "$1" > /dev/null 2>&1 || case $? in 77|127) ;; *) fail "$1 is not read by VTK" ;; esac; }
-
 # dt far too large: a warning at start with the suggested dt, then exit 3 naming the polygon and
 # the time; frame 0 and its checkpoint are intact and no later frame exists.
 test_faults_blow_up_stops_cleanly() {

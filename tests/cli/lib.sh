@@ -38,6 +38,22 @@ lacks() {
     done
 }
 
+# matches FILE RE...: like has, each RE a regular expression (grep's)
+matches() {
+    local file=$1 re
+    shift
+    for re in "$@"; do
+        grep -q -- "$re" "$file" || { sed 's/^/  | /' "$file" | tail -n 20 >&2; fail "$file lacks: $re"; }
+    done
+}
+
+# errs FILE CMD...: runs CMD with its stderr into FILE and its stdout dropped (status N errs F CMD
+# checks the status; status's own message stays visible)
+errs() { "${@:2}" > /dev/null 2> "$1"; }
+
+# vtk_reads FRAME: fails unless VTK reads FRAME (scripts/check_vtp.py), where /usr/bin/python3 has VTK
+vtk_reads() { /usr/bin/python3 scripts/check_vtp.py "$1" > /dev/null 2>&1 || case $? in 77|127) ;; *) fail "$1 is not read by VTK" ;; esac; }
+
 run_file() {
     local filter=${1:-} passed=0 failed=0 skipped=0 name st t0 took
     for name in $(sed -n 's/^\(test_[A-Za-z0-9_]*\)() *{.*/\1/p' "$0"); do

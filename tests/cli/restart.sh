@@ -6,13 +6,6 @@
 # every field: tests/test_checkpoint.c.)
 source "$(dirname "$0")/lib.sh"
 
-# errs FILE CMD...: CMD with its messages (standard error) into FILE and its output dropped
-errs() { "${@:2}" > /dev/null 2> "$1"; }
-# matches FILE RE...: like has, each RE a regular expression (grep's)
-matches() { local f=$1 re; shift; for re in "$@"; do grep -q -- "$re" "$f" || { tail -n 20 "$f" | sed 's/^/  | /' >&2; fail "$f lacks: $re"; }; done; }
-# vtk_reads FRAME: fails unless VTK reads FRAME (scripts/check_vtp.py), where /usr/bin/python3 has VTK
-vtk_reads() { /usr/bin/python3 scripts/check_vtp.py "$1" > /dev/null 2>&1 || case $? in 77|127) ;; *) fail "$1 is not read by VTK" ;; esac; }
-
 # One run per folder: while a run holds the folder, a second run and a restart of it exit 2
 # naming the lock, and the first run's frames all read in VTK. A new run refuses a folder with
 # another run's frames unless --overwrite (which removes them all, so no old frame survives
