@@ -1,4 +1,4 @@
-/* The whole step against analytic cases, and the program end to end. */
+/* The whole step against analytic cases. (The program end to end: tests/cli/.) */
 #define _POSIX_C_SOURCE 200809L
 #include "checkpoint.h"
 #include "contact.h"
@@ -14,7 +14,6 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <omp.h>
 #include <math.h>
@@ -182,121 +181,6 @@ void test_sim_no_attraction_without_adhesion(void)
         else ENSURE_MSG(dmin >= d0 - 1e-9, "centroids approached by %.3g", d0 - dmin);
         sim_free(&s);
     }
-}
-
-static int grep_file(const char *path, const char *needle)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    char line[4096];
-    int found = 0;
-    while (!found && fgets(line, sizeof line, f)) found = strstr(line, needle) != NULL;
-    fclose(f);
-    return found;
-}
-
-void test_sim_program_usage_and_bad_input(void)
-{
-    char dir[] = "/tmp/ph_test_sim_XXXXXX", log[256], args[512];
-    ENSURE(mkdtemp(dir));
-    snprintf(log, sizeof log, "%s/log", dir);
-    ENSURE(fx_run("-h", log) == 0 && grep_file(log, "usage: polyhoop"));
-    ENSURE(fx_run("-n", log) == 2 && grep_file(log, "option -n needs an integer"));
-    ENSURE(fx_run("-s 0", log) == 2);
-    ENSURE(fx_run("--bogus", log) == 2 && grep_file(log, "unknown or incomplete option '--bogus'"));
-    ENSURE(fx_run("/nonexistent.off", log) == 2 && grep_file(log, "/nonexistent.off"));
-    snprintf(args, sizeof args, "-o /dev/null/x -n 1 -s 1");
-    ENSURE(fx_run(args, log) == 4 && grep_file(log, "cannot create output folder /dev/null/x"));
-    ENSURE(fx_run("--png-color bogus -n 0", log) == 2 && grep_file(log, "no cell array 'bogus'"));
-    ENSURE(fx_run("--png-size 12x -n 0", log) == 2 && grep_file(log, "--png-size needs WxH"));
-    snprintf(args, sizeof args, "-o %s/out -n 2 -s 10 -q --png-size 320x240 --png-color generation", dir);
-    ENSURE(fx_run(args, log) == 0);
-    snprintf(args, sizeof args, "/usr/bin/python3 tests/png_probe.py %s/out/frame000002.png 5,5 > %s/probe 2>&1", dir, dir);
-    if (system(args) == 0) {
-        snprintf(log, sizeof log, "%s/probe", dir);
-        ENSURE_MSG(grep_file(log, "320 240"), "the picture is not 320 x 240");
-        ENSURE(grep_file(log, "255 255 255"));            /* a white corner */
-    }
-    snprintf(args, sizeof args, "%s/out/frame000002.vtp", dir);
-    FILE *f = fopen(args, "r");
-    ENSURE(f);
-    fclose(f);
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    ENSURE(system(args) == 0);
-}
-
-/* The default run (one cell growing to t = 10) at 1 and 2 threads: the tissue reaches 127 or 128
- * cells (the 128th divides at frame 100 or 101, within the 2 frames of the published program's
- * schedule that the paper's division rule allows; see the tissue test of test_topology.c), every
- * frame is byte-identical between the two, and VTK's own reader opens the last frame. */
-void test_sim_default_run_thread_independent(void)
-{
-    char dir[] = "/tmp/ph_test_run_XXXXXX", log[300], args[600];
-    ENSURE(mkdtemp(dir));
-    snprintf(log, sizeof log, "%s/log1", dir);
-    snprintf(args, sizeof args, "-j 1 -q -o %s/t1", dir);
-    ENSURE(fx_run(args, log) == 0);
-    snprintf(log, sizeof log, "%s/log2", dir);
-    snprintf(args, sizeof args, "-j 2 -q -o %s/t2", dir);
-    ENSURE(fx_run(args, log) == 0);
-    ENSURE(grep_file(log, "100 frames, 100000 steps"));
-    snprintf(args, sizeof args, "diff -r %s/t1 %s/t2 > /dev/null", dir, dir);
-    ENSURE_MSG(system(args) == 0, "frames differ between 1 and 2 threads (%s)", dir);
-    snprintf(args, sizeof args, "grep -c '<Piece' %s/t2/frame000100.vtp > /dev/null && "
-             "grep -a -o 'NumberOfPolys=\"[0-9]*\"' %s/t2/frame000100.vtp > %s/polys", dir, dir, dir);
-    ENSURE(system(args) == 0);
-    snprintf(log, sizeof log, "%s/polys", dir);
-    int polys = grep_file(log, "NumberOfPolys=\"128\"") ? 128 : grep_file(log, "NumberOfPolys=\"127\"") ? 127 : 0;
-    ENSURE_MSG(polys, "the default run did not end with 127 or 128 cells");
-    snprintf(args, sizeof args, "/usr/bin/python3 scripts/check_vtp.py %s/t2/frame000100.vtp --expect-polys %d "
-             "--arrays area,perimeter,neighbors > %s/vtk 2>&1", dir, polys, dir);
-    int st = fx_sh(args);
-    if (st == 0) { snprintf(args, sizeof args, "rm -rf %s", dir); ENSURE(system(args) == 0); }
-    if (st == 77 || st == 127) SKIP("VTK readback: apt-get install python3-vtk9 (the rest passed)");
-    ENSURE_MSG(st == 0, "VTK's reader rejected the frame (%s/vtk)", dir);
-}
-
-
-/* A run killed with SIGKILL after some frames and continued with --restart (at another thread
- * count) writes the same frames and collection, byte for byte, as a run never interrupted. */
-void test_sim_restart_after_kill(void)
-{
-    char dir[] = "/tmp/ph_test_restart_XXXXXX", cmd[2048];
-    ENSURE(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd,
-             "set -e; D=%s\n"
-             "./polyhoop -q -j 2 -n 60 -s 1000 -o $D/a > /dev/null\n"
-             "./polyhoop -q -j 2 -n 60 -s 1000 -o $D/b > /dev/null & P=$!\n"
-             "while [ ! -f $D/b/frame000020.vtp ]; do sleep 0.02; done\n"
-             "{ kill -9 $P; wait $P; } 2> /dev/null || true\n"
-             "[ ! -f $D/b/frame000060.vtp ]\n"             /* it really was interrupted */
-             "./polyhoop -q -j 1 --restart $D/b > $D/log\n"
-             "diff -r -x checkpoint.bin $D/a $D/b > /dev/null\n", dir);
-    ENSURE_MSG(fx_sh(cmd) == 0, "restarted run differs (or was not interrupted): %s", dir);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(fx_sh(cmd) == 0);
-}
-
-/* SIGTERM: the run finishes its step, writes a checkpoint mid-frame and exits with 128 + 15; the
- * continuation matches the uninterrupted run. */
-void test_sim_sigterm_checkpoint(void)
-{
-    char dir[] = "/tmp/ph_test_sigterm_XXXXXX", cmd[2048];
-    ENSURE(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd,
-             "D=%s\n"
-             "./polyhoop -q -n 50 -s 1000 -o $D/a > /dev/null || exit 10\n"
-             "./polyhoop -q -n 50 -s 1000 -o $D/b > /dev/null 2> $D/err & P=$!\n"
-             "while [ ! -f $D/b/frame000015.vtp ]; do sleep 0.02; done\n"
-             "kill -TERM $P; wait $P; st=$?\n"
-             "[ $st = 143 ] || exit 11\n"
-             "grep -q 'checkpoint written. Continue with: ./polyhoop --restart' $D/err || exit 12\n"
-             "./polyhoop -q --restart $D/b > /dev/null || exit 13\n"
-             "diff -r -x checkpoint.bin $D/a $D/b > /dev/null || exit 14\n", dir);
-    int st = fx_sh(cmd);
-    ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(fx_sh(cmd) == 0);
 }
 
 /* Steps s `steps` times; after each step (and the next one's remodeling) compares the pair forces
@@ -610,7 +494,7 @@ void test_sim_large_packing_list_and_memory(void)
 void test_sim_checkpoint_disk_full(void)
 {
     static Sim s;
-    char dir[] = "/tmp/ph_test_ckfull_XXXXXX", path[96], tmp[100], err[512], cmd[160];
+    char dir[] = "/tmp/ph_test_ckfull_XXXXXX", path[96], tmp[100], err[512];
     ENSURE(mkdtemp(dir) != NULL);
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -637,28 +521,8 @@ void test_sim_checkpoint_disk_full(void)
     ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, NULL, err, sizeof err) == 0 && frame == 0, "%s", err);
     sim_free(&s);
     sim_free(&b);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(fx_sh(cmd) == 0);
-}
-
-/* --max-cells 64 on the default run stops after the first frame with at least 64 cells, with a
- * checkpoint, status 0 and the reason in the summary; --restart continues past it, and the
- * continued run's frames equal an uninterrupted run's. */
-void test_sim_max_cells_stops_and_restarts(void)
-{
-    char dir[64];
-    int st = fx_script("maxcells",
-             "./polyhoop -q -j 1 -n 85 -o $D/a > /dev/null || exit 10\n"
-             "./polyhoop -q -j 1 -n 85 --max-cells 64 -o $D/b > $D/log || exit 11\n"
-             "grep -q '^stopped by --max-cells (6[4-9] polygons' $D/log || exit 12\n"
-             "last=$(ls $D/b | grep -c 'frame.*vtp$'); last=$((last - 1))\n"
-             "[ $last -lt 85 ] && [ -f $D/b/checkpoint.bin ] || exit 13\n"
-             "n=$(grep -a -o 'NumberOfPolys=\"[0-9]*' $D/b/frame$(printf %06d $last).vtp | grep -o '[0-9]*$')\n"
-             "p=$(grep -a -o 'NumberOfPolys=\"[0-9]*' $D/b/frame$(printf %06d $((last - 1))).vtp | grep -o '[0-9]*$')\n"
-             "[ $n -ge 64 ] && [ $p -lt 64 ] || exit 14\n"
-             "./polyhoop -q -j 1 --restart $D/b > /dev/null || exit 15\n"
-             "diff -r -x checkpoint.bin -x .polyhoop.lock $D/a $D/b > /dev/null || exit 16\n", dir, sizeof dir);
-    ENSURE_MSG(st == 0, "step %d of the script failed (%s)", st, dir);
+    remove(path);
+    ENSURE(rmdir(dir) == 0);
 }
 
 /* The attractor (paper Fig. 2B): a free cell far from the point drifts towards it at the speed
@@ -732,6 +596,25 @@ void test_sim_frame_check_finds_self_crossings(void)
     omp_set_num_threads(threads);
 }
 
+/* writes text into a new file path */
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ENSURE(f && fputs(text, f) >= 0 && fclose(f) == 0);
+}
+
+/* whether a line of file path holds needle */
+static int grep_file(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char line[4096];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) found = strstr(line, needle) != NULL;
+    fclose(f);
+    return found;
+}
+
 /* Polygons of an input below Amin are not dropped silently: the warning counts them and names the
  * first, and the first step removes exactly those. */
 void test_sim_input_below_amin_reported(void)
@@ -740,11 +623,8 @@ void test_sim_input_below_amin_reported(void)
     ENSURE(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/in.off", dir);
     snprintf(log, sizeof log, "%s/err", dir);
-    FILE *f = fopen(path, "w");
-    ENSURE(f);
-    fputs("OFF\n12 3 0\n0 0 0\n2 0 0\n2 2 0\n0 2 0\n5 0 0\n5.1 0 0\n5.1 0.1 0\n5 0.1 0\n8 0 0\n10 0 0\n10 2 0\n8 2 0\n"
-          "4 0 1 2 3\n4 4 5 6 7\n4 8 9 10 11\n", f);
-    fclose(f);
+    write_text(path, "OFF\n12 3 0\n0 0 0\n2 0 0\n2 2 0\n0 2 0\n5 0 0\n5.1 0 0\n5.1 0.1 0\n5 0.1 0\n8 0 0\n10 0 0\n10 2 0\n8 2 0\n"
+               "4 0 1 2 3\n4 4 5 6 7\n4 8 9 10 11\n");
     Params P = params_compiled;
     P.Amin = 0.5; P.alpha_mu = 0; P.Amax_mu = INFINITY;
     static Sim s;
@@ -759,27 +639,25 @@ void test_sim_input_below_amin_reported(void)
     dup2(saved, 2);
     close(saved);
     ENSURE(r == 0);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "grep -q 'warning: 1 of 3 polygons (the first: polygon 1) have an area below Amin = 0.5: the first step removes them' %s", log);
-    ENSURE_MSG(system(cmd) == 0, "no warning naming the small polygon (%s)", log);
+    ENSURE_MSG(grep_file(log, "warning: 1 of 3 polygons (the first: polygon 1) have an area below Amin = 0.5: the first step removes them"),
+               "no warning naming the small polygon (%s)", log);
     ENSURE(sim_step(&s) == 0);
     ENSURE_MSG(s.e.np == 2 && s.removals == 1, "%d polygons, %lld removals after the first step", s.e.np, (long long)s.removals);
     sim_free(&s);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(system(cmd) == 0);
+    remove(path);
+    remove(log);
+    ENSURE(rmdir(dir) == 0);
 }
 
 /* Initial velocities from a velocity file (docs/model.md 7): with cv = 0 and no contact, a free
  * polygon given (3, -4) moves its centroid by v t (internal forces sum to zero), the unlisted one
- * stays at rest; through the program, a malformed file is refused with its line (status 2) and
- * --velocities cannot be combined with --restart. */
+ * stays at rest. (A malformed file through the program: tests/cli/program.sh.) */
 void test_sim_initial_velocities(void)
 {
-    char dir[] = "/tmp/ph_test_vel_XXXXXX", off[128], vel[128], log[128], args[600];
+    char dir[] = "/tmp/ph_test_vel_XXXXXX", off[128], vel[128];
     ENSURE(mkdtemp(dir));
     snprintf(off, sizeof off, "%s/in.off", dir);
     snprintf(vel, sizeof vel, "%s/in.vel", dir);
-    snprintf(log, sizeof log, "%s/log", dir);
     FILE *f = fopen(off, "w");
     ENSURE(f);
     fputs("OFF\n16 2 0\n", f);
@@ -787,10 +665,7 @@ void test_sim_initial_velocities(void)
         for (int k = 0; k < 8; k++) fprintf(f, "%.17g %.17g 1\n", 5.0 * p + 0.2 * cos(0.785398 * k), 0.2 * sin(0.785398 * k));
     fputs("8 0 1 2 3 4 5 6 7\n8 8 9 10 11 12 13 14 15\n", f);
     fclose(f);
-    f = fopen(vel, "w");
-    ENSURE(f);
-    fputs("# polygon vx vy\n1 3 -4\n", f);
-    fclose(f);
+    write_text(vel, "# polygon vx vy\n1 3 -4\n");
     Params P = fx_params_zero();
     P.ka = 1e4; P.gamma = 1;   /* (undamped: a stronger tension sets off a breathing mode that collapses the octagon) */
     int threads = omp_get_max_threads();
@@ -810,19 +685,9 @@ void test_sim_initial_velocities(void)
     ENSURE_SMALL(hypot(c1[0].x - c0[0].x, c1[0].y - c0[0].y), 1e-8);   /* (rounding of the internal forces) */
     sim_free(&s);
     omp_set_num_threads(threads);
-    f = fopen(vel, "w");
-    ENSURE(f);
-    fputs("1 3 -4\n\n2 0 0\n", f);
-    fclose(f);
-    snprintf(args, sizeof args, "-q -n 0 -o %s/out --velocities %s %s", dir, vel, off);
-    ENSURE(fx_run(args, log) == 2);
-    char want[200];
-    snprintf(want, sizeof want, "%s:3: expected a polygon index from 0 to 1", vel);
-    ENSURE_MSG(grep_file(log, want), "no '%s' in %s", want, log);
-    snprintf(args, sizeof args, "--restart %s/out --velocities %s", dir, vel);
-    ENSURE(fx_run(args, log) == 2 && grep_file(log, "--velocities cannot be combined with --restart"));
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    ENSURE(system(args) == 0);
+    remove(off);
+    remove(vel);
+    ENSURE(rmdir(dir) == 0);
 }
 
 /* The vertex updates a run reports count vertices, not slots: a removal leaves a gap that

@@ -341,30 +341,6 @@ void test_vtp_cell_arrays_complete(void)
     ENSURE(vtp_cell_values(&f.e, &opt, "bogus", out) == -1);
 }
 
-/* The program: every cell array can be chosen by --png-color and gives a picture; the help and
- * the error for an unknown name list them all. */
-void test_vtp_png_color_every_cell_array(void)
-{
-    char dir[] = "/tmp/ph_test_vtp_XXXXXX", args[256], log[96], png[160], cmd[256];
-    ENSURE(mkdtemp(dir) != NULL);
-    snprintf(log, sizeof log, "%s/log", dir);
-    for (int k = 0; k < VTP_CELL_ARRAYS; k++) {
-        snprintf(args, sizeof args, "-q -n 0 --png-size 64x64 --png-color %s -o %s/%s", vtp_cell_arrays[k], dir, vtp_cell_arrays[k]);
-        snprintf(png, sizeof png, "%s/%s/frame000000.png", dir, vtp_cell_arrays[k]);
-        ENSURE_MSG(fx_run(args, log) == 0 && exists(png), "--png-color %s: no picture (see %s)", vtp_cell_arrays[k], log);
-    }
-    const char *texts[2] = { "-h", "--png-color bogus -n 0" };
-    for (int k = 0; k < 2; k++) {
-        fx_run(texts[k], log);
-        char *text = slurp(log);
-        int found = strstr(text, vtp_cell_array_list()) != NULL;
-        free(text);
-        ENSURE_MSG(found, "'polyhoop %s' does not list the cell arrays", texts[k]);
-    }
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    ENSURE(fx_sh(cmd) == 0);
-}
-
 /* Adding a frame to the collection gives the same file as writing it whole; a file that does not
  * end as the program left it (cut, or a link planted in its place) is not written into. */
 void test_vtp_collection_append(void)

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs stopped early and continued with --restart: killed (SIGKILL), stopped by SIGTERM (a
+# checkpoint mid-frame, exit status 143) or by --max-cells; the continued run writes the same
+# frames and collection, byte for byte, as a run never interrupted.
+source "$(dirname "$0")/lib.sh"
+
+# wait_for FILE PID: waits until FILE exists; fails if process PID ends before
+wait_for() {
+    while [ ! -f "$1" ]; do
+        kill -0 "$2" 2> /dev/null || fail "the run ended before writing $1"
+        sleep 0.02
+    done
+}
+
+# the number of polygons of frame FILE
+polygons() { grep -a -o 'NumberOfPolys="[0-9]*' "$1" | grep -o '[0-9]*$'; }
+
+# A run killed after 20 frames and continued at another thread count.
+test_sim_restart_after_kill() {
+    ./polyhoop -q -j 2 -n 60 -s 1000 -o "$D/a" > /dev/null
+    ./polyhoop -q -j 2 -n 60 -s 1000 -o "$D/b" > /dev/null &
+    pid=$!
+    wait_for "$D/b/frame000020.vtp" $pid
+    { kill -9 $pid; wait $pid; } 2> /dev/null || true
+    [ ! -f "$D/b/frame000060.vtp" ] || fail "the run was not interrupted"
+    ./polyhoop -q -j 1 --restart "$D/b" > "$D/log"
+    diff -r -x checkpoint.bin "$D/a" "$D/b" > /dev/null || fail "the restarted run differs from the uninterrupted one"
+}
+
+# SIGTERM: the run finishes its step, writes a checkpoint mid-frame and exits with 128 + 15.
+test_sim_sigterm_checkpoint() {
+    ./polyhoop -q -n 50 -s 1000 -o "$D/a" > /dev/null || fail "the uninterrupted run failed"
+    ./polyhoop -q -n 50 -s 1000 -o "$D/b" > /dev/null 2> "$D/err" &
+    pid=$!
+    wait_for "$D/b/frame000015.vtp" $pid
+    kill -TERM $pid
+    status 143 wait $pid
+    has "$D/err" "checkpoint written. Continue with: ./polyhoop --restart"
+    ./polyhoop -q --restart "$D/b" > /dev/null || fail "the restart failed"
+    diff -r -x checkpoint.bin "$D/a" "$D/b" > /dev/null || fail "the continued run differs from the uninterrupted one"
+}
+
+# --max-cells 64 on the default run stops after the first frame with at least 64 cells, with a
+# checkpoint, status 0 and the reason in the summary.
+test_sim_max_cells_stops_and_restarts() {
+    ./polyhoop -q -j 1 -n 85 -o "$D/a" > /dev/null || fail "the uninterrupted run failed"
+    ./polyhoop -q -j 1 -n 85 --max-cells 64 -o "$D/b" > "$D/log" || fail "the run with --max-cells failed"
+    grep -q '^stopped by --max-cells (6[4-9] polygons' "$D/log" || fail "no reason for the stop in $D/log"
+    last=$(($(ls "$D/b" | grep -c 'frame.*vtp$') - 1))
+    [ $last -lt 85 ] && [ -f "$D/b/checkpoint.bin" ] || fail "did not stop early with a checkpoint (last frame $last)"
+    n=$(polygons "$D/b/frame$(printf %06d $last).vtp")
+    p=$(polygons "$D/b/frame$(printf %06d $((last - 1))).vtp")
+    [ "$n" -ge 64 ] && [ "$p" -lt 64 ] || fail "stopped at frame $last with $n polygons (the frame before: $p)"
+    ./polyhoop -q -j 1 --restart "$D/b" > /dev/null || fail "the restart failed"
+    diff -r -x checkpoint.bin -x .polyhoop.lock "$D/a" "$D/b" > /dev/null || fail "the continued run differs from the uninterrupted one"
+}
+
+run_file "$@"

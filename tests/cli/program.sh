@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The program's command line: the help, usage errors and bad inputs refused with exit status 2
+# (4 for an output folder it cannot create) and a message naming the fault, a short run with a
+# picture of the size asked for, and a velocity file refused by its line.
+source "$(dirname "$0")/lib.sh"
+
+# exits N ARGS...: runs ./polyhoop ARGS with its output in $D/log; fails unless it exits with N
+exits() {
+    local want=$1 st=0
+    shift
+    ./polyhoop "$@" > "$D/log" 2>&1 || st=$?
+    [ "$st" = "$want" ] || fail "./polyhoop $*: exit status $st, expected $want (its output: $D/log)"
+}
+
+test_sim_program_usage_and_bad_input() {
+    exits 0 -h
+    has "$D/log" "usage: polyhoop"
+    exits 2 -n
+    has "$D/log" "option -n needs an integer"
+    exits 2 -s 0
+    exits 2 --bogus
+    has "$D/log" "unknown or incomplete option '--bogus'"
+    exits 2 /nonexistent.off
+    has "$D/log" "/nonexistent.off"
+    exits 4 -o /dev/null/x -n 1 -s 1
+    has "$D/log" "cannot create output folder /dev/null/x"
+    exits 2 --png-color bogus -n 0
+    has "$D/log" "no cell array 'bogus'"
+    exits 2 --png-size 12x -n 0
+    has "$D/log" "--png-size needs WxH"
+    exits 0 -o "$D/out" -n 2 -s 10 -q --png-size 320x240 --png-color generation
+    [ -f "$D/out/frame000002.vtp" ] || fail "no frame000002.vtp"
+    # the picture: 320 x 240 with a white corner (read where Debian's Python is)
+    if [ -x /usr/bin/python3 ]; then
+        /usr/bin/python3 tests/png_probe.py "$D/out/frame000002.png" 5,5 > "$D/probe" 2>&1 || fail "png_probe.py: $(cat "$D/probe")"
+        has "$D/probe" "320 240" "255 255 255"
+    fi
+}
+
+# Through the program, a malformed velocity file is refused with its line (status 2), and
+# --velocities cannot be combined with --restart. (The velocities' effect: test_sim_initial_velocities.)
+test_sim_initial_velocities_refused() {
+    awk 'BEGIN { print "OFF\n16 2 0"
+                 for (p = 0; p < 2; p++) for (k = 0; k < 8; k++) printf "%.17g %.17g 1\n", 5 * p + 0.2 * cos(0.785398 * k), 0.2 * sin(0.785398 * k)
+                 print "8 0 1 2 3 4 5 6 7\n8 8 9 10 11 12 13 14 15" }' > "$D/in.off"
+    printf '1 3 -4\n\n2 0 0\n' > "$D/in.vel"
+    exits 2 -q -n 0 -o "$D/out" --velocities "$D/in.vel" "$D/in.off"
+    has "$D/log" "$D/in.vel:3: expected a polygon index from 0 to 1"
+    exits 2 --restart "$D/out" --velocities "$D/in.vel"
+    has "$D/log" "--velocities cannot be combined with --restart"
+}
+
+run_file "$@"

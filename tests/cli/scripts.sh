@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# The helper scripts of scripts/: one shebang style and their run bits; -h prints help and exits
+# 0 (make_inputs.py's leaves inputs/ as it was); every generator writes a valid input; sweep.py
+# and sweep.slurm run sweeps and report their failures; plot_log.py draws the run's logs. The
+# Python ones are skipped where python3 is not on PATH.
+source "$(dirname "$0")/lib.sh"
+
+need_python3() { command -v python3 > /dev/null || skip "python3 is not on PATH"; }
+
+test_scripts_shebang_and_run_bits() {
+    n=0
+    for f in scripts/*.py scripts/*.sh; do
+        case "$f" in *.py) want='#!/usr/bin/env python3' ;; *) want='#!/usr/bin/env bash' ;; esac
+        [ "$(head -n 1 "$f")" = "$want" ] || fail "$f starts with '$(head -n 1 "$f" | cut -c 1-40)', expected '$want'"
+        [ -x "$f" ] || fail "$f is not executable (chmod +x, git update-index --chmod=+x)"
+        n=$((n + 1))
+    done
+    [ $n -ge 5 ] || fail "only $n scripts"
+}
+
+test_scripts_help_exits_zero() {
+    need_python3
+    n=0
+    for f in scripts/*.py scripts/*.sh; do
+        "$f" -h > /dev/null 2>&1 || fail "$f -h exited $?"
+        n=$((n + 1))
+    done
+    [ $n -ge 4 ] || fail "only $n scripts"
+}
+
+# make_inputs.py --help (and -h) prints help and leaves inputs/ untouched (names, contents and
+# modification times); run with --dir it writes the very files that are in inputs/, and only
+# those (it is deterministic).
+test_scripts_make_inputs_help_keeps_inputs() {
+    need_python3
+    inputs() { stat -c '%n %s %.9Y' inputs/*; sha256sum inputs/*; }
+    inputs > "$D/before"
+    scripts/make_inputs.py --help > /dev/null 2>&1 || fail "make_inputs.py --help exited $?"
+    scripts/make_inputs.py -h > /dev/null 2>&1 || fail "make_inputs.py -h exited $?"
+    status 2 scripts/make_inputs.py --bogus > "$D/bogus.log" 2>&1
+    inputs | cmp -s - "$D/before" || fail "make_inputs.py -h/--help changed inputs/"
+    mkdir "$D/gen"
+    scripts/make_inputs.py --dir "$D/gen" > /dev/null
+    [ "$(ls -A "$D/gen" | tr '\n' ' ')" = "emulsion.off foam.off hourglass.off " ] || fail "make_inputs.py wrote $(ls -A "$D/gen")"
+    for name in emulsion.off foam.off hourglass.off; do
+        cmp -s "$D/gen/$name" "inputs/$name" || fail "make_inputs.py wrote a $name that differs from inputs/$name"
+    done
+    inputs | cmp -s - "$D/before" || fail "make_inputs.py --dir changed inputs/"
+}
+
+# Every generator of scripts/ writes an input that the program takes, with the number of polygons
+# asked for: make_inputs.py for each of its scenes (another draw, --size and --seed, where it has
+# them) and make_tissue.py. ./polyhoop --strict-input refuses polygons that cross, touch or nest in
+# one of the same phase, and must print nothing (a clockwise polygon would be reversed with a
+# warning). A scene with walls, which share corners as rigid polygons may, is read by ./polyhoop
+# without --strict-input and, with it, by the scene's showcase program, whose first Nr polygons
+# (the walls) are rigid. A reader here sees that no polygon lies inside another (but the
+# emulsion's nested drops) and that different polygons keep at least 0.009 apart (the generators
+# leave h = 0.01 or more), except the walls among themselves, which meet at corners.
+test_scripts_generated_inputs_valid() {
+    need_python3
+    printf '%s\n' foam emulsion hourglass rubber_bands hex_packing projectiles | xargs -P 2 -I {} \
+        make -s --no-print-directory B=build/showcase/{} PARAMS=params/{}.h build/showcase/{}/polyhoop > /dev/null ||
+        fail "building the showcase programs of the scenes with walls failed"
+    # name, size (0: none), seed, polygons, whether at least that many, walls (Nr), nested drops
+    while read -r name size seed polygons at_least walls nested <&3; do
+        off=$D/$name.off
+        if [ "$name" = tissue ]; then
+            scripts/make_tissue.py "$size" "$off" --seed "$seed" > /dev/null || fail "make_tissue.py exited $?"
+        elif [ "$size" != 0 ]; then
+            scripts/make_inputs.py --size "$size" --seed "$seed" --dir "$D" "$name" > /dev/null || fail "make_inputs.py $name exited $?"
+        else
+            scripts/make_inputs.py --dir "$D" "$name" > /dev/null || fail "make_inputs.py $name exited $?"
+        fi
+        if [ "$walls" = 0 ]; then
+            ./polyhoop -q --strict-input -n 0 -o "$D/run_$name" "$off" > /dev/null 2> "$D/$name.err" && [ ! -s "$D/$name.err" ] ||
+                fail "./polyhoop refused or warned about $off: $(cat "$D/$name.err")"
+        else
+            ./polyhoop -q -n 0 -o "$D/run_$name" "$off" > /dev/null 2> "$D/$name.err" || fail "./polyhoop refused $off: $(cat "$D/$name.err")"
+            "build/showcase/$name/polyhoop" -q --strict-input -n 0 -o "$D/strict_$name" "$off" > /dev/null 2> "$D/$name.err" ||
+                fail "with its walls rigid, polygons of $off overlap, touch or nest: $(cat "$D/$name.err")"
+        fi
+        python3 - "$off" "$polygons" "$at_least" "$walls" "$nested" << 'PY' || fail "$off: see above"
+import sys
+path, want, at_least, walls, nested = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4]), sys.argv[5] == "1"
+rows = [r for r in (line.split("#")[0].split() for line in open(path)) if r]
+nv, n = int(rows[1][0]), int(rows[1][1])
+vertex = [(float(r[0]), float(r[1])) for r in rows[2:2 + nv]]
+polys = [[vertex[int(i)] for i in r[1:]] for r in rows[2 + nv:2 + nv + n]]
+def fail(why):
+    print(f"  {path}: {why}", file=sys.stderr)
+    sys.exit(1)
+if len(polys) < want if at_least else len(polys) != want:
+    fail(f"{len(polys)} polygons, expected {'at least ' if at_least else ''}{want}")
+if path.endswith("tissue.off") and len(polys) > 70:
+    fail(f"{len(polys)} cells, asked for about 60")
+def box(p):
+    xs, ys = [v[0] for v in p], [v[1] for v in p]
+    return min(xs), min(ys), max(xs), max(ys)
+def inside(q, x, y):  # (as geom_point_inside)
+    c = False
+    for k in range(len(q)):
+        (xk, yk), (xj, yj) = q[k], q[k - 1]
+        if (yk > y) != (yj > y) and x < xk + (xj - xk) * (y - yk) / (yj - yk):
+            c = not c
+    return c
+def distance(p, a, b):  # from point p to segment ab
+    ex, ey, dx, dy = b[0] - a[0], b[1] - a[1], p[0] - a[0], p[1] - a[1]
+    ee = ex * ex + ey * ey
+    t = min(1, max(0, (dx * ex + dy * ey) / ee)) if ee > 0 else 0
+    return ((dx - t * ex) ** 2 + (dy - t * ey) ** 2) ** 0.5
+def cell(x, y):
+    return int(x // 0.05), int(y // 0.05)
+if nested:  # (the emulsion: drops inside drops of the other phase, by design)
+    sys.exit(0)
+# every pair of polygons but two walls: no vertex of one within 0.009 of an edge of the other
+# (looked for among the edges filed, grown by 0.009, under the vertex's cell of a grid), and the
+# first vertex of one not inside the other
+near = {}
+for j, b in enumerate(polys):
+    for k in range(len(b)):
+        e = b[k], b[(k + 1) % len(b)]
+        lo = cell(min(e[0][0], e[1][0]) - 0.009, min(e[0][1], e[1][1]) - 0.009)
+        hi = cell(max(e[0][0], e[1][0]) + 0.009, max(e[0][1], e[1][1]) + 0.009)
+        for cx in range(lo[0], hi[0] + 1):
+            for cy in range(lo[1], hi[1] + 1):
+                near.setdefault((cx, cy), []).append((j, e))
+boxes = [box(b) for b in polys]
+for i, a in enumerate(polys):
+    for p in a:
+        for j, e in near.get(cell(*p), ()):
+            if j != i and not (i < walls and j < walls) and distance(p, *e) < 0.009:
+                fail(f"polygons {i} and {j} are {distance(p, *e):.3g} apart")
+    x, y = a[0]
+    for j, b in enumerate(polys):
+        if j != i and not (i < walls and j < walls) and boxes[j][0] <= x <= boxes[j][2] and boxes[j][1] <= y <= boxes[j][3] and inside(b, x, y):
+            fail(f"polygon {i} lies inside polygon {j}")
+PY
+    done 3<< 'EOF'
+foam         40 9 43 0 3 0
+emulsion     12 5 16 1 4 1
+hourglass     0 0  4 1 3 0
+vesicles      3 7 51 0 0 0
+floppy       12 3 12 0 0 0
+rubber_bands  7 2 10 0 3 0
+hex_packing  10 1 14 0 4 0
+projectiles  12 3 14 0 1 0
+tissue       60 4 50 1 0 0
+EOF
+    has "$D/foam.off" "polydisperse bubbles (seed 9)"
+}
+
+# scripts/sweep.py: a 2 x 2 sweep of the default parameters, dt = 1e-4 and dt = 1e-2 (far too
+# large: those runs blow up with status 3), seeds 1 and 2, two runs at a time: four run folders
+# with result.json, the blown-up runs reported as failed and the others as ok with their counts,
+# a summary of four rows, exit status 1. A variant that does not compile (lmin = 0.2 breaks
+# lmax > 2 lmin), run alone as an array task would (--task 0), is reported as a failed build.
+# Last, scripts/sweep.slurm submit through a stand-in sbatch that runs each job at once, array
+# tasks one after the other: its summary has the same four rows.
+test_scripts_sweep_runs_and_failures() {
+    need_python3
+    S='scripts/sweep.py params/default.h --name test_sweep --set dt=1e-4,1e-2 --seeds 1,2'
+    status 1 $S -j 2 --out "$D/s" -- -n 2 -s 50 > "$D/s.log" 2>&1
+    [ "$(ls "$D"/s/*-seed*/result.json | wc -l)" = 4 ] || fail "not 4 runs with result.json"
+    [ "$(wc -l < "$D/s/summary.csv")" = 5 ] || fail "not 4 rows in summary.csv"
+    head -n 1 "$D/s/summary.csv" | grep -qx 'run,dt,seed,status,exit,wall_s,polygons,vertices' || fail "summary.csv's header"
+    for s in 1 2; do
+        grep -Eqx "dt_1e-4-seed$s,1e-4,$s,ok,0,[0-9.]+,1,[0-9]+" "$D/s/summary.csv" || fail "no ok row for dt 1e-4, seed $s"
+        grep -Eqx "dt_1e-2-seed$s,1e-2,$s,failed,3,[0-9.]+,[0-9]*,[0-9]*" "$D/s/summary.csv" || fail "no failed row for dt 1e-2, seed $s"
+        has "$D/s/dt_1e-2-seed$s/stderr.txt" "numerical blow-up"
+        [ -f "$D/s/dt_1e-4-seed$s/frame000002.vtp" ] || fail "no last frame for dt 1e-4, seed $s"
+    done
+    has "$D/s/summary.txt" "2 of 4 runs ok"
+    has "$D/s.log" "2 of 4 runs ok"
+    B='scripts/sweep.py params/default.h --name test_sweep_bad --set lmin=0.2'
+    [ "$($B --list)" = "$(printf '0\tlmin_0.2-seed1')" ] || fail "--list: $($B --list)"
+    status 1 $B --out "$D/b" --task 0 > "$D/b.log" 2>&1
+    has "$D/b/lmin_0.2-seed1/result.json" '"status": "build failed"'
+    has build/sweep/test_sweep_bad/lmin_0.2/build.log "lmax must be > 2 lmin"
+    mkdir "$D/bin"
+    cat > "$D/bin/sbatch" << 'EOF'
+#!/usr/bin/env bash
+array=
+while [ "${1#--}" != "$1" ]; do case $1 in --array=*) array=${1#--array=} ;; esac; shift; done
+job=$1; shift
+for k in $(if [ -n "$array" ]; then seq ${array%-*} ${array#*-}; else echo none; fi); do
+    SLURM_ARRAY_TASK_ID=$k SLURM_SUBMIT_DIR=$PWD bash "$job" "$@" >> "$SBATCH_LOG" 2>&1 || true
+done
+echo $RANDOM
+EOF
+    chmod +x "$D/bin/sbatch"
+    PATH=$D/bin:$PATH SBATCH_LOG=$D/jobs.log scripts/sweep.slurm submit params/default.h --name test_sweep \
+        --set dt=1e-4,1e-2 --seeds 1,2 --out "$D/slurm" -- -n 2 -s 50 > "$D/submit.log" 2>&1 || fail "sweep.slurm submit failed"
+    grep -q '^sweep.slurm: 4 runs' "$D/submit.log" || fail "sweep.slurm did not submit 4 runs"
+    [ "$(wc -l < "$D/slurm/summary.csv")" = 5 ] || fail "not 4 rows in the Slurm sweep's summary.csv"
+    has "$D/slurm/summary.txt" "2 of 4 runs ok"
+}
+
+# scripts/plot_log.py draws a column of observables.csv as one polyline with a point per row,
+# and cumulative event counts from events.csv; an unknown column is an error naming it.
+test_scripts_plot_log() {
+    need_python3
+    printf 'frame,step,time,polygons\n0,0,0,1\n1,10,0.5,2\n2,20,1,4\n' > "$D/obs.csv"
+    printf 'step,time,event,before,after\n5,0.25,division,0,2 1\n15,0.75,death,2,\n' > "$D/ev.csv"
+    scripts/plot_log.py "$D/obs.csv" polygons --log -o "$D/a.svg"
+    scripts/plot_log.py "$D/ev.csv" division death -o "$D/b.svg"
+    [ "$(grep -c '<polyline' "$D/a.svg")" = 1 ] || fail "not one polyline in a.svg"
+    grep '<polyline' "$D/a.svg" | grep -q 'points="[0-9.]*,[0-9.]* [0-9.]*,[0-9.]* [0-9.]*,[0-9.]*"' || fail "not 3 points"
+    [ "$(grep -c '<polyline' "$D/b.svg")" = 2 ] || fail "not two polylines in b.svg"
+    if scripts/plot_log.py "$D/obs.csv" nosuch -o "$D/c.svg" 2> "$D/err"; then fail "an unknown column was drawn"; fi
+    has "$D/err" "no column 'nosuch'"
+}
+
+run_file "$@"
