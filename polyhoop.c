@@ -100,6 +100,7 @@ int main(int argc, char **argv)
     RunRecord run = { 0 };
     if (params_check(&params_compiled, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s: %s", params_file, err);
     sim_init(&sim, &params_compiled, opt.seed);
+    if (sim_chemistry(&sim, &chem_compiled)) status_exit(PH_EXIT_USAGE, "%s: %s", params_file, sim.error);
     const SimSetup setup = { opt.frames, opt.steps, opt.check, opt.strict, opt.max_vertices, opt.velocities };
     const char *input = opt.input;
     int frame = 0;

@@ -60,3 +60,19 @@
 /* projectiles passing a membrane (docs/model.md 5.2): 0 = off */
 #define P_v_pass    0.0       /* [L/T]   approach speed above which a projectile passes a cell's hoop */
 #define P_A_pass    0.0       /* [L^2]   the largest area of a projectile (larger polygons are cells) */
+/* cell types and chemical species (docs/model.md 11): one type and no species = off, and nothing of
+ * it runs. An input's vertex z gives the phase (odd: +1) and the type, z = 2 type + phase bit. */
+#define P_ntypes    1         /* [-]     cell types 0 .. ntypes - 1; > 1 writes the cell array `type` */
+#define P_NS        0         /* [-]     chemical species on the grid, 0 .. 8; 0 = off */
+#define P_chem_x0   -10.0     /* [L]     the grid's rectangle: x0, y0, x1, y1 */
+#define P_chem_y0   -10.0
+#define P_chem_x1   10.0
+#define P_chem_y1   10.0
+#define P_chem_dx   0.1       /* [L]     grid spacing */
+#define P_chem_max_substeps 100  /* [-]  most solver sub-steps per time step (more: refused at start) */
+/* With P_NS > 0 a header also defines, as params/gradient.h shows:
+ *   P_CHEM_SPECIES  { { .name = "m", .D_in = ..., .D_out = ..., .k = ..., .c0 = ..., .bc = {...}, .c_bc = {...} }, ... }
+ *   P_CHEM_REACTION the name of a function double f(int s, const double *c, int type): the reaction
+ *                   rate of species s at a node (default: none)
+ *   P_CHEM_RESPONSE the name of a function void f(const ChemCell *cell, ChemAct *act): a cell's
+ *                   response to what it senses (default: none) */

@@ -275,8 +275,21 @@ def projectiles(path, size=30, seed=8, speed=2.5):
         for k in range(len(parts)):
             f.write("%d %.9g 0\n" % (k + 2, speed * rnd.uniform(0.8, 1.2)))
 
+def gradient(path, size=24, seed=None):
+    """A morphogen gradient (params/gradient.h): `size` columns of 6 cells of radius 0.5 (32
+    vertices) in hexagonal close packing, h = 0.01 apart; the first column is the source, cell
+    type 1 (z = 2 type + 1: phase +1), the others type 0 (nothing is random)."""
+    r, h = 0.5, 0.01
+    d = 2 * r + h
+    polys = []
+    for j in range(6):
+        for i in range(size):
+            cx, cy = i * d + (d / 2 if j % 2 else 0), j * d * math.sqrt(3) / 2
+            polys.append((circle(cx, cy, r, 0.1), 3 if i == 0 else 1))
+    write_off(path, polys, "a morphogen gradient: %d x 6 cells of radius 0.5, the first column of type 1 (the source)" % size)
+
 KEPT = ("emulsion", "foam", "hourglass")    # the inputs kept in the repository's inputs/
-SCENES = {"emulsion": emulsion, "floppy": floppy, "foam": foam, "hex_packing": hex_packing,
+SCENES = {"emulsion": emulsion, "floppy": floppy, "foam": foam, "gradient": gradient, "hex_packing": hex_packing,
           "hourglass": hourglass, "projectiles": projectiles, "rubber_bands": rubber_bands, "vesicles": vesicles}
 
 

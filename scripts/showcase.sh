@@ -7,10 +7,12 @@
 #   scripts/showcase.sh --list            the names, one a line
 # NAME: tissue (Fig. 2A), migration (2B), vesicles (2C), floppy (2D), rubber_bands (2E),
 # foam (2F), emulsion (2G), hourglass (2H), organ (3), hex_packing (4C/D); projectiles (a jet of
-# particles shot at a cell, after Campello & Zohdi 2014; docs/model.md 5.2).
+# particles shot at a cell, after Campello & Zohdi 2014; docs/model.md 5.2); gradient (a
+# morphogen made by a strip of source cells and degraded, decaying as exp(-x / sqrt(D/k));
+# docs/model.md 11).
 # --quick runs 10 frames only (a minute or two), to see that it works; --out DIR writes there
 # instead of outputs/NAME/; options after -- go to polyhoop (e.g. -n 2 -s 20 --check).
-names="tissue migration vesicles floppy rubber_bands foam emulsion hourglass organ hex_packing projectiles"
+names="tissue migration vesicles floppy rubber_bands foam emulsion hourglass organ hex_packing projectiles gradient"
 case "${1:-}" in
     -h|--help|"") sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; [ -n "${1:-}" ]; exit $?;;
     --list) printf '%s\n' $names; exit 0;;
@@ -42,6 +44,7 @@ case "$name" in
     hourglass)    input=inputs/hourglass.off; extra=(--png-color rigid) ;;
     organ)        input=inputs/ensemble.off;  extra=(--max-cells 10000 --png-color age) ;;
     hex_packing)  input=$build/hex_packing.off; extra=(--png-color neighbors) ;;
+    gradient)     input=$build/gradient.off;  extra=(--png-color type) ;;
     projectiles)  input=$build/projectiles.off; extra=(--png-color velocity --png-view -2.2,-1.4,1.4,1.4
                                                        --velocities "$build/projectiles.vel") ;;
     *) echo "showcase: no showcase '$name' ($names)" >&2; exit 2 ;;

@@ -8,14 +8,15 @@
  * ENSEMBLE_VERTEX_FIELDS (ensemble.h) in list order: x y vx vy l0. Gap slots
  * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
  * it anyway, so the continuation is unchanged. Then the contact list's section (contact_save: its
- * state, and the list itself; see contact.h), and last the CRC-32 (zlib's crc32) of every byte
+ * state, and the list itself; see contact.h), the chemistry's (int32 species, nodes per row and
+ * column, then the concentrations as doubles, species by species, row by row), and last the CRC-32 (zlib's crc32) of every byte
  * before it, as a uint32.
  *
  * Version 3 added the checksum, version 4 the edits and the patchable list, version 5 the run's
  * record, version 6 the polarity, the hazards, the death count and the noise and rate
  * parameters, version 7 the projectile parameters v_pass and A_pass (and later, in a field that
  * had been zero, the count of twists that remodeling cut out, and in a reserved one the count of
- * postponed divisions); files of older
+ * postponed divisions), version 8 the cell type and the chemistry's fields; files of older
  * versions are refused with a message saying so (continue them with the program that wrote
  * them, or rerun from the input). On reading, the checksum is
  * checked first (one streaming pass over the file), then every field as it is parsed, and the
@@ -48,7 +49,7 @@ typedef struct Header {
 } Header;
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
-enum { VERSION = 7 };
+enum { VERSION = 8 };
 
 /* Coordinates beyond COORD_LMAX lmax of the origin are refused: far beyond any run (frames every
  * Ns steps stop a vertex that moves farther than h per step), and within what the contact grid's
@@ -109,6 +110,10 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
             put(&b, v, sizeof v);
         }
     contact_save(&s->contact, put, &b);
+    const Chem *ch = &s->chem;   /* the fields: int32 species, nx, ny, then the doubles (chem.h's order) */
+    int32_t grid[3] = { ch->m.ns, ch->nx, ch->ny };
+    put(&b, grid, sizeof grid);
+    if (ch->m.ns > 0) put(&b, ch->c, (size_t)ch->m.ns * ch->nx * ch->ny * sizeof *ch->c);
     uint32_t crc = (uint32_t)b.crc;
     if (!b.bad && fwrite(&crc, sizeof crc, 1, b.f) != 1) b.bad = errno ? errno : EIO;
     return atomic_close(b.f, path, b.bad, 1, err, len);
@@ -243,6 +248,27 @@ static int vertices_ok(double *const c[ENSEMBLE_NFIELDS], int n, int p, const Pa
     return area > 0 ? 1 : refuse(why, len, "polygon %d is not counter-clockwise (area %g)", p, area / 2);
 }
 
+/* The chemistry's section into ch (set up by sim_chemistry for this build): the same species and
+ * grid, every value finite. 1, or 0 with why. */
+static int fields_ok(Chem *ch, FILE *f, off_t end, char *why, size_t len)
+{
+    int32_t grid[3];
+    if (fread(grid, sizeof grid, 1, f) != 1) return refuse(why, len, "the chemistry's section is missing");
+    if (grid[0] != ch->m.ns || (ch->m.ns > 0 && (grid[1] != ch->nx || grid[2] != ch->ny)))
+        return refuse(why, len, "its chemistry (%d species on %d x %d nodes) is not this build's (%d species on %d x %d nodes)",
+                      (int)grid[0], (int)grid[1], (int)grid[2], ch->m.ns, ch->nx, ch->ny);
+    if (ch->m.ns == 0) return 1;
+    size_t n = (size_t)ch->m.ns * ch->nx * ch->ny;
+    off_t here = ftello(f);
+    if (here < 0 || (uint64_t)(end - here) < n * sizeof(double)) return refuse(why, len, "the chemistry's fields are cut short");
+    if (fread(ch->c, sizeof *ch->c, n, f) != n) return refuse(why, len, "the chemistry's fields are cut short");
+    for (size_t k = 0; k < n; k++)
+        if (!isfinite(ch->c[k]))
+            return refuse(why, len, "the chemistry's species %zu is not finite at node %zu", k / ((size_t)ch->nx * ch->ny),
+                          k % ((size_t)ch->nx * ch->ny));
+    return 1;
+}
+
 int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, RunRecord *run,
                     char *err, size_t len)
 {
@@ -280,6 +306,10 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
         ENSEMBLE_POLYGON_STORED(GET)
 #undef GET
         ok = ok && record_ok(&in, p, &h, h.nv - total, why, sizeof why);
+        int ntypes = s->chem.m.ntypes > 0 ? s->chem.m.ntypes : 1;
+        if (ok && (in.type[p] < 0 || in.type[p] >= ntypes))
+            ok = refuse(why, sizeof why, "polygon %d: type %d is out of range (this build has %d cell type%s)", p, in.type[p],
+                        ntypes, ntypes > 1 ? "s" : "");
         if (ok) total += in.count[p];
     }
     in.np = ok ? h.np : 0;
@@ -312,7 +342,8 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     here = ok ? ftello(f) : -1;
     size_t left = ok && here >= 0 && end >= here ? (size_t)(end - here) : 0;
     if (ok && contact_load(&s->contact, f, left) != 0) ok = refuse(why, sizeof why, "the contact list section is corrupt");
-    if (ok && ftello(f) != end) ok = refuse(why, sizeof why, "%lld bytes follow the contact list", (long long)(end - ftello(f)));
+    ok = ok && fields_ok(&s->chem, f, end, why, sizeof why);
+    if (ok && ftello(f) != end) ok = refuse(why, sizeof why, "%lld bytes follow the chemistry's fields", (long long)(end - ftello(f)));
     fclose(f);
     ensemble_free(&in);
     free(v);

@@ -38,7 +38,8 @@
     X(unsigned char, attracted, uint8_t, 0)          /* 1: feels the attractor (docs/model.md 2); daughters and fusion products inherit it */ \
     X(double,        polarity, double, 0)            /* direction of self-propulsion, radians (docs/model.md 3.1); inherited like attracted */ \
     X(double,        h_div,  double,  0)             /* integrated division hazard since birth (docs/model.md 5.1) */ \
-    X(double,        h_death, double, 0)             /* integrated death hazard since birth */
+    X(double,        h_death, double, 0)             /* integrated death hazard since birth */ \
+    X(int,           type,   int32_t, 0)             /* cell type, 0 .. ntypes - 1 (docs/model.md 11); inherited */
 #define ENSEMBLE_POLYGON_DERIVED(X) \
     X(int,           start,  void,    e->nv_used)    /* first vertex slot */ \
     X(double,        A,      void,    area)          /* current area (geometry pass) */ \

@@ -141,6 +141,7 @@ static int fuse_two(Ensemble *e, const Params *P, const Candidate *c, unsigned c
         e->polarity[q] = e->polarity[outer];
         e->A0[q] = A0; e->alpha[q] = alpha; e->Amax[q] = Amax; e->parent[q] = parent; e->gen[q] = gen;
         e->phase[q] = (signed char)phase;
+        e->type[q] = e->type[outer];
         keep[x] = keep[y] = 0;
         ensemble_event(e, EVENT_FUSION, e->id[x], e->id[y], e->id[q], -1);
     }
@@ -188,6 +189,7 @@ static int split_one(Ensemble *e, const Params *P, const Candidate *c, unsigned 
             e->parent[q] = parent;
             e->gen[q] = gen;
             e->phase[q] = (signed char)(A[h] < 0 ? -phase : phase);
+            e->type[q] = e->type[x];
             e->attracted[q] = (unsigned char)att;
             e->polarity[q] = polarity;
             made[h] = e->id[q];

@@ -21,7 +21,7 @@
 
 #define WHITESPACE " \t\r\n\v\f"
 
-typedef struct { double x, y; int phase; } Vertex;
+typedef struct { double x, y; int phase, type; } Vertex;
 
 typedef struct {
     const char *path;
@@ -159,7 +159,8 @@ static int read_vertices(Reader *r, int nv, Vertex **v)
             if (!isfinite(c[a]))
                 return fail(r, r->line, "%c of vertex %d is not finite: '%s'", "xyz"[a], i, TEXT_ESC_N(r->tok[a], 40));
         }
-        /* z only carries the phase, so any integer-valued number is accepted ("2", "2.0", "2e0"). */
+        /* z carries the phase and the cell type, z = 2 type + (1 for phase +1), so any
+         * integer-valued number is accepted ("2", "2.0", "2e0"); a negative z carries the phase only. */
         if (c[2] != floor(c[2]))
             return fail(r, r->line, "expected an integer z (odd: phase +1, even: phase -1) for vertex %d, found '%s'", i, TEXT_ESC_N(r->tok[2], 40));
         if (fabs(c[2]) > 0x1p53) /* beyond 2^53 doubles are all even: the parity in the text is lost */
@@ -171,7 +172,8 @@ static int read_vertices(Reader *r, int nv, Vertex **v)
             if (!t) return fail(r, r->line, "out of memory");
             *v = t;
         }
-        (*v)[i] = (Vertex){ c[0], c[1], fmod(c[2], 2.0) != 0 ? 1 : -1 };
+        double type = c[2] > 0 ? floor(c[2] / 2) : 0;
+        (*v)[i] = (Vertex){ c[0], c[1], fmod(c[2], 2.0) != 0 ? 1 : -1, type > OFF_MAX_TYPE ? OFF_MAX_TYPE + 1 : (int)type };
     }
     return 0;
 }
@@ -294,6 +296,10 @@ static int check_polygon(Reader *r, int p, const int *idx, const Vertex *v, OffP
                         p, idx[0], v[idx[0]].phase, v[idx[0]].phase > 0 ? "odd" : "even", a, v[a].phase, v[a].phase > 0 ? "odd" : "even");
     }
     P->phase = v[idx[0]].phase;
+    P->type = v[idx[0]].type;
+    P->other_type = -1;
+    for (int j = 0; j < n && P->other_type < 0; j++)
+        if (v[idx[j]].type != P->type) P->other_type = v[idx[j]].type;
 
     /* Every product below is of two coordinate differences, each at most the bounding box's width or
      * height, and the shoelace adds up 2 (n - 2) of them. A box so large that this overflows leaves
@@ -371,7 +377,7 @@ static int read_faces(Reader *r, int nv, int np, const Vertex *v, OffData *out)
             idxcap = (size_t)k;
         }
         OffPolygon *P = &out->poly[out->np++]; /* counted now, so off_free releases it on any later failure */
-        *P = (OffPolygon){ (int)k, malloc((size_t)k * sizeof(double)), malloc((size_t)k * sizeof(double)), 0, (int)r->line };
+        *P = (OffPolygon){ (int)k, malloc((size_t)k * sizeof(double)), malloc((size_t)k * sizeof(double)), 0, 0, -1, (int)r->line };
         if (!P->x || !P->y) { rc = fail(r, r->line, "out of memory"); break; }
         for (int j = 0; j < k && rc == 0; j++) {
             long i;

@@ -45,8 +45,9 @@ static int run_file(const char *name)
     size_t n = strlen(name);
     int digits = n >= 15 && !strncmp(name, "frame", 5) && strspn(name + 5, "0123456789") == 6;
     return (digits && (!strcmp(name + 11, ".vtp") || !strcmp(name + 11, ".png") || !strcmp(name + 11, ".vtp.tmp") ||
-                       !strcmp(name + 11, ".png.tmp"))) ||
+                       !strcmp(name + 11, ".png.tmp") || !strcmp(name + 11, ".vti") || !strcmp(name + 11, ".vti.tmp"))) ||
            !strcmp(name, "frames.pvd") || !strcmp(name, "frames.pvd.tmp") ||
+           !strcmp(name, "fields.pvd") || !strcmp(name, "fields.pvd.tmp") ||
            !strcmp(name, "checkpoint.bin") || !strcmp(name, "checkpoint.bin.tmp") || !strcmp(name, "events.csv") ||
            !strcmp(name, "events.csv.tmp") || !strcmp(name, "observables.csv") || !strcmp(name, "observables.csv.tmp");
 }
@@ -113,6 +114,7 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
     fprintf(m, "polyhoop %s\nparameters: %s\ninput: %s\nseed: %llu\n", version, params_file, input,
             (unsigned long long)s->e.seed);
     params_print(m, P, "  ");
+    chem_print(m, &s->chem.m, "  ");
     fclose(m);
     if (o->quiet) return 0;
     char threads[160];
@@ -127,6 +129,7 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
            s->e.np, ensemble_vertex_count(&s->e), P->Nr, TEXT_ESC(o->dir), o->ascii ? "ASCII" : "zlib",
            frame0, P->Nf, P->Ns, P->dt, P->Nf * (double)P->Ns * P->dt, (unsigned long long)s->e.seed);
     params_print(stdout, P, "  ");
+    chem_print(stdout, &s->chem.m, "  ");
     fflush(stdout);
     return 0;
 }
@@ -171,6 +174,29 @@ static int write_collection(Output *out, const Sim *s, int frame, char *err, siz
     return r;
 }
 
+/* The fields of the chemistry at this frame, frame%06d.vti, and their collection fields.pvd (none
+ * without species) */
+static int write_fields(Output *out, const Sim *s, int frame, char *err, size_t errlen)
+{
+    const Chem *ch = &s->chem;
+    if (ch->m.ns == 0) return 0;
+    const char *names[CHEM_MAX_SPECIES];
+    const double *data[CHEM_MAX_SPECIES];
+    for (int k = 0; k < ch->m.ns; k++) {
+        names[k] = ch->m.sp[k].name;
+        data[k] = ch->c + (size_t)k * ch->nx * ch->ny;
+    }
+    VtpImage im = { ch->nx, ch->ny, ch->m.ns, out->o->ascii, ch->m.x0, ch->m.y0, ch->m.dx, s->e.t, names, data, out->meta };
+    char path[4200];
+    snprintf(path, sizeof path, "%s/frame%06d.vti", out->o->dir, frame);
+    if (vtp_write_image(path, &im, err, errlen)) return -1;
+    double *t = ph_realloc(NULL, ((size_t)frame + 1) * sizeof *t);
+    for (int k = 0; k <= frame; k++) t[k] = (double)k * s->P.Ns * s->P.dt;
+    int r = vtp_write_field_collection(out->o->dir, frame + 1, t, err, errlen);
+    free(t);
+    return r;
+}
+
 int output_frame(Output *out, Sim *s, int frame)
 {
     const Options *o = out->o;
@@ -182,10 +208,10 @@ int output_frame(Output *out, Sim *s, int frame)
         out->values = ph_realloc(out->values, out->nbcap * sizeof *out->values);
     }
     sim_neighbors(s, out->nb);
-    VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta };
+    VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta, s->chem.m.ntypes > 1 };
     snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
     if (vtp_write(path, &s->e, &opt, err, sizeof err) || write_collection(out, s, frame, err, sizeof err) ||
-        runlog_frame(o->dir, s, frame, out->nb, err, sizeof err))
+        runlog_frame(o->dir, s, frame, out->nb, err, sizeof err) || write_fields(out, s, frame, err, sizeof err))
         return failed(out, PH_EXIT_OUTPUT, "cannot write frame %d: %s", frame, err);
     if (o->png) {
         if (!strcmp(o->png_color, "velocity")) polygon_speeds(&s->e, out->values);
@@ -253,7 +279,8 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
            (long long)builds, (long long)patches, (long long)reuses,
            peak / 1e6, peak / (nv > 0 ? nv : 1));
     for (int k = 0; k < T_COUNT; k++)
-        printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], s->timer[k], 100 * s->timer[k] / (loop > 0 ? loop : 1));
+        if (k != T_CHEM || s->chem.m.ns > 0)
+            printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], s->timer[k], 100 * s->timer[k] / (loop > 0 ? loop : 1));
     fflush(stdout);
 }
 

@@ -3,6 +3,7 @@
  * both by PARAMS_LIST (params.h). _Static_assert on floating constants is a GCC extension under
  * -pedantic, hence __extension__. */
 #include "params.h"
+#include "chem.h"
 #include <math.h>
 #include <string.h>
 
@@ -39,6 +40,27 @@ PARAMS_LIST(CHECK_RANGE)
 #define COMPILED(name) P_##name
 PARAMS_RULES(PH_CHECK, COMPILED)
 #undef COMPILED
+
+/* the chemistry of the header (chem.h, docs/model.md 11) */
+#ifndef P_CHEM_SPECIES
+#define P_CHEM_SPECIES { { 0 } }
+#endif
+#ifdef P_CHEM_REACTION
+#define CHEM_REACTION P_CHEM_REACTION
+#else
+#define CHEM_REACTION NULL
+#endif
+#ifdef P_CHEM_RESPONSE
+#define CHEM_RESPONSE P_CHEM_RESPONSE
+#else
+#define CHEM_RESPONSE NULL
+#endif
+PH_CHECK(P_ntypes >= 1 && P_ntypes <= 1 << 20, "ntypes must be 1 to 2^20")
+PH_CHECK(P_NS >= 0 && P_NS <= CHEM_MAX_SPECIES, "NS must be 0 to 8")
+PH_CHECK(P_NS == 0 || (P_chem_dx > 0 && P_chem_x1 - P_chem_x0 >= P_chem_dx && P_chem_y1 - P_chem_y0 >= P_chem_dx),
+         "the chemistry's grid needs dx > 0 and a rectangle at least dx wide and high")
+const ChemModel chem_compiled = { P_NS, P_ntypes, P_chem_x0, P_chem_y0, P_chem_x1, P_chem_y1, P_chem_dx,
+                                  P_chem_max_substeps, P_CHEM_SPECIES, CHEM_REACTION, CHEM_RESPONSE };
 
 const char params_file[] = PH_PARAMS_FILE;
 const Params params_compiled = {

@@ -26,11 +26,13 @@ static int fail(char *err, size_t len, const char *path, const char *why, int er
 }
 
 /* The header of observables.csv: frame, step, time, counts, statistics, energies by term. */
-static void observables_header(char *buf, size_t len)
+static void observables_header(const Sim *s, char *buf, size_t len)
 {
     size_t n = (size_t)snprintf(buf, len, "frame,step,time,polygons,vertices,area_mean,area_std,neighbors_mean,kinetic");
     for (int t = 0; t < U_TERMS && n < len; t++) n += (size_t)snprintf(buf + n, len - n, ",U_%s", forces_terms[t]);
-    if (n < len) snprintf(buf + n, len - n, ",U_contact,U_total,nested\n");
+    if (n < len) n += (size_t)snprintf(buf + n, len - n, ",U_contact,U_total,nested");
+    for (int k = 0; k < s->chem.m.ns && n < len; k++) n += (size_t)snprintf(buf + n, len - n, ",amount_%s", s->chem.m.sp[k].name);
+    if (n < len) snprintf(buf + n, len - n, "\n");
 }
 
 /* Appends n bytes to path in one write (O_APPEND: a reader never sees two frames interleaved). */
@@ -87,8 +89,8 @@ static int cut(const char *path, const char *header, int64_t last, char *err, si
 
 int runlog_open(const char *dir, Sim *s, int restart, int64_t step, int frame, char *err, size_t len)
 {
-    char path[4200], header[512];
-    observables_header(header, sizeof header);
+    char path[4200], header[1024];
+    observables_header(s, header, sizeof header);
     s->e.log_events = 1;
     s->e.nevents = 0;
     snprintf(path, sizeof path, "%s/events.csv", dir);
@@ -212,7 +214,9 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, char *err, s
         n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g", u[t]);
         total += u[t];
     }
-    n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g,%.12g,%d\n", uc, total, nested_count(e));
+    n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g,%.12g,%d", uc, total, nested_count(e));
+    for (int k = 0; k < s->chem.m.ns; k++) n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g", chem_amount(&s->chem, k));
+    n += (size_t)snprintf(line + n, sizeof line - n, "\n");
     snprintf(path, sizeof path, "%s/observables.csv", dir);
     return append(path, line, n, err, len);
 }

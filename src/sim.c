@@ -46,8 +46,15 @@ void sim_init(Sim *s, const Params *P, uint64_t seed)
     s->sort_from = REMODEL_SORT_FROM;
 }
 
+int sim_chemistry(Sim *s, const ChemModel *m)
+{
+    chem_free(&s->chem);
+    return chem_init(&s->chem, m, s->P.dt, s->error, sizeof s->error);
+}
+
 void sim_free(Sim *s)
 {
+    chem_free(&s->chem);
     ensemble_free(&s->e);
     contact_free(&s->contact);
     remodel_free(&s->remodel);
@@ -93,6 +100,18 @@ int sim_step(Sim *s)
     bands_update(e, omp_get_max_threads());
     remodel_apply(e, P, &s->remodel);                    LAP(T_REMODEL);
     double lmax = forces_step(e, P);                     LAP(T_INTERNAL);   /* (with the geometry) */
+    if (s->chem.m.ns > 0) {   /* cells sense and respond, then the fields advance (chem.h) */
+        int r = chem_respond(&s->chem, e);
+        if (r == -1)
+            snprintf(s->error, sizeof s->error, "a concentration is not finite at t = %.6g (step %lld): the chemistry blew up "
+                     "(its reaction rule, or a sub-step too long for it)", e->t, (long long)e->step);
+        else if (r)
+            snprintf(s->error, sizeof s->error, "the response rule gave a type outside 0 .. %d, or a growth rate or force that "
+                     "is not finite, at t = %.6g (step %lld)", s->chem.m.ntypes - 1, e->t, (long long)e->step);
+        if (r) return -1;
+        chem_add_forces(&s->chem, e);
+        chem_advance(&s->chem, P->dt);                   LAP(T_CHEM);
+    }
     contact_keep_records(&s->contact, P->theta > 0 || P->v_pass > 0);   /* fusion and passage look at this step's pairs */
     contact_forces_step(&s->contact, e, P, lmax);        LAP(T_CONTACT);
     s->vertex_steps += ensemble_vertex_count(e);   /* (not nv_used: slots include gaps) */
@@ -261,6 +280,24 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u)
         }
     }
     free(v);
+    /* cell types, in a build with more than one: z = 2 type + phase bit (docs/model.md 11) */
+    int ntypes = s->chem.m.ntypes > 0 ? s->chem.m.ntypes : 1, bad = -1;
+    for (int p = 0; p < np && ntypes > 1 && bad < 0; p++) {
+        s->e.type[s->e.np - np + p] = off.poly[p].type;
+        if (off.poly[p].other_type >= 0 || off.poly[p].type >= ntypes) bad = p;
+    }
+    if (bad >= 0) {
+        const OffPolygon *o = &off.poly[bad];
+        if (o->other_type >= 0)
+            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) mixes cell types %d and %d (a vertex's z is 2 type + "
+                     "phase bit)", TEXT_ESC(input), bad, line[bad], o->type, o->other_type);
+        else
+            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has cell type %d (its z is 2 type + phase bit), but %s "
+                     "has %d cell types (ntypes)", TEXT_ESC(input), bad, line[bad], o->type, params_file, ntypes);
+        off_free(&off);
+        free(line);
+        return -1;
+    }
     off_free(&off);
     if (s->P.Nr > s->e.np) {
         snprintf(s->error, sizeof s->error, "%s: Nr = %d rigid polygons requested but the input has only %d",

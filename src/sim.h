@@ -2,6 +2,7 @@
  * step counts and times (sim.c). */
 #ifndef PH_SIM_H
 #define PH_SIM_H
+#include "chem.h"
 #include "contact.h"
 #include "ensemble.h"
 #include "params.h"
@@ -12,7 +13,8 @@
 /* The timed phases of a step, and the output: X(index, name in the summary). */
 #define SIM_TIMERS(X) \
     X(T_REMODEL, "remodel") X(T_INTERNAL, "internal forces") X(T_CONTACT, "contact") \
-    X(T_INTEGRATE, "integrate") X(T_FUSION, "fusion") X(T_TOPOLOGY, "topology") X(T_OUTPUT, "output")
+    X(T_INTEGRATE, "integrate") X(T_FUSION, "fusion") X(T_TOPOLOGY, "topology") X(T_CHEM, "chemistry") \
+    X(T_OUTPUT, "output")
 #define SIM_TIMER_INDEX(index, name) index,
 enum { SIM_TIMERS(SIM_TIMER_INDEX) T_COUNT };
 #undef SIM_TIMER_INDEX
@@ -27,6 +29,7 @@ typedef struct Sim {
     Contact contact;
     Remodel remodel;
     TopologyWork topology;
+    Chem chem;                 /* cell types and chemical species (ns = 0: off; sim_chemistry) */
     double timer[T_COUNT];     /* wall seconds spent in each phase */
     double vertex_steps;       /* sum over steps of the vertex count */
     int64_t divisions, removals, fusions1, fusions2, deaths;
@@ -49,6 +52,10 @@ typedef struct SimSetup {
 } SimSetup;
 
 void sim_init(Sim *s, const Params *P, uint64_t seed);
+
+/* Sets up the chemistry of model m (chem.h) for the time step of s->P: before the input or the
+ * checkpoint is read. 0, or -1 with s->error (the model cannot run, e.g. too many sub-steps). */
+int sim_chemistry(Sim *s, const ChemModel *m);
 void sim_free(Sim *s);
 
 /* Gives every non-rigid polygon its growth rate, division area and polarity (call once after

@@ -130,6 +130,7 @@ int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p)
     e->A0[p] = A1 >= A2 ? big : rest;
     e->A0[q] = A1 >= A2 ? rest : big;
     e->phase[q] = (signed char)phase;
+    e->type[q] = e->type[p];
     e->attracted[q] = e->attracted[p];
     e->polarity[q] = e->polarity[p];
     e->h_div[p] = e->h_death[p] = 0;   /* (new ids: new thresholds, hazards from zero) */

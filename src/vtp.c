@@ -101,6 +101,7 @@ typedef struct {
     size_t count;
     const void *data;
     int vertex;
+    int omit;   /* 1: not written (the cell array type of a one-type build) */
 } Array;
 
 /* Reads the next bytes of an array into out (at most room): whole tuples for generated arrays.
@@ -347,7 +348,7 @@ static void put_xml(Buf *b, const Array *arr, const size_t *at, const char *meta
     else put_array(b, at[0], &arr[0], 0);
     putf(b, "    </FieldData>\n    <Piece NumberOfPoints=\"%zu\" NumberOfPolys=\"%zu\">\n", arr[POINTS].count, arr[OFFSETS].count);
     putf(b, "      <CellData Scalars=\"area\">\n");
-    for (int a = CELLS; a < VELOCITY; a++) put_array(b, at[a], &arr[a], ascii);
+    for (int a = CELLS; a < VELOCITY; a++) if (!arr[a].omit) put_array(b, at[a], &arr[a], ascii);
     putf(b, "      </CellData>\n      <PointData Vectors=\"velocity\">\n");
     put_array(b, at[VELOCITY], &arr[VELOCITY], ascii);
     putf(b, "      </PointData>\n      <Points>\n");
@@ -387,7 +388,8 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
         [VELOCITY] = { "velocity", Float64, 3, nv, e, 2 }, [POINTS] = { "points", Float64, 3, nv, e, 1 },
         [CONNECTIVITY] = { "connectivity", Int64, 1, nv, e, 3 }, [OFFSETS] = { "offsets", Int64, 1, np, offs, 0 },
     };
-    for (int c = 0; c < VTP_CELL_ARRAYS; c++) arr[CELLS + c] = (Array){ vtp_cell_arrays[c], cell_type[c], 1, np, col[c], 0 };
+    for (int c = 0; c < VTP_CELL_ARRAYS; c++) arr[CELLS + c] = (Array){ vtp_cell_arrays[c], cell_type[c], 1, np, col[c], 0, 0 };
+    arr[CELLS + CELL_type].omit = !opt->types;
     if (opt->ascii) {   /* (the whole file in memory: ascii is for small cases and debugging) */
         Buf b = { 0 };
         size_t unused[NA] = { 0 };
@@ -423,7 +425,7 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
 #ifdef _OPENMP
             t = omp_get_thread_num();
 #endif
-            if (!arr[a].vertex) put_compressed(&app[a], &zs[t], &arr[a]);
+            if (!arr[a].vertex && !arr[a].omit) put_compressed(&app[a], &zs[t], &arr[a]);
         }
         for (int a = 0; a < NA; a++) if (app[a].bad && !bad) bad = app[a].bad;
     }
@@ -438,6 +440,7 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
         size_t done = 0;
         for (int a = 0; a < NA && !bad; a++) {
             at[a] = done;
+            if (arr[a].omit) continue;
             if (arr[a].vertex) done += stream_compressed(f, zs, &arr[a], &bad);
             else if (fwrite(app[a].p, 1, app[a].n, f) != app[a].n) bad = errno ? errno : EIO;
             else done += app[a].n;
@@ -467,20 +470,31 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
 static const char PVD_END[] = "  </Collection>\n</VTKFile>\n";
 #define PVD_ENTRY "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"frame%06d.vtp\"/>\n"
 
-int vtp_write_collection(const char *dir, int n, const double *t, char *err, size_t errlen)
+/* dir/name listing frame%06d.ext for frames 0..n-1 at times t[k] */
+static int write_collection(const char *dir, const char *name, const char *ext, int n, const double *t, char *err, size_t errlen)
 {
     Buf b = { 0 };
     putf(&b, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n");
-    for (int k = 0; k < n; k++) putf(&b, PVD_ENTRY, t[k], k);
+    for (int k = 0; k < n; k++) putf(&b, "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"frame%06d.%s\"/>\n", t[k], k, ext);
     putf(&b, "%s", PVD_END);
     char path[4200];
-    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     /* atomic, but not synced: it is an index of the frames, rebuilt from them by every frame and
      * restart, and its fsync cost more than all the frames' compression in the default run */
     const void *part = b.p;
     int r = b.bad ? fail(err, errlen, path, "out of memory", b.bad) : atomic_write(path, &part, &b.n, 1, 0, err, errlen);
     free(b.p);
     return r;
+}
+
+int vtp_write_collection(const char *dir, int n, const double *t, char *err, size_t errlen)
+{
+    return write_collection(dir, "frames.pvd", "vtp", n, t, err, errlen);
+}
+
+int vtp_write_field_collection(const char *dir, int n, const double *t, char *err, size_t errlen)
+{
+    return write_collection(dir, "fields.pvd", "vti", n, t, err, errlen);
 }
 
 int vtp_append_collection(const char *dir, int k, double t, char *err, size_t errlen)
@@ -501,4 +515,58 @@ int vtp_append_collection(const char *dir, int k, double t, char *err, size_t er
     int e = ok ? 0 : errno ? errno : EIO;
     if (fclose(f) != 0 && ok) { ok = 0; e = errno ? errno : EIO; }
     return ok ? 0 : fail(err, errlen, path, "cannot add the frame to the collection", e);
+}
+
+/* ---- fields on a grid: VTK XML ImageData (.vti), and their collection ---- */
+
+int vtp_write_image(const char *path, const VtpImage *im, char *err, size_t errlen)
+{
+    const uint16_t one = 1;
+    if (!im->ascii && *(const uint8_t *)&one != 1) return fail(err, errlen, path, "binary output needs a little-endian host; use --ascii", ENOTSUP);
+    enum { MOST = 1 + 16 };
+    if (im->narrays > MOST - 1) return fail(err, errlen, path, "too many arrays", EINVAL);
+    double t = im->t;
+    size_t nodes = (size_t)im->nx * im->ny;
+    Array arr[MOST];
+    int na = 1 + im->narrays;
+    arr[0] = (Array){ "TIME", Float64, 1, 1, &t, 0, 0 };
+    for (int a = 0; a < im->narrays; a++) arr[1 + a] = (Array){ im->names[a], Float64, 1, nodes, im->data[a], 0, 0 };
+    Buf app[MOST], x = { 0 };
+    memset(app, 0, sizeof app);
+    size_t at[MOST] = { 0 };
+    int bad = 0;
+    if (!im->ascii) {
+        z_stream z;
+        memset(&z, 0, sizeof z);
+        if (deflateInit(&z, 1) != Z_OK) bad = ENOMEM;
+        for (int a = 0; a < na && !bad; a++) {
+            put_compressed(&app[a], &z, &arr[a]);
+            bad = app[a].bad;
+            if (a + 1 < na) at[a + 1] = at[a] + app[a].n;
+        }
+        deflateEnd(&z);
+    }
+    putf(&x, "<?xml version=\"1.0\"?>\n");
+    if (im->meta) put_comment(&x, im->meta);
+    putf(&x, "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\"%s>\n"
+             "  <ImageData WholeExtent=\"0 %d 0 %d 0 0\" Origin=\"%.17g %.17g 0\" Spacing=\"%.17g %.17g 1\">\n    <FieldData>\n",
+         im->ascii ? "" : " compressor=\"vtkZLibDataCompressor\"", im->nx - 1, im->ny - 1, im->x0, im->y0, im->dx, im->dx);
+    put_array(&x, at[0], &arr[0], im->ascii);
+    putf(&x, "    </FieldData>\n    <Piece Extent=\"0 %d 0 %d 0 0\">\n      <PointData%s%s%s>\n", im->nx - 1, im->ny - 1,
+         na > 1 ? " Scalars=\"" : "", na > 1 ? im->names[0] : "", na > 1 ? "\"" : "");
+    for (int a = 1; a < na; a++) put_array(&x, at[a], &arr[a], im->ascii);
+    putf(&x, "      </PointData>\n    </Piece>\n  </ImageData>\n");
+    if (!im->ascii) putf(&x, "  <AppendedData encoding=\"raw\">\n   _");
+    const char *tail = im->ascii ? "</VTKFile>\n" : "\n  </AppendedData>\n</VTKFile>\n";
+    const void *part[MOST + 2];
+    size_t size[MOST + 2];
+    int n = 0;
+    part[n] = x.p; size[n++] = x.n;
+    for (int a = 0; a < na && !im->ascii; a++) { part[n] = app[a].p; size[n++] = app[a].n; }
+    part[n] = tail; size[n++] = strlen(tail);
+    if (x.bad && !bad) bad = x.bad;
+    int r = bad ? fail(err, errlen, path, "cannot assemble the field frame", bad) : atomic_write(path, part, size, n, 1, err, errlen);
+    free(x.p);
+    for (int a = 0; a < na; a++) free(app[a].p);
+    return r;
 }

@@ -12,6 +12,7 @@ typedef struct VtpOptions {
     double ka;              /* area stiffness, for the cell array pressure = -ka (A - A0) */
     const int *neighbors;   /* cell array "neighbors" (NULL: all 0) */
     const char *meta;       /* free text for an XML comment at the top (version, parameters) */
+    int types;              /* 1: write the cell array "type" (a build with more than one cell type) */
 } VtpOptions;
 
 /* Writes the ensemble to path, atomically: the data go to "<path>.tmp", are flushed and synced,
@@ -36,7 +37,8 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     X(neighbors,   Int32,   opt->neighbors ? opt->neighbors[p] : 0) \
     X(phase,       Int32,   e->phase[p]) \
     X(rigid,       UInt8,   e->rigid[p]) \
-    X(attracted,   UInt8,   e->attracted[p])
+    X(attracted,   UInt8,   e->attracted[p]) \
+    X(type,        Int32,   e->type[p])   /* (written only with VtpOptions.types) */
 
 /* Their names, in that order, and their number. */
 extern const char *const vtp_cell_arrays[];
@@ -53,6 +55,23 @@ const char *vtp_cell_array_list(void);
 /* Fills out[p] with cell array `name` of every polygon (as written into a frame). Returns 0, or
  * -1 if there is no cell array of that name. */
 int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, double *out);
+
+/* A frame of fields on a grid (VTK XML ImageData, .vti): narrays point arrays of nx * ny doubles
+ * each, row by row from (x0, y0) with spacing dx, and the field TIME. */
+typedef struct VtpImage {
+    int nx, ny, narrays, ascii;
+    double x0, y0, dx, t;
+    const char *const *names;
+    const double *const *data;
+    const char *meta;
+} VtpImage;
+
+/* Writes it to path, atomically; 0, or -1 with err. */
+int vtp_write_image(const char *path, const VtpImage *im, char *err, size_t errlen);
+
+/* Writes dir/fields.pvd listing dir/frame%06d.vti for frames 0..n-1 at times t[k] (atomically,
+ * not synced, as frames.pvd). */
+int vtp_write_field_collection(const char *dir, int n, const double *t, char *err, size_t errlen);
 
 /* Writes dir/frames.pvd (atomically, but without fsync: an index, rewritten with every frame)
  * listing dir/frame%06d.vtp for frames 0..n-1 at times t[k]. */

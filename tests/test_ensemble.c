@@ -66,13 +66,16 @@ void test_ensemble_checkpoint_keeps_every_field(void)
     sim_init(&r, &params_compiled, 1);
     polygons(&s.e, 4);
     /* values of their own that a checkpoint accepts: ids below next_id, parents below their child,
-     * births before t, phase +-1, rigid and attracted 0 or 1 */
+     * births before t, phase +-1, rigid and attracted 0 or 1, types 0 and 1 of a two-type build */
+    static const ChemModel two_types = { .ntypes = 2 };
+    ENSURE(sim_chemistry(&r, &two_types) == 0);
     s.e.step = 1000 * s.P.Ns;
     s.e.t = (double)s.e.step * s.P.dt;
     s.e.next_id = 1000;
     for (int p = 0; p < 4; p++) {
         s.e.parent[p] = s.e.id[p] - 10; s.e.phase[p] = p % 2 ? -1 : 1; s.e.rigid[p] = (unsigned char)(p % 2);
         s.e.attracted[p] = (unsigned char)(p / 2);
+        s.e.type[p] = p % 2;
     }
     char dir[] = "/tmp/ph_test_ensemble_XXXXXX", path[96], err[512] = "", input[64];
     ENSURE(mkdtemp(dir));

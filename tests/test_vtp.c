@@ -20,7 +20,7 @@
 typedef struct {
     double x[9], y[9], vx[9], vy[9], A0[2], birth[2];
     int64_t id[2], parent[2];
-    int start[2], count[2], neighbors[2], gen[2];
+    int start[2], count[2], neighbors[2], gen[2], type[2];
     signed char phase[2];
     unsigned char rigid[2], attracted[2];
     Ensemble e;
@@ -41,7 +41,7 @@ static void fixture(Fixture *f)
     f->id[0] = 7; f->id[1] = 12; f->parent[0] = 3; f->parent[1] = -1; f->gen[0] = 2; f->gen[1] = 0;
     f->e = (Ensemble){ .x = f->x, .y = f->y, .vx = f->vx, .vy = f->vy, .start = f->start, .count = f->count,
                        .phase = f->phase, .rigid = f->rigid, .A0 = f->A0, .birth = f->birth, .id = f->id,
-                       .parent = f->parent, .gen = f->gen, .attracted = f->attracted, .np = 2, .nv_used = 9, .gaps = 1, .t = 0.25 };
+                       .parent = f->parent, .gen = f->gen, .attracted = f->attracted, .type = f->type, .np = 2, .nv_used = 9, .gaps = 1, .t = 0.25 };
     strcpy(f->dir, "/tmp/ph_test_vtp_XXXXXX");
     ENSURE(mkdtemp(f->dir) != NULL);
     snprintf(f->path, sizeof f->path, "%s/frame000000.vtp", f->dir);
@@ -309,7 +309,8 @@ void test_vtp_cell_arrays_complete(void)
 {
     Fixture f;
     fixture(&f);
-    const VtpOptions opt = { .ascii = 1, .ka = 3, .neighbors = f.neighbors };
+    const VtpOptions opt = { .ascii = 1, .ka = 3, .neighbors = f.neighbors, .types = 1 };   /* (types: every array) */
+    f.type[1] = 1;
     char err[512] = "", list[1024] = "";
     ENSURE_MSG(vtp_write(f.path, &f.e, &opt, err, sizeof err) == 0, "%s", err);
     char *text = slurp(f.path);

@@ -1,0 +1,329 @@
+/* Chemical species on a grid, coupled to the polygons (chem.h, docs/model.md 11). */
+#include "chem.h"
+#include "geometry.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int refuse(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int refuse(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int finite_nonneg(double v) { return isfinite(v) && v >= 0; }
+
+/* the model's values in range; 0 or -1 with err */
+static int model_ok(const ChemModel *m, char *err, size_t len)
+{
+    if (m->ns < 0 || m->ns > CHEM_MAX_SPECIES) return refuse(err, len, "chemistry: %d species; 0 to %d are possible", m->ns, CHEM_MAX_SPECIES);
+    if (m->ntypes < 1 || m->ntypes > 1 << 20) return refuse(err, len, "chemistry: %d cell types; 1 to %d are possible", m->ntypes, 1 << 20);
+    if (m->ns == 0) return 0;
+    if (!(m->dx > 0) || !isfinite(m->dx)) return refuse(err, len, "chemistry: the grid spacing dx = %g must be > 0", m->dx);
+    if (!(m->x1 - m->x0 >= m->dx) || !(m->y1 - m->y0 >= m->dx) || !isfinite(m->x1 - m->x0) || !isfinite(m->y1 - m->y0))
+        return refuse(err, len, "chemistry: the domain [%g, %g] x [%g, %g] must be at least dx = %g wide and high",
+                      m->x0, m->x1, m->y0, m->y1, m->dx);
+    double nodes = (floor((m->x1 - m->x0) / m->dx + 0.5) + 1) * (floor((m->y1 - m->y0) / m->dx + 0.5) + 1);
+    if (nodes > 1e8) return refuse(err, len, "chemistry: %.3g grid nodes (dx = %g), more than 10^8", nodes, m->dx);
+    if (m->max_substeps < 1) return refuse(err, len, "chemistry: max_substeps = %d must be >= 1", m->max_substeps);
+    for (int s = 0; s < m->ns; s++) {
+        const ChemSpecies *sp = &m->sp[s];
+        if (!finite_nonneg(sp->D_in) || !finite_nonneg(sp->D_out) || !finite_nonneg(sp->k) || !finite_nonneg(sp->c0))
+            return refuse(err, len, "chemistry: species %d (%s): D_in, D_out, k and c0 must be finite and >= 0", s, sp->name ? sp->name : "?");
+        for (int side = 0; side < 4; side++)
+            if ((sp->bc[side] != CHEM_ZERO_FLUX && sp->bc[side] != CHEM_FIXED) || !finite_nonneg(sp->c_bc[side]))
+                return refuse(err, len, "chemistry: species %d (%s): side %d: the condition must be zero-flux or fixed, at a value >= 0",
+                              s, sp->name ? sp->name : "?", side);
+    }
+    return 0;
+}
+
+/* the Dirichlet sides of species s held at their values (left, right, bottom, top: a corner takes
+ * the later side's) */
+static void hold_sides(Chem *ch, double *c, int s)
+{
+    const ChemSpecies *sp = &ch->m.sp[s];
+    double *cs = c + (size_t)s * ch->nx * ch->ny;
+    if (sp->bc[CHEM_LEFT] == CHEM_FIXED) for (int j = 0; j < ch->ny; j++) cs[(size_t)j * ch->nx] = sp->c_bc[CHEM_LEFT];
+    if (sp->bc[CHEM_RIGHT] == CHEM_FIXED) for (int j = 0; j < ch->ny; j++) cs[(size_t)j * ch->nx + ch->nx - 1] = sp->c_bc[CHEM_RIGHT];
+    if (sp->bc[CHEM_BOTTOM] == CHEM_FIXED) for (int i = 0; i < ch->nx; i++) cs[i] = sp->c_bc[CHEM_BOTTOM];
+    if (sp->bc[CHEM_TOP] == CHEM_FIXED) for (int i = 0; i < ch->nx; i++) cs[(size_t)(ch->ny - 1) * ch->nx + i] = sp->c_bc[CHEM_TOP];
+}
+
+int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len)
+{
+    memset(ch, 0, sizeof *ch);
+    if (model_ok(m, err, len)) return -1;
+    ch->m = *m;
+    if (m->ns == 0) return 0;
+    ch->nx = (int)floor((m->x1 - m->x0) / m->dx + 0.5) + 1;
+    ch->ny = (int)floor((m->y1 - m->y0) / m->dx + 0.5) + 1;
+    /* explicit Euler keeps c >= 0 and is stable while h (4 D / dx^2 + k) <= 1 at every node */
+    double worst = 0;
+    int ws = 0;
+    for (int s = 0; s < m->ns; s++) {
+        double D = fmax(m->sp[s].D_in, m->sp[s].D_out), rate = 4 * D / (m->dx * m->dx) + m->sp[s].k;
+        if (rate > worst) worst = rate, ws = s;
+    }
+    double need = ceil(dt * worst);
+    if (need > m->max_substeps) {
+        const ChemSpecies *sp = &m->sp[ws];
+        return refuse(err, len, "chemistry: species %d (%s) with D = %g and k = %g on dx = %g needs solver steps of at most "
+                      "%.3g (1 / (4 D / dx^2 + k)), so dt = %g takes %.0f sub-steps, more than max_substeps = %d: "
+                      "raise dx, or lower D or dt (or raise max_substeps)", ws, sp->name ? sp->name : "?",
+                      fmax(sp->D_in, sp->D_out), sp->k, m->dx, 1 / worst, dt, need, m->max_substeps);
+    }
+    ch->nsub = need < 1 ? 1 : (int)need;
+    size_t nodes = (size_t)ch->nx * ch->ny, n = (size_t)m->ns * nodes;
+    ch->c = ph_realloc(NULL, n * sizeof *ch->c);
+    ch->next = ph_realloc(NULL, n * sizeof *ch->next);
+    ch->owner = ph_realloc(NULL, 2 * nodes * sizeof *ch->owner);
+    for (size_t k = 0; k < 2 * nodes; k++) ch->owner[k] = -1;
+    for (int s = 0; s < m->ns; s++) {
+        for (size_t k = 0; k < nodes; k++) ch->c[(size_t)s * nodes + k] = m->sp[s].c0;
+        hold_sides(ch, ch->c, s);
+    }
+    return 0;
+}
+
+void chem_free(Chem *ch)
+{
+    free(ch->c); free(ch->next); free(ch->owner); free(ch->fx); free(ch->fy); free(ch->sum); free(ch->cross);
+    memset(ch, 0, sizeof *ch);
+}
+
+/* Step 1: owner[] = the polygon covering each node (-1: none), kind[] = its type. A node lies in
+ * a polygon when the scan line through it crosses the polygon's edges an odd number of times to
+ * its left: the node rows at heights yr with min(ya, yb) <= yr < max(ya, yb) cross edge (a, b)
+ * (half-open, so a node at a vertex's height is counted once). Each edge gives its crossings to
+ * the rows it spans (O(edges + crossings)), sorted by row and x. Where polygons would share a
+ * node, the later one in polygon order takes it. */
+static void cover(Chem *ch, const Ensemble *e)
+{
+    size_t nodes = (size_t)ch->nx * ch->ny;
+    int *owner = ch->owner, *kind = ch->owner + nodes;
+    for (size_t k = 0; k < nodes; k++) owner[k] = kind[k] = -1;
+    const double x0 = ch->m.x0, y0 = ch->m.y0, dx = ch->m.dx;
+    for (int p = 0; p < e->np; p++) {
+        const double *x = e->x + e->start[p], *y = e->y + e->start[p];
+        int n = e->count[p], m = 0;
+        for (int k = 0; k < n; k++) {
+            int k1 = k + 1 == n ? 0 : k + 1;
+            double lo = fmin(y[k], y[k1]), hi = fmax(y[k], y[k1]);
+            double fj0 = ceil((lo - y0) / dx) - 1, fj1 = floor((hi - y0) / dx) + 1;
+            int j0 = fj0 < 0 ? 0 : (int)fj0, j1 = fj1 > ch->ny - 1 ? ch->ny - 1 : (int)fj1;
+            for (int j = j0; j <= j1; j++) {
+                double yr = y0 + j * dx;
+                if ((y[k] <= yr) == (y[k1] <= yr)) continue;
+                PH_RESERVE(ch->cross, ch->cross_cap, 2 * (m + 1));
+                ch->cross[2 * m] = j;
+                ch->cross[2 * m + 1] = x[k] + (yr - y[k]) * (x[k1] - x[k]) / (y[k1] - y[k]);
+                m++;
+            }
+        }
+        /* by row, then x (insertion sort: the crossings come in nearly sorted runs) */
+        for (int a = 1; a < m; a++) {
+            double r = ch->cross[2 * a], v = ch->cross[2 * a + 1];
+            int b = a;
+            for (; b > 0 && (ch->cross[2 * b - 2] > r || (ch->cross[2 * b - 2] == r && ch->cross[2 * b - 1] > v)); b--) {
+                ch->cross[2 * b] = ch->cross[2 * b - 2];
+                ch->cross[2 * b + 1] = ch->cross[2 * b - 1];
+            }
+            ch->cross[2 * b] = r;
+            ch->cross[2 * b + 1] = v;
+        }
+        for (int a = 0; a + 1 < m; a += 2) {   /* (a closed polygon crosses each row an even number of times) */
+            int j = (int)ch->cross[2 * a];
+            double fi0 = ceil((ch->cross[2 * a + 1] - x0) / dx), fi1 = floor((ch->cross[2 * a + 3] - x0) / dx);
+            int i0 = fi0 < 0 ? 0 : (int)fi0, i1 = fi1 > ch->nx - 1 ? ch->nx - 1 : (int)fi1;
+            for (int i = i0; i <= i1; i++) {
+                owner[(size_t)j * ch->nx + i] = p;
+                kind[(size_t)j * ch->nx + i] = e->type[p];
+            }
+        }
+    }
+}
+
+void chem_sample_at(const Chem *ch, int s, double x, double y, double *c, double *gx, double *gy)
+{
+    const double *cs = ch->c + (size_t)s * ch->nx * ch->ny, dx = ch->m.dx;
+    double fx = (x - ch->m.x0) / dx, fy = (y - ch->m.y0) / dx;
+    fx = fx < 0 ? 0 : fx > ch->nx - 1 ? ch->nx - 1 : fx;
+    fy = fy < 0 ? 0 : fy > ch->ny - 1 ? ch->ny - 1 : fy;
+    int i = (int)fx < ch->nx - 1 ? (int)fx : ch->nx - 2, j = (int)fy < ch->ny - 1 ? (int)fy : ch->ny - 2;
+    double u = fx - i, v = fy - j;
+    const double *r0 = cs + (size_t)j * ch->nx + i, *r1 = r0 + ch->nx;
+    *c = (1 - v) * ((1 - u) * r0[0] + u * r0[1]) + v * ((1 - u) * r1[0] + u * r1[1]);
+    *gx = ((1 - v) * (r0[1] - r0[0]) + v * (r1[1] - r1[0])) / dx;
+    *gy = ((1 - u) * (r1[0] - r0[0]) + u * (r1[1] - r0[1])) / dx;
+}
+
+int chem_respond(Chem *ch, Ensemble *e)
+{
+    if (ch->m.ns == 0) return 0;
+    cover(ch, e);
+    const int ns = ch->m.ns, stride = 3 * ns + 1;
+    const size_t nodes = (size_t)ch->nx * ch->ny;
+    if ((size_t)e->np > ch->poly_cap) {
+        ch->poly_cap = (size_t)e->np_cap;
+        ch->fx = ph_realloc(ch->fx, ch->poly_cap * sizeof *ch->fx);
+        ch->fy = ph_realloc(ch->fy, ch->poly_cap * sizeof *ch->fy);
+        ch->sum = ph_realloc(ch->sum, ch->poly_cap * (size_t)stride * sizeof *ch->sum);
+    }
+    memset(ch->sum, 0, (size_t)e->np * stride * sizeof *ch->sum);
+    /* the sums over each polygon's nodes, in node order (one thread: the same sums at any count);
+     * the gradient by central differences, one-sided on the domain's sides */
+    if (ch->bad) return -1;
+    const double inv2 = 0.5 / ch->m.dx, inv1 = 1 / ch->m.dx;
+    for (int j = 0; j < ch->ny; j++) {
+        const int *owner = ch->owner + (size_t)j * ch->nx;
+        const int jb = j > 0 ? -ch->nx : 0, jt = j + 1 < ch->ny ? ch->nx : 0;
+        const double fy = jb && jt ? inv2 : inv1;
+        for (int i = 0; i < ch->nx; i++) {
+            int p = owner[i];
+            if (p < 0) continue;
+            const int il = i > 0 ? -1 : 0, ir = i + 1 < ch->nx ? 1 : 0;
+            const double fx = il && ir ? inv2 : inv1;
+            double *sum = ch->sum + (size_t)p * stride;
+            for (int s = 0; s < ns; s++) {
+                const double *cs = ch->c + (size_t)s * nodes + (size_t)j * ch->nx + i;
+                sum[s] += cs[0];
+                sum[ns + s] += (cs[ir] - cs[il]) * fx;
+                sum[2 * ns + s] += (cs[jt] - cs[jb]) * fy;
+            }
+            sum[3 * ns] += 1;
+        }
+    }
+    int bad = 0;
+    #pragma omp parallel for schedule(static) reduction(|:bad)
+    for (int p = 0; p < e->np; p++) {
+        double *sum = ch->sum + (size_t)p * stride, n = sum[3 * ns];
+        ch->fx[p] = ch->fy[p] = 0;
+        if (n > 0)
+            for (int k = 0; k < 3 * ns; k++) sum[k] /= n;
+        else {   /* (smaller than a grid cell: the field at its centroid) */
+            Vec2 g = geom_centroid(e->x + e->start[p], e->y + e->start[p], e->count[p]);
+            for (int s = 0; s < ns; s++) chem_sample_at(ch, s, g.x, g.y, &sum[s], &sum[ns + s], &sum[2 * ns + s]);
+        }
+        if (e->rigid[p] || !ch->m.response) continue;
+        ChemCell cell = { p, e->type[p], e->A[p], e->A0[p], e->alpha[p], sum, sum + ns, sum + 2 * ns };
+        ChemAct act = { e->type[p], e->alpha[p], 0, 0 };
+        ch->m.response(&cell, &act);
+        if (act.type < 0 || act.type >= ch->m.ntypes || !isfinite(act.alpha) || !isfinite(act.fx) || !isfinite(act.fy)) bad |= 1;
+        else {
+            e->type[p] = act.type;
+            e->alpha[p] = act.alpha;
+            ch->fx[p] = act.fx;
+            ch->fy[p] = act.fy;
+        }
+    }
+    return bad ? -2 : 0;
+}
+
+void chem_add_forces(const Chem *ch, Ensemble *e)
+{
+    if (ch->m.ns == 0 || !ch->m.response) return;
+    #pragma omp parallel for schedule(static)
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p] && !e->rigid[p]; i++) {
+            e->fx[i] += ch->fx[p];
+            e->fy[i] += ch->fy[p];
+        }
+}
+
+/* the diffusivity of the face between nodes of diffusivities a and b: their harmonic mean (the
+ * conductance of two halves in series) */
+static inline double face(double a, double b) { return a + b > 0 ? 2 * a * b / (a + b) : 0; }
+
+/* One explicit Euler sub-step of length h of species s's row j into next: the conservative
+ * five-point stencil (faces of harmonic-mean diffusivity; a boundary node's half or quarter cell
+ * has its faces' flux divided by its share, wx and wy), degradation and reaction. */
+static int advance_row(const Chem *ch, int s, int j, double h, double *call)
+{
+    const int ns = ch->m.ns, nx = ch->nx, ny = ch->ny;
+    const size_t nodes = (size_t)nx * ny;
+    const ChemSpecies *sp = &ch->m.sp[s];
+    const int *kind = ch->owner + nodes + (size_t)j * nx;
+    const double *c = ch->c + (size_t)s * nodes + (size_t)j * nx, idx2 = 1 / (ch->m.dx * ch->m.dx);
+    const double *below = j > 0 ? c - nx : NULL, *above = j + 1 < ny ? c + nx : NULL;
+    const int *kb = j > 0 ? kind - nx : NULL, *ka = j + 1 < ny ? kind + nx : NULL;
+    double *out = ch->next + (size_t)s * nodes + (size_t)j * nx, wy = j == 0 || j == ny - 1 ? 0.5 : 1;
+    const int uniform = sp->D_in == sp->D_out;
+    for (int i = 0; i < nx; i++) {
+        double D = kind[i] >= 0 ? sp->D_in : sp->D_out, ci = c[i], fx = 0, fy = 0;
+#define FACE(kk) (uniform ? D : face(D, (kk) >= 0 ? sp->D_in : sp->D_out))
+        if (i > 0) fx += FACE(kind[i - 1]) * (c[i - 1] - ci);
+        if (i + 1 < nx) fx += FACE(kind[i + 1]) * (c[i + 1] - ci);
+        if (below) fy += FACE(kb[i]) * (below[i] - ci);
+        if (above) fy += FACE(ka[i]) * (above[i] - ci);
+#undef FACE
+        double wx = i == 0 || i == nx - 1 ? 0.5 : 1, r = 0;
+        if (ch->m.reaction) {
+            const double *at = c + i;   /* (one species: its own value; several: gathered) */
+            if (ns > 1) {
+                for (int q = 0; q < ns; q++) call[q] = ch->c[(size_t)q * nodes + (size_t)j * nx + i];
+                at = call;
+            }
+            r = ch->m.reaction(s, at, kind[i]);
+        }
+        out[i] = ci + h * ((fx / wx + fy / wy) * idx2 - sp->k * ci + r);
+    }
+    int finite = 1;
+    for (int i = 0; i < nx; i++) finite &= isfinite(out[i]);
+    return finite;
+}
+
+void chem_advance(Chem *ch, double dt)
+{
+    const int ns = ch->m.ns, ny = ch->ny;
+    if (ns == 0) return;
+    const double h = dt / ch->nsub;
+    for (int sub = 0; sub < ch->nsub; sub++) {
+        int bad = 0;
+        #pragma omp parallel for schedule(static) reduction(|:bad)
+        for (int j = 0; j < ny; j++) {
+            double call[CHEM_MAX_SPECIES];
+            for (int s = 0; s < ns; s++) bad |= !advance_row(ch, s, j, h, call);
+        }
+        ch->bad |= bad;
+        for (int s = 0; s < ns; s++) hold_sides(ch, ch->next, s);
+        double *swap = ch->c; ch->c = ch->next; ch->next = swap;
+    }
+}
+
+double chem_amount(const Chem *ch, int s)
+{
+    const double *cs = ch->c + (size_t)s * ch->nx * ch->ny;
+    double total = 0;
+    for (int j = 0; j < ch->ny; j++) {
+        double wy = j == 0 || j == ch->ny - 1 ? 0.5 : 1, row = 0;
+        for (int i = 0; i < ch->nx; i++) row += (i == 0 || i == ch->nx - 1 ? 0.5 : 1) * cs[(size_t)j * ch->nx + i];
+        total += wy * row;
+    }
+    return total * ch->m.dx * ch->m.dx;
+}
+
+void chem_print(FILE *f, const ChemModel *m, const char *prefix)
+{
+    if (m->ns == 0 && m->ntypes == 1) return;
+    fprintf(f, "%s%-9s = %d\n", prefix, "ntypes", m->ntypes);
+    fprintf(f, "%s%-9s = %d\n", prefix, "species", m->ns);
+    if (m->ns == 0) return;
+    fprintf(f, "%s%-9s = %.17g %.17g %.17g %.17g (x0 y0 x1 y1), dx = %.17g, max_substeps = %d\n", prefix, "domain",
+            m->x0, m->y0, m->x1, m->y1, m->dx, m->max_substeps);
+    static const char *const side[4] = { "left", "right", "bottom", "top" };
+    for (int s = 0; s < m->ns; s++) {
+        const ChemSpecies *sp = &m->sp[s];
+        fprintf(f, "%sspecies %d (%s): D_in = %.17g, D_out = %.17g, k = %.17g, c0 = %.17g;", prefix, s, sp->name ? sp->name : "?",
+                sp->D_in, sp->D_out, sp->k, sp->c0);
+        for (int k = 0; k < 4; k++)
+            if (sp->bc[k] == CHEM_FIXED) fprintf(f, " %s fixed at %.17g", side[k], sp->c_bc[k]);
+            else fprintf(f, " %s zero-flux", side[k]);
+        fputc('\n', f);
+    }
+}

@@ -1,0 +1,105 @@
+/* Chemical species on a grid, coupled to the polygons both ways (docs/model.md 11). NS species
+ * (ChemModel.ns; 0: off, and nothing of this module runs) live on the nodes of a uniform grid
+ * over the rectangle [x0, x1] x [y0, y1] with spacing dx. Each step, before the forces:
+ *   1. every node learns the polygon that covers it (or none): chem_cover;
+ *   2. every polygon samples the concentrations over the nodes it covers (their mean, and the
+ *      mean of the central-difference gradient; a polygon covering no node samples at its
+ *      centroid), and the header's response rule may change its type and growth rate and give
+ *      each of its vertices a force (chemotaxis);
+ *   3. the fields advance by dt: diffusion with the diffusivity of inside or outside a cell,
+ *      linear degradation and the header's reaction rule, by explicit Euler in sub-steps short
+ *      enough for the diffusion (conservative fluxes: with zero-flux sides and no reaction the
+ *      amount is conserved to round-off).
+ * Everything is a pure function of the state at the start of the step, so results are the same
+ * at any thread count and after a restart (the checkpoint carries the fields). */
+#ifndef PH_CHEM_H
+#define PH_CHEM_H
+#include "ensemble.h"
+#include <stddef.h>
+#include <stdio.h>
+
+enum { CHEM_MAX_SPECIES = 8 };
+
+/* the sides of the domain, and their boundary conditions */
+enum { CHEM_LEFT, CHEM_RIGHT, CHEM_BOTTOM, CHEM_TOP };
+enum { CHEM_ZERO_FLUX, CHEM_FIXED };
+
+typedef struct ChemSpecies {
+    const char *name;      /* the array's name in the field frames */
+    double D_in, D_out;    /* [L^2/T] diffusivity at nodes inside a cell, outside */
+    double k;              /* [1/T]   linear degradation rate */
+    double c0;             /* [1/L^2] initial concentration everywhere */
+    int bc[4];             /* per side (CHEM_LEFT ..): CHEM_ZERO_FLUX or CHEM_FIXED */
+    double c_bc[4];        /* [1/L^2] the concentration held on a CHEM_FIXED side */
+} ChemSpecies;
+
+/* What the response rule sees of a polygon: its index, type, area, target area and growth rate,
+ * and per species the sampled concentration c[s] and gradient (gx[s], gy[s]). */
+typedef struct ChemCell {
+    int p, type;
+    double area, A0, alpha;
+    const double *c, *gx, *gy;
+} ChemCell;
+
+/* What the response rule may set (it starts as the polygon's type and growth rate, and no force):
+ * the type, the growth rate, and a force on each vertex of the polygon [L/T^2]. */
+typedef struct ChemAct { int type; double alpha, fx, fy; } ChemAct;
+
+/* The chemistry of a build (params.c, from the parameter header). */
+typedef struct ChemModel {
+    int ns;                              /* species: 0 = off */
+    int ntypes;                          /* cell types 0 .. ntypes - 1 */
+    double x0, y0, x1, y1, dx;           /* [L] the grid's rectangle and spacing */
+    int max_substeps;                    /* the most solver sub-steps per time step */
+    ChemSpecies sp[CHEM_MAX_SPECIES];
+    /* the reaction rate of species s at a node [1/(L^2 T)], from the concentrations c[0 .. ns-1]
+     * there and the type of the polygon that covers it (-1: none); NULL: none */
+    double (*reaction)(int s, const double *c, int type);
+    /* a polygon's response (may be NULL: none) */
+    void (*response)(const ChemCell *cell, ChemAct *act);
+} ChemModel;
+
+typedef struct Chem {
+    ChemModel m;
+    int nx, ny, nsub;          /* nodes per row and column; sub-steps per time step */
+    int bad;                   /* a concentration became non-finite (chem_respond then fails) */
+    double *c, *next;          /* concentrations, species-major: c[(s * ny + j) * nx + i] */
+    int *owner;                /* per node: the polygon covering it, or -1 */
+    double *fx, *fy;           /* per polygon: the response's force on each vertex, this step */
+    double *sum;               /* per polygon and species: c, gx, gy sums; then the count */
+    size_t owner_cap, poly_cap;
+    double *cross;             /* (row, x) of one polygon's scan-line crossings */
+    int cross_cap;
+} Chem;
+
+/* Sets up the grid of model m for time step dt (all concentrations c0, Dirichlet sides held).
+ * Returns 0, or -1 with the reason in err: the model is out of range, or its diffusion needs
+ * more sub-steps than max_substeps (the message names D, dx and dt). */
+int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len);
+
+/* The chemistry of the header the program was built with (params.c). */
+extern const ChemModel chem_compiled;
+void chem_free(Chem *ch);
+
+/* Steps 1-2 above: the cover, the samples and the response (types and growth rates of e set,
+ * the forces kept for chem_add_forces). Returns 0, or -1 when a concentration is not finite. */
+int chem_respond(Chem *ch, Ensemble *e);
+
+/* Adds the response's force to fx, fy of every vertex (after the internal forces). */
+void chem_add_forces(const Chem *ch, Ensemble *e);
+
+/* Step 3: the fields advance by dt, with the cover of chem_respond. */
+void chem_advance(Chem *ch, double dt);
+
+/* The amount of species s: the sum of c over the nodes, each weighted by its share of the
+ * domain's area (a quarter cell at corners, half along sides). */
+double chem_amount(const Chem *ch, int s);
+
+/* c and its gradient at (x, y), bilinear in the grid cell that holds the point (clamped). */
+void chem_sample_at(const Chem *ch, int s, double x, double y, double *c, double *gx, double *gy);
+
+/* The model's settings as "name = value" lines with prefix (banner and frames; nothing when
+ * ns = 0 and ntypes = 1). */
+void chem_print(FILE *f, const ChemModel *m, const char *prefix);
+
+#endif

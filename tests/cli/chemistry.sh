@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Cell types and chemistry from the command line (docs/model.md 11): the gradient showcase's decay
+# length against sqrt(D/k), its field frames (.vti, listed in fields.pvd) the same at 1 and 2
+# threads and after a restart, the input's types (z = 2 type + phase bit) and their errors, and
+# a header whose grid is too fine for its dt refused before the first step.
+source "$(dirname "$0")/lib.sh"
+
+# the gradient showcase's program and input, in build/showcase/gradient/
+gradient() { scripts/showcase.sh gradient --out "$D/quick" -- -n 0 -q > "$D/build.log" 2>&1 || fail "the gradient showcase does not run: $(tail -n 3 "$D/build.log")"; }
+G=build/showcase/gradient
+
+# the decay length of the morphogen along x in the last --ascii field frame of run folder $1:
+# the row-averaged profile's log-slope fitted over 3 <= x <= 12 (one to four lambda from the source)
+decay_length() {
+    python3 - "$1" <<'PY'
+import glob, math, re, sys
+f = sorted(glob.glob(sys.argv[1] + "/frame*.vti"))[-1]
+text = open(f).read()
+ext = [int(v) for v in re.search(r'WholeExtent="([^"]*)"', text).group(1).split()]
+ox, oy, _ = [float(v) for v in re.search(r'Origin="([^"]*)"', text).group(1).split()]
+dx = float(re.search(r'Spacing="([^"]*)"', text).group(1).split()[0])
+nx, ny = ext[1] + 1, ext[3] + 1
+c = [float(v) for v in re.search(r'Name="morphogen"[^>]*>([^<]*)<', text).group(1).split()]
+assert len(c) == nx * ny, (len(c), nx, ny)
+pts = []
+for i in range(nx):
+    x = ox + i * dx
+    if 3 <= x <= 12:
+        pts.append((x, math.log(sum(c[j * nx + i] for j in range(ny)) / ny)))
+n = len(pts); mx = sum(p[0] for p in pts) / n; my = sum(p[1] for p in pts) / n
+slope = sum((p[0] - mx) * (p[1] - my) for p in pts) / sum((p[0] - mx) ** 2 for p in pts)
+print("%.6f" % (-1 / slope))
+PY
+}
+
+test_chem_gradient_decay_length() {
+    command -v python3 > /dev/null || skip "needs python3"
+    gradient
+    "$G/polyhoop" -j 1 -q --ascii -o "$D/run" "$G/gradient.off" > "$D/out" 2>&1 || fail "the run failed: $(tail -n 3 "$D/out")"
+    lambda=$(decay_length "$D/run")
+    echo "  decay length $lambda, sqrt(D/k) = 3" >&2
+    awk -v l="$lambda" 'BEGIN { exit !(l > 2.85 && l < 3.15) }' || fail "decay length $lambda is not within 5 % of sqrt(D/k) = 3"
+    has "$D/run/fields.pvd" 'file="frame000020.vti"'
+    has "$D/run/observables.csv" amount_morphogen
+}
+
+test_chem_fields_same_at_any_thread_count_and_restart() {
+    gradient
+    "$G/polyhoop" -j 1 -q -n 6 -s 200 -o "$D/one" "$G/gradient.off" > /dev/null 2>&1
+    "$G/polyhoop" -j 2 -q -n 6 -s 200 -o "$D/two" "$G/gradient.off" > /dev/null 2>&1
+    "$G/polyhoop" -j 1 -q -n 3 -s 200 -o "$D/cut" "$G/gradient.off" > /dev/null 2>&1
+    "$G/polyhoop" -j 2 -q -n 6 --restart "$D/cut" > /dev/null 2>&1
+    for k in 000001 000004 000006; do
+        for f in vtp vti; do
+            cmp -s "$D/one/frame$k.$f" "$D/two/frame$k.$f" || fail "frame$k.$f differs between 1 and 2 threads"
+            # (the frames before the restart name -n 3 in their parameters)
+            [ "$k" = 000001 ] || cmp -s "$D/one/frame$k.$f" "$D/cut/frame$k.$f" || fail "frame$k.$f differs after the restart"
+        done
+    done
+    cmp -s "$D/one/fields.pvd" "$D/cut/fields.pvd" || fail "fields.pvd differs after the restart"
+    grep -q '<DataArray type="Int32" Name="type"' "$D/one/frame000000.vtp" || grep -q 'Name="type"' "$D/one/frame000000.vtp" ||
+        fail "the frames of a two-type build have no cell array type"
+}
+
+# the input's z gives the type in a build with several: z = 3 is type 1, phase +1; a type beyond
+# the header's, and a polygon whose vertices disagree, are refused with their line; a build with
+# one type reads z as the phase only, as ever
+test_chem_types_from_input() {
+    gradient
+    printf 'OFF\n8 2 0\n0 0 5\n1 0 5\n1 1 5\n0 1 5\n3 0 1\n4 0 1\n4 1 1\n3 1 1\n4 0 1 2 3\n4 4 5 6 7\n' > "$D/three.off"
+    status 2 errs "$D/err" "$G/polyhoop" -q -n 0 -o "$D/a" "$D/three.off"
+    has "$D/err" "polygon 0 (line 11) has cell type 2 (its z is 2 type + phase bit), but params/gradient.h has 2 cell types (ntypes)"
+    printf 'OFF\n4 1 0\n0 0 3\n1 0 3\n1 1 1\n0 1 3\n4 0 1 2 3\n' > "$D/mixed.off"
+    status 2 errs "$D/err" "$G/polyhoop" -q -n 0 -o "$D/b" "$D/mixed.off"
+    has "$D/err" "polygon 0 (line 7) mixes cell types 1 and 0 (a vertex's z is 2 type + phase bit)"
+    printf 'OFF\n8 2 0\n0 0 3\n1 0 3\n1 1 3\n0 1 3\n3 0 0\n4 0 0\n4 1 0\n3 1 0\n4 0 1 2 3\n4 4 5 6 7\n' > "$D/two.off"
+    "$G/polyhoop" -q -n 0 --ascii -o "$D/c" "$D/two.off" > /dev/null 2>&1 || fail "a two-type input is refused"
+    python3 -c 'import re,sys; t=re.search(r"Name=\"type\"[^>]*>([^<]*)<", open(sys.argv[1]).read()).group(1).split(); sys.exit(t != ["1", "0"])' \
+        "$D/c/frame000000.vtp" || fail "the frame's types are not 1 and 0"
+    ./polyhoop -q -n 0 -o "$D/d" "$D/three.off" > /dev/null 2>&1 || fail "the one-type program refused z = 5 (phase +1)"
+    lacks "$D/d/frame000000.vtp" 'Name="type"'
+}
+
+# a header whose diffusion needs more sub-steps per time step than it allows: exit 2 before the
+# first step, naming D, dx and dt
+test_chem_too_fine_a_grid_refused() {
+    mkdir -p "$D/p"
+    printf '#include "%s/params/gradient.h"\n#undef P_chem_dx\n#define P_chem_dx 0.005\n' "$PWD" > "$D/p/fine.h"
+    make -s B="$D/build" PARAMS="$D/p/fine.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    gradient
+    status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -o "$D/run" "$G/gradient.off"
+    has "$D/err" "D = 36" "dx = 0.005" "dt = 0.0001" "more than max_substeps = 100"
+    [ ! -e "$D/run/frame000000.vtp" ] || fail "a frame was written"
+}
+
+run_file "$@"

@@ -1,0 +1,268 @@
+/* Tests of src/chem.c (docs/model.md 11): the solver against analytic solutions (a Gaussian's
+ * spread, converging at second order in dx; the steady profile of a degraded species), the
+ * amount conserved, the cover of the nodes by polygons, the refusal of a grid too fine for dt,
+ * and a simulation with chemistry: the response rule's types, growth rates and forces, the same
+ * at any thread count and after a checkpoint. */
+#define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
+#include "chem.h"
+#include "fixtures.h"
+#include "forces.h"
+#include "geometry.h"
+#include "harness.h"
+#include "sim.h"
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* one species a, diffusivity D in and out of cells, degradation k, on [x0, x1] x [y0, y1] */
+static ChemModel model(double D, double k, double x0, double y0, double x1, double y1, double dx)
+{
+    ChemModel m = { .ns = 1, .ntypes = 1, .x0 = x0, .y0 = y0, .x1 = x1, .y1 = y1, .dx = dx, .max_substeps = 100000 };
+    m.sp[0] = (ChemSpecies){ .name = "a", .D_in = D, .D_out = D, .k = k };
+    return m;
+}
+
+static double *node(Chem *ch, int s, int i, int j) { return ch->c + ((size_t)s * ch->ny + j) * ch->nx + i; }
+
+/* The largest error against the spreading Gaussian c = exp(-r^2 / (4 D t)) / (4 pi D t), D = 1,
+ * from t = 0.1 to 0.3 in steps of 0.01, on a grid of spacing dx (zero flux 4 widths away). */
+static double gaussian_error(double dx)
+{
+    ChemModel m = model(1, 0, -4, -4, 4, 4, dx);
+    Chem ch;
+    char err[512];
+    ENSURE_MSG(chem_init(&ch, &m, 0.01, err, sizeof err) == 0, "%s", err);
+    double t0 = 0.1, t1 = 0.3, worst = 0;
+    for (int j = 0; j < ch.ny; j++)
+        for (int i = 0; i < ch.nx; i++) {
+            double x = -4 + i * dx, y = -4 + j * dx;
+            *node(&ch, 0, i, j) = exp(-(x * x + y * y) / (4 * t0)) / (4 * PH_PI * t0);
+        }
+    for (int n = 0; n < 20; n++) chem_advance(&ch, 0.01);
+    for (int j = 0; j < ch.ny; j++)
+        for (int i = 0; i < ch.nx; i++) {
+            double x = -4 + i * dx, y = -4 + j * dx, exact = exp(-(x * x + y * y) / (4 * t1)) / (4 * PH_PI * t1);
+            worst = fmax(worst, fabs(*node(&ch, 0, i, j) - exact));
+        }
+    chem_free(&ch);
+    return worst;
+}
+
+/* Halving dx divides the error by about 4 (explicit Euler's sub-steps shrink with dx^2, so time
+ * and space are both second order): 0.2 -> 0.1 -> 0.05. */
+void test_chem_gaussian_second_order(void)
+{
+    int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    double e1 = gaussian_error(0.2), e2 = gaussian_error(0.1), e3 = gaussian_error(0.05);
+    omp_set_num_threads(threads);
+    fprintf(stderr, "  Gaussian: max error %.3g, %.3g, %.3g at dx = 0.2, 0.1, 0.05 (orders %.2f, %.2f)\n", e1, e2, e3,
+            log2(e1 / e2), log2(e2 / e3));
+    ENSURE(e3 < 2e-3);
+    ENSURE_MSG(log2(e1 / e2) > 1.8 && log2(e2 / e3) > 1.8, "not second order");
+}
+
+/* A species held at c = 1 on the left side, degraded at rate k, zero flux elsewhere, reaches the
+ * steady profile c = cosh((L - x) / lambda) / cosh(L / lambda), lambda = sqrt(D / k): within 1 %
+ * of 1 at every node (D = 1, k = 1, L = 10, dx = 0.1). */
+void test_chem_steady_exponential(void)
+{
+    ChemModel m = model(1, 1, 0, 0, 10, 0.2, 0.1);
+    m.sp[0].bc[CHEM_LEFT] = CHEM_FIXED;
+    m.sp[0].c_bc[CHEM_LEFT] = 1;
+    Chem ch;
+    char err[512];
+    ENSURE_MSG(chem_init(&ch, &m, 0.05, err, sizeof err) == 0, "%s", err);
+    ENSURE(ch.nx == 101 && ch.ny == 3 && ch.nsub == 21);
+    for (int n = 0; n < 400; n++) chem_advance(&ch, 0.05);   /* (t = 20: 20 relaxation times 1/k) */
+    double worst = 0;
+    for (int j = 0; j < ch.ny; j++)
+        for (int i = 0; i < ch.nx; i++) {
+            double x = i * 0.1, exact = cosh(10 - x) / cosh(10);
+            worst = fmax(worst, fabs(*node(&ch, 0, i, j) - exact));
+        }
+    fprintf(stderr, "  steady profile: largest difference from cosh((L - x)/lambda)/cosh(L/lambda): %.3g\n", worst);
+    ENSURE(worst < 0.01);
+    chem_free(&ch);
+}
+
+/* With zero flux on every side and no reaction or degradation, the amount (chem_amount) stays
+ * what it was to round-off while a random field evens out, also where the diffusivity jumps at a
+ * cell's boundary (D_in = 1, D_out = 0.1); the cover holds the cell's nodes and no other. */
+void test_chem_amount_conserved(void)
+{
+    ChemModel m = model(1, 0, -2, -1.5, 2, 1.5, 0.1);
+    m.sp[0].D_out = 0.1;
+    Chem ch;
+    char err[512];
+    ENSURE_MSG(chem_init(&ch, &m, 1e-3, err, sizeof err) == 0, "%s", err);
+    Ensemble e;
+    ensemble_init(&e, 1);
+    fx_add_ngon(&e, 40, 1.0, 0.1, -0.2, 0.3);
+    forces_update_geometry(&e);
+    uint64_t rng = 7;
+    for (size_t k = 0; k < (size_t)ch.nx * ch.ny; k++) ch.c[k] = fx_uniform(&rng, 0, 1);
+    double before = chem_amount(&ch, 0), spread0 = 0, spread1 = 0;
+    ENSURE(chem_respond(&ch, &e) == 0);
+    int inside = 0;
+    for (int j = 0; j < ch.ny; j++)
+        for (int i = 0; i < ch.nx; i++) {
+            int o = ch.owner[(size_t)j * ch.nx + i];
+            double x = -2 + i * 0.1, y = -1.5 + j * 0.1;
+            int in = geom_point_inside(e.x, e.y, e.count[0], x, y);
+            if (fabs(hypot(x - 0.1, y + 0.2) - 1) > 0.01) ENSURE_MSG((o == 0) == in, "node (%d, %d): owner %d, inside %d", i, j, o, in);
+            inside += o == 0;
+        }
+    ENSURE(inside > 250 && inside < 380);   /* (pi / 0.01 = 314 nodes) */
+    for (size_t k = 0; k < (size_t)ch.nx * ch.ny; k++) spread0 = fmax(spread0, fabs(ch.c[k] - 0.5));
+    for (int n = 0; n < 2000; n++) chem_advance(&ch, 1e-3);
+    for (size_t k = 0; k < (size_t)ch.nx * ch.ny; k++) spread1 = fmax(spread1, fabs(ch.c[k] - before / 12));
+    double after = chem_amount(&ch, 0);
+    fprintf(stderr, "  amount %.17g -> %.17g (relative change %.2g)\n", before, after, fabs(after - before) / before);
+    ENSURE_SMALL((after - before) / before, 1e-13);
+    ENSURE_MSG(spread1 < 0.5 * spread0, "the field did not even out (%g, %g)", spread0, spread1);
+    ensemble_free(&e);
+    chem_free(&ch);
+}
+
+/* The cover of a non-convex polygon (a star of 14 points), at random offsets, is exactly the
+ * nodes that geom_point_inside finds inside (nodes within 1e-9 of an edge left out). */
+void test_chem_cover_star(void)
+{
+    ChemModel m = model(1, 0, -2, -2, 2, 2, 0.05);
+    Chem ch;
+    char err[512];
+    ENSURE_MSG(chem_init(&ch, &m, 1e-4, err, sizeof err) == 0, "%s", err);
+    uint64_t rng = 3;
+    for (int trial = 0; trial < 20; trial++) {
+        double x[28], y[28], cx = fx_uniform(&rng, -0.3, 0.3), cy = fx_uniform(&rng, -0.3, 0.3), phi = fx_uniform(&rng, 0, 1);
+        for (int k = 0; k < 28; k++) {
+            double r = k % 2 ? 0.6 : 1.5;
+            x[k] = cx + r * cos(phi + PH_PI * k / 14);
+            y[k] = cy + r * sin(phi + PH_PI * k / 14);
+        }
+        Ensemble e;
+        ensemble_init(&e, 1);
+        ensemble_add_polygon(&e, 28, x, y, 1, 0);
+        forces_update_geometry(&e);
+        ENSURE(chem_respond(&ch, &e) == 0);
+        for (int j = 0; j < ch.ny; j++)
+            for (int i = 0; i < ch.nx; i++) {
+                double px = -2 + i * 0.05, py = -2 + j * 0.05, near = INFINITY;
+                for (int k = 0; k < 28; k++) {
+                    int k1 = (k + 1) % 28;
+                    double ex = x[k1] - x[k], ey = y[k1] - y[k], w = ((px - x[k]) * ex + (py - y[k]) * ey) / (ex * ex + ey * ey);
+                    w = w < 0 ? 0 : w > 1 ? 1 : w;
+                    near = fmin(near, hypot(px - x[k] - w * ex, py - y[k] - w * ey));
+                }
+                if (near < 1e-9) continue;
+                int in = geom_point_inside(x, y, 28, px, py), o = ch.owner[(size_t)j * ch.nx + i];
+                ENSURE_MSG((o == 0) == in, "trial %d, node (%d, %d): owner %d, inside %d", trial, i, j, o, in);
+            }
+        ensemble_free(&e);
+    }
+    chem_free(&ch);
+}
+
+/* A grid too fine for dt is refused before the first step, naming D, dx and dt. */
+void test_chem_refuses_too_many_substeps(void)
+{
+    ChemModel m = model(100, 0, 0, 0, 1, 1, 0.1);
+    m.max_substeps = 100;
+    Chem ch;
+    char err[512];
+    ENSURE(chem_init(&ch, &m, 0.01, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "D = 100") && strstr(err, "dx = 0.1") && strstr(err, "dt = 0.01") && strstr(err, "400 sub-steps"), "%s", err);
+    m.max_substeps = 400;
+    ENSURE_MSG(chem_init(&ch, &m, 0.01, err, sizeof err) == 0, "%s", err);
+    ENSURE(ch.nsub == 400);
+    chem_free(&ch);
+    m.dx = 0;
+    ENSURE(chem_init(&ch, &m, 0.01, err, sizeof err) == -1 && strstr(err, "dx"));
+}
+
+/* the rules of the coupled test: type 1 makes species 0, everything degrades it; a cell that
+ * senses more than 0.3 turns type 1 (and makes it too) and grows at 0.5; every cell is pushed up
+ * the gradient */
+static double make(int s, const double *c, int type) { (void)s; (void)c; return type == 1 ? 50.0 : 0.0; }
+static void respond(const ChemCell *cell, ChemAct *act)
+{
+    if (cell->c[0] > 0.3) act->type = 1, act->alpha = 0.5;
+    act->fx = 20 * cell->gx[0];
+    act->fy = 20 * cell->gy[0];
+}
+
+static void coupled_sim(Sim *s, int threads)
+{
+    Params P = params_compiled;
+    P.alpha_mu = 0;
+    P.Ns = 100;   /* (a checkpoint at step 700 is at frame 7) */
+    ChemModel m = model(5, 1, -3, -3, 3, 3, 0.1);
+    m.ntypes = 2;
+    m.reaction = make;
+    m.response = respond;
+    omp_set_num_threads(threads);
+    sim_init(s, &P, 1);
+    ENSURE_MSG(sim_chemistry(s, &m) == 0, "%s", s->error);
+    for (int k = 0; k < 9; k++) fx_add_ngon(&s->e, 32, 0.45, -1.0 + (k % 3), -1.0 + (k / 3), 0.1 * k);
+    s->e.type[0] = 1;   /* the source: the lower left cell */
+    sim_draw_traits(s);
+}
+
+static uint64_t fields_hash(const Sim *s)
+{
+    uint64_t h = fx_state_hash(&s->e);
+    const unsigned char *b = (const unsigned char *)s->chem.c;
+    for (size_t k = 0; k < (size_t)s->chem.nx * s->chem.ny * sizeof(double); k++) h = (h ^ b[k]) * 1099511628211ull;
+    for (int p = 0; p < s->e.np; p++) h = (h ^ (uint64_t)s->e.type[p]) * 1099511628211ull;
+    return h;
+}
+
+/* The coupled run: the source's morphogen spreads, its three nearest neighbours turn type 1 and grow,
+ * and every cell is pushed towards the source (up the gradient); the same state, bit for bit, at
+ * 1 and 2 threads, and after a checkpoint written and read back at step 700 of 1500. */
+void test_chem_coupled_threads_and_checkpoint(void)
+{
+    int threads = omp_get_max_threads();
+    static Sim a, b, c;
+    coupled_sim(&a, 1);
+    Vec2 g0 = geom_centroid(a.e.x + a.e.start[8], a.e.y + a.e.start[8], a.e.count[8]);
+    for (int k = 0; k < 1500; k++) ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
+    Vec2 g1 = geom_centroid(a.e.x + a.e.start[8], a.e.y + a.e.start[8], a.e.count[8]);
+    int turned = 0;
+    for (int p = 1; p < a.e.np; p++) turned += a.e.type[p] == 1 && a.e.alpha[p] == 0.5;
+    fprintf(stderr, "  %d cells turned type 1; the far cell moved by (%.3g, %.3g)\n", turned, g1.x - g0.x, g1.y - g0.y);
+    ENSURE(turned == 3);
+    ENSURE(g1.x < g0.x && g1.y < g0.y);   /* (towards the source at the lower left) */
+    coupled_sim(&b, 2);
+    for (int k = 0; k < 1500; k++) ENSURE_MSG(sim_step(&b) == 0, "%s", b.error);
+    ENSURE_MSG(fields_hash(&a) == fields_hash(&b), "1 and 2 threads differ");
+    coupled_sim(&c, 1);
+    for (int k = 0; k < 700; k++) ENSURE(sim_step(&c) == 0);
+    char path[] = "/tmp/ph_test_chem_XXXXXX", file[64], err[512], input[64];
+    ENSURE(mkdtemp(path));
+    snprintf(file, sizeof file, "%s/checkpoint.bin", path);
+    ENSURE_MSG(checkpoint_write(file, &c, 7, "in.off", NULL, err, sizeof err) == 0, "%s", err);
+    sim_free(&c);
+    coupled_sim(&c, 1);
+    int frame;
+    ENSURE_MSG(checkpoint_read(file, &c, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
+    for (int k = 0; k < 800; k++) ENSURE(sim_step(&c) == 0);
+    ENSURE_MSG(fields_hash(&a) == fields_hash(&c), "the run continued from its checkpoint differs");
+    /* a build with another grid refuses the checkpoint */
+    static Sim d;
+    Params P = params_compiled;
+    ChemModel other = model(5, 1, -3, -3, 3, 2, 0.1);
+    other.ntypes = 2;
+    sim_init(&d, &P, 1);
+    ENSURE(sim_chemistry(&d, &other) == 0);
+    ENSURE(checkpoint_read(file, &d, &frame, input, sizeof input, NULL, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "chemistry (1 species on 61 x 61 nodes) is not this build's (1 species on 61 x 51 nodes)"), "%s", err);
+    unlink(file);
+    rmdir(path);
+    sim_free(&a); sim_free(&b); sim_free(&c); sim_free(&d);
+    omp_set_num_threads(threads);
+}
