@@ -9,7 +9,8 @@
  * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
  * it anyway, so the continuation is unchanged. Then the contact list's section (contact_save: its
  * state, and the list itself; see contact.h), the chemistry's (int32 species, nodes per row and
- * column, then the concentrations as doubles, species by species, row by row), and last the CRC-32 (zlib's crc32) of every byte
+ * column, uint64 chem_model_hash of its settings, then the concentrations as doubles, species by
+ * species, row by row), and last the CRC-32 (zlib's crc32) of every byte
  * before it, as a uint32.
  *
  * Version 3 added the checksum, version 4 the edits and the patchable list, version 5 the run's
@@ -112,7 +113,9 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     contact_save(&s->contact, put, &b);
     const Chem *ch = &s->chem;   /* the fields: int32 species, nx, ny, then the doubles (chem.h's order) */
     int32_t grid[3] = { ch->m.ns, ch->nx, ch->ny };
+    uint64_t model = chem_model_hash(&ch->m);
     put(&b, grid, sizeof grid);
+    put(&b, &model, sizeof model);
     if (ch->m.ns > 0) put(&b, ch->c, (size_t)ch->m.ns * ch->nx * ch->ny * sizeof *ch->c);
     uint32_t crc = (uint32_t)b.crc;
     if (!b.bad && fwrite(&crc, sizeof crc, 1, b.f) != 1) b.bad = errno ? errno : EIO;
@@ -253,10 +256,15 @@ static int vertices_ok(double *const c[ENSEMBLE_NFIELDS], int n, int p, const Pa
 static int fields_ok(Chem *ch, FILE *f, off_t end, char *why, size_t len)
 {
     int32_t grid[3];
-    if (fread(grid, sizeof grid, 1, f) != 1) return refuse(why, len, "the chemistry's section is missing");
+    uint64_t model;
+    if (fread(grid, sizeof grid, 1, f) != 1 || fread(&model, sizeof model, 1, f) != 1)
+        return refuse(why, len, "the chemistry's section is missing");
     if (grid[0] != ch->m.ns || (ch->m.ns > 0 && (grid[1] != ch->nx || grid[2] != ch->ny)))
         return refuse(why, len, "its chemistry (%d species on %d x %d nodes) is not this build's (%d species on %d x %d nodes)",
                       (int)grid[0], (int)grid[1], (int)grid[2], ch->m.ns, ch->nx, ch->ny);
+    if (model != chem_model_hash(&ch->m))
+        return refuse(why, len, "it was run with other cell types or species settings than this build's (see the banner's "
+                      "chemistry lines)");
     if (ch->m.ns == 0) return 1;
     size_t n = (size_t)ch->m.ns * ch->nx * ch->ny;
     off_t here = ftello(f);

@@ -1,4 +1,5 @@
 /* Chemical species on a grid, coupled to the polygons (chem.h, docs/model.md 11). */
+#define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include "chem.h"
 #include "geometry.h"
 #include <math.h>
@@ -312,6 +313,17 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
 {
     if (m->ns == 0 && m->ntypes == 1) return;
     fprintf(f, "%s%-9s = %d\n", prefix, "ntypes", m->ntypes);
+    static const char *const tname[CHEM_TYPE_NPARAMS] = {
+#define CHEM_TYPE_NAME(name) #name,
+        CHEM_TYPE_PARAMS(CHEM_TYPE_NAME)
+#undef CHEM_TYPE_NAME
+    };
+    for (int k = 0; k < CHEM_TYPE_NPARAMS; k++) {
+        if (!m->type_value[k]) continue;
+        fprintf(f, "%s%-9s =", prefix, tname[k]);
+        for (int t = 0; t < m->ntypes; t++) fprintf(f, " %.17g", m->type_value[k][t]);
+        fprintf(f, " (by cell type)\n");
+    }
     fprintf(f, "%s%-9s = %d\n", prefix, "species", m->ns);
     if (m->ns == 0) return;
     fprintf(f, "%s%-9s = %.17g %.17g %.17g %.17g (x0 y0 x1 y1), dx = %.17g, max_substeps = %d\n", prefix, "domain",
@@ -326,4 +338,18 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
             else fprintf(f, " %s zero-flux", side[k]);
         fputc('\n', f);
     }
+}
+
+uint64_t chem_model_hash(const ChemModel *m)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return 0;
+    chem_print(f, m, "");
+    fclose(f);
+    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+    for (size_t k = 0; k < len; k++) h = (h ^ (unsigned char)text[k]) * 1099511628211ull;
+    free(text);
+    return h;
 }

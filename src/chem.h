@@ -16,6 +16,7 @@
 #define PH_CHEM_H
 #include "ensemble.h"
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum { CHEM_MAX_SPECIES = 8 };
@@ -45,6 +46,13 @@ typedef struct ChemCell {
  * the type, the growth rate, and a force on each vertex of the polygon [L/T^2]. */
 typedef struct ChemAct { int type; double alpha, fx, fy; } ChemAct;
 
+/* The mechanical parameters a cell type may have of its own (the header's single value
+ * otherwise): the header's P_TYPE_<name> { value of type 0, of type 1, ... }. */
+#define CHEM_TYPE_PARAMS(X) X(ka) X(gamma) X(kl) X(kb) X(Q) X(alpha_mu) X(Amax_mu) X(v0)
+#define CHEM_TYPE_INDEX(name) CHEM_TYPE_##name,
+enum { CHEM_TYPE_PARAMS(CHEM_TYPE_INDEX) CHEM_TYPE_NPARAMS };
+#undef CHEM_TYPE_INDEX
+
 /* The chemistry of a build (params.c, from the parameter header). */
 typedef struct ChemModel {
     int ns;                              /* species: 0 = off */
@@ -57,6 +65,8 @@ typedef struct ChemModel {
     double (*reaction)(int s, const double *c, int type);
     /* a polygon's response (may be NULL: none) */
     void (*response)(const ChemCell *cell, ChemAct *act);
+    /* per CHEM_TYPE_PARAMS: ntypes values, or NULL: the header's value for every type */
+    const double *type_value[CHEM_TYPE_NPARAMS];
 } ChemModel;
 
 typedef struct Chem {
@@ -97,6 +107,10 @@ double chem_amount(const Chem *ch, int s);
 
 /* c and its gradient at (x, y), bilinear in the grid cell that holds the point (clamped). */
 void chem_sample_at(const Chem *ch, int s, double x, double y, double *c, double *gx, double *gy);
+
+/* A hash of chem_print's text: a checkpoint keeps it, and a restart refuses another model's
+ * (the rules' code itself is not in it). */
+uint64_t chem_model_hash(const ChemModel *m);
 
 /* The model's settings as "name = value" lines with prefix (banner and frames; nothing when
  * ns = 0 and ntypes = 1). */

@@ -88,6 +88,7 @@ double forces_polygon(Ensemble *e, const Params *P, int p, double *u) { return p
 static inline double polygon_forces(Ensemble *e, const Params *P, int p, double *u, const double *len, int energy)
 {
     int s = e->start[p], n = e->count[p];
+    if (e->type_params) P = &e->type_params[e->type[p]];   /* (its type's parameters: docs/model.md 11) */
     /* (restrict: the forces are stored once a vertex, not reloaded after every input's store) */
     const double *restrict x = e->x + s, *restrict y = e->y + s, *restrict vx = e->vx + s, *restrict vy = e->vy + s, *restrict l0 = e->l0 + s;
     double *restrict fx = e->fx + s, *restrict fy = e->fy + s, U = 0, Ut[U_TERMS] = { 0 };

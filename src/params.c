@@ -59,8 +59,66 @@ PH_CHECK(P_ntypes >= 1 && P_ntypes <= 1 << 20, "ntypes must be 1 to 2^20")
 PH_CHECK(P_NS >= 0 && P_NS <= CHEM_MAX_SPECIES, "NS must be 0 to 8")
 PH_CHECK(P_NS == 0 || (P_chem_dx > 0 && P_chem_x1 - P_chem_x0 >= P_chem_dx && P_chem_y1 - P_chem_y0 >= P_chem_dx),
          "the chemistry's grid needs dx > 0 and a rectangle at least dx wide and high")
+/* the cell types' own mechanical parameters, P_TYPE_<name> { one value per type } */
+#ifdef P_TYPE_ka
+static const double type_ka[] = P_TYPE_ka;
+PH_CHECK(sizeof type_ka / sizeof type_ka[0] == P_ntypes, "P_TYPE_ka must give ntypes values")
+#define TYPE_ka type_ka
+#else
+#define TYPE_ka NULL
+#endif
+#ifdef P_TYPE_gamma
+static const double type_gamma[] = P_TYPE_gamma;
+PH_CHECK(sizeof type_gamma / sizeof type_gamma[0] == P_ntypes, "P_TYPE_gamma must give ntypes values")
+#define TYPE_gamma type_gamma
+#else
+#define TYPE_gamma NULL
+#endif
+#ifdef P_TYPE_kl
+static const double type_kl[] = P_TYPE_kl;
+PH_CHECK(sizeof type_kl / sizeof type_kl[0] == P_ntypes, "P_TYPE_kl must give ntypes values")
+#define TYPE_kl type_kl
+#else
+#define TYPE_kl NULL
+#endif
+#ifdef P_TYPE_kb
+static const double type_kb[] = P_TYPE_kb;
+PH_CHECK(sizeof type_kb / sizeof type_kb[0] == P_ntypes, "P_TYPE_kb must give ntypes values")
+#define TYPE_kb type_kb
+#else
+#define TYPE_kb NULL
+#endif
+#ifdef P_TYPE_Q
+static const double type_Q[] = P_TYPE_Q;
+PH_CHECK(sizeof type_Q / sizeof type_Q[0] == P_ntypes, "P_TYPE_Q must give ntypes values")
+#define TYPE_Q type_Q
+#else
+#define TYPE_Q NULL
+#endif
+#ifdef P_TYPE_alpha_mu
+static const double type_alpha_mu[] = P_TYPE_alpha_mu;
+PH_CHECK(sizeof type_alpha_mu / sizeof type_alpha_mu[0] == P_ntypes, "P_TYPE_alpha_mu must give ntypes values")
+#define TYPE_alpha_mu type_alpha_mu
+#else
+#define TYPE_alpha_mu NULL
+#endif
+#ifdef P_TYPE_Amax_mu
+static const double type_Amax_mu[] = P_TYPE_Amax_mu;
+PH_CHECK(sizeof type_Amax_mu / sizeof type_Amax_mu[0] == P_ntypes, "P_TYPE_Amax_mu must give ntypes values")
+#define TYPE_Amax_mu type_Amax_mu
+#else
+#define TYPE_Amax_mu NULL
+#endif
+#ifdef P_TYPE_v0
+static const double type_v0[] = P_TYPE_v0;
+PH_CHECK(sizeof type_v0 / sizeof type_v0[0] == P_ntypes, "P_TYPE_v0 must give ntypes values")
+#define TYPE_v0 type_v0
+#else
+#define TYPE_v0 NULL
+#endif
 const ChemModel chem_compiled = { P_NS, P_ntypes, P_chem_x0, P_chem_y0, P_chem_x1, P_chem_y1, P_chem_dx,
-                                  P_chem_max_substeps, P_CHEM_SPECIES, CHEM_REACTION, CHEM_RESPONSE };
+                                  P_chem_max_substeps, P_CHEM_SPECIES, CHEM_REACTION, CHEM_RESPONSE,
+                                  { TYPE_ka, TYPE_gamma, TYPE_kl, TYPE_kb, TYPE_Q, TYPE_alpha_mu, TYPE_Amax_mu, TYPE_v0 } };
 
 const char params_file[] = PH_PARAMS_FILE;
 const Params params_compiled = {

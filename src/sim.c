@@ -49,12 +49,34 @@ void sim_init(Sim *s, const Params *P, uint64_t seed)
 int sim_chemistry(Sim *s, const ChemModel *m)
 {
     chem_free(&s->chem);
-    return chem_init(&s->chem, m, s->P.dt, s->error, sizeof s->error);
+    free(s->type_params);
+    s->type_params = NULL;
+    if (chem_init(&s->chem, m, s->P.dt, s->error, sizeof s->error)) return -1;
+    int own = 0;
+    for (int k = 0; k < CHEM_TYPE_NPARAMS; k++) own |= m->type_value[k] != NULL;
+    if (!own) return 0;
+    /* every type's parameters: the header's, with its own values where it has them */
+    s->type_params = ph_realloc(NULL, (size_t)m->ntypes * sizeof *s->type_params);
+    for (int t = 0; t < m->ntypes; t++) {
+        Params *q = &s->type_params[t];
+        *q = s->P;
+#define OWN(name) if (m->type_value[CHEM_TYPE_##name]) q->name = m->type_value[CHEM_TYPE_##name][t];
+        CHEM_TYPE_PARAMS(OWN)
+#undef OWN
+        char why[256];
+        if (params_check(q, why, sizeof why)) {
+            snprintf(s->error, sizeof s->error, "cell type %d: %s", t, why);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 void sim_free(Sim *s)
 {
     chem_free(&s->chem);
+    free(s->type_params);
+    s->type_params = NULL;
     ensemble_free(&s->e);
     contact_free(&s->contact);
     remodel_free(&s->remodel);
@@ -63,6 +85,7 @@ void sim_free(Sim *s)
 
 void sim_draw_traits(Sim *s)
 {
+    s->e.type_params = s->type_params;
     for (int p = 0; p < s->e.np; p++)
         if (!s->e.rigid[p]) {
             topology_draw_traits(&s->e, &s->P, p);
@@ -94,6 +117,7 @@ int sim_step(Sim *s)
     Ensemble *e = &s->e;
     const Params *P = &s->P;
     double t0 = omp_get_wtime(), t1;
+    e->type_params = s->type_params;   /* (a checkpoint's read starts the ensemble afresh) */
 #define LAP(k) (t1 = omp_get_wtime(), s->timer[k] += t1 - t0, t0 = t1)
     if (e->step % s->sort_every == 0 && ensemble_vertex_count(e) >= s->sort_from && remodel_sort(e))
         contact_invalidate(&s->contact);   /* (a patch expects polygons in their old order) */

@@ -30,6 +30,7 @@ typedef struct Sim {
     Remodel remodel;
     TopologyWork topology;
     Chem chem;                 /* cell types and chemical species (ns = 0: off; sim_chemistry) */
+    Params *type_params;       /* per cell type when the model sets any (sim_chemistry), else NULL */
     double timer[T_COUNT];     /* wall seconds spent in each phase */
     double vertex_steps;       /* sum over steps of the vertex count */
     int64_t divisions, removals, fusions1, fusions2, deaths;

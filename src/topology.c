@@ -25,6 +25,7 @@
 
 void topology_draw_traits(Ensemble *e, const Params *P, int p)
 {
+    if (e->type_params) P = &e->type_params[e->type[p]];   /* (its type's growth and division area) */
     e->alpha[p] = P->alpha_normal ? P->alpha_mu + P->alpha_CV * fabs(P->alpha_mu) * rng_normal(e->seed, &e->draws)
                                   : rng_lognormal(e->seed, &e->draws, P->alpha_mu, P->alpha_CV);
     e->Amax[p] = rng_lognormal(e->seed, &e->draws, P->Amax_mu, P->Amax_CV);

@@ -223,7 +223,8 @@ static uint64_t fields_hash(const Sim *s)
 
 /* The coupled run: the source's morphogen spreads, its three nearest neighbours turn type 1 and grow,
  * and every cell is pushed towards the source (up the gradient); the same state, bit for bit, at
- * 1 and 2 threads, and after a checkpoint written and read back at step 700 of 1500. */
+ * 1 and 2 threads, and after a checkpoint written and read back at step 700 of 1500; a build
+ * with another grid or other species settings refuses that checkpoint. */
 void test_chem_coupled_threads_and_checkpoint(void)
 {
     int threads = omp_get_max_threads();
@@ -261,8 +262,68 @@ void test_chem_coupled_threads_and_checkpoint(void)
     ENSURE(sim_chemistry(&d, &other) == 0);
     ENSURE(checkpoint_read(file, &d, &frame, input, sizeof input, NULL, err, sizeof err) == -1);
     ENSURE_MSG(strstr(err, "chemistry (1 species on 61 x 61 nodes) is not this build's (1 species on 61 x 51 nodes)"), "%s", err);
+    /* and one with the same grid but another diffusivity */
+    other = model(6, 1, -3, -3, 3, 3, 0.1);
+    other.ntypes = 2;
+    ENSURE(sim_chemistry(&d, &other) == 0);
+    ENSURE(checkpoint_read(file, &d, &frame, input, sizeof input, NULL, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "other cell types or species settings"), "%s", err);
     unlink(file);
     rmdir(path);
     sim_free(&a); sim_free(&b); sim_free(&c); sim_free(&d);
+    omp_set_num_threads(threads);
+}
+
+/* Cell types' own mechanical parameters (P_TYPE_<name>): a polygon of type 1 gets the forces of
+ * its type's ka and gamma, bit for bit, and its type's growth rate; a model whose types all have
+ * the header's values runs the same bits as one without them. */
+void test_chem_type_parameters(void)
+{
+    Params P = params_compiled;
+    P.alpha_CV = 0;
+    static const double ka[2] = { 1e5, 3e5 }, gamma[2] = { 1e3, 2e2 }, alpha[2] = { 1.0, 0.25 };
+    static const double same_ka[2] = { 1e5, 1e5 }, same_gamma[2] = { 1e3, 1e3 };
+    ChemModel m = { .ntypes = 2 };
+    m.type_value[CHEM_TYPE_ka] = ka;
+    m.type_value[CHEM_TYPE_gamma] = gamma;
+    m.type_value[CHEM_TYPE_alpha_mu] = alpha;
+    static Sim s;
+    sim_init(&s, &P, 1);
+    ENSURE_MSG(sim_chemistry(&s, &m) == 0, "%s", s.error);
+    fx_add_ngon(&s.e, 40, 1.0, 0, 0, 0);
+    fx_add_ngon(&s.e, 40, 1.0, 3, 0, 0.2);
+    s.e.type[1] = 1;
+    for (int p = 0; p < 2; p++) s.e.A0[p] = 2.5;   /* (compressed: the area term matters) */
+    sim_draw_traits(&s);
+    ENSURE(s.e.alpha[0] == 1.0 && s.e.alpha[1] == 0.25);
+    forces_update_geometry(&s.e);
+    double U1 = forces_polygon(&s.e, &s.P, 1, NULL);
+    double fx1[40], fy1[40];
+    memcpy(fx1, s.e.fx + s.e.start[1], sizeof fx1);
+    memcpy(fy1, s.e.fy + s.e.start[1], sizeof fy1);
+    Params own = P;
+    own.ka = 3e5; own.gamma = 2e2;
+    s.e.type_params = NULL;   /* (the same polygon with its type's values given directly) */
+    double U2 = forces_polygon(&s.e, &own, 1, NULL);
+    ENSURE(U1 == U2);
+    ENSURE(!memcmp(fx1, s.e.fx + s.e.start[1], sizeof fx1) && !memcmp(fy1, s.e.fy + s.e.start[1], sizeof fy1));
+    sim_free(&s);
+
+    /* equal values: the same run as without */
+    static Sim a, b;
+    ChemModel equal = { .ntypes = 2 };
+    equal.type_value[CHEM_TYPE_ka] = same_ka;
+    equal.type_value[CHEM_TYPE_gamma] = same_gamma;
+    int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    sim_init(&a, &params_compiled, 1);
+    sim_init(&b, &params_compiled, 1);
+    ENSURE(sim_chemistry(&b, &equal) == 0);
+    ENSURE(sim_load_input(&a, "inputs/ensemble.off", NULL) == 0 && sim_load_input(&b, "inputs/ensemble.off", NULL) == 0);
+    b.e.type[0] = 1;   /* (a cell of the other type, with the same values: its daughters too) */
+    for (int k = 0; k < 3000; k++) ENSURE(sim_step(&a) == 0 && sim_step(&b) == 0);
+    ENSURE(a.e.np == 2 && fx_state_hash(&a.e) == fx_state_hash(&b.e));
+    sim_free(&a);
+    sim_free(&b);
     omp_set_num_threads(threads);
 }
