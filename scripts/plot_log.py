@@ -9,30 +9,73 @@ Columns of observables.csv: frame, step, time, polygons, vertices, area_mean, ar
 neighbors_mean, kinetic, U_area, ... (docs/model.md 7). --log plots log10 of the values."""
 import argparse
 import csv
+import io
 import math
+import os
 import sys
 
 
-def series_observables(path, names):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
+def die(msg):
+    """Refuses with one line on stderr and exit status 2."""
+    sys.stderr.write("plot_log.py: %s\n" % " ".join(str(msg).split()))
+    sys.exit(2)
+
+
+def read_table(path):
+    """The header and the rows (lists of strings) of a CSV log; dies with one line when the file
+    cannot be read or is not CSV text."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        die("cannot read %s: %s" % (path, e.strerror or e))
+    if b"\0" in data:
+        die("%s is not a CSV log (it holds NUL bytes)" % path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        die("%s is not a CSV log (not UTF-8 text)" % path)
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as e:
+        die("%s is not a CSV log: %s" % (path, e))
     if not rows:
-        sys.exit("plot_log.py: %s has no data rows" % path)
-    for n in names:
-        if n not in rows[0]:
-            sys.exit("plot_log.py: %s has no column '%s' (it has: %s)" % (path, n, ", ".join(rows[0])))
-    t = [float(r["time"]) for r in rows]
-    return t, {n: [float(r[n]) for r in rows] for n in names}
+        die("%s is empty" % path)
+    return rows[0], rows[1:]
+
+
+def column(path, header, rows, name):
+    """Column `name` as floats; dies naming the line of a value that is missing or not a number."""
+    k = header.index(name)
+    out = []
+    for line, r in enumerate(rows, 2):
+        try:
+            out.append(float(r[k]))
+        except (IndexError, ValueError):
+            die("%s, line %d: %s is %s, not a number" % (path, line, name, repr(r[k]) if k < len(r) else "missing"))
+    return out
+
+
+def series_observables(path, names):
+    header, rows = read_table(path)
+    if not rows:
+        die("%s has no data rows" % path)
+    for n in names + ["time"]:
+        if n not in header:
+            die("%s has no column '%s' (it has: %s)" % (path, n, ", ".join(header)))
+    return column(path, header, rows, "time"), {n: column(path, header, rows, n) for n in names}
 
 
 def series_events(path, names):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
+    header, rows = read_table(path)
+    if "event" not in header:
+        die("%s has no column 'event' (it has: %s)" % (path, ", ".join(header)))
+    k = header.index("event")
     t, counts, total = [0.0], {n: [0.0] for n in names}, {n: 0 for n in names}
-    for r in rows:
-        if r["event"] in total:
-            total[r["event"]] += 1
-        t.append(float(r["time"]))
+    for r, time in zip(rows, column(path, header, rows, "time")):
+        if k < len(r) and r[k] in total:
+            total[r[k]] += 1
+        t.append(time)
         for n in names:
             counts[n].append(float(total[n]))
     return t, counts
@@ -61,7 +104,7 @@ def svg(t, ys, title, log):
         ys = {n: [math.log10(v) if v > 0 else float("nan") for v in vals] for n, vals in ys.items()}
     finite = [v for vals in ys.values() for v in vals if math.isfinite(v)]
     if not finite:
-        sys.exit("plot_log.py: nothing finite to plot")
+        die("nothing finite to plot")
     y0, y1 = min(finite), max(finite)
     if y1 == y0:
         y0, y1 = y0 - 1, y1 + 1
@@ -89,20 +132,33 @@ def svg(t, ys, title, log):
     return "\n".join(out) + "\n"
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (no usage block) and exit status 2."""
+    def error(self, message):
+        die(message)
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    ap = Parser(description=__doc__.split("\n\n")[0],
                                  epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("path", help="observables.csv or events.csv of a run")
     ap.add_argument("columns", nargs="+", help="columns (observables) or event types (events) to plot")
     ap.add_argument("-o", "--out", required=True, help="the SVG file to write")
     ap.add_argument("--log", dest="log_scale", action="store_true", help="plot log10 of the values")
     a = ap.parse_args()
-    with open(a.path, newline="") as f:
-        head = f.readline()
-    t, ys = (series_events if head.startswith("step,time,event") else series_observables)(a.path, a.columns)
+    folder = os.path.dirname(a.out) or "."
+    if not os.path.isdir(folder):
+        die("%s: no folder %s" % (a.out, folder))
+    if os.path.isdir(a.out):
+        die("%s is a folder" % a.out)
+    header, _ = read_table(a.path)
+    t, ys = (series_events if header[:3] == ["step", "time", "event"] else series_observables)(a.path, a.columns)
     text = svg(t, ys, a.path, a.log_scale)
-    with open(a.out, "w") as f:
-        f.write(text)
+    try:
+        with open(a.out, "w") as f:
+            f.write(text)
+    except OSError as e:
+        die("cannot write %s: %s" % (a.out, e.strerror or e))
 
 
 if __name__ == "__main__":

@@ -31,7 +31,8 @@ narrower than 2 lmax; the rest is flooded from the raster's border. A cell with 
 Frames are VTK XML PolyData as written by src/vtp.c: binary with the arrays appended raw after
 the XML, each zlib-compressed in blocks behind a UInt64 header (block count, block size, size of
 the last partial block, compressed block sizes); or ascii (--ascii runs). VTK is not needed.
-Exit status: 0, or 1 with a message on stderr (no frames, unreadable frame, bad --frames).
+Exit status: 0, or 2 with one line on stderr (no such folder, no frames, a frame that cannot be
+read, bad --frames or --reach).
 """
 import argparse
 import json
@@ -46,8 +47,14 @@ TYPES = {"Float64": "d", "Int64": "q", "Int32": "i", "UInt8": "B"}
 
 
 def fail(msg):
-    print(f"tissue_stats: {msg}", file=sys.stderr)
-    sys.exit(1)
+    print("tissue_stats: " + " ".join(str(msg).split()), file=sys.stderr)
+    sys.exit(2)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (no usage block) and exit status 2."""
+    def error(self, message):
+        fail(message)
 
 
 def frame_files(folder):
@@ -56,7 +63,17 @@ def frame_files(folder):
 
 
 def read_frame(path):
-    """Returns dict: params (name -> float), time, arrays (name -> list), npolys."""
+    """Returns dict: params (name -> float), time, arrays (name -> list), npolys. Exits with
+    status 2 and one line when the file cannot be read or is not a frame."""
+    try:
+        return parse_frame(path)
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror or e}")
+    except (ValueError, KeyError, IndexError, TypeError, struct.error, zlib.error) as e:
+        fail(f"{path} is not a polyhoop frame ({type(e).__name__}: {e})")
+
+
+def parse_frame(path):
     with open(path, "rb") as f:
         data = f.read()
     cut = data.find(b"<AppendedData")
@@ -269,10 +286,12 @@ def frame_stats(index, path, reach_override):
         reach = P["h"] + P.get("sh", 0) + P.get("ss", 0) if P.get("kh", 0) > 0 else P["h"]
     else:
         fail(f"{path}: no parameters in the XML comment; give --reach")
+    if not (math.isfinite(reach) and reach > 0):
+        fail(f"{path}: its parameters give a reach of {reach!r}; give --reach")
     polys = polygons(fr)
     rigid = fr["arrays"].get("rigid", [0] * len(polys))
     nbr = neighbour_sets(polys, reach)
-    edge = boundary_cells(polys, P.get("lmax", 0.2))
+    edge = boundary_cells(polys, P.get("lmax", 0.2)) if polys else []
     # rigid polygons (walls, obstacles) are not cells: left out of every figure, and a cell that
     # touches one is a boundary cell
     cells = [p for p in range(len(polys)) if not rigid[p]]
@@ -350,8 +369,11 @@ def growth(files):
     """First frame with at least 2^k cells, from the frames' headers."""
     first = {}
     for index, path in files:
-        with open(path, "rb") as f:
-            m = re.search(rb'NumberOfPolys="(\d+)"', f.read(8192))
+        try:
+            with open(path, "rb") as f:
+                m = re.search(rb'NumberOfPolys="(\d+)"', f.read(8192))
+        except OSError as e:
+            fail(f"cannot read {path}: {e.strerror or e}")
         if not m:
             continue
         n, k = int(m.group(1)), 2
@@ -389,7 +411,7 @@ def fmt(s):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\nFrames are")[0],
+    ap = Parser(description=__doc__.split("\n\nFrames are")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir", help="the run's output folder (frame*.vtp)")
     ap.add_argument("--frames", help="frames to analyse: N, -N (from the end: -1 is the last), A:B, comma-separated; "
@@ -398,9 +420,14 @@ def main():
     ap.add_argument("--growth", action="store_true", help="also the first frame with at least 2, 4, 8, ... cells")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     args = ap.parse_args()
+    if args.reach is not None and not (math.isfinite(args.reach) and args.reach > 0):
+        fail(f"--reach must be a finite distance > 0, got {args.reach!r}")
     if not os.path.isdir(args.dir):
         fail(f"{args.dir}: not a folder")
-    files = frame_files(args.dir)
+    try:
+        files = frame_files(args.dir)
+    except OSError as e:
+        fail(f"cannot read {args.dir}: {e.strerror or e}")
     if not files:
         fail(f"{args.dir}: no frame*.vtp")
     out = {"dir": args.dir, "frames": [frame_stats(i, p, args.reach) for i, p in choose(files, args.frames)]}
