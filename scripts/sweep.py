@@ -34,14 +34,30 @@ import time
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
+SEED_MAX = 2147483647   # the program's --seed takes 0 to INT_MAX
+NUMBER = r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?"
+
+
 def known_parameters():
-    """The parameter names of src/params.h (its PARAMS_LIST lines X(type, name, ...))."""
+    """The parameters of src/params.h (its PARAMS_LIST lines X(type, name, ...)): name -> type."""
     with open(os.path.join(ROOT, "src", "params.h")) as f:
-        return set(re.findall(r"X\(\s*\w+\s*,\s*(\w+)\s*,", f.read()))
+        return dict((n, t) for t, n in re.findall(r"X\(\s*(\w+)\s*,\s*(\w+)\s*,", f.read()))
+
+
+def number(text):
+    """The value of a parameter's text as a float (INFINITY too), or None when it is not a plain
+    number (an expression, a macro)."""
+    t = text.strip()
+    while t.startswith("(") and t.endswith(")"):
+        t = t[1:-1].strip()
+    if re.fullmatch(r"[-+]?INFINITY", t):
+        return float(t.replace("INFINITY", "inf"))
+    return float(t) if re.fullmatch(NUMBER, t) else None
 
 
 def parse_set(text, known):
-    """'gamma=1e2,1e3' (or 'P_gamma=...') -> ('gamma', ['1e2', '1e3'])."""
+    """'gamma=1e2,1e3' (or 'P_gamma=...') -> ('gamma', ['1e2', '1e3']): numbers (integers for the
+    int parameters; INFINITY too for the others), no value twice."""
     name, sep, values = text.partition("=")
     name = name.strip()
     if name.startswith("P_"):
@@ -51,9 +67,75 @@ def parse_set(text, known):
         raise ValueError("--set %r: expected NAME=V1,V2,..." % text)
     if name not in known:
         raise ValueError("--set %r: no parameter %r in src/params.h" % (text, name))
-    if not all(re.fullmatch(r"[-+.\w]+", v) for v in vals):
-        raise ValueError("--set %r: a value may hold letters, digits and . + - _ only" % text)
+    integer = known[name] == "int"
+    for v in vals:
+        if integer and not re.fullmatch(r"[-+]?\d+", v):
+            raise ValueError("--set %r: %s is an integer parameter; %r is not an integer" % (text, name, v))
+        if not integer and number(v) is None:
+            raise ValueError("--set %r: %r is not a number (such as 1e-4, 0.5, 25 or INFINITY)" % (text, v))
+    for i, v in enumerate(vals):
+        for w in vals[:i]:
+            if number(v) == number(w):
+                raise ValueError("--set %r: %s (two runs would share one folder or be the same run)" % (
+                    text, "%s is given twice" % v if v == w else "%s and %s are the same value" % (w, v)))
     return name, vals
+
+
+def parse_seeds(text):
+    """'1,2,3' -> [1, 2, 3]: integers 0 to SEED_MAX, none twice."""
+    seeds = []
+    for part in text.split(","):
+        if not re.fullmatch(r"\s*\+?\d+\s*", part) or int(part) > SEED_MAX:
+            raise ValueError("--seeds %r: seeds are integers 0 to %d, comma-separated (such as 1,2,3)" % (text, SEED_MAX))
+        if int(part) in seeds:
+            raise ValueError("--seeds %r: seed %d given twice (two runs would share one folder)" % (text, int(part)))
+        seeds.append(int(part))
+    return seeds
+
+
+def include_path(name, here):
+    """Where #include "name" in a header of folder `here` is found: that folder, then the
+    repository root and src/ (the Makefile's -iquote . -Isrc)."""
+    for d in (here, ROOT, os.path.join(ROOT, "src")):
+        p = os.path.join(d, name)
+        if os.path.isfile(p):
+            return p
+    return None
+
+
+def header_macros(path, macros=None, depth=0):
+    """The P_ macros that a parameter header defines, following its #include "..." lines as the
+    compiler does (#undef removes one): name without P_ -> the value's text. ValueError when a
+    header cannot be read, is not text or includes one that cannot be found."""
+    macros = {} if macros is None else macros
+    if depth > 16:
+        raise ValueError("%s: #include nested more than 16 deep" % path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise ValueError("cannot read %s: %s" % (path, e.strerror or e))
+    if b"\0" in data:
+        raise ValueError("%s is not a parameter header (not text)" % path)
+    text = data.decode("utf-8", "replace")
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text).replace("\\\n", " ")
+    for line in text.splitlines():
+        m = re.match(r"\s*#\s*include\s*\"([^\"]+)\"", line)
+        if m:
+            inc = include_path(m.group(1), os.path.dirname(path))
+            if inc is None:
+                raise ValueError("%s: cannot find the header it includes, \"%s\"" % (path, m.group(1)))
+            header_macros(inc, macros, depth + 1)
+            continue
+        m = re.match(r"\s*#\s*define\s+P_(\w+)\s+(.*?)\s*$", line)
+        if m:
+            macros[m.group(1)] = m.group(2)
+            continue
+        m = re.match(r"\s*#\s*undef\s+P_(\w+)", line)
+        if m:
+            macros.pop(m.group(1), None)
+    return macros
 
 
 class Sweep:
@@ -62,14 +144,14 @@ class Sweep:
         self.base = os.path.abspath(a.base)
         if not os.path.isfile(self.base):
             raise ValueError("no base header %s" % a.base)
+        self.macros = header_macros(a.base)
+        if not any(n in known for n in self.macros):
+            raise ValueError("%s is not a parameter header: it defines no parameter P_NAME of src/params.h" % a.base)
         self.sets = [parse_set(s, known) for s in a.set]
         names = [n for n, _ in self.sets]
         if len(set(names)) != len(names):
             raise ValueError("a parameter is set twice")
-        try:
-            self.seeds = [int(s) for s in a.seeds.split(",")]
-        except ValueError:
-            raise ValueError("--seeds %r: expected integers such as 1,2,3" % a.seeds)
+        self.seeds = parse_seeds(a.seeds)
         self.name = a.name or os.path.splitext(os.path.basename(a.base))[0]
         if not re.fullmatch(r"[-.\w]+", self.name):
             raise ValueError("--name %r: letters, digits and . - _ only" % self.name)
@@ -197,8 +279,15 @@ def final_counts(d):
     return None, None
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (no usage block) and exit status 2."""
+    def error(self, message):
+        sys.stderr.write("%s: %s\n" % (self.prog, " ".join(str(message).split())))
+        sys.exit(2)
+
+
 def main():
-    p = argparse.ArgumentParser(prog="sweep.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = Parser(prog="sweep.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="Everything after -- goes to every run of polyhoop. -h writes nothing.")
     p.add_argument("base", metavar="BASE.h", help="the parameter header the variants start from")
     p.add_argument("--set", action="append", default=[], metavar="NAME=V1,V2,...",
