@@ -7,18 +7,28 @@ builds a program for each combination of the values (here 4) in its own folder
 build/sweep/NAME/VARIANT/, from a generated header that #includes the base header and
 #undefs/#defines the swept parameters, with the Makefile's rules (make B=... PARAMS=...), J builds
 at a time. Then it runs every combination with every seed (here 8 runs), at most J at a time, each
-with -j THREADS and --seed S, into OUT/VARIANT-seedS/ (OUT: outputs/sweep-NAME/), where
-result.json keeps the parameters, the command, its exit status, wall time and the final polygon
-and vertex counts (from the program's closing line, or its last frame when it stopped early),
-and stdout.txt and stderr.txt what it printed. A run or build that fails is reported as failed;
-the others go on. At the end OUT/summary.csv and OUT/summary.txt hold one row per run; the exit
-status is 0 when every run succeeded and 1 otherwise. Options after -- go to every run (frames,
-steps, an input file, ...).
+with -j THREADS and --seed S on the same input, into OUT/VARIANT-seedS/ (OUT:
+outputs/sweep-NAME/), where result.json keeps the parameters, the input, the command, its exit
+status, wall time, the final polygon and vertex counts (from the program's closing line, or its
+last frame when it stopped early) and, for a failed run or build, its first error line, and
+stdout.txt and stderr.txt what it printed. A run or build that fails is reported as failed; the
+others go on. At the end OUT/summary.csv and OUT/summary.txt hold one row per run (summary.txt
+also the first error line of each failed run); the exit status is 0 when every run succeeded, 1
+otherwise, and 2 for bad arguments (one line on stderr). Options after -- go to every run
+(frames, steps, pictures, ...).
+
+The input of every run is --input FILE, or else the one the base header's showcase uses
+(params/NAME.h of scripts/showcase.sh's list, inputs/foam.off for params/foam.h; a generated
+one is made by scripts/showcase.sh NAME --input-only, with its velocities file if it has one), or
+else the one its comment documents ("Input: FILE.off"), looked up along its #include chain,
+or else the program's default (inputs/ensemble.off, one cell). More than one seed on a
+deterministic variant (D, v0, Dr, k_div, k_death, alpha_CV, Amax_CV and att_n all 0, read from the
+header chain) gives a warning: its runs would be identical but for their seed.
 
 On a cluster, scripts/sweep.slurm runs the same sweep as a Slurm job array through three modes:
---build (every program), --task K (run K of --list alone; builds its program if it is missing)
-and --summarise (the summary of whatever runs have finished). NAME is the base header's name
-unless --name says otherwise."""
+--build (every program and the input), --task K (run K of --list alone; builds its program if it
+is missing) and --summarise (the summary of whatever runs have finished). NAME is the base
+header's name unless --name says otherwise."""
 import argparse
 import concurrent.futures
 import csv
@@ -103,10 +113,11 @@ def include_path(name, here):
     return None
 
 
-def header_macros(path, macros=None, depth=0):
+def header_macros(path, macros=None, depth=0, files=None):
     """The P_ macros that a parameter header defines, following its #include "..." lines as the
-    compiler does (#undef removes one): name without P_ -> the value's text. ValueError when a
-    header cannot be read, is not text or includes one that cannot be found."""
+    compiler does (#undef removes one): name without P_ -> the value's text. The headers read,
+    this one first, are appended to `files`, each with its text. ValueError when a header cannot
+    be read, is not text or includes one that cannot be found."""
     macros = {} if macros is None else macros
     if depth > 16:
         raise ValueError("%s: #include nested more than 16 deep" % path)
@@ -118,6 +129,8 @@ def header_macros(path, macros=None, depth=0):
     if b"\0" in data:
         raise ValueError("%s is not a parameter header (not text)" % path)
     text = data.decode("utf-8", "replace")
+    if files is not None:
+        files.append((path, text))
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
     text = re.sub(r"//[^\n]*", "", text).replace("\\\n", " ")
     for line in text.splitlines():
@@ -126,7 +139,7 @@ def header_macros(path, macros=None, depth=0):
             inc = include_path(m.group(1), os.path.dirname(path))
             if inc is None:
                 raise ValueError("%s: cannot find the header it includes, \"%s\"" % (path, m.group(1)))
-            header_macros(inc, macros, depth + 1)
+            header_macros(inc, macros, depth + 1, files)
             continue
         m = re.match(r"\s*#\s*define\s+P_(\w+)\s+(.*?)\s*$", line)
         if m:
@@ -138,13 +151,60 @@ def header_macros(path, macros=None, depth=0):
     return macros
 
 
+# Parameters that make a run depend on its seed when they are not 0: noise and activity, random
+# division and death, spread growth rates and division areas, polygons drawn to feel the attractor.
+STOCHASTIC = ("D", "v0", "Dr", "k_div", "k_death", "alpha_CV", "Amax_CV", "att_n")
+
+
+def showcase_inputs():
+    """The inputs of scripts/showcase.sh's case list: showcase name -> its input=... text."""
+    try:
+        with open(os.path.join(ROOT, "scripts", "showcase.sh")) as f:
+            return dict(re.findall(r"^\s*(\w+)\)\s+input=([^\s;]+);", f.read(), re.M))
+    except OSError:
+        return {}
+
+
+def default_input(files):
+    """The input that the first header of the chain `files` (the base, then what it includes)
+    that has one names: a showcase's (params/NAME.h of scripts/showcase.sh's list) or the one
+    its comment documents ("Input: FILE.off"). Returns (path or None, showcase name or None,
+    where it comes from); a showcase's input generated into its build folder is made by
+    scripts/showcase.sh NAME --input-only (Sweep.prepare)."""
+    shows = showcase_inputs()
+    params = os.path.realpath(os.path.join(ROOT, "params"))
+    for path, text in files:
+        name = os.path.splitext(os.path.basename(path))[0]
+        if os.path.realpath(os.path.dirname(path)) == params and name in shows:
+            given = shows[name]
+            if given.startswith("$build/"):
+                return None, name, "showcase %s (generated)" % name
+            return os.path.join(ROOT, given), None, "showcase %s" % name
+        m = re.search(r"Input:[\s*]*([^\s*]+\.off)\b", text)
+        if m:
+            given = m.group(1)
+            for d in (ROOT, os.path.dirname(os.path.abspath(path))):
+                if os.path.isfile(os.path.join(d, given)):
+                    return os.path.join(d, given), None, "documented in %s" % path
+            return os.path.join(ROOT, given), None, "documented in %s" % path
+    return None, None, "the program's default"
+
+
+def polyhoop_inputs(extra):
+    """The input files among the options for every run (words ending in .off that are not the
+    value of an option taking a file)."""
+    return [w for k, w in enumerate(extra) if w.lower().endswith(".off") and not w.startswith("-")
+            and (k == 0 or extra[k - 1] not in ("-o", "--velocities", "--restart"))]
+
+
 class Sweep:
     def __init__(self, a):
         known = known_parameters()
         self.base = os.path.abspath(a.base)
         if not os.path.isfile(self.base):
             raise ValueError("no base header %s" % a.base)
-        self.macros = header_macros(a.base)
+        self.files = []
+        self.macros = header_macros(a.base, files=self.files)
         if not any(n in known for n in self.macros):
             raise ValueError("%s is not a parameter header: it defines no parameter P_NAME of src/params.h" % a.base)
         self.sets = [parse_set(s, known) for s in a.set]
@@ -159,9 +219,62 @@ class Sweep:
         self.build_root = os.path.join("build", "sweep", self.name)
         self.threads = a.threads
         self.extra = a.extra
+        if polyhoop_inputs(self.extra):
+            raise ValueError("give the input with --input FILE, not after -- (%s)" % " ".join(polyhoop_inputs(self.extra)))
+        # the input of every run: --input, else the showcase's or the header's, else none (the program's default)
+        self.velocities, self.showcase = None, None
+        if a.input is not None:
+            self.input, self.input_from = os.path.abspath(a.input), "--input"
+            self.check_input()
+        else:
+            self.input, self.showcase, self.input_from = default_input(self.files)
+            if self.input is not None:
+                self.check_input()
         # a combination of values is one build; with a seed it is one run
         self.combos = [list(zip(names, vals)) for vals in itertools.product(*[v for _, v in self.sets])]
         self.runs = [(c, s) for c in range(len(self.combos)) for s in self.seeds]
+
+    def check_input(self):
+        for f in (self.input, self.velocities):
+            if f is not None and not (os.path.isfile(f) and os.access(f, os.R_OK)):
+                raise ValueError("the input %s (%s) is not a readable file" % (f, self.input_from))
+
+    def prepare(self):
+        """Makes a showcase's generated input (scripts/showcase.sh NAME --input-only, one process at
+        a time) and checks that the input can be read."""
+        if self.showcase is not None:
+            d = os.path.join(ROOT, "build", "showcase", self.showcase)
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, ".input.lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                p = subprocess.run([os.path.join(ROOT, "scripts", "showcase.sh"), self.showcase, "--input-only"],
+                                   cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+            lines = p.stdout.split("\n")
+            if p.returncode != 0 or not lines[0]:
+                raise ValueError("scripts/showcase.sh %s --input-only failed: %s" % (self.showcase, " ".join(p.stdout.split())[-300:]))
+            self.input = os.path.join(ROOT, lines[0])
+            if len(lines) > 1 and lines[1] and not any(w == "--velocities" for w in self.extra):
+                self.velocities = os.path.join(ROOT, lines[1])
+        self.check_input()
+
+    def deterministic(self, c):
+        """Whether combination c makes runs that do not depend on their seed: every parameter of
+        STOCHASTIC 0 (in the header chain, with the combination's values; one that is not a plain
+        number counts as not 0)."""
+        values = dict(self.macros, **dict(self.combos[c]))
+        return all(n in values and number(values[n]) == 0 for n in STOCHASTIC)
+
+    def seed_warning(self):
+        """A warning when several seeds would give identical runs, else None."""
+        if len(self.seeds) < 2:
+            return None
+        same = [c for c in range(len(self.combos)) if self.deterministic(c)]
+        if not same:
+            return None
+        what = os.path.relpath(self.base) if len(same) == len(self.combos) else \
+            "variant%s %s of %s" % ("s" if len(same) > 1 else "", ", ".join(self.combo_label(c) for c in same), os.path.relpath(self.base))
+        return ("sweep.py: warning: %s is deterministic (%s all 0): the runs of its %d seeds will be identical "
+                "except for their seed" % (what, ", ".join(STOCHASTIC), len(self.seeds)))
 
     def combo_label(self, c):
         return "-".join("%s_%s" % (n, v) for n, v in self.combos[c]) or "base"
@@ -211,9 +324,14 @@ class Sweep:
         os.makedirs(d, exist_ok=True)
         prog = os.path.join(ROOT, self.build_dir(c), "polyhoop")
         cmd = [prog, "-q", "--overwrite", "-o", d, "--seed", str(seed), "-j", str(self.threads)] + self.extra
+        if self.velocities is not None:
+            cmd += ["--velocities", self.velocities]
+        if self.input is not None:
+            cmd.append(self.input)
         res = {"run": self.run_label(k), "seed": seed, "params": dict(self.combos[c]), "base": self.base,
+               "input": self.input, "input_from": self.input_from, "velocities": self.velocities,
                "command": cmd, "status": "build failed", "exit": None, "wall_s": None,
-               "polygons": None, "vertices": None}
+               "polygons": None, "vertices": None, "error": None}
         if built:
             t0 = time.monotonic()
             with open(os.path.join(d, "stdout.txt"), "w") as out, open(os.path.join(d, "stderr.txt"), "w") as err:
@@ -222,9 +340,14 @@ class Sweep:
             res["exit"] = p.returncode
             res["status"] = "ok" if p.returncode == 0 else "failed"
             res["polygons"], res["vertices"] = final_counts(d)
+            if p.returncode != 0:
+                res["error"] = first_error(os.path.join(d, "stderr.txt")) or (
+                    "killed by signal %d" % -p.returncode if p.returncode < 0 else "exit status %d, nothing on stderr" % p.returncode)
         else:
+            why = first_error(os.path.join(ROOT, self.build_dir(c), "build.log"), "error")
             with open(os.path.join(d, "stderr.txt"), "w") as err:
-                err.write("the build failed: see %s/build.log\n" % self.build_dir(c))
+                err.write("the build failed: see %s/build.log%s\n" % (self.build_dir(c), ": " + why if why else ""))
+            res["error"] = first_error(os.path.join(d, "stderr.txt"))
         with open(os.path.join(d, "result.json.tmp"), "w") as f:
             json.dump(res, f, indent=1)
         os.replace(os.path.join(d, "result.json.tmp"), os.path.join(d, "result.json"))
@@ -234,7 +357,7 @@ class Sweep:
         """summary.csv and summary.txt from every run's result.json (missing: not run yet)."""
         names = [n for n, _ in self.sets]
         header = ["run"] + names + ["seed", "status", "exit", "wall_s", "polygons", "vertices"]
-        rows = []
+        rows, errors = [], []
         for k in range(len(self.runs)):
             params, seed = self.params_of(k)
             try:
@@ -244,6 +367,8 @@ class Sweep:
                 r = {"status": "missing"}
             rows.append([self.run_label(k)] + [params[n] for n in names] + [seed] +
                         ["" if r.get(x) is None else r[x] for x in ("status", "exit", "wall_s", "polygons", "vertices")])
+            if r.get("error"):
+                errors.append("  %s: %s" % (self.run_label(k), r["error"]))
         os.makedirs(self.out, exist_ok=True)
         with open(os.path.join(self.out, "summary.csv"), "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
@@ -253,10 +378,29 @@ class Sweep:
         widths = [max(len(r[i]) for r in table) for i in range(len(header))]
         text = "\n".join("  ".join(x.ljust(wd) for x, wd in zip(r, widths)).rstrip() for r in table)
         ok = sum(1 for r in rows if r[len(names) + 2] == "ok")
+        if errors:
+            text += "\nthe first error line of each failed run:\n" + "\n".join(errors)
         text += "\n%d of %d runs ok\n" % (ok, len(rows))
         with open(os.path.join(self.out, "summary.txt"), "w") as f:
             f.write(text)
         return text, ok == len(rows)
+
+
+def first_error(path, word=None):
+    """The first line of a run's stderr.txt (or a build.log) that says what went wrong: the first
+    that holds `word` if given, else the first that is not a warning, else the first; None when
+    there is none."""
+    try:
+        with open(path, errors="replace") as f:
+            lines = [l.strip() for l in f.read(1 << 20).splitlines() if l.strip()]
+    except OSError:
+        return None
+    if word is not None:
+        lines = [l for l in lines if word in l]
+    for l in lines:
+        if "warning:" not in l:
+            return l[:500]
+    return lines[0][:500] if lines else None
 
 
 def final_counts(d):
@@ -293,6 +437,8 @@ def main():
     p.add_argument("--set", action="append", default=[], metavar="NAME=V1,V2,...",
                    help="a parameter (gamma or P_gamma) and its values; repeat for more (all combinations)")
     p.add_argument("--seeds", default="1", help="seeds, comma-separated (default %(default)s)")
+    p.add_argument("--input", metavar="FILE", help="the input of every run (default: the input of the base header's "
+                   "showcase, or the one its comment documents, else the program's default)")
     p.add_argument("--name", help="the sweep's name (default: the base header's)")
     p.add_argument("--out", help="folder of the runs and the summary (default outputs/sweep-NAME)")
     p.add_argument("--threads", type=int, default=1, help="threads per run, passed as -j (default %(default)s)")
@@ -315,6 +461,14 @@ def main():
     except ValueError as e:
         p.error(str(e))
     jobs = a.jobs or max(1, (os.cpu_count() or 1) // a.threads)
+    warning = sw.seed_warning()
+    if warning and a.task is None and not a.summarise:
+        print(warning, file=sys.stderr, flush=True)
+    if not (a.list or a.summarise):
+        try:
+            sw.prepare()
+        except ValueError as e:
+            p.error(str(e))
 
     if a.list:
         for k in range(len(sw.runs)):
@@ -332,8 +486,9 @@ def main():
         print("%s: %s (exit %s, %s s)" % (r["run"], r["status"], r["exit"], r["wall_s"]))
         return 0 if r["status"] == "ok" else 1
 
-    print("sweep %s: %d builds, %d runs, %d at a time, %d thread%s each, into %s" % (
-        sw.name, len(sw.combos), len(sw.runs), jobs, a.threads, "s" if a.threads > 1 else "", sw.out), flush=True)
+    print("sweep %s: %d builds, %d runs, %d at a time, %d thread%s each, input %s (%s), into %s" % (
+        sw.name, len(sw.combos), len(sw.runs), jobs, a.threads, "s" if a.threads > 1 else "",
+        os.path.relpath(sw.input) if sw.input else "inputs/ensemble.off", sw.input_from, sw.out), flush=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         built = list(pool.map(sw.build, range(len(sw.combos))))
     for c, (ok, log) in enumerate(built):
