@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Plots columns of a run's log (observables.csv, or the event counts of events.csv) against time
-as an SVG picture, with the Python standard library only.
+as an SVG picture, with the Python standard library only (the logs are read by
+scripts/polyhoop_read.py, which uses numpy where it finds it).
 
     scripts/plot_log.py outputs/observables.csv polygons U_total -o plot.svg
     scripts/plot_log.py outputs/events.csv division death -o events.svg   (cumulative counts)
@@ -8,11 +9,12 @@ as an SVG picture, with the Python standard library only.
 Columns of observables.csv: frame, step, time, polygons, vertices, area_mean, area_std,
 neighbors_mean, kinetic, U_area, ... (docs/model.md 7). --log plots log10 of the values."""
 import argparse
-import csv
-import io
 import math
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import polyhoop_read as pr  # noqa: E402
 
 
 def die(msg):
@@ -21,60 +23,45 @@ def die(msg):
     sys.exit(2)
 
 
-def read_table(path):
-    """The header and the rows (lists of strings) of a CSV log; dies with one line when the file
-    cannot be read or is not CSV text."""
+def read_log(path, numeric):
+    """The columns of a CSV log (scripts/polyhoop_read.py), those in `numeric` numbers; dies
+    with one line when the file cannot be read or is not such a log."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        die("cannot read %s: %s" % (path, e.strerror or e))
-    if b"\0" in data:
-        die("%s is not a CSV log (it holds NUL bytes)" % path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        die("%s is not a CSV log (not UTF-8 text)" % path)
-    try:
-        rows = list(csv.reader(io.StringIO(text, newline="")))
-    except csv.Error as e:
-        die("%s is not a CSV log: %s" % (path, e))
-    if not rows:
-        die("%s is empty" % path)
-    return rows[0], rows[1:]
+        return pr.read_csv(path, numeric)
+    except pr.ReadError as e:
+        die(e)
 
 
-def column(path, header, rows, name):
-    """Column `name` as floats; dies naming the line of a value that is missing or not a number."""
-    k = header.index(name)
-    out = []
-    for line, r in enumerate(rows, 2):
-        try:
-            out.append(float(r[k]))
-        except (IndexError, ValueError):
-            die("%s, line %d: %s is %s, not a number" % (path, line, name, repr(r[k]) if k < len(r) else "missing"))
-    return out
+def read_header(path):
+    try:
+        return pr.read_table(path)[0]
+    except pr.ReadError as e:
+        die(e)
+
+
+def floats(a):
+    return [float(v) for v in pr.tolist(a)]
 
 
 def series_observables(path, names):
-    header, rows = read_table(path)
-    if not rows:
-        die("%s has no data rows" % path)
+    header = read_header(path)
     for n in names + ["time"]:
         if n not in header:
             die("%s has no column '%s' (it has: %s)" % (path, n, ", ".join(header)))
-    return column(path, header, rows, "time"), {n: column(path, header, rows, n) for n in names}
+    cols = read_log(path, ["time"] + names)
+    if len(cols["time"]) == 0:
+        die("%s has no data rows" % path)
+    return floats(cols["time"]), {n: floats(cols[n]) for n in names}
 
 
 def series_events(path, names):
-    header, rows = read_table(path)
-    if "event" not in header:
-        die("%s has no column 'event' (it has: %s)" % (path, ", ".join(header)))
-    k = header.index("event")
+    cols = read_log(path, ["time"])
+    if "event" not in cols:
+        die("%s has no column 'event' (it has: %s)" % (path, ", ".join(cols)))
     t, counts, total = [0.0], {n: [0.0] for n in names}, {n: 0 for n in names}
-    for r, time in zip(rows, column(path, header, rows, "time")):
-        if k < len(r) and r[k] in total:
-            total[r[k]] += 1
+    for event, time in zip(pr.tolist(cols["event"]), floats(cols["time"])):
+        if event in total:
+            total[event] += 1
         t.append(time)
         for n in names:
             counts[n].append(float(total[n]))
@@ -151,8 +138,8 @@ def main():
         die("%s: no folder %s" % (a.out, folder))
     if os.path.isdir(a.out):
         die("%s is a folder" % a.out)
-    header, _ = read_table(a.path)
-    t, ys = (series_events if header[:3] == ["step", "time", "event"] else series_observables)(a.path, a.columns)
+    events = read_header(a.path)[:3] == ["step", "time", "event"]
+    t, ys = (series_events if events else series_observables)(a.path, a.columns)
     text = svg(t, ys, a.path, a.log_scale)
     try:
         with open(a.out, "w") as f:
