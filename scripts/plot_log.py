@@ -14,6 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True   # (no scripts/__pycache__/ left in the repository)
 import polyhoop_read as pr  # noqa: E402
 
 

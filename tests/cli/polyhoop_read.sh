@@ -5,6 +5,7 @@
 # line prints frames, cells and vertices and refuses what it cannot read; tissue_stats.py and
 # plot_log.py, which read through it, give the same results on both kinds of frames.
 source "$(dirname "$0")/lib.sh"
+export PYTHONDONTWRITEBYTECODE=1   # (the tests import modules of scripts/: no scripts/__pycache__/)
 
 # numpy_python: a Python that imports numpy (python3, else /usr/bin/python3); empty if none
 numpy_python() {

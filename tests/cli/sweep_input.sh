@@ -3,6 +3,7 @@
 # recorded in result.json; a failed run's or build's first error line is in result.json and
 # summary.txt; more seeds than one on a deterministic header give a warning.
 source "$(dirname "$0")/lib.sh"
+export PYTHONDONTWRITEBYTECODE=1   # (the tests import modules of scripts/: no scripts/__pycache__/)
 
 need_python3() { command -v python3 > /dev/null || skip "python3 is not on PATH"; }
 
