@@ -75,9 +75,11 @@ run: polyhoop
 test: polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
 	@tests/run.sh $(FILTER)
 
-# a showcase of the paper into outputs/NAME/ (scripts/showcase.sh), QUICK=1 for 10 frames
+# a showcase of the paper into outputs/NAME/ (scripts/showcase.sh), QUICK=1 for 10 frames. NAME is
+# taken as text, never expanded or run by a shell, and must be one of scripts/showcase.sh --list.
 showcase:
-	@scripts/showcase.sh $(NAME) $(if $(QUICK),--quick)
+	$(if $(filter-out 1,$(words $(value NAME)))$(filter-out $(shell scripts/showcase.sh --list),$(value NAME)),$(error make showcase: NAME='$(value NAME)' is not a showcase; NAME is one of: $(shell scripts/showcase.sh --list)))
+	@scripts/showcase.sh '$(value NAME)' $(if $(value QUICK),--quick)
 
 # benchmarks (several minutes): bench/results.csv and a table
 bench:

@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """Writes a hexagonal close packing of N cells (48-vertex circles of radius 1, centre distance
 2 + h, in adhesive contact) as an OFF file: the benchmark of the paper (section 5) and of make bench.
-    scripts/make_hex.py N out.off [h]"""
+    scripts/make_hex.py N out.off [h]
+Bad arguments (N outside 1 to 10^6, h negative or not finite, a folder that does not exist) are
+refused with one line on stderr and exit status 2; nothing is written then."""
 import argparse
 import math
+import os
+import sys
+
+MAX_CELLS = 10 ** 6   # 48 million vertices, a file of about 1.5 GB
 
 
 def hex_cells(n, h=0.01):
@@ -30,17 +36,37 @@ def write_hex(path, n, h=0.01, comment=None):
             i += len(pts)
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (no usage block) and exit status 2."""
+    def error(self, message):
+        sys.stderr.write("%s: %s\n" % (self.prog, " ".join(str(message).split())))
+        sys.exit(2)
+
+
 def main():
-    p = argparse.ArgumentParser(prog="make_hex.py",
+    p = Parser(prog="make_hex.py",
                                 description="Writes N cells in hexagonal close packing to OUT.off.")
     p.add_argument("n", type=int, metavar="N", help="number of cells")
     p.add_argument("path", metavar="OUT.off", help="file to write")
     p.add_argument("h", type=float, nargs="?", default=0.01,
                    help="gap between neighbouring cells (default %(default)s)")
     a = p.parse_args()
-    if a.n < 1:
-        p.error("N must be at least 1")
-    write_hex(a.path, a.n, a.h)
+    if not 1 <= a.n <= MAX_CELLS:
+        p.error("N must be 1 to %d, got %d" % (MAX_CELLS, a.n))
+    if not (math.isfinite(a.h) and a.h >= 0):
+        p.error("h must be a finite gap >= 0, got %r" % a.h)
+    cols = math.ceil(math.sqrt(a.n))
+    if not math.isfinite((cols + 1) * (2 + a.h)):
+        p.error("h = %g puts the cells beyond the range of floating-point numbers" % a.h)
+    folder = os.path.dirname(a.path) or "."
+    if not os.path.isdir(folder):
+        p.error("%s: no folder %s" % (a.path, folder))
+    if os.path.isdir(a.path):
+        p.error("%s is a folder" % a.path)
+    try:
+        write_hex(a.path, a.n, a.h)
+    except OSError as e:
+        p.error("cannot write %s: %s" % (a.path, e.strerror or e))
 
 
 if __name__ == "__main__":

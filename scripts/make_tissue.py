@@ -6,10 +6,25 @@ clipped to the disc and a rigid ring (the first polygon: Nr = 1, phase -1) enclo
 so that the tissue stays confluent without adhesion (params/migration.h). Cell areas
 spread around MEAN (default 0.75 pi: a default-physics tissue divides at pi, so a tissue made
 with the defaults divides steadily from the first steps on). The growing-tissue benchmark.
-    scripts/make_tissue.py N out.off [--seed S] [--mean A] [--jitter J] [--gap G] [--lmax L] [--wall]"""
+    scripts/make_tissue.py N out.off [--seed S] [--mean A] [--jitter J] [--gap G] [--lmax L] [--wall]
+Bad arguments (N outside 1 to 10^6, sizes that are not finite or out of range, a gap that leaves
+no cell, more than 5 10^7 vertices, a folder that does not exist) are refused with one line on
+stderr and exit status 2; nothing is written then."""
 import argparse
 import math
+import os
 import random
+import sys
+
+MAX_CELLS = 10 ** 6
+MAX_VERTICES = 5 * 10 ** 7
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (no usage block) and exit status 2."""
+    def error(self, message):
+        sys.stderr.write("%s: %s\n" % (self.prog, " ".join(str(message).split())))
+        sys.exit(2)
 
 
 def clip(poly, ax, ay, c):
@@ -58,7 +73,7 @@ def refine(poly, lmax):
 
 
 def main():
-    p = argparse.ArgumentParser(prog="make_tissue.py",
+    p = Parser(prog="make_tissue.py",
                                 description="Writes a confluent tissue of about N Voronoi cells to OUT.off.")
     p.add_argument("n", type=int, metavar="N", help="number of cells (about)")
     p.add_argument("path", metavar="OUT.off", help="file to write")
@@ -71,10 +86,24 @@ def main():
     p.add_argument("--wall", action="store_true", help="clip the cells to the disc and enclose them in a rigid ring "
                    "(the first polygon, phase -1: Nr = 1)")
     a = p.parse_args()
-    if a.n < 1:
-        p.error("N must be at least 1")
+    if not 1 <= a.n <= MAX_CELLS:
+        p.error("N must be 1 to %d, got %d" % (MAX_CELLS, a.n))
+    for name in ("mean", "jitter", "gap", "lmax"):
+        if not math.isfinite(getattr(a, name)):
+            p.error("--%s must be a finite number, got %r" % (name, getattr(a, name)))
     if not (a.mean > 0 and 0 <= a.jitter < 0.5 and a.gap >= 0 and a.lmax > 0):
         p.error("need mean > 0, 0 <= jitter < 0.5, gap >= 0 and lmax > 0")
+    if not math.isfinite(a.n * a.mean) or math.sqrt(a.mean) == 0:
+        p.error("--mean %g is out of the range of floating-point numbers" % a.mean)
+    # vertices: a cell's perimeter is about 3.8 sqrt(mean), cut into edges of at most lmax
+    vertices = a.n * (3.8 * math.sqrt(a.mean) / a.lmax + 6) + (2 * math.sqrt(a.n * a.mean * math.pi) / a.lmax if a.wall else 0)
+    if vertices > MAX_VERTICES:
+        p.error("--lmax %g would cut the tissue into about %.3g vertices (at most %.0e)" % (a.lmax, vertices, MAX_VERTICES))
+    folder = os.path.dirname(a.path) or "."
+    if not os.path.isdir(folder):
+        p.error("%s: no folder %s" % (a.path, folder))
+    if os.path.isdir(a.path):
+        p.error("%s is a folder" % a.path)
     rng = random.Random(a.seed)
     s = math.sqrt(2 * a.mean / math.sqrt(3))            # hexagonal lattice spacing for that mean area
     radius = math.sqrt(a.n * a.mean / math.pi)          # the disc that holds N cells
@@ -111,14 +140,23 @@ def main():
         poly = shrink(poly, 0.5 * a.gap) if len(poly) >= 3 else []
         if len(poly) >= 3 and area(poly) > 0:
             cells.append(refine(poly, a.lmax))
+    if not cells:
+        p.error("--gap %g leaves no cell (cells of area %g are about %.3g across)" % (a.gap, a.mean, s))
     areas = [area(c) for c in cells]
     polys = [(c, 1) for c in cells]
     if a.wall:   # a ring through the 512-gon's corners pushed out by half a gap: g from the cells
         R = radius + 0.5 * a.gap / math.cos(math.pi / 512)
         ring = refine([(R * math.cos(2 * math.pi * j / 512), R * math.sin(2 * math.pi * j / 512)) for j in range(512)], a.lmax)
         polys.insert(0, (ring, 0))
+    try:
+        write_off(a.path, a, s, cells, areas, polys)
+    except OSError as e:
+        p.error("cannot write %s: %s" % (a.path, e.strerror or e))
+
+
+def write_off(path, a, s, cells, areas, polys):
     nv = sum(len(c) for c, _ in polys)
-    with open(a.path, "w") as f:
+    with open(path, "w") as f:
         f.write("# %d Voronoi cells of a jittered hexagonal lattice (spacing %.6g, jitter %g, seed %d), gap %g,\n"
                 "# areas %.4g to %.4g (mean %.4g)%s\nOFF\n%d %d 0\n"
                 % (len(cells), s, a.jitter, a.seed, a.gap, min(areas), max(areas), sum(areas) / len(areas),

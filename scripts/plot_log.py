@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Plots columns of a run's log (observables.csv, or the event counts of events.csv) against time
-as an SVG picture, with the Python standard library only.
+as an SVG picture, with the Python standard library only (the logs are read by
+scripts/polyhoop_read.py, which uses numpy where it finds it).
 
     scripts/plot_log.py outputs/observables.csv polygons U_total -o plot.svg
     scripts/plot_log.py outputs/events.csv division death -o events.svg   (cumulative counts)
@@ -8,31 +9,61 @@ as an SVG picture, with the Python standard library only.
 Columns of observables.csv: frame, step, time, polygons, vertices, area_mean, area_std,
 neighbors_mean, kinetic, U_area, ... (docs/model.md 7). --log plots log10 of the values."""
 import argparse
-import csv
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True   # (no scripts/__pycache__/ left in the repository)
+import polyhoop_read as pr  # noqa: E402
+
+
+def die(msg):
+    """Refuses with one line on stderr and exit status 2."""
+    sys.stderr.write("plot_log.py: %s\n" % " ".join(str(msg).split()))
+    sys.exit(2)
+
+
+def read_log(path, numeric):
+    """The columns of a CSV log (scripts/polyhoop_read.py), those in `numeric` numbers; dies
+    with one line when the file cannot be read or is not such a log."""
+    try:
+        return pr.read_csv(path, numeric)
+    except pr.ReadError as e:
+        die(e)
+
+
+def read_header(path):
+    try:
+        return pr.read_table(path)[0]
+    except pr.ReadError as e:
+        die(e)
+
+
+def floats(a):
+    return [float(v) for v in pr.tolist(a)]
 
 
 def series_observables(path, names):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    if not rows:
-        sys.exit("plot_log.py: %s has no data rows" % path)
-    for n in names:
-        if n not in rows[0]:
-            sys.exit("plot_log.py: %s has no column '%s' (it has: %s)" % (path, n, ", ".join(rows[0])))
-    t = [float(r["time"]) for r in rows]
-    return t, {n: [float(r[n]) for r in rows] for n in names}
+    header = read_header(path)
+    for n in names + ["time"]:
+        if n not in header:
+            die("%s has no column '%s' (it has: %s)" % (path, n, ", ".join(header)))
+    cols = read_log(path, ["time"] + names)
+    if len(cols["time"]) == 0:
+        die("%s has no data rows" % path)
+    return floats(cols["time"]), {n: floats(cols[n]) for n in names}
 
 
 def series_events(path, names):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
+    cols = read_log(path, ["time"])
+    if "event" not in cols:
+        die("%s has no column 'event' (it has: %s)" % (path, ", ".join(cols)))
     t, counts, total = [0.0], {n: [0.0] for n in names}, {n: 0 for n in names}
-    for r in rows:
-        if r["event"] in total:
-            total[r["event"]] += 1
-        t.append(float(r["time"]))
+    for event, time in zip(pr.tolist(cols["event"]), floats(cols["time"])):
+        if event in total:
+            total[event] += 1
+        t.append(time)
         for n in names:
             counts[n].append(float(total[n]))
     return t, counts
@@ -61,7 +92,7 @@ def svg(t, ys, title, log):
         ys = {n: [math.log10(v) if v > 0 else float("nan") for v in vals] for n, vals in ys.items()}
     finite = [v for vals in ys.values() for v in vals if math.isfinite(v)]
     if not finite:
-        sys.exit("plot_log.py: nothing finite to plot")
+        die("nothing finite to plot")
     y0, y1 = min(finite), max(finite)
     if y1 == y0:
         y0, y1 = y0 - 1, y1 + 1
@@ -89,20 +120,33 @@ def svg(t, ys, title, log):
     return "\n".join(out) + "\n"
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (no usage block) and exit status 2."""
+    def error(self, message):
+        die(message)
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    ap = Parser(description=__doc__.split("\n\n")[0],
                                  epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("path", help="observables.csv or events.csv of a run")
     ap.add_argument("columns", nargs="+", help="columns (observables) or event types (events) to plot")
     ap.add_argument("-o", "--out", required=True, help="the SVG file to write")
     ap.add_argument("--log", dest="log_scale", action="store_true", help="plot log10 of the values")
     a = ap.parse_args()
-    with open(a.path, newline="") as f:
-        head = f.readline()
-    t, ys = (series_events if head.startswith("step,time,event") else series_observables)(a.path, a.columns)
+    folder = os.path.dirname(a.out) or "."
+    if not os.path.isdir(folder):
+        die("%s: no folder %s" % (a.out, folder))
+    if os.path.isdir(a.out):
+        die("%s is a folder" % a.out)
+    events = read_header(a.path)[:3] == ["step", "time", "event"]
+    t, ys = (series_events if events else series_observables)(a.path, a.columns)
     text = svg(t, ys, a.path, a.log_scale)
-    with open(a.out, "w") as f:
-        f.write(text)
+    try:
+        with open(a.out, "w") as f:
+            f.write(text)
+    except OSError as e:
+        die("cannot write %s: %s" % (a.out, e.strerror or e))
 
 
 if __name__ == "__main__":

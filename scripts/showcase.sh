@@ -5,6 +5,9 @@
 #   scripts/showcase.sh NAME [--quick] [--out DIR] [-- POLYHOOP-OPTIONS...]
 #                                         (make showcase NAME=foam [QUICK=1])
 #   scripts/showcase.sh --list            the names, one a line
+#   scripts/showcase.sh NAME --input-only makes NAME's input (if it is generated) and prints its
+#                                         path, and on a second line its velocities file if it
+#                                         has one; builds and runs nothing (scripts/sweep.py)
 # NAME: tissue (Fig. 2A), migration (2B), vesicles (2C), floppy (2D), rubber_bands (2E),
 # foam (2F), emulsion (2G), hourglass (2H), organ (3), hex_packing (4C/D); projectiles (a jet of
 # particles shot at a cell, after Campello & Zohdi 2014; docs/model.md 5.2); gradient (a
@@ -23,16 +26,20 @@ name=$1; shift
 build=build/showcase/$name
 out=outputs/$name
 frames=()
+input_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) frames=(-n 10) ;;
+        --input-only) input_only=1 ;;
         --out) [ $# -ge 2 ] || { echo "showcase: --out needs a folder" >&2; exit 2; }; out=$2; shift ;;
         --) shift; break ;;
-        *) echo "showcase: unknown option '$1' (--quick, --out DIR, -- POLYHOOP-OPTIONS)" >&2; exit 2 ;;
+        *) echo "showcase: unknown option '$1' (--quick, --out DIR, --input-only, -- POLYHOOP-OPTIONS)" >&2; exit 2 ;;
     esac
     shift
 done
-# the input (made into the build folder when it is generated) and how to colour the pictures
+# the input (made into the build folder when it is generated), its initial velocities if any,
+# and how to colour the pictures
+vel=
 case "$name" in
     tissue)       input=inputs/ensemble.off;  extra=(--max-cells 1000 --png-color generation) ;;
     migration)    input=$build/tissue.off;    extra=(--png-color attracted) ;;
@@ -45,12 +52,13 @@ case "$name" in
     organ)        input=inputs/ensemble.off;  extra=(--max-cells 10000 --png-color age) ;;
     hex_packing)  input=$build/hex_packing.off; extra=(--png-color neighbors) ;;
     gradient)     input=$build/gradient.off;  extra=(--png-color type) ;;
-    projectiles)  input=$build/projectiles.off; extra=(--png-color velocity --png-view -2.2,-1.4,1.4,1.4
-                                                       --velocities "$build/projectiles.vel") ;;
+    projectiles)  input=$build/projectiles.off; vel=$build/projectiles.vel
+                  extra=(--png-color velocity --png-view -2.2,-1.4,1.4,1.4 --velocities "$vel") ;;
     *) echo "showcase: no showcase '$name' ($names)" >&2; exit 2 ;;
 esac
-make -s --no-print-directory B="$build" PARAMS="params/$name.h" "$build/polyhoop"
+[ "$input_only" = 1 ] || make -s --no-print-directory B="$build" PARAMS="params/$name.h" "$build/polyhoop"
 # a generated input is made again when a generator is newer than it
+mkdir -p "$build"
 stale=0
 for script in scripts/make_*.py; do [ "$input" -nt "$script" ] || stale=1; done
 if [[ "$input" == "$build"/* ]] && [ "$stale" = 1 ]; then
@@ -61,6 +69,11 @@ if [[ "$input" == "$build"/* ]] && [ "$stale" = 1 ]; then
            mv "$build/gen/$name.off" "$input.tmp" ;;
     esac
     mv "$input.tmp" "$input"
+fi
+if [ "$input_only" = 1 ]; then
+    echo "$input"
+    [ -z "$vel" ] || echo "$vel"
+    exit 0
 fi
 mkdir -p "$(dirname "$out")"
 "$build/polyhoop" -q --overwrite -o "$out" --png "${extra[@]}" "${frames[@]}" "$@" "$input"

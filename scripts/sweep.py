@@ -7,18 +7,28 @@ builds a program for each combination of the values (here 4) in its own folder
 build/sweep/NAME/VARIANT/, from a generated header that #includes the base header and
 #undefs/#defines the swept parameters, with the Makefile's rules (make B=... PARAMS=...), J builds
 at a time. Then it runs every combination with every seed (here 8 runs), at most J at a time, each
-with -j THREADS and --seed S, into OUT/VARIANT-seedS/ (OUT: outputs/sweep-NAME/), where
-result.json keeps the parameters, the command, its exit status, wall time and the final polygon
-and vertex counts (from the program's closing line, or its last frame when it stopped early),
-and stdout.txt and stderr.txt what it printed. A run or build that fails is reported as failed;
-the others go on. At the end OUT/summary.csv and OUT/summary.txt hold one row per run; the exit
-status is 0 when every run succeeded and 1 otherwise. Options after -- go to every run (frames,
-steps, an input file, ...).
+with -j THREADS and --seed S on the same input, into OUT/VARIANT-seedS/ (OUT:
+outputs/sweep-NAME/), where result.json keeps the parameters, the input, the command, its exit
+status, wall time, the final polygon and vertex counts (from the program's closing line, or its
+last frame when it stopped early) and, for a failed run or build, its first error line, and
+stdout.txt and stderr.txt what it printed. A run or build that fails is reported as failed; the
+others go on. At the end OUT/summary.csv and OUT/summary.txt hold one row per run (summary.txt
+also the first error line of each failed run); the exit status is 0 when every run succeeded, 1
+otherwise, and 2 for bad arguments (one line on stderr). Options after -- go to every run
+(frames, steps, pictures, ...).
+
+The input of every run is --input FILE, or else the one the base header's showcase uses
+(params/NAME.h of scripts/showcase.sh's list, inputs/foam.off for params/foam.h; a generated
+one is made by scripts/showcase.sh NAME --input-only, with its velocities file if it has one), or
+else the one its comment documents ("Input: FILE.off"), looked up along its #include chain,
+or else the program's default (inputs/ensemble.off, one cell). More than one seed on a
+deterministic variant (D, v0, Dr, k_div, k_death, alpha_CV, Amax_CV and att_n all 0, read from the
+header chain) gives a warning: its runs would be identical but for their seed.
 
 On a cluster, scripts/sweep.slurm runs the same sweep as a Slurm job array through three modes:
---build (every program), --task K (run K of --list alone; builds its program if it is missing)
-and --summarise (the summary of whatever runs have finished). NAME is the base header's name
-unless --name says otherwise."""
+--build (every program and the input), --task K (run K of --list alone; builds its program if it
+is missing) and --summarise (the summary of whatever runs have finished). NAME is the base
+header's name unless --name says otherwise."""
 import argparse
 import concurrent.futures
 import csv
@@ -34,14 +44,30 @@ import time
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
+SEED_MAX = 2147483647   # the program's --seed takes 0 to INT_MAX
+NUMBER = r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?"
+
+
 def known_parameters():
-    """The parameter names of src/params.h (its PARAMS_LIST lines X(type, name, ...))."""
+    """The parameters of src/params.h (its PARAMS_LIST lines X(type, name, ...)): name -> type."""
     with open(os.path.join(ROOT, "src", "params.h")) as f:
-        return set(re.findall(r"X\(\s*\w+\s*,\s*(\w+)\s*,", f.read()))
+        return dict((n, t) for t, n in re.findall(r"X\(\s*(\w+)\s*,\s*(\w+)\s*,", f.read()))
+
+
+def number(text):
+    """The value of a parameter's text as a float (INFINITY too), or None when it is not a plain
+    number (an expression, a macro)."""
+    t = text.strip()
+    while t.startswith("(") and t.endswith(")"):
+        t = t[1:-1].strip()
+    if re.fullmatch(r"[-+]?INFINITY", t):
+        return float(t.replace("INFINITY", "inf"))
+    return float(t) if re.fullmatch(NUMBER, t) else None
 
 
 def parse_set(text, known):
-    """'gamma=1e2,1e3' (or 'P_gamma=...') -> ('gamma', ['1e2', '1e3'])."""
+    """'gamma=1e2,1e3' (or 'P_gamma=...') -> ('gamma', ['1e2', '1e3']): numbers (integers for the
+    int parameters; INFINITY too for the others), no value twice."""
     name, sep, values = text.partition("=")
     name = name.strip()
     if name.startswith("P_"):
@@ -51,9 +77,124 @@ def parse_set(text, known):
         raise ValueError("--set %r: expected NAME=V1,V2,..." % text)
     if name not in known:
         raise ValueError("--set %r: no parameter %r in src/params.h" % (text, name))
-    if not all(re.fullmatch(r"[-+.\w]+", v) for v in vals):
-        raise ValueError("--set %r: a value may hold letters, digits and . + - _ only" % text)
+    integer = known[name] == "int"
+    for v in vals:
+        if integer and not re.fullmatch(r"[-+]?\d+", v):
+            raise ValueError("--set %r: %s is an integer parameter; %r is not an integer" % (text, name, v))
+        if not integer and number(v) is None:
+            raise ValueError("--set %r: %r is not a number (such as 1e-4, 0.5, 25 or INFINITY)" % (text, v))
+    for i, v in enumerate(vals):
+        for w in vals[:i]:
+            if number(v) == number(w):
+                raise ValueError("--set %r: %s (two runs would share one folder or be the same run)" % (
+                    text, "%s is given twice" % v if v == w else "%s and %s are the same value" % (w, v)))
     return name, vals
+
+
+def parse_seeds(text):
+    """'1,2,3' -> [1, 2, 3]: integers 0 to SEED_MAX, none twice."""
+    seeds = []
+    for part in text.split(","):
+        if not re.fullmatch(r"\s*\+?\d+\s*", part) or int(part) > SEED_MAX:
+            raise ValueError("--seeds %r: seeds are integers 0 to %d, comma-separated (such as 1,2,3)" % (text, SEED_MAX))
+        if int(part) in seeds:
+            raise ValueError("--seeds %r: seed %d given twice (two runs would share one folder)" % (text, int(part)))
+        seeds.append(int(part))
+    return seeds
+
+
+def include_path(name, here):
+    """Where #include "name" in a header of folder `here` is found: that folder, then the
+    repository root and src/ (the Makefile's -iquote . -Isrc)."""
+    for d in (here, ROOT, os.path.join(ROOT, "src")):
+        p = os.path.join(d, name)
+        if os.path.isfile(p):
+            return p
+    return None
+
+
+def header_macros(path, macros=None, depth=0, files=None):
+    """The P_ macros that a parameter header defines, following its #include "..." lines as the
+    compiler does (#undef removes one): name without P_ -> the value's text. The headers read,
+    this one first, are appended to `files`, each with its text. ValueError when a header cannot
+    be read, is not text or includes one that cannot be found."""
+    macros = {} if macros is None else macros
+    if depth > 16:
+        raise ValueError("%s: #include nested more than 16 deep" % path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise ValueError("cannot read %s: %s" % (path, e.strerror or e))
+    if b"\0" in data:
+        raise ValueError("%s is not a parameter header (not text)" % path)
+    text = data.decode("utf-8", "replace")
+    if files is not None:
+        files.append((path, text))
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text).replace("\\\n", " ")
+    for line in text.splitlines():
+        m = re.match(r"\s*#\s*include\s*\"([^\"]+)\"", line)
+        if m:
+            inc = include_path(m.group(1), os.path.dirname(path))
+            if inc is None:
+                raise ValueError("%s: cannot find the header it includes, \"%s\"" % (path, m.group(1)))
+            header_macros(inc, macros, depth + 1, files)
+            continue
+        m = re.match(r"\s*#\s*define\s+P_(\w+)\s+(.*?)\s*$", line)
+        if m:
+            macros[m.group(1)] = m.group(2)
+            continue
+        m = re.match(r"\s*#\s*undef\s+P_(\w+)", line)
+        if m:
+            macros.pop(m.group(1), None)
+    return macros
+
+
+# Parameters that make a run depend on its seed when they are not 0: noise and activity, random
+# division and death, spread growth rates and division areas, polygons drawn to feel the attractor.
+STOCHASTIC = ("D", "v0", "Dr", "k_div", "k_death", "alpha_CV", "Amax_CV", "att_n")
+
+
+def showcase_inputs():
+    """The inputs of scripts/showcase.sh's case list: showcase name -> its input=... text."""
+    try:
+        with open(os.path.join(ROOT, "scripts", "showcase.sh")) as f:
+            return dict(re.findall(r"^\s*(\w+)\)\s+input=([^\s;]+);", f.read(), re.M))
+    except OSError:
+        return {}
+
+
+def default_input(files):
+    """The input that the first header of the chain `files` (the base, then what it includes)
+    that has one names: a showcase's (params/NAME.h of scripts/showcase.sh's list) or the one
+    its comment documents ("Input: FILE.off"). Returns (path or None, showcase name or None,
+    where it comes from); a showcase's input generated into its build folder is made by
+    scripts/showcase.sh NAME --input-only (Sweep.prepare)."""
+    shows = showcase_inputs()
+    params = os.path.realpath(os.path.join(ROOT, "params"))
+    for path, text in files:
+        name = os.path.splitext(os.path.basename(path))[0]
+        if os.path.realpath(os.path.dirname(path)) == params and name in shows:
+            given = shows[name]
+            if given.startswith("$build/"):
+                return None, name, "showcase %s (generated)" % name
+            return os.path.join(ROOT, given), None, "showcase %s" % name
+        m = re.search(r"Input:[\s*]*([^\s*]+\.off)\b", text)
+        if m:
+            given = m.group(1)
+            for d in (ROOT, os.path.dirname(os.path.abspath(path))):
+                if os.path.isfile(os.path.join(d, given)):
+                    return os.path.join(d, given), None, "documented in %s" % path
+            return os.path.join(ROOT, given), None, "documented in %s" % path
+    return None, None, "the program's default"
+
+
+def polyhoop_inputs(extra):
+    """The input files among the options for every run (words ending in .off that are not the
+    value of an option taking a file)."""
+    return [w for k, w in enumerate(extra) if w.lower().endswith(".off") and not w.startswith("-")
+            and (k == 0 or extra[k - 1] not in ("-o", "--velocities", "--restart"))]
 
 
 class Sweep:
@@ -62,14 +203,15 @@ class Sweep:
         self.base = os.path.abspath(a.base)
         if not os.path.isfile(self.base):
             raise ValueError("no base header %s" % a.base)
+        self.files = []
+        self.macros = header_macros(a.base, files=self.files)
+        if not any(n in known for n in self.macros):
+            raise ValueError("%s is not a parameter header: it defines no parameter P_NAME of src/params.h" % a.base)
         self.sets = [parse_set(s, known) for s in a.set]
         names = [n for n, _ in self.sets]
         if len(set(names)) != len(names):
             raise ValueError("a parameter is set twice")
-        try:
-            self.seeds = [int(s) for s in a.seeds.split(",")]
-        except ValueError:
-            raise ValueError("--seeds %r: expected integers such as 1,2,3" % a.seeds)
+        self.seeds = parse_seeds(a.seeds)
         self.name = a.name or os.path.splitext(os.path.basename(a.base))[0]
         if not re.fullmatch(r"[-.\w]+", self.name):
             raise ValueError("--name %r: letters, digits and . - _ only" % self.name)
@@ -77,9 +219,62 @@ class Sweep:
         self.build_root = os.path.join("build", "sweep", self.name)
         self.threads = a.threads
         self.extra = a.extra
+        if polyhoop_inputs(self.extra):
+            raise ValueError("give the input with --input FILE, not after -- (%s)" % " ".join(polyhoop_inputs(self.extra)))
+        # the input of every run: --input, else the showcase's or the header's, else none (the program's default)
+        self.velocities, self.showcase = None, None
+        if a.input is not None:
+            self.input, self.input_from = os.path.abspath(a.input), "--input"
+            self.check_input()
+        else:
+            self.input, self.showcase, self.input_from = default_input(self.files)
+            if self.input is not None:
+                self.check_input()
         # a combination of values is one build; with a seed it is one run
         self.combos = [list(zip(names, vals)) for vals in itertools.product(*[v for _, v in self.sets])]
         self.runs = [(c, s) for c in range(len(self.combos)) for s in self.seeds]
+
+    def check_input(self):
+        for f in (self.input, self.velocities):
+            if f is not None and not (os.path.isfile(f) and os.access(f, os.R_OK)):
+                raise ValueError("the input %s (%s) is not a readable file" % (f, self.input_from))
+
+    def prepare(self):
+        """Makes a showcase's generated input (scripts/showcase.sh NAME --input-only, one process at
+        a time) and checks that the input can be read."""
+        if self.showcase is not None:
+            d = os.path.join(ROOT, "build", "showcase", self.showcase)
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, ".input.lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                p = subprocess.run([os.path.join(ROOT, "scripts", "showcase.sh"), self.showcase, "--input-only"],
+                                   cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+            lines = p.stdout.split("\n")
+            if p.returncode != 0 or not lines[0]:
+                raise ValueError("scripts/showcase.sh %s --input-only failed: %s" % (self.showcase, " ".join(p.stdout.split())[-300:]))
+            self.input = os.path.join(ROOT, lines[0])
+            if len(lines) > 1 and lines[1] and not any(w == "--velocities" for w in self.extra):
+                self.velocities = os.path.join(ROOT, lines[1])
+        self.check_input()
+
+    def deterministic(self, c):
+        """Whether combination c makes runs that do not depend on their seed: every parameter of
+        STOCHASTIC 0 (in the header chain, with the combination's values; one that is not a plain
+        number counts as not 0)."""
+        values = dict(self.macros, **dict(self.combos[c]))
+        return all(n in values and number(values[n]) == 0 for n in STOCHASTIC)
+
+    def seed_warning(self):
+        """A warning when several seeds would give identical runs, else None."""
+        if len(self.seeds) < 2:
+            return None
+        same = [c for c in range(len(self.combos)) if self.deterministic(c)]
+        if not same:
+            return None
+        what = os.path.relpath(self.base) if len(same) == len(self.combos) else \
+            "variant%s %s of %s" % ("s" if len(same) > 1 else "", ", ".join(self.combo_label(c) for c in same), os.path.relpath(self.base))
+        return ("sweep.py: warning: %s is deterministic (%s all 0): the runs of its %d seeds will be identical "
+                "except for their seed" % (what, ", ".join(STOCHASTIC), len(self.seeds)))
 
     def combo_label(self, c):
         return "-".join("%s_%s" % (n, v) for n, v in self.combos[c]) or "base"
@@ -129,9 +324,14 @@ class Sweep:
         os.makedirs(d, exist_ok=True)
         prog = os.path.join(ROOT, self.build_dir(c), "polyhoop")
         cmd = [prog, "-q", "--overwrite", "-o", d, "--seed", str(seed), "-j", str(self.threads)] + self.extra
+        if self.velocities is not None:
+            cmd += ["--velocities", self.velocities]
+        if self.input is not None:
+            cmd.append(self.input)
         res = {"run": self.run_label(k), "seed": seed, "params": dict(self.combos[c]), "base": self.base,
+               "input": self.input, "input_from": self.input_from, "velocities": self.velocities,
                "command": cmd, "status": "build failed", "exit": None, "wall_s": None,
-               "polygons": None, "vertices": None}
+               "polygons": None, "vertices": None, "error": None}
         if built:
             t0 = time.monotonic()
             with open(os.path.join(d, "stdout.txt"), "w") as out, open(os.path.join(d, "stderr.txt"), "w") as err:
@@ -140,9 +340,14 @@ class Sweep:
             res["exit"] = p.returncode
             res["status"] = "ok" if p.returncode == 0 else "failed"
             res["polygons"], res["vertices"] = final_counts(d)
+            if p.returncode != 0:
+                res["error"] = first_error(os.path.join(d, "stderr.txt")) or (
+                    "killed by signal %d" % -p.returncode if p.returncode < 0 else "exit status %d, nothing on stderr" % p.returncode)
         else:
+            why = first_error(os.path.join(ROOT, self.build_dir(c), "build.log"), "error")
             with open(os.path.join(d, "stderr.txt"), "w") as err:
-                err.write("the build failed: see %s/build.log\n" % self.build_dir(c))
+                err.write("the build failed: see %s/build.log%s\n" % (self.build_dir(c), ": " + why if why else ""))
+            res["error"] = first_error(os.path.join(d, "stderr.txt"))
         with open(os.path.join(d, "result.json.tmp"), "w") as f:
             json.dump(res, f, indent=1)
         os.replace(os.path.join(d, "result.json.tmp"), os.path.join(d, "result.json"))
@@ -152,7 +357,7 @@ class Sweep:
         """summary.csv and summary.txt from every run's result.json (missing: not run yet)."""
         names = [n for n, _ in self.sets]
         header = ["run"] + names + ["seed", "status", "exit", "wall_s", "polygons", "vertices"]
-        rows = []
+        rows, errors = [], []
         for k in range(len(self.runs)):
             params, seed = self.params_of(k)
             try:
@@ -162,6 +367,8 @@ class Sweep:
                 r = {"status": "missing"}
             rows.append([self.run_label(k)] + [params[n] for n in names] + [seed] +
                         ["" if r.get(x) is None else r[x] for x in ("status", "exit", "wall_s", "polygons", "vertices")])
+            if r.get("error"):
+                errors.append("  %s: %s" % (self.run_label(k), r["error"]))
         os.makedirs(self.out, exist_ok=True)
         with open(os.path.join(self.out, "summary.csv"), "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
@@ -171,10 +378,29 @@ class Sweep:
         widths = [max(len(r[i]) for r in table) for i in range(len(header))]
         text = "\n".join("  ".join(x.ljust(wd) for x, wd in zip(r, widths)).rstrip() for r in table)
         ok = sum(1 for r in rows if r[len(names) + 2] == "ok")
+        if errors:
+            text += "\nthe first error line of each failed run:\n" + "\n".join(errors)
         text += "\n%d of %d runs ok\n" % (ok, len(rows))
         with open(os.path.join(self.out, "summary.txt"), "w") as f:
             f.write(text)
         return text, ok == len(rows)
+
+
+def first_error(path, word=None):
+    """The first line of a run's stderr.txt (or a build.log) that says what went wrong: the first
+    that holds `word` if given, else the first that is not a warning, else the first; None when
+    there is none."""
+    try:
+        with open(path, errors="replace") as f:
+            lines = [l.strip() for l in f.read(1 << 20).splitlines() if l.strip()]
+    except OSError:
+        return None
+    if word is not None:
+        lines = [l for l in lines if word in l]
+    for l in lines:
+        if "warning:" not in l:
+            return l[:500]
+    return lines[0][:500] if lines else None
 
 
 def final_counts(d):
@@ -197,13 +423,22 @@ def final_counts(d):
     return None, None
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (no usage block) and exit status 2."""
+    def error(self, message):
+        sys.stderr.write("%s: %s\n" % (self.prog, " ".join(str(message).split())))
+        sys.exit(2)
+
+
 def main():
-    p = argparse.ArgumentParser(prog="sweep.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = Parser(prog="sweep.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="Everything after -- goes to every run of polyhoop. -h writes nothing.")
     p.add_argument("base", metavar="BASE.h", help="the parameter header the variants start from")
     p.add_argument("--set", action="append", default=[], metavar="NAME=V1,V2,...",
                    help="a parameter (gamma or P_gamma) and its values; repeat for more (all combinations)")
     p.add_argument("--seeds", default="1", help="seeds, comma-separated (default %(default)s)")
+    p.add_argument("--input", metavar="FILE", help="the input of every run (default: the input of the base header's "
+                   "showcase, or the one its comment documents, else the program's default)")
     p.add_argument("--name", help="the sweep's name (default: the base header's)")
     p.add_argument("--out", help="folder of the runs and the summary (default outputs/sweep-NAME)")
     p.add_argument("--threads", type=int, default=1, help="threads per run, passed as -j (default %(default)s)")
@@ -226,6 +461,14 @@ def main():
     except ValueError as e:
         p.error(str(e))
     jobs = a.jobs or max(1, (os.cpu_count() or 1) // a.threads)
+    warning = sw.seed_warning()
+    if warning and a.task is None and not a.summarise:
+        print(warning, file=sys.stderr, flush=True)
+    if not (a.list or a.summarise):
+        try:
+            sw.prepare()
+        except ValueError as e:
+            p.error(str(e))
 
     if a.list:
         for k in range(len(sw.runs)):
@@ -243,8 +486,9 @@ def main():
         print("%s: %s (exit %s, %s s)" % (r["run"], r["status"], r["exit"], r["wall_s"]))
         return 0 if r["status"] == "ok" else 1
 
-    print("sweep %s: %d builds, %d runs, %d at a time, %d thread%s each, into %s" % (
-        sw.name, len(sw.combos), len(sw.runs), jobs, a.threads, "s" if a.threads > 1 else "", sw.out), flush=True)
+    print("sweep %s: %d builds, %d runs, %d at a time, %d thread%s each, input %s (%s), into %s" % (
+        sw.name, len(sw.combos), len(sw.runs), jobs, a.threads, "s" if a.threads > 1 else "",
+        os.path.relpath(sw.input) if sw.input else "inputs/ensemble.off", sw.input_from, sw.out), flush=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         built = list(pool.map(sw.build, range(len(sw.combos))))
     for c, (ok, log) in enumerate(built):

@@ -28,91 +28,56 @@ lies within lmax of an edge are blocked, which closes the gaps at cell junctions
 narrower than 2 lmax; the rest is flooded from the raster's border. A cell with a vertex within
 2.5 lmax of a flooded pixel's centre is a boundary cell; all others are interior.
 
-Frames are VTK XML PolyData as written by src/vtp.c: binary with the arrays appended raw after
-the XML, each zlib-compressed in blocks behind a UInt64 header (block count, block size, size of
-the last partial block, compressed block sizes); or ascii (--ascii runs). VTK is not needed.
-Exit status: 0, or 1 with a message on stderr (no frames, unreadable frame, bad --frames).
+Frames are VTK XML PolyData as written by src/vtp.c, zlib-compressed binary or ascii (--ascii
+runs), read by scripts/polyhoop_read.py: VTK is not needed, nor numpy.
+Exit status: 0, or 2 with one line on stderr (no such folder, no frames, a frame that cannot be
+read, bad --frames or --reach).
 """
 import argparse
 import json
 import math
 import os
 import re
-import struct
 import sys
-import zlib
 
-TYPES = {"Float64": "d", "Int64": "q", "Int32": "i", "UInt8": "B"}
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True   # (no scripts/__pycache__/ left in the repository)
+import polyhoop_read as pr  # noqa: E402
 
 def fail(msg):
-    print(f"tissue_stats: {msg}", file=sys.stderr)
-    sys.exit(1)
+    print("tissue_stats: " + " ".join(str(msg).split()), file=sys.stderr)
+    sys.exit(2)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (no usage block) and exit status 2."""
+    def error(self, message):
+        fail(message)
 
 
 def frame_files(folder):
-    names = sorted(n for n in os.listdir(folder) if re.fullmatch(r"frame\d+\.vtp", n))
-    return [(int(n[5:-4]), os.path.join(folder, n)) for n in names]
+    """[(index, path)] of the folder's frame%06d.vtp files, by index."""
+    try:
+        return pr.frame_files(folder)
+    except pr.ReadError as e:
+        fail(e)
 
 
 def read_frame(path):
-    """Returns dict: params (name -> float), time, arrays (name -> list), npolys."""
-    with open(path, "rb") as f:
-        data = f.read()
-    cut = data.find(b"<AppendedData")
-    head = (data if cut < 0 else data[:cut]).decode("latin-1")
-    params = {}
-    m = re.search(r"<!--(.*?)-->", head, re.S)
-    if m:
-        for line in m.group(1).splitlines():
-            kv = re.fullmatch(r"\s*(\w+)\s*=\s*(\S+)\s*", line)
-            if kv:
-                try:
-                    params[kv.group(1)] = float(kv.group(2))
-                except ValueError:
-                    pass
-    base = None
-    if cut >= 0:
-        base = data.index(b"_", cut) + 1
-    compressed = 'compressor="vtkZLibDataCompressor"' in head
-    arrays = {}
-    for tag in re.finditer(r"<DataArray([^>]*?)(/>|>(.*?)</DataArray>)", head if cut >= 0 else data.decode("latin-1"), re.S):
-        attrs = dict(re.findall(r'(\w+)="([^"]*)"', tag.group(1)))
-        name, typ = attrs.get("Name"), TYPES.get(attrs.get("type"))
-        if name is None or typ is None:
-            continue
-        if attrs.get("format") == "ascii":
-            conv = float if typ == "d" else int
-            arrays[name] = [conv(v) for v in (tag.group(3) or "").split()]
-            continue
-        at = base + int(attrs["offset"])
-        if compressed:
-            nb, _, _ = struct.unpack_from("<3Q", data, at)
-            sizes = struct.unpack_from(f"<{nb}Q", data, at + 24)
-            pos, raw = at + 24 + 8 * nb, []
-            for s in sizes:
-                raw.append(zlib.decompress(data[pos:pos + s]))
-                pos += s
-            raw = b"".join(raw)
-        else:
-            (n,) = struct.unpack_from("<Q", data, at)
-            raw = data[at + 8:at + 8 + n]
-        arrays[name] = list(struct.unpack(f"<{len(raw) // struct.calcsize(typ)}{typ}", raw))
-    if "points" not in arrays or "offsets" not in arrays or "connectivity" not in arrays:
-        fail(f"{path}: points or polygons missing")
-    time = arrays.get("TIME", [float("nan")])[0]
-    return {"params": params, "time": time, "arrays": arrays}
+    """Returns dict: params (name -> float), time, arrays (cell arrays: name -> list), polys
+    (every polygon's vertex lists (x, y)). Exits with status 2 and one line when the file cannot
+    be read or is not a frame."""
+    try:
+        f = pr.read_frame(path)
+    except pr.ReadError as e:
+        fail(e)
+    x, y, off = pr.tolist(f.x), pr.tolist(f.y), pr.tolist(f.offsets)
+    return {"params": f.params, "time": f.time, "arrays": {k: pr.tolist(v) for k, v in f.cells.items()},
+            "polys": [(x[a:b], y[a:b]) for a, b in zip(off, off[1:])]}
 
 
 def polygons(fr):
-    a = fr["arrays"]
-    pts, conn, offs = a["points"], a["connectivity"], a["offsets"]
-    polys, start = [], 0
-    for end in offs:
-        idx = conn[start:end]
-        polys.append(([pts[3 * i] for i in idx], [pts[3 * i + 1] for i in idx]))
-        start = end
-    return polys
+    return fr["polys"]
 
 
 def area_perimeter(x, y):
@@ -269,10 +234,12 @@ def frame_stats(index, path, reach_override):
         reach = P["h"] + P.get("sh", 0) + P.get("ss", 0) if P.get("kh", 0) > 0 else P["h"]
     else:
         fail(f"{path}: no parameters in the XML comment; give --reach")
+    if not (math.isfinite(reach) and reach > 0):
+        fail(f"{path}: its parameters give a reach of {reach!r}; give --reach")
     polys = polygons(fr)
     rigid = fr["arrays"].get("rigid", [0] * len(polys))
     nbr = neighbour_sets(polys, reach)
-    edge = boundary_cells(polys, P.get("lmax", 0.2))
+    edge = boundary_cells(polys, P.get("lmax", 0.2)) if polys else []
     # rigid polygons (walls, obstacles) are not cells: left out of every figure, and a cell that
     # touches one is a boundary cell
     cells = [p for p in range(len(polys)) if not rigid[p]]
@@ -350,8 +317,11 @@ def growth(files):
     """First frame with at least 2^k cells, from the frames' headers."""
     first = {}
     for index, path in files:
-        with open(path, "rb") as f:
-            m = re.search(rb'NumberOfPolys="(\d+)"', f.read(8192))
+        try:
+            with open(path, "rb") as f:
+                m = re.search(rb'NumberOfPolys="(\d+)"', f.read(8192))
+        except OSError as e:
+            fail(f"cannot read {path}: {e.strerror or e}")
         if not m:
             continue
         n, k = int(m.group(1)), 2
@@ -389,7 +359,7 @@ def fmt(s):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\nFrames are")[0],
+    ap = Parser(description=__doc__.split("\n\nFrames are")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir", help="the run's output folder (frame*.vtp)")
     ap.add_argument("--frames", help="frames to analyse: N, -N (from the end: -1 is the last), A:B, comma-separated; "
@@ -398,6 +368,8 @@ def main():
     ap.add_argument("--growth", action="store_true", help="also the first frame with at least 2, 4, 8, ... cells")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     args = ap.parse_args()
+    if args.reach is not None and not (math.isfinite(args.reach) and args.reach > 0):
+        fail(f"--reach must be a finite distance > 0, got {args.reach!r}")
     if not os.path.isdir(args.dir):
         fail(f"{args.dir}: not a folder")
     files = frame_files(args.dir)

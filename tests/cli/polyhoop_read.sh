@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# scripts/polyhoop_read.py, the reader of a run's output without VTK: a binary run and an --ascii
+# run of the same frames read the same values, with numpy and without it; VTK's own reader reads
+# the same values where /usr/bin/python3 has VTK; the logs come back as columns; the command
+# line prints frames, cells and vertices and refuses what it cannot read; tissue_stats.py and
+# plot_log.py, which read through it, give the same results on both kinds of frames.
+source "$(dirname "$0")/lib.sh"
+export PYTHONDONTWRITEBYTECODE=1   # (the tests import modules of scripts/: no scripts/__pycache__/)
+
+# numpy_python: a Python that imports numpy (python3, else /usr/bin/python3); empty if none
+numpy_python() {
+    local py
+    for py in python3 /usr/bin/python3; do
+        if "$py" -c 'import numpy' 2> /dev/null; then echo "$py"; return; fi
+    done
+}
+
+# backends: "NAME COMMAND" lines: the reader without numpy (always) and with it (where found)
+backends() {
+    echo "lists env POLYHOOP_READ_NO_NUMPY=1 python3"
+    local py
+    py=$(numpy_python)
+    [ -z "$py" ] || echo "numpy $py"
+}
+
+# runs of the same frames, binary and --ascii: $D/bin and $D/ascii from 7 hexagonal cells (which
+# divide), $D/bin1 and $D/ascii1 from the default cell (which divides once)
+two_runs() {
+    command -v python3 > /dev/null || skip "python3 is not on PATH"
+    scripts/make_hex.py 7 "$D/hex.off" > /dev/null
+    ./polyhoop -q -j 1 -n 2 -s 100 -o "$D/bin" "$D/hex.off" > /dev/null
+    ./polyhoop -q -j 1 -n 2 -s 100 --ascii -o "$D/ascii" "$D/hex.off" > /dev/null
+    ./polyhoop -q -j 1 -n 3 -s 300 -o "$D/bin1" > /dev/null
+    ./polyhoop -q -j 1 -n 3 -s 300 --ascii -o "$D/ascii1" > /dev/null
+}
+
+test_polyhoop_read_binary_equals_ascii() {
+    two_runs
+    local name cmd
+    while read -r name cmd; do
+        $cmd - "$D" "$name" << 'PY' || fail "$name: see above"
+import sys
+sys.path.insert(0, "scripts")
+import polyhoop_read as pr
+d, backend = sys.argv[1], sys.argv[2]
+L = pr.tolist
+for a, b, frames in (("bin", "ascii", 3), ("bin1", "ascii1", 4)):
+    ra, rb = pr.Run(d + "/" + a), pr.Run(d + "/" + b)
+    assert len(ra) == len(rb) == frames, (len(ra), len(rb))
+    assert ra.times == rb.times and ra.times[0] == 0.0, (ra.times, rb.times)
+    for k, (fa, fb) in enumerate(zip(ra, rb)):
+        assert fa.time == fb.time == ra.times[k], (fa.time, fb.time, ra.times[k])
+        assert (fa.npolys, fa.npoints) == (fb.npolys, fb.npoints)
+        assert len(fa.x) == fa.npoints and len(fa.offsets) == fa.npolys + 1 and L(fa.offsets)[0] == 0
+        for attr in ("x", "y", "offsets", "connectivity", "vtk_offsets", "points"):
+            assert L(getattr(fa, attr)) == L(getattr(fb, attr)), attr
+        assert list(fa.cells) == list(fb.cells) and len(fa.cells) >= 12, list(fa.cells)
+        for n in fa.cells:
+            assert len(fa.cells[n]) == fa.npolys and L(fa.cells[n]) == L(fb.cells[n]), n
+        assert list(fa.points_data) == ["velocity"] and L(fa.points_data["velocity"]) == L(fb.points_data["velocity"])
+        assert fa.params == fb.params and fa.params["dt"] == 1e-4, fa.params
+        # polygon p's vertices are x[offsets[p]:offsets[p + 1]], in the connectivity's order
+        pts, conn, off = L(fa.points), L(fa.connectivity), L(fa.offsets)
+        for p in range(fa.npolys):
+            x, y = fa.polygon(p)
+            assert L(x) == [pts[i][0] for i in conn[off[p]:off[p + 1]]]
+            assert L(y) == [pts[i][1] for i in conn[off[p]:off[p + 1]]]
+        # numpy arrays with numpy, lists without
+        want = list if backend == "lists" else type(__import__("numpy").zeros(1))
+        assert all(type(v) is want for v in [fa.x, fa.offsets] + list(fa.cells.values())), backend
+    assert L(fa.cells["id"]) != [] and (a != "bin1" or fa.npolys == 2), fa.npolys
+PY
+    done < <(backends)
+}
+
+# VTK's reader (scripts/check_vtp.py --dump, where /usr/bin/python3 has VTK) reads the values that
+# polyhoop_read.py reads: points, polygons, and every cell, point and field array
+test_polyhoop_read_matches_vtk() {
+    /usr/bin/python3 -c 'import vtk' 2> /dev/null || skip "no VTK for /usr/bin/python3 (apt-get install -y python3-vtk9)"
+    two_runs
+    local run k name cmd
+    for run in bin ascii bin1; do
+        for k in 0 2; do
+            /usr/bin/python3 scripts/check_vtp.py "$D/$run/frame00000$k.vtp" --dump "$D/$run.$k.dump" > /dev/null
+        done
+    done
+    while read -r name cmd; do
+        $cmd - "$D" << 'PY' || fail "$name: see above"
+import ast, sys
+sys.path.insert(0, "scripts")
+import polyhoop_read as pr
+d = sys.argv[1]
+L = pr.tolist
+for run in ("bin", "ascii", "bin1"):
+    for k in (0, 2):
+        f = pr.read_frame("%s/%s/frame00000%d.vtp" % (d, run, k))
+        polys, arrays = [], {}
+        for line in open("%s/%s.%d.dump" % (d, run, k)):
+            kind, rest = line.split(" ", 1)
+            if kind == "points":
+                points = ast.literal_eval(rest)
+            elif kind == "poly":
+                polys.append(ast.literal_eval(rest))
+            else:
+                name, rest = rest.split(" ", 1)
+                arrays[(kind, name)] = ast.literal_eval(rest[rest.index("["):])
+        assert [list(p) for p in points] == [list(p) for p in L(f.points)], "points"
+        conn, off = L(f.connectivity), L(f.offsets)
+        assert polys == [conn[a:b] for a, b in zip(off, off[1:])], "polygons"
+        mine = {("cell", n): v for n, v in f.cells.items()}
+        mine.update({("field", n): v for n, v in f.field.items()})
+        # (point arrays: VTK's in the file's point order; the reader's in polygon order)
+        assert set(k for k in arrays if k[0] != "point") == set(mine), (sorted(arrays), sorted(mine))
+        for key, v in mine.items():
+            assert [float(a) for a in L(v)] == arrays[key], key
+        vel = [list(v) for v in L(f.points_data["velocity"])]
+        flat = arrays[("point", "velocity")]
+        assert vel == [flat[3 * i:3 * i + 3] for i in conn], "velocity"
+PY
+    done < <(backends)
+}
+
+# events.csv and observables.csv as columns: typed arrays equal to what the csv module reads
+test_polyhoop_read_logs() {
+    two_runs
+    local name cmd
+    while read -r name cmd; do
+        $cmd - "$D" << 'PY' || fail "$name: see above"
+import csv, sys
+sys.path.insert(0, "scripts")
+import polyhoop_read as pr
+d = sys.argv[1]
+L = pr.tolist
+run = pr.Run(d + "/bin1")
+obs, ev = run.observables(), run.events()
+rows = list(csv.DictReader(open(d + "/bin1/observables.csv")))
+assert list(obs) == list(rows[0]) and len(rows) == len(run) == 4, (list(obs), len(rows))
+for n, col in obs.items():
+    assert [float(v) for v in L(col)] == [float(r[n]) for r in rows], n
+assert L(obs["frame"]) == [0, 1, 2, 3] and all(abs(a - b) < 1e-12 for a, b in zip(L(obs["time"]), run.times))
+rows = list(csv.DictReader(open(d + "/bin1/events.csv")))
+assert list(ev) == ["step", "time", "event", "before", "after"] and len(rows) >= 1
+assert L(ev["step"]) == [int(r["step"]) for r in rows] and L(ev["time"]) == [float(r["time"]) for r in rows]
+assert L(ev["event"]) == [r["event"] for r in rows] and "division" in L(ev["event"])
+assert L(ev["after"]) == [r["after"] for r in rows]
+try:
+    pr.read_csv(d + "/bin1/events.csv", numeric=["after"])
+    sys.exit("events.csv's after column taken for numbers")
+except pr.ReadError as e:
+    assert "line 2: after is" in str(e), e
+PY
+    done < <(backends)
+}
+
+# the command line: a run's frames, a frame's cells and vertices as CSV; what cannot be read is
+# refused in one line with status 2; --help without numpy
+test_polyhoop_read_cli() {
+    two_runs
+    local R=scripts/polyhoop_read.py
+    $R "$D/bin1" > "$D/frames"
+    [ "$(head -n 1 "$D/frames")" = "frame,time,polygons,vertices" ] && [ "$(wc -l < "$D/frames")" = 5 ] || fail "$(cat "$D/frames")"
+    grep -qx '0,0.0,1,40' "$D/frames" || fail "frame 0 is not one cell of 40 vertices: $(cat "$D/frames")"
+    $R "$D/bin" --frame -1 > "$D/cells"
+    [ "$(wc -l < "$D/cells")" = $(($(sed -n 's/.*NumberOfPolys="\([0-9]*\)".*/\1/p' "$D/bin/frame000002.vtp") + 1)) ] ||
+        fail "not a line per cell: $(cat "$D/cells")"
+    has "$D/cells" "polygon,vertices,id,parent,generation,age,area"
+    $R "$D/ascii/frame000002.vtp" > "$D/cells2"
+    cmp -s "$D/cells" "$D/cells2" || fail "the cells of a binary and an ascii frame differ"
+    $R "$D/bin/frame000002.vtp" --points > "$D/points"
+    [ "$(wc -l < "$D/points")" = $(($(sed -n 's/.*NumberOfPoints="\([0-9]*\)".*/\1/p' "$D/bin/frame000002.vtp") + 1)) ] ||
+        fail "not a line per vertex"
+    has "$D/points" "polygon,x,y,velocity_0,velocity_1,velocity_2"
+    POLYHOOP_READ_NO_NUMPY=1 $R --help > /dev/null || fail "--help exited $?"
+    mkdir "$D/bad"
+    head -c 3000 "$D/bin/frame000001.vtp" > "$D/bad/frame000001.vtp"
+    local bad
+    for bad in "$D/none" "$D/bad" "$D/bad/frame000001.vtp" "$D/bin1 --frame 9" "$D/bin/frame000001.vtp --frame 1" "$D/hex.off"; do
+        status 2 errs "$D/err" $R $bad
+        [ "$(wc -l < "$D/err")" = 1 ] || fail "$bad: not one line: $(cat "$D/err")"
+        lacks "$D/err" Traceback
+    done
+}
+
+# cells_dataframe: a pandas DataFrame of the cells where pandas imports, else an ImportError that
+# says what to install
+test_polyhoop_read_dataframe() {
+    two_runs
+    local py
+    for py in python3 /usr/bin/python3; do
+        command -v "$py" > /dev/null || continue
+        "$py" - "$D" << 'PY' || fail "$py: see above"
+import sys
+sys.path.insert(0, "scripts")
+import polyhoop_read as pr
+f = pr.Run(sys.argv[1] + "/bin").frame(-1)
+try:
+    import pandas
+except ImportError:
+    try:
+        pr.cells_dataframe(f)
+        sys.exit("no ImportError without pandas")
+    except ImportError as e:
+        assert "pandas" in str(e)
+    sys.exit(0)
+df = pr.cells_dataframe(f)
+off = pr.tolist(f.offsets)
+assert len(df) == f.npolys and "area" in df.columns and list(df["vertices"]) == [b - a for a, b in zip(off, off[1:])]
+assert list(df["area"]) == pr.tolist(f.cells["area"]) and df.attrs["time"] == f.time
+PY
+    done
+}
+
+# tissue_stats.py and plot_log.py read through polyhoop_read.py: the same figures from a binary
+# and an --ascii run of the same frames, and the same with numpy and without
+test_polyhoop_read_scripts_agree() {
+    two_runs
+    local name cmd run
+    while read -r name cmd; do
+        for run in bin ascii bin1 ascii1; do
+            $cmd scripts/tissue_stats.py "$D/$run" --json --frames 0:-1 --growth | grep -v '"dir"\|"file"' > "$D/$run.$name.json"
+            $cmd scripts/plot_log.py "$D/$run/observables.csv" polygons kinetic U_total --log -o "$D/$run.$name.svg"
+            sed -i "s|$D/$run/|RUN/|" "$D/$run.$name.svg"
+        done
+        cmp -s "$D/bin.$name.json" "$D/ascii.$name.json" || fail "$name: tissue_stats differs between binary and ascii"
+        cmp -s "$D/bin1.$name.json" "$D/ascii1.$name.json" || fail "$name: tissue_stats differs between binary and ascii"
+        cmp -s "$D/bin1.$name.svg" "$D/ascii1.$name.svg" || fail "$name: plot_log differs between binary and ascii"
+        has "$D/bin.$name.json" '"cells": 7'
+        cmp -s "$D/bin1.$name.json" "$D/bin1.lists.json" || fail "$name: tissue_stats differs with numpy"
+        cmp -s "$D/bin1.$name.svg" "$D/bin1.lists.svg" || fail "$name: plot_log differs with numpy"
+    done < <(backends)
+}
+
+run_file "$@"

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# scripts/sweep.py's input: every run gets the input of the base header's showcase (or --input),
+# recorded in result.json; a failed run's or build's first error line is in result.json and
+# summary.txt; more seeds than one on a deterministic header give a warning.
+source "$(dirname "$0")/lib.sh"
+export PYTHONDONTWRITEBYTECODE=1   # (the tests import modules of scripts/: no scripts/__pycache__/)
+
+need_python3() { command -v python3 > /dev/null || skip "python3 is not on PATH"; }
+
+# json FILE KEY: the value of KEY in the JSON object of FILE, printed by Python
+json() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
+
+# The documented example, shortened to one frame of 10 steps: foam's walls (Nr = 3) need
+# inputs/foam.off, which every run now gets; the four runs succeed, with a warning that foam is
+# deterministic. (Before, each run failed on the default one-cell input.)
+test_sweep_input_documented_example() {
+    need_python3
+    local st=0 k
+    scripts/sweep.py params/foam.h --name test_sweep_foam --set gamma=1e2,1e3 --seeds 1,2 -j 1 --out "$D/s" \
+        -- -n 1 -s 10 > "$D/log" 2> "$D/err" || st=$?
+    [ $st = 0 ] || { cat "$D/log" "$D/err" >&2; fail "the documented sweep exited $st"; }
+    has "$D/s/summary.txt" "4 of 4 runs ok"
+    has "$D/log" "input inputs/foam.off (showcase foam)"
+    has "$D/err" "warning: params/foam.h is deterministic" "identical except for their seed"
+    [ "$(wc -l < "$D/err")" = 1 ] || fail "more than the warning on stderr: $(cat "$D/err")"
+    for k in gamma_1e2-seed1 gamma_1e2-seed2 gamma_1e3-seed1 gamma_1e3-seed2; do
+        [ "$(json "$D/s/$k/result.json" input)" = "$PWD/inputs/foam.off" ] || fail "$k: input $(json "$D/s/$k/result.json" input)"
+        [ "$(json "$D/s/$k/result.json" command | grep -o "'[^']*'\]$")" = "'$PWD/inputs/foam.off']" ] ||
+            fail "$k: the input is not the command's last argument"
+        [ -f "$D/s/$k/frame000001.vtp" ] || fail "$k: no frame 1"
+        [ "$(json "$D/s/$k/result.json" error)" = None ] || fail "$k: an error recorded for a good run"
+    done
+}
+
+# --input replaces the default; a run that fails on it (foam's Nr = 3 walls, one polygon) has
+# its first error line in result.json and summary.txt
+test_sweep_input_given_and_error_line() {
+    need_python3
+    local st=0 want="Nr = 3 rigid polygons requested but the input has only 1"
+    scripts/sweep.py params/foam.h --name test_sweep_foam --set gamma=1e3 --input inputs/ensemble.off -j 1 \
+        --out "$D/s" -- -n 1 -s 10 > "$D/log" 2> "$D/err" || st=$?
+    [ $st = 1 ] || fail "a sweep whose run failed exited $st"
+    [ "$(json "$D/s/gamma_1e3-seed1/result.json" input)" = "$PWD/inputs/ensemble.off" ] || fail "--input not recorded"
+    [ "$(json "$D/s/gamma_1e3-seed1/result.json" input_from)" = "--input" ] || fail "--input's source not recorded"
+    json "$D/s/gamma_1e3-seed1/result.json" error > "$D/error"
+    has "$D/error" "polyhoop: " "$want"
+    has "$D/s/summary.txt" "gamma_1e3-seed1: polyhoop: " "$want" "0 of 1 runs ok"
+    lacks "$D/err" "warning"   # one seed: no warning
+}
+
+# a variant that does not compile: its first compiler error is the run's error line
+test_sweep_input_build_error_line() {
+    need_python3
+    local st=0
+    scripts/sweep.py params/default.h --name test_sweep_bad --set lmin=0.2 --out "$D/b" --task 0 > "$D/log" 2>&1 || st=$?
+    [ $st = 1 ] || fail "a failed build exited $st"
+    json "$D/b/lmin_0.2-seed1/result.json" error > "$D/error"
+    has "$D/error" "the build failed" "error:" "lmax must be > 2 lmin"
+    scripts/sweep.py params/default.h --name test_sweep_bad --set lmin=0.2 --out "$D/b" --summarise > /dev/null || true
+    has "$D/b/summary.txt" "lmin_0.2-seed1: the build failed" "lmax must be > 2 lmin"
+}
+
+# the seed warning: a deterministic header with two seeds (also only some variants of a sweep),
+# not with one seed, not on a stochastic header (noise, or polygons drawn for the attractor)
+test_sweep_input_seed_warning() {
+    need_python3
+    scripts/sweep.py params/foam.h --seeds 1,2 --list > /dev/null 2> "$D/err"
+    has "$D/err" "sweep.py: warning: params/foam.h is deterministic"
+    scripts/sweep.py params/default.h --set dt=1e-4 --seeds 1,2,3 --list > /dev/null 2> "$D/err"
+    has "$D/err" "params/default.h is deterministic" "its 3 seeds"
+    scripts/sweep.py params/foam.h --set D=0,0.1 --seeds 1,2 --list > /dev/null 2> "$D/err"
+    has "$D/err" "warning: variant D_0 of params/foam.h is deterministic"
+    lacks "$D/err" "D_0.1"
+    local quiet
+    for quiet in "params/foam.h --seeds 7" "params/population.h --seeds 1,2" "params/migration.h --seeds 1,2" \
+        "tests/params_noise.h --seeds 1,2" "params/foam.h --set v0=0.5 --seeds 1,2"; do
+        scripts/sweep.py $quiet --list > /dev/null 2> "$D/err"
+        [ ! -s "$D/err" ] || fail "$quiet: $(cat "$D/err")"
+    done
+}
+
+# the default input of each showcase's header, as --list leaves it (nothing made), and an input
+# after -- or one that cannot be read refused
+test_sweep_input_defaults_and_refusals() {
+    need_python3
+    scripts/sweep.py params/foam.h --input "$D/none.off" --list > /dev/null 2> "$D/err" && fail "a missing --input was taken"
+    has "$D/err" "is not a readable file"
+    scripts/sweep.py params/foam.h --list -- -n 1 inputs/foam.off > /dev/null 2> "$D/err" && fail "an input after -- was taken"
+    has "$D/err" "give the input with --input FILE"
+    # params/organ.h's showcase runs inputs/ensemble.off; a header of one's own that includes
+    # foam.h gets foam's input, one that includes default.h alone the program's default
+    printf '#include "%s/params/foam.h"\n#undef P_gamma\n#define P_gamma 5e2\n' "$PWD" > "$D/mine.h"
+    printf '#include "%s/params/default.h"\n' "$PWD" > "$D/plain.h"
+    python3 - "$D" << 'PY' || fail "see above"
+import sys
+sys.path.insert(0, "scripts")
+import sweep
+def default(h):
+    files = []
+    sweep.header_macros(h, files=files)
+    return sweep.default_input(files)
+for h, want in (("params/foam.h", "inputs/foam.off"), ("params/organ.h", "inputs/ensemble.off"),
+                ("params/emulsion.h", "inputs/emulsion.off"), (sys.argv[1] + "/mine.h", "inputs/foam.off")):
+    got = default(h)[0]
+    if got != sweep.ROOT + "/" + want:
+        sys.exit("%s: default input %s, expected %s" % (h, got, want))
+for h, show in (("params/migration.h", "migration"), ("params/projectiles.h", "projectiles")):
+    if default(h)[1] != show:
+        sys.exit("%s: not the generated input of showcase %s: %s" % (h, show, default(h)))
+for h in ("params/default.h", "params/hex.h", sys.argv[1] + "/plain.h"):
+    if default(h)[:2] != (None, None):
+        sys.exit("%s: an input where the program's default is expected: %s" % (h, default(h)))
+PY
+}
+
+run_file "$@"
