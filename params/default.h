@@ -75,4 +75,8 @@
  *   P_CHEM_REACTION the name of a function double f(int s, const double *c, int type): the reaction
  *                   rate of species s at a node (default: none)
  *   P_CHEM_RESPONSE the name of a function void f(const ChemCell *cell, ChemAct *act): a cell's
- *                   response to what it senses (default: none) */
+ *                   response to what it senses (default: none)
+ * and with P_ntypes > 1, per cell type (docs/model.md 11; the values above for all types otherwise):
+ *   P_TYPE_ka, P_TYPE_gamma, P_TYPE_kl, P_TYPE_kb, P_TYPE_Q, P_TYPE_alpha_mu, P_TYPE_Amax_mu,
+ *   P_TYPE_v0   { value of type 0, of type 1, ... }
+ *   P_TYPE_kh   { { kh of types 0-0, 0-1, ... }, { 1-0, 1-1, ... }, ... }: symmetric, at most P_kh */

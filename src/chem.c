@@ -324,6 +324,12 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
         for (int t = 0; t < m->ntypes; t++) fprintf(f, " %.17g", m->type_value[k][t]);
         fprintf(f, " (by cell type)\n");
     }
+    if (m->type_kh) {
+        fprintf(f, "%s%-9s =", prefix, "kh");
+        for (int a = 0; a < m->ntypes; a++)
+            for (int b = 0; b < m->ntypes; b++) fprintf(f, " %.17g%s", m->type_kh[a * m->ntypes + b], b + 1 < m->ntypes ? "" : a + 1 < m->ntypes ? ";" : "");
+        fprintf(f, " (by pair of cell types, row by row)\n");
+    }
     fprintf(f, "%s%-9s = %d\n", prefix, "species", m->ns);
     if (m->ns == 0) return;
     fprintf(f, "%s%-9s = %.17g %.17g %.17g %.17g (x0 y0 x1 y1), dx = %.17g, max_substeps = %d\n", prefix, "domain",

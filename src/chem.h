@@ -67,6 +67,9 @@ typedef struct ChemModel {
     void (*response)(const ChemCell *cell, ChemAct *act);
     /* per CHEM_TYPE_PARAMS: ntypes values, or NULL: the header's value for every type */
     const double *type_value[CHEM_TYPE_NPARAMS];
+    /* the adhesion stiffness kh between cell types a and b at [a * ntypes + b] (symmetric, at
+     * most the header's kh, which sets the reach), or NULL: kh for every pair */
+    const double *type_kh;
 } ChemModel;
 
 typedef struct Chem {

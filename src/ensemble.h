@@ -84,6 +84,8 @@ typedef struct Ensemble {
     Event *events;     /* the events since the log was last written (log_events: 1 to keep them) */
     int nevents, events_cap, log_events;
     const struct Params *type_params;   /* per cell type (Sim sets it each step), or NULL: one set for all */
+    const double *type_kh;     /* adhesion stiffness by pair of cell types, ntypes_kh^2 (Sim sets it), or NULL: kh */
+    int ntypes_kh;
     struct EnsembleBands {   /* which thread works on which polygons: scheduling, never a result. bands.c
                                 makes them; adding or removing polygons marks them stale (np = -1) */
         int n, np, cap, ncap;  /* bands, the polygon count they were made for (-1: stale) */

@@ -2,14 +2,16 @@
  * literally (for tests). The per-pair force is inline in pair.h. */
 #include "pair.h"
 
-double pair_u(const Params *P, double s, int same)
+double pair_u(const Params *P, double s, int same) { return pair_u_kh(P, P->kh, s, same); }
+
+double pair_u_kh(const Params *P, double kh, double s, int same)
 {
     if (same) return s < 0 ? 0.5 * P->kr * s * s : 0;
     /* eq. 4 minus its value beyond the reach, u_inf = (kh sh^2 + ks ss^2) / 2, ks = kh sh / ss */
-    double sh = P->sh, ss = P->ss, uinf = 0.5 * P->kh * sh * (sh + ss);
+    double sh = P->sh, ss = P->ss, uinf = 0.5 * kh * sh * (sh + ss);
     if (s <= 0) return 0.5 * P->kr * s * s - uinf;
-    if (s <= sh) return 0.5 * P->kh * s * s - uinf;
-    if (s < sh + ss) return 0.5 * (P->kh * sh * sh + P->kh * sh / ss * (s - sh) * (2 * ss + sh - s)) - uinf;
+    if (s <= sh) return 0.5 * kh * s * s - uinf;
+    if (s < sh + ss) return 0.5 * (kh * sh * sh + kh * sh / ss * (s - sh) * (2 * ss + sh - s)) - uinf;
     return 0;
 }
 

@@ -27,13 +27,24 @@ double pair_u(const Params *P, double s, int same);
 
 /* Its derivative u'(s), the normal force density (eq. 5): repulsion kr s for s <= 0, adhesion
  * kh s up to sh, softening ks (sh + ss - s) up to sh + ss, ks = kh sh / ss. */
-static inline double pair_du(const Params *P, double s, int same)
+static inline double pair_du_kh(const Params *P, double kh, double s, int same)
 {
     if (s <= 0) return P->kr * s;
     if (same) return 0;                       /* adhesion acts between different polygons only */
-    if (s <= P->sh) return P->kh * s;
-    if (s < P->sh + P->ss) return P->kh * P->sh / P->ss * (P->sh + P->ss - s);
+    if (s <= P->sh) return kh * s;
+    if (s < P->sh + P->ss) return kh * P->sh / P->ss * (P->sh + P->ss - s);
     return 0;
+}
+static inline double pair_du(const Params *P, double s, int same) { return pair_du_kh(P, P->kh, s, same); }
+
+/* pair_u with the adhesion stiffness kh instead of P->kh (a pair of cell types, docs/model.md 11) */
+double pair_u_kh(const Params *P, double kh, double s, int same);
+
+/* The adhesion stiffness between the polygons of vertex i and of edge k: P->kh, or their cell
+ * types' entry of the header's matrix (docs/model.md 11). */
+static inline double pair_kh(const Ensemble *e, const Params *P, int i, int k)
+{
+    return e->type_kh ? e->type_kh[e->type[e->pid[i]] * e->ntypes_kh + e->type[e->pid[k]]] : P->kh;
 }
 
 /* Self-contact exclusion (docs/model.md 2): whether the arclength along the hoop between vertex i
@@ -75,14 +86,15 @@ static inline int pair_force(const Ensemble *e, const Params *P, int i, int k, i
      * (eqs. 25-28), all from the velocity of the closest point relative to P */
     double vrx = (1 - w) * e->vx[k] + w * e->vx[k1] - e->vx[i];
     double vry = (1 - w) * e->vy[k] + w * e->vy[k1] - e->vy[i];
-    double vn = vrx * nx + vry * ny, fn = pair_du(P, s, same) + P->cc * vn;
+    double kh = same ? 0 : pair_kh(e, P, i, k);
+    double vn = vrx * nx + vry * ny, fn = pair_du_kh(P, kh, s, same) + P->cc * vn;
     *fx = fn * nx;
     *fy = fn * ny;
     if (P->mu > 0 && !same) {
         double tx = vrx - vn * nx, ty = vry - vn * ny, vt = sqrt(tx * tx + ty * ty);
         if (vt > 0) { *fx += P->mu * fabs(fn) * tx / vt; *fy += P->mu * fabs(fn) * ty / vt; }
     }
-    if (u) *u = pair_u(P, s, same);
+    if (u) *u = pair_u_kh(P, kh, s, same);
     return 1;
 }
 

@@ -116,9 +116,16 @@ PH_CHECK(sizeof type_v0 / sizeof type_v0[0] == P_ntypes, "P_TYPE_v0 must give nt
 #else
 #define TYPE_v0 NULL
 #endif
+#ifdef P_TYPE_kh
+static const double type_kh[P_ntypes][P_ntypes] = P_TYPE_kh;
+#define TYPE_KH (&type_kh[0][0])
+#else
+#define TYPE_KH NULL
+#endif
 const ChemModel chem_compiled = { P_NS, P_ntypes, P_chem_x0, P_chem_y0, P_chem_x1, P_chem_y1, P_chem_dx,
                                   P_chem_max_substeps, P_CHEM_SPECIES, CHEM_REACTION, CHEM_RESPONSE,
-                                  { TYPE_ka, TYPE_gamma, TYPE_kl, TYPE_kb, TYPE_Q, TYPE_alpha_mu, TYPE_Amax_mu, TYPE_v0 } };
+                                  { TYPE_ka, TYPE_gamma, TYPE_kl, TYPE_kb, TYPE_Q, TYPE_alpha_mu, TYPE_Amax_mu, TYPE_v0 },
+                                  TYPE_KH };
 
 const char params_file[] = PH_PARAMS_FILE;
 const Params params_compiled = {

@@ -46,12 +46,31 @@ void sim_init(Sim *s, const Params *P, uint64_t seed)
     s->sort_from = REMODEL_SORT_FROM;
 }
 
+/* the cell types' own parameters and adhesion, where the forces find them (the ensemble; a
+ * checkpoint's read starts it afresh, so before each use) */
+static void bind_types(Sim *s)
+{
+    s->e.type_params = s->type_params;
+    s->e.type_kh = s->chem.m.type_kh;
+    s->e.ntypes_kh = s->chem.m.ntypes;
+}
+
 int sim_chemistry(Sim *s, const ChemModel *m)
 {
     chem_free(&s->chem);
     free(s->type_params);
     s->type_params = NULL;
     if (chem_init(&s->chem, m, s->P.dt, s->error, sizeof s->error)) return -1;
+    for (int a = 0; m->type_kh && a < m->ntypes; a++)
+        for (int b = 0; b < m->ntypes; b++) {
+            double v = m->type_kh[a * m->ntypes + b];
+            if (!(v >= 0 && v <= s->P.kh) || v != m->type_kh[b * m->ntypes + a]) {
+                snprintf(s->error, sizeof s->error, "the adhesion matrix's kh[%d][%d] = %g must be >= 0, at most kh = %g (which "
+                         "sets the reach of adhesion: raise kh) and equal to kh[%d][%d] = %g", a, b, v, s->P.kh, b, a,
+                         m->type_kh[b * m->ntypes + a]);
+                return -1;
+            }
+        }
     int own = 0;
     for (int k = 0; k < CHEM_TYPE_NPARAMS; k++) own |= m->type_value[k] != NULL;
     if (!own) return 0;
@@ -85,7 +104,7 @@ void sim_free(Sim *s)
 
 void sim_draw_traits(Sim *s)
 {
-    s->e.type_params = s->type_params;
+    bind_types(s);
     for (int p = 0; p < s->e.np; p++)
         if (!s->e.rigid[p]) {
             topology_draw_traits(&s->e, &s->P, p);
@@ -117,7 +136,7 @@ int sim_step(Sim *s)
     Ensemble *e = &s->e;
     const Params *P = &s->P;
     double t0 = omp_get_wtime(), t1;
-    e->type_params = s->type_params;   /* (a checkpoint's read starts the ensemble afresh) */
+    bind_types(s);
 #define LAP(k) (t1 = omp_get_wtime(), s->timer[k] += t1 - t0, t0 = t1)
     if (e->step % s->sort_every == 0 && ensemble_vertex_count(e) >= s->sort_from && remodel_sort(e))
         contact_invalidate(&s->contact);   /* (a patch expects polygons in their old order) */
@@ -192,6 +211,7 @@ int sim_check_frame(Sim *s)
 
 void sim_neighbors(Sim *s, int *nb)
 {
+    bind_types(s);
     double lmax = forces_update_geometry(&s->e);
     contact_count_neighbors(&s->contact, &s->e, &s->P, lmax, nb);
 }

@@ -10,6 +10,7 @@
 #include "forces.h"
 #include "geometry.h"
 #include "harness.h"
+#include "pair.h"
 #include "sim.h"
 #include <math.h>
 #include <omp.h>
@@ -326,4 +327,51 @@ void test_chem_type_parameters(void)
     sim_free(&a);
     sim_free(&b);
     omp_set_num_threads(threads);
+}
+
+/* The adhesion matrix (P_TYPE_kh): two square cells h + sh/2 apart adhere with the kh of their
+ * types' pair (the force on the middle vertex of a facing side scales with it, and the pair law
+ * with that kh is the derivative of its energy, checked by central differences); an asymmetric matrix, or an entry above kh (which sets the reach), is
+ * refused at start. */
+void test_chem_adhesion_matrix(void)
+{
+    Params P = fx_params_zero();
+    P.kr = 1e6; P.kh = 1e5; P.sh = P.ss = 0.01;
+    static const double kh[4] = { 1e5, 2e4, 2e4, 5e4 };
+    ChemModel m = { .ntypes = 2, .type_kh = kh };
+    static Sim s;
+    sim_init(&s, &P, 1);
+    ENSURE_MSG(sim_chemistry(&s, &m) == 0, "%s", s.error);
+    double x[8] = { 0, 0.5, 1, 1, 1, 0.5, 0, 0 }, y[8] = { 0, 0, 0, 0.5, 1, 1, 1, 0.5 }, x2[8], gap = P.h + 0.5 * P.sh;
+    for (int k = 0; k < 8; k++) x2[k] = x[k] + 1 + gap;
+    ensemble_add_polygon(&s.e, 8, x, y, 1, 0);
+    ensemble_add_polygon(&s.e, 8, x2, y, 1, 0);
+    sim_draw_traits(&s);   /* (binds the matrix) */
+    double f[3];
+    for (int pair = 0; pair < 3; pair++) {   /* types (0, 0), (0, 1), (1, 1) */
+        s.e.type[0] = pair == 2;
+        s.e.type[1] = pair > 0;
+        for (int i = 0; i < 16; i++) s.e.fx[i] = s.e.fy[i] = 0;
+        double U;
+        contact_forces(&s.contact, &s.e, &s.P, forces_update_geometry(&s.e), &U);
+        f[pair] = s.e.fx[3];   /* (vertex 3 of the left square, at (1, 0.5), pulled towards the right one) */
+        /* the pair law with this kh: its force is minus the derivative of its energy */
+        double k = kh[pair == 0 ? 0 : pair == 1 ? 1 : 3];
+        for (double t = -0.004; t < 0.03; t += 0.0007) {
+            double d = 1e-7, g = (pair_u_kh(&s.P, k, t + d, 0) - pair_u_kh(&s.P, k, t - d, 0)) / (2 * d);
+            ENSURE_MSG(fabs(g - pair_du_kh(&s.P, k, t, 0)) < 1e-3 * (1 + fabs(g)), "s = %g, kh = %g", t, k);
+        }
+    }
+    fprintf(stderr, "  force on the middle vertex: %.6g, %.6g, %.6g for kh %g, %g, %g\n", f[0], f[1], f[2], kh[0], kh[1], kh[3]);
+    ENSURE(f[0] > 0);
+    ENSURE_CLOSE(f[1] / f[0], kh[1] / kh[0], 1e-12);
+    ENSURE_CLOSE(f[2] / f[0], kh[3] / kh[0], 1e-12);
+    sim_free(&s);
+    static const double asym[4] = { 1e5, 2e4, 3e4, 5e4 }, above[4] = { 2e5, 0, 0, 1e5 };
+    sim_init(&s, &P, 1);
+    m.type_kh = asym;
+    ENSURE(sim_chemistry(&s, &m) == -1 && strstr(s.error, "kh[0][1] = 20000"));
+    m.type_kh = above;
+    ENSURE(sim_chemistry(&s, &m) == -1 && strstr(s.error, "at most kh = 100000"));
+    sim_free(&s);
 }
