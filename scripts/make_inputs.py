@@ -288,8 +288,14 @@ def gradient(path, size=24, seed=None):
             polys.append((circle(cx, cy, r, 0.1), 3 if i == 0 else 1))
     write_off(path, polys, "a morphogen gradient: %d x 6 cells of radius 0.5, the first column of type 1 (the source)" % size)
 
+def chemotaxis(path, size=12, seed=None):
+    """Chemotaxis (params/chemotaxis.h): `size` cells of radius 0.5 (32 vertices) on a grid of
+    2 by 2 L, from x = 5 and y = 1.5, far enough apart not to touch (nothing is random)."""
+    polys = [(circle(5 + 2 * (k // 2), 1.5 + 3 * (k % 2), 0.5, 0.1), 1) for k in range(size)]
+    write_off(path, polys, "chemotaxis: %d cells of radius 0.5, 1 L apart or more" % size)
+
 KEPT = ("emulsion", "foam", "hourglass")    # the inputs kept in the repository's inputs/
-SCENES = {"emulsion": emulsion, "floppy": floppy, "foam": foam, "gradient": gradient, "hex_packing": hex_packing,
+SCENES = {"chemotaxis": chemotaxis, "emulsion": emulsion, "floppy": floppy, "foam": foam, "gradient": gradient, "hex_packing": hex_packing,
           "hourglass": hourglass, "projectiles": projectiles, "rubber_bands": rubber_bands, "vesicles": vesicles}
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Cell types and chemistry from the command line (docs/model.md 11): the gradient showcase's decay
-# length against sqrt(D/k), its field frames (.vti, listed in fields.pvd) the same at 1 and 2
+# length against sqrt(D/k), the chemotaxis showcase's drift against chi |grad c| / cv, its field frames (.vti, listed in fields.pvd) the same at 1 and 2
 # threads and after a restart, the input's types (z = 2 type + phase bit) and their errors, and
 # a header whose grid is too fine for its dt refused before the first step.
 source "$(dirname "$0")/lib.sh"
@@ -91,6 +91,37 @@ test_chem_too_fine_a_grid_refused() {
     status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -o "$D/run" "$G/gradient.off"
     has "$D/err" "D = 36" "dx = 0.005" "dt = 0.0001" "more than max_substeps = 100"
     [ ! -e "$D/run/frame000000.vtp" ] || fail "a frame was written"
+}
+
+# the mean x of the vertices of run $1 drifts between frames 20 and 40 at (prints it)
+drift() {
+    python3 - "$1" <<'PY'
+import sys
+sys.path.insert(0, "scripts")
+import polyhoop_read as pr
+run = pr.Run(sys.argv[1])
+def mean_x(k):
+    f = run.frame(k)
+    xs = list(f.x)
+    return sum(xs) / len(xs), f.time
+(a, ta), (b, tb) = mean_x(20), mean_x(40)
+print("%.9g" % ((b - a) / (tb - ta)))
+PY
+}
+
+# cells in an attractant held at 0 and 1 on the left and right sides drift up its gradient at
+# chi |grad c| / cv = 0.025 L/T (within 20 %), and twice as fast in twice the gradient
+test_chem_chemotaxis_drift() {
+    command -v python3 > /dev/null || skip "needs python3"
+    scripts/showcase.sh chemotaxis --out "$D/one" -- -j 1 -q --png-size 100x100 > "$D/one.log" 2>&1 || fail "the showcase failed: $(tail -n 3 "$D/one.log")"
+    mkdir -p "$D/p"
+    printf '#include "%s/params/chemotaxis.h"\n#undef P_CHEM_SPECIES\n#define P_CHEM_SPECIES { { .name = "attractant", .D_in = 400.0, .D_out = 400.0, .bc = { [CHEM_LEFT] = CHEM_FIXED, [CHEM_RIGHT] = CHEM_FIXED }, .c_bc = { [CHEM_RIGHT] = 2.0 } } }\n' "$PWD" > "$D/p/steep.h"
+    make -s B="$D/build" PARAMS="$D/p/steep.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    "$D/build/polyhoop" -j 1 -q -o "$D/two" build/showcase/chemotaxis/chemotaxis.off > "$D/two.log" 2>&1 || fail "the steep run failed"
+    v1=$(drift "$D/one") v2=$(drift "$D/two")
+    echo "  drift $v1 and $v2 L/T (predicted 0.025 and 0.05)" >&2
+    awk -v v="$v1" 'BEGIN { exit !(v > 0.02 && v < 0.03) }' || fail "drift $v1 is not within 20 % of 0.025"
+    awk -v a="$v1" -v b="$v2" 'BEGIN { exit !(b / a > 1.8 && b / a < 2.2) }' || fail "twice the gradient gives $v2, not twice $v1"
 }
 
 run_file "$@"
