@@ -294,8 +294,27 @@ def chemotaxis(path, size=12, seed=None):
     polys = [(circle(5 + 2 * (k // 2), 1.5 + 3 * (k % 2), 0.5, 0.1), 1) for k in range(size)]
     write_off(path, polys, "chemotaxis: %d cells of radius 0.5, 1 L apart or more" % size)
 
+def sorting(path, size=120, seed=11):
+    """Cell sorting (params/sorting.h): `size` cells of radius 0.5 (32 vertices) in hexagonal
+    packing, rows of 12, 0.1 apart, of two types drawn at random in equal numbers (z = 1: type 0,
+    z = 3: type 1), in a rigid box 0.3 from the outermost cells (4 walls first: Nr = 4)."""
+    rnd = random.Random(seed)
+    r, gap, cols = 0.5, 0.1, 12
+    d = 2 * r + gap
+    rows = (size + cols - 1) // cols
+    types = [k % 2 for k in range(size)]
+    rnd.shuffle(types)
+    cells = []
+    for k in range(size):
+        i, j = k % cols, k // cols
+        cells.append((circle(i * d + (d / 2 if j % 2 else 0), j * d * math.sqrt(3) / 2, r, 0.1), 1 + 2 * types[k]))
+    x0, y0 = -r - 0.3, -r - 0.3
+    x1, y1 = (cols - 1) * d + d / 2 + r + 0.3, (rows - 1) * d * math.sqrt(3) / 2 + r + 0.3
+    walls = [(subdivide(w, 0.2), 1) for w in box(x0, y0, x1, y1, 0.3)]
+    write_off(path, walls + cells, "cell sorting: 4 rigid walls (Nr = 4) around %d cells of radius 0.5, two types at random" % size)
+
 KEPT = ("emulsion", "foam", "hourglass")    # the inputs kept in the repository's inputs/
-SCENES = {"chemotaxis": chemotaxis, "emulsion": emulsion, "floppy": floppy, "foam": foam, "gradient": gradient, "hex_packing": hex_packing,
+SCENES = {"chemotaxis": chemotaxis, "emulsion": emulsion, "sorting": sorting, "floppy": floppy, "foam": foam, "gradient": gradient, "hex_packing": hex_packing,
           "hourglass": hourglass, "projectiles": projectiles, "rubber_bands": rubber_bands, "vesicles": vesicles}
 
 

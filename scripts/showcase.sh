@@ -12,10 +12,11 @@
 # foam (2F), emulsion (2G), hourglass (2H), organ (3), hex_packing (4C/D); projectiles (a jet of
 # particles shot at a cell, after Campello & Zohdi 2014; docs/model.md 5.2); gradient (a
 # morphogen made by a strip of source cells and degraded, decaying as exp(-x / sqrt(D/k));
-# docs/model.md 11), chemotaxis (cells drifting up an attractant's gradient at chi |grad c| / cv).
+# docs/model.md 11), chemotaxis (cells drifting up an attractant's gradient at chi |grad c| / cv),
+# sorting (two cell types that adhere only to their own kind gather into domains).
 # --quick runs 10 frames only (a minute or two), to see that it works; --out DIR writes there
 # instead of outputs/NAME/; options after -- go to polyhoop (e.g. -n 2 -s 20 --check).
-names="tissue migration vesicles floppy rubber_bands foam emulsion hourglass organ hex_packing projectiles gradient chemotaxis"
+names="tissue migration vesicles floppy rubber_bands foam emulsion hourglass organ hex_packing projectiles gradient chemotaxis sorting"
 case "${1:-}" in
     -h|--help|"") sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; [ -n "${1:-}" ]; exit $?;;
     --list) printf '%s\n' $names; exit 0;;
@@ -52,6 +53,7 @@ case "$name" in
     organ)        input=inputs/ensemble.off;  extra=(--max-cells 10000 --png-color age) ;;
     hex_packing)  input=$build/hex_packing.off; extra=(--png-color neighbors) ;;
     gradient)     input=$build/gradient.off;  extra=(--png-color type) ;;
+    sorting)      input=$build/sorting.off;   extra=(--png-color type) ;;
     chemotaxis)   input=$build/chemotaxis.off; extra=(--png-color velocity --png-view -0.5,-0.5,20.5,6.5) ;;
     projectiles)  input=$build/projectiles.off; vel=$build/projectiles.vel
                   extra=(--png-color velocity --png-view -2.2,-1.4,1.4,1.4 --velocities "$vel") ;;

@@ -377,6 +377,11 @@ static int cmp_pair(const void *a, const void *b)
 
 void contact_count_neighbors(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb)
 {
+    contact_count_neighbor_types(c, e, P, lmax, nb, NULL);
+}
+
+void contact_count_neighbor_types(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb, int *same)
+{
     if (list_usable(c, e, P)) from_list(c, e, P, NULL, NULL, WANT_NEIGHBORS);
     else {
         from_grid(c, e, P, NULL, NULL, lmax, -1, WANT_NEIGHBORS, NULL, 1);
@@ -397,8 +402,12 @@ void contact_count_neighbors(Contact *c, const Ensemble *e, const Params *P, dou
     }
     qsort(all, n, sizeof *all, cmp_pair);
     for (int p = 0; p < e->np; p++) nb[p] = 0;
+    for (int p = 0; same && p < e->np; p++) same[p] = 0;
     for (size_t k = 0; k < n; k++)
-        if (k == 0 || all[k][0] != all[k - 1][0] || all[k][1] != all[k - 1][1]) nb[all[k][0]]++;
+        if (k == 0 || all[k][0] != all[k - 1][0] || all[k][1] != all[k - 1][1]) {
+            nb[all[k][0]]++;
+            if (same && e->type[all[k][0]] == e->type[all[k][1]]) same[all[k][0]]++;
+        }
     free(all);
 }
 

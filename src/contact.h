@@ -115,6 +115,9 @@ void contact_invalidate(Contact *c);
  * For the neighbour count of a frame. */
 void contact_count_neighbors(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb);
 
+/* The same, and same[p] (unless NULL) = how many of them have p's cell type. */
+void contact_count_neighbor_types(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb, int *same);
+
 /* Whether the next evaluations keep their pairs as records (fusion looks at a step's pairs). */
 void contact_keep_records(Contact *c, int on);
 

@@ -31,6 +31,7 @@ static void observables_header(const Sim *s, char *buf, size_t len)
     size_t n = (size_t)snprintf(buf, len, "frame,step,time,polygons,vertices,area_mean,area_std,neighbors_mean,kinetic");
     for (int t = 0; t < U_TERMS && n < len; t++) n += (size_t)snprintf(buf + n, len - n, ",U_%s", forces_terms[t]);
     if (n < len) n += (size_t)snprintf(buf + n, len - n, ",U_contact,U_total,nested");
+    if (s->chem.m.ntypes > 1 && n < len) n += (size_t)snprintf(buf + n, len - n, ",homotypic");
     for (int k = 0; k < s->chem.m.ns && n < len; k++) n += (size_t)snprintf(buf + n, len - n, ",amount_%s", s->chem.m.sp[k].name);
     if (n < len) snprintf(buf + n, len - n, "\n");
 }
@@ -204,6 +205,18 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, char *err, s
     Contact fresh;   /* (a grid of its own: the step's neighbour list stays as it is) */
     contact_init(&fresh);
     contact_forces(&fresh, e, P, lmax, &uc);
+    /* with cell types: the share of the movable polygons' neighbours that have their own type
+     * (docs/model.md 11; 1/2 for two types well mixed in equal numbers, 1 when sorted) */
+    double homotypic = 0;
+    if (s->chem.m.ntypes > 1) {
+        int *nbt = ph_realloc(NULL, 2 * ((size_t)e->np + 1) * sizeof *nbt), *same = nbt + e->np + 1;
+        contact_count_neighbor_types(&fresh, e, P, lmax, nbt, same);
+        long all = 0, alike = 0;
+        for (int p = 0; p < e->np; p++)
+            if (!e->rigid[p]) all += nbt[p], alike += same[p];
+        homotypic = all ? (double)alike / (double)all : 0;
+        free(nbt);
+    }
     contact_free(&fresh);
     double mean = movable ? a1 / movable : 0, sd = movable ? sqrt(fmax(0, a2 / movable - mean * mean)) : 0, total = uc;
     char line[1024];
@@ -215,6 +228,7 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, char *err, s
         total += u[t];
     }
     n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g,%.12g,%d", uc, total, nested_count(e));
+    if (s->chem.m.ntypes > 1) n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g", homotypic);
     for (int k = 0; k < s->chem.m.ns; k++) n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g", chem_amount(&s->chem, k));
     n += (size_t)snprintf(line + n, sizeof line - n, "\n");
     snprintf(path, sizeof path, "%s/observables.csv", dir);

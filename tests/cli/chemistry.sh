@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Cell types and chemistry from the command line (docs/model.md 11): the gradient showcase's decay
-# length against sqrt(D/k), the chemotaxis showcase's drift against chi |grad c| / cv, its field frames (.vti, listed in fields.pvd) the same at 1 and 2
+# length against sqrt(D/k), the chemotaxis showcase's drift against chi |grad c| / cv, the sorting
+# showcase's share of like neighbours rising, its field frames (.vti, listed in fields.pvd) the same at 1 and 2
 # threads and after a restart, the input's types (z = 2 type + phase bit) and their errors, and
 # a header whose grid is too fine for its dt refused before the first step.
 source "$(dirname "$0")/lib.sh"
@@ -122,6 +123,21 @@ test_chem_chemotaxis_drift() {
     echo "  drift $v1 and $v2 L/T (predicted 0.025 and 0.05)" >&2
     awk -v v="$v1" 'BEGIN { exit !(v > 0.02 && v < 0.03) }' || fail "drift $v1 is not within 20 % of 0.025"
     awk -v a="$v1" -v b="$v2" 'BEGIN { exit !(b / a > 1.8 && b / a < 2.2) }' || fail "twice the gradient gives $v2, not twice $v1"
+}
+
+# two cell types that adhere only to their own kind, mixed at random, gather into domains: the
+# share of like neighbours (observables.csv, homotypic), averaged over blocks of 10 frames, never
+# falls by more than 0.02 from one block to the next, is at most 0.6 over the first and at least
+# 0.68 over the last (0.48 and 0.71 measured; with like and unlike pairs equally adhesive it stays
+# near 1/2)
+test_chem_sorting_demixes() {
+    scripts/showcase.sh sorting --out "$D/run" -- -j 1 -q --png-size 100x100 > "$D/log" 2>&1 || fail "the showcase failed: $(tail -n 3 "$D/log")"
+    awk -F, 'NR == 1 { for (k = 1; k <= NF; k++) if ($k == "homotypic") col = k; next }
+             NR > 2 { sum[int((NR - 3) / 10)] += $col; n[int((NR - 3) / 10)]++ }
+             END { if (!col) { print "no column homotypic" > "/dev/stderr"; exit 1 }
+                   for (b = 0; b in n; b++) { m = sum[b] / n[b]; printf "  block %d: %.3f\n", b, m > "/dev/stderr"
+                       if (b > 0 && m < last - 0.02) bad = 1; if (b == 0 && m > 0.6) bad = 1; last = m }
+                   if (last < 0.68) bad = 1; exit bad }' "$D/run/observables.csv" || fail "the types did not sort as stated"
 }
 
 run_file "$@"
