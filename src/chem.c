@@ -311,7 +311,9 @@ double chem_amount(const Chem *ch, int s)
 
 void chem_print(FILE *f, const ChemModel *m, const char *prefix)
 {
-    if (m->ns == 0 && m->ntypes == 1) return;
+    int own = m->type_kh != NULL;
+    for (int k = 0; k < CHEM_TYPE_NPARAMS; k++) own |= m->type_value[k] != NULL;
+    if (m->ns == 0 && m->ntypes <= 1 && !own) return;   /* (off: also a Sim that never set a model up) */
     fprintf(f, "%s%-9s = %d\n", prefix, "ntypes", m->ntypes);
     static const char *const tname[CHEM_TYPE_NPARAMS] = {
 #define CHEM_TYPE_NAME(name) #name,

@@ -116,7 +116,7 @@ void chem_sample_at(const Chem *ch, int s, double x, double y, double *c, double
 uint64_t chem_model_hash(const ChemModel *m);
 
 /* The model's settings as "name = value" lines with prefix (banner and frames; nothing when
- * ns = 0 and ntypes = 1). */
+ * ns = 0, ntypes <= 1 and no type has values of its own). */
 void chem_print(FILE *f, const ChemModel *m, const char *prefix);
 
 #endif

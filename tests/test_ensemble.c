@@ -68,7 +68,7 @@ void test_ensemble_checkpoint_keeps_every_field(void)
     /* values of their own that a checkpoint accepts: ids below next_id, parents below their child,
      * births before t, phase +-1, rigid and attracted 0 or 1, types 0 and 1 of a two-type build */
     static const ChemModel two_types = { .ntypes = 2 };
-    ENSURE(sim_chemistry(&r, &two_types) == 0);
+    ENSURE(sim_chemistry(&s, &two_types) == 0 && sim_chemistry(&r, &two_types) == 0);
     s.e.step = 1000 * s.P.Ns;
     s.e.t = (double)s.e.step * s.P.dt;
     s.e.next_id = 1000;
