@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include "chem.h"
 #include "geometry.h"
+#include "text.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -314,6 +315,7 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
     int own = m->type_kh != NULL;
     for (int k = 0; k < CHEM_TYPE_NPARAMS; k++) own |= m->type_value[k] != NULL;
     if (m->ns == 0 && m->ntypes <= 1 && !own) return;   /* (off: also a Sim that never set a model up) */
+    char b1[32], b2[32], b3[32], b4[32], b5[32];
     fprintf(f, "%s%-9s = %d\n", prefix, "ntypes", m->ntypes);
     static const char *const tname[CHEM_TYPE_NPARAMS] = {
 #define CHEM_TYPE_NAME(name) #name,
@@ -323,26 +325,27 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
     for (int k = 0; k < CHEM_TYPE_NPARAMS; k++) {
         if (!m->type_value[k]) continue;
         fprintf(f, "%s%-9s =", prefix, tname[k]);
-        for (int t = 0; t < m->ntypes; t++) fprintf(f, " %.17g", m->type_value[k][t]);
+        for (int t = 0; t < m->ntypes; t++) fprintf(f, " %s", text_number(m->type_value[k][t], b1));
         fprintf(f, " (by cell type)\n");
     }
     if (m->type_kh) {
         fprintf(f, "%s%-9s =", prefix, "kh");
         for (int a = 0; a < m->ntypes; a++)
-            for (int b = 0; b < m->ntypes; b++) fprintf(f, " %.17g%s", m->type_kh[a * m->ntypes + b], b + 1 < m->ntypes ? "" : a + 1 < m->ntypes ? ";" : "");
+            for (int b = 0; b < m->ntypes; b++)
+                fprintf(f, " %s%s", text_number(m->type_kh[a * m->ntypes + b], b1), b + 1 < m->ntypes ? "" : a + 1 < m->ntypes ? ";" : "");
         fprintf(f, " (by pair of cell types, row by row)\n");
     }
     fprintf(f, "%s%-9s = %d\n", prefix, "species", m->ns);
     if (m->ns == 0) return;
-    fprintf(f, "%s%-9s = %.17g %.17g %.17g %.17g (x0 y0 x1 y1), dx = %.17g, max_substeps = %d\n", prefix, "domain",
-            m->x0, m->y0, m->x1, m->y1, m->dx, m->max_substeps);
+    fprintf(f, "%s%-9s = %s %s %s %s (x0 y0 x1 y1), dx = %s, max_substeps = %d\n", prefix, "domain", text_number(m->x0, b1),
+            text_number(m->y0, b2), text_number(m->x1, b3), text_number(m->y1, b4), text_number(m->dx, b5), m->max_substeps);
     static const char *const side[4] = { "left", "right", "bottom", "top" };
     for (int s = 0; s < m->ns; s++) {
         const ChemSpecies *sp = &m->sp[s];
-        fprintf(f, "%sspecies %d (%s): D_in = %.17g, D_out = %.17g, k = %.17g, c0 = %.17g;", prefix, s, sp->name ? sp->name : "?",
-                sp->D_in, sp->D_out, sp->k, sp->c0);
+        fprintf(f, "%sspecies %d (%s): D_in = %s, D_out = %s, k = %s, c0 = %s;", prefix, s, sp->name ? sp->name : "?",
+                text_number(sp->D_in, b1), text_number(sp->D_out, b2), text_number(sp->k, b3), text_number(sp->c0, b4));
         for (int k = 0; k < 4; k++)
-            if (sp->bc[k] == CHEM_FIXED) fprintf(f, " %s fixed at %.17g", side[k], sp->c_bc[k]);
+            if (sp->bc[k] == CHEM_FIXED) fprintf(f, " %s fixed at %s", side[k], text_number(sp->c_bc[k], b1));
             else fprintf(f, " %s zero-flux", side[k]);
         fputc('\n', f);
     }

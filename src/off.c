@@ -36,7 +36,8 @@ typedef struct {
 static int fail(Reader *r, long line, const char *fmt, ...)
 {
     if (r->errlen == 0) return -1;
-    int n = snprintf(r->err, r->errlen, "%s:%ld: ", TEXT_ESC(r->path), line);
+    int n = line > 0 ? snprintf(r->err, r->errlen, "%s:%ld: ", TEXT_ESC(r->path), line)
+                     : snprintf(r->err, r->errlen, "%s: ", TEXT_ESC(r->path));   /* (no line: the file as a whole) */
     if (n >= 0 && (size_t)n < r->errlen) {
         va_list ap;
         va_start(ap, fmt);

@@ -1,7 +1,7 @@
 /* The OFF reader: turns a GeomView OFF file (docs/model.md 7) into polygons, each with its own copy
  * of its vertex coordinates, stored counter-clockwise, and its phase (+1 for odd z, -1 for even z).
- * Every malformed input is rejected with "path:line: what was expected, what was found"; line is 0
- * when the file could not be opened at all. On failure *out is left empty ({0, NULL}), so calling
+ * Every malformed input is rejected with "path:line: what was expected, what was found", or
+ * "path: why" when the file could not be opened at all. On failure *out is left empty ({0, NULL}), so calling
  * off_free on it is always safe. */
 #ifndef PH_OFF_H
 #define PH_OFF_H

@@ -69,6 +69,36 @@ static long parse_count(const char *opt, const char *arg, long min)
     return v;
 }
 
+/* The option nearest to a (at most 2 edits away, and fewer than half its letters), or NULL: for
+ * "did you mean". An exact match is returned as itself (an option that is missing its value). */
+static const char *closest_option(const char *a)
+{
+    static const char *const names[] = { "-o", "-n", "-s", "-j", "-q", "-h", "--help", "--seed", "--velocities", "--ascii",
+                                         "--png", "--png-color", "--png-size", "--png-view", "--png-range", "--overwrite",
+                                         "--checkpoint-every", "--max-cells", "--max-time", "--max-vertices", "--restart",
+                                         "--check", "--strict-input" };
+    const char *best = NULL;
+    int best_d = 3, la = (int)strlen(a);
+    if (la > 40) return NULL;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        int lb = (int)strlen(names[k]), row[64];   /* Levenshtein distance, one row at a time */
+        for (int j = 0; j <= lb; j++) row[j] = j;
+        for (int i = 1; i <= la; i++) {
+            int diag = row[0];
+            row[0] = i;
+            for (int j = 1; j <= lb; j++) {
+                int up = row[j], d = diag + (a[i - 1] != names[k][j - 1]);
+                if (up + 1 < d) d = up + 1;
+                if (row[j - 1] + 1 < d) d = row[j - 1] + 1;
+                diag = up;
+                row[j] = d;
+            }
+        }
+        if (row[lb] < best_d && 2 * row[lb] < lb) best_d = row[lb], best = names[k];
+    }
+    return best;
+}
+
 int options_parse(Options *o, int argc, char **argv)
 {
     *o = (Options){ .dir = "outputs", .frames = -1, .steps = -1, .seed = 1,
@@ -142,7 +172,13 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "--check")) o->check = 1, o->given |= OPT_CHECK;
         else if (!strcmp(a, "--strict-input")) o->strict = 1;
         else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "polyhoop: unknown or incomplete option '%s'\n", TEXT_ESC(a));
+            const char *near = closest_option(a);
+            if (near && !strcmp(near, a))
+                fprintf(stderr, "polyhoop: option %s needs a value\n", TEXT_ESC(a));
+            else if (near)
+                fprintf(stderr, "polyhoop: unknown option '%s' (did you mean %s?)\n", TEXT_ESC(a), near);
+            else
+                fprintf(stderr, "polyhoop: unknown option '%s'\n", TEXT_ESC(a));
             goto bad;
         } else if (given_input) {
             fprintf(stderr, "polyhoop: two input files, '%s' and '%s': a run reads one\n", TEXT_ESC(given_input), TEXT_ESC(a));
@@ -184,8 +220,8 @@ int options_parse(Options *o, int argc, char **argv)
         }
     }
     return 0;
-bad:
-    usage(stderr);
+bad:   /* (one line, not the whole usage: the message stays on the screen) */
+    fprintf(stderr, "polyhoop: run polyhoop -h for the options\n");
     return -1;
 }
 

@@ -4,7 +4,9 @@
  * -pedantic, hence __extension__. */
 #include "params.h"
 #include "chem.h"
+#include "text.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef PH_PARAMS_FILE
@@ -151,7 +153,10 @@ int params_check(const Params *p, char *msg, size_t len)
 
 void params_print(FILE *f, const Params *p, const char *prefix)
 {
-#define PRINT(type, name, fmt, range) fprintf(f, "%s%-9s = " fmt "\n", prefix, #name, p->name);
+    char buf[32];
+#define PRINT(type, name, fmt, range) \
+    if (!strcmp(fmt, "%.17g")) fprintf(f, "%s%-9s = %s\n", prefix, #name, text_number((double)p->name, buf)); \
+    else fprintf(f, "%s%-9s = " fmt "\n", prefix, #name, p->name);
     PARAMS_LIST(PRINT)
 #undef PRINT
 }

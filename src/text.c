@@ -1,5 +1,6 @@
 /* Escaping text from outside for messages (text.h). */
 #include "text.h"
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,5 +36,14 @@ char *text_escape(char *buf, size_t len, const char *s, size_t max)
         n += need;
     }
     buf[n] = '\0';
+    return buf;
+}
+
+const char *text_number(double v, char buf[32])
+{
+    for (int digits = 15; digits <= 17; digits++) {   /* (17 digits always read back as v) */
+        snprintf(buf, 32, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v || v != v) break;
+    }
     return buf;
 }

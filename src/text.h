@@ -25,4 +25,9 @@ enum { TEXT_ESC_SIZE = 2048 };
 #define TEXT_ESC(s) text_escape((char[TEXT_ESC_SIZE]){ 0 }, TEXT_ESC_SIZE, (s), SIZE_MAX)
 #define TEXT_ESC_N(s, max) text_escape((char[TEXT_ESC_SIZE]){ 0 }, TEXT_ESC_SIZE, (s), (max))
 
+/* The shortest of %.15g, %.16g and %.17g that reads back as v (0.2, not 0.20000000000000001), in
+ * buf; returns buf. For numbers a person reads that must also read back exactly (the banner, the
+ * frames' parameters). */
+const char *text_number(double v, char buf[32]);
+
 #endif

@@ -56,11 +56,13 @@ static Result run(const char *text, size_t len)
 
 static Result run_text(const char *text) { return run(text, strlen(text)); }
 
-/* off_read must reject with "path:line: ..." containing `phrase`, and leave the output empty. */
+/* off_read must reject with "path:line: ..." (line 0: "path: ...", the file as a whole)
+ * containing `phrase`, and leave the output empty. */
 static void check_message(const char *path, int rc, const OffData *d, const char *err, int line, const char *phrase)
 {
     char want[128];
-    snprintf(want, sizeof want, "%s:%d: ", path, line);
+    if (line > 0) snprintf(want, sizeof want, "%s:%d: ", path, line);
+    else snprintf(want, sizeof want, "%s: ", path);
     ENSURE_MSG(rc == -1, "accepted; expected '%s%s...'", want, phrase);
     ENSURE_MSG(strncmp(err, want, strlen(want)) == 0, "message '%s' should start with '%s'", err, want);
     ENSURE_MSG(strstr(err, phrase), "message '%s' should contain '%s'", err, phrase);
@@ -504,5 +506,5 @@ void test_off_velocities(void)
         ENSURE_MSG(strstr(err, at) && strstr(err, bad[k].phrase), "'%s': %s", bad[k].text, err);
         ENSURE(vx[1] == 0 && vx[2] == 0);
     }
-    ENSURE(off_read_velocities("/nonexistent/in.vel", 3, 0, 100, vx, vy, err, sizeof err) == -1 && strstr(err, ":0: cannot open"));
+    ENSURE(off_read_velocities("/nonexistent/in.vel", 3, 0, 100, vx, vy, err, sizeof err) == -1 && strstr(err, "/nonexistent/in.vel: cannot open"));
 }

@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "params.h"
 #include "sim.h"
+#include "text.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,4 +215,29 @@ void test_params_stable_dt_names_the_stiffest_term(void)
     params_stable_dt(&P, 1.0, &what);
     ENSURE_MSG(!strcmp(what, "repulsion kr"), "%s", what);
     ENSURE(params_warn_dt(stderr, &P, 1.0) == 0);
+}
+
+/* The banner's and frames' numbers: 0.2 is printed as 0.2 (not 0.20000000000000001), pi as
+ * 3.141592653589793, and every one of 100,000 random doubles of every magnitude reads back as
+ * itself. */
+void test_params_numbers_shortest_exact(void)
+{
+    char buf[32];
+    ENSURE(!strcmp(text_number(0.2, buf), "0.2"));
+    ENSURE(!strcmp(text_number(3.14159265358979323846, buf), "3.141592653589793"));
+    ENSURE(!strcmp(text_number(1e-4, buf), "0.0001") && !strcmp(text_number(1e5, buf), "100000"));
+    uint64_t rng = 1;
+    for (int k = 0; k < 100000; k++) {
+        double v = fx_uniform(&rng, -1, 1) * pow(10, fx_uniform(&rng, -300, 300));
+        ENSURE_MSG(strtod(text_number(v, buf), NULL) == v, "%.17g printed as %s", v, buf);
+    }
+    FILE *f = tmpfile();
+    ENSURE(f);
+    params_print(f, &params_compiled, "");
+    rewind(f);
+    char line[256];
+    int seen = 0;
+    while (fgets(line, sizeof line, f)) seen |= !strcmp(line, "lmax      = 0.2\n");
+    fclose(f);
+    ENSURE(seen);
 }

@@ -108,7 +108,7 @@ test_faults_escaped_names() {
     status 2 errs "$D/err" ./polyhoop -q -n "1${E}[31m" -o "$D/c"
     has "$D/err" "got '1\\x1B[31m'"
     status 2 errs "$D/err" ./polyhoop -q -n 0 -o "$D/d${E}" "$D/none${E}.off"
-    has "$D/err" 'none\x1B.off:0: cannot open'
+    has "$D/err" 'none\x1B.off: cannot open'
     lacks "$D/err" "$E"
     [ ! -e "$D/b" ] && [ ! -e "$D/c" ] || fail "output written after an error"
 }

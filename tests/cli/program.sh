@@ -19,9 +19,19 @@ test_sim_program_usage_and_bad_input() {
     has "$D/log" "option -n needs an integer"
     exits 2 -s 0
     exits 2 --bogus
-    has "$D/log" "unknown or incomplete option '--bogus'"
+    has "$D/log" "polyhoop: unknown option '--bogus'"
+    [ "$(wc -l < "$D/log")" = 2 ] || fail "an unknown option printed $(wc -l < "$D/log") lines, not 2 (the usage scrolls the error away)"
+    lacks "$D/log" "usage:"
+    exits 2 --sed 3
+    has "$D/log" "unknown option '--sed' (did you mean --seed?)" "run polyhoop -h for the options"
+    exits 2 -q --pngsize 3
+    has "$D/log" "(did you mean --png-size?)"
+    exits 2 -o
+    has "$D/log" "option -o needs a value"
+    exits 2 --xyzzy
+    lacks "$D/log" "did you mean"
     exits 2 /nonexistent.off
-    has "$D/log" "/nonexistent.off"
+    has "$D/log" "polyhoop: /nonexistent.off: cannot open: No such file or directory"
     exits 4 -o /dev/null/x -n 1 -s 1
     has "$D/log" "cannot create output folder /dev/null/x"
     exits 2 --png-color bogus -n 0
