@@ -1,5 +1,6 @@
 /* Foam (paper Fig. 2F, Table 3): polydisperse bubbles with fixed area (ka = 1e7) and line tension,
- * weakly adhesive, settle under edge gravity into a dry foam on the floor of an open rigid box.
+ * weakly adhesive, settle under edge gravity into a wet foam (round bubbles, open gaps between
+ * them) on the floor of an open rigid box.
  * Input: inputs/foam.off (scripts/make_inputs.py foam). make showcase NAME=foam */
 #include "default.h"
 #undef P_h
