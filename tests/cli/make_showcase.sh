@@ -4,7 +4,9 @@
 # names the valid showcases.
 source "$(dirname "$0")/lib.sh"
 
-mk() { make -s --no-print-directory "$@"; }
+# (as a user types it: not inside another make's jobs, whose MAKEFLAGS would add a jobserver
+# warning when the tests run under make -j2 check)
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "$@"; }
 
 # injected commands (through the shell or make's own functions), several words, an empty name
 # or a pattern: refused in one line, nothing run, nothing built
