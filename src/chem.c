@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 static int refuse(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int refuse(char *err, size_t len, const char *fmt, ...)
@@ -151,7 +152,8 @@ static void cover(Chem *ch, const Ensemble *e)
     }
 }
 
-void chem_sample_at(const Chem *ch, int s, double x, double y, double *c, double *gx, double *gy)
+/* c and its gradient at (x, y), bilinear in the grid cell that holds the point (clamped) */
+static void sample_at(const Chem *ch, int s, double x, double y, double *c, double *gx, double *gy)
 {
     const double *cs = ch->c + (size_t)s * ch->nx * ch->ny, dx = ch->m.dx;
     double fx = (x - ch->m.x0) / dx, fy = (y - ch->m.y0) / dx;
@@ -168,6 +170,7 @@ void chem_sample_at(const Chem *ch, int s, double x, double y, double *c, double
 int chem_respond(Chem *ch, Ensemble *e)
 {
     if (ch->m.ns == 0) return 0;
+    if (ch->bad) return -1;   /* (the last advance made a concentration non-finite) */
     cover(ch, e);
     const int ns = ch->m.ns, stride = 3 * ns + 1;
     const size_t nodes = (size_t)ch->nx * ch->ny;
@@ -180,7 +183,6 @@ int chem_respond(Chem *ch, Ensemble *e)
     memset(ch->sum, 0, (size_t)e->np * stride * sizeof *ch->sum);
     /* the sums over each polygon's nodes, in node order (one thread: the same sums at any count);
      * the gradient by central differences, one-sided on the domain's sides */
-    if (ch->bad) return -1;
     const double inv2 = 0.5 / ch->m.dx, inv1 = 1 / ch->m.dx;
     for (int j = 0; j < ch->ny; j++) {
         const int *owner = ch->owner + (size_t)j * ch->nx;
@@ -210,7 +212,7 @@ int chem_respond(Chem *ch, Ensemble *e)
             for (int k = 0; k < 3 * ns; k++) sum[k] /= n;
         else {   /* (smaller than a grid cell: the field at its centroid) */
             Vec2 g = geom_centroid(e->x + e->start[p], e->y + e->start[p], e->count[p]);
-            for (int s = 0; s < ns; s++) chem_sample_at(ch, s, g.x, g.y, &sum[s], &sum[ns + s], &sum[2 * ns + s]);
+            for (int s = 0; s < ns; s++) sample_at(ch, s, g.x, g.y, &sum[s], &sum[ns + s], &sum[2 * ns + s]);
         }
         if (e->rigid[p] || !ch->m.response) continue;
         ChemCell cell = { p, e->type[p], e->A[p], e->A0[p], e->alpha[p], sum, sum + ns, sum + 2 * ns };
@@ -359,8 +361,7 @@ uint64_t chem_model_hash(const ChemModel *m)
     if (!f) return 0;
     chem_print(f, m, "");
     fclose(f);
-    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
-    for (size_t k = 0; k < len; k++) h = (h ^ (unsigned char)text[k]) * 1099511628211ull;
+    uint64_t h = crc32(crc32(0, NULL, 0), (const Bytef *)text, (uInt)len);   /* (zlib's, as the checkpoint's checksum) */
     free(text);
     return h;
 }

@@ -108,10 +108,7 @@ void chem_advance(Chem *ch, double dt);
  * domain's area (a quarter cell at corners, half along sides). */
 double chem_amount(const Chem *ch, int s);
 
-/* c and its gradient at (x, y), bilinear in the grid cell that holds the point (clamped). */
-void chem_sample_at(const Chem *ch, int s, double x, double y, double *c, double *gx, double *gy);
-
-/* A hash of chem_print's text: a checkpoint keeps it, and a restart refuses another model's
+/* A hash of chem_print's text (its CRC-32): a checkpoint keeps it, and a restart refuses another model's
  * (the rules' code itself is not in it). */
 uint64_t chem_model_hash(const ChemModel *m);
 

@@ -159,18 +159,19 @@ static void polygon_speeds(const Ensemble *e, double *out)
 
 /* frames.pvd up to frame: one entry added to the list this run has written so far, else (the
  * run's first frame, or the list is not as it was left) the whole list again */
-static int write_collection(Output *out, const Sim *s, int frame, char *err, size_t errlen)
+static int write_collection(Output *out, const Sim *s, int which, int frame, char *err, size_t errlen)
 {
     const char *dir = out->o->dir;
-    if (frame && out->pvd_frames == frame && !vtp_append_collection(dir, frame, (double)frame * s->P.Ns * s->P.dt, err, errlen)) {
-        out->pvd_frames = frame + 1;
+    int *listed = &out->pvd_frames[which];
+    if (frame && *listed == frame && !vtp_append_collection(dir, which, frame, (double)frame * s->P.Ns * s->P.dt, err, errlen)) {
+        *listed = frame + 1;
         return 0;
     }
     double *t = ph_realloc(NULL, ((size_t)frame + 1) * sizeof *t);
     for (int k = 0; k <= frame; k++) t[k] = (double)k * s->P.Ns * s->P.dt;
-    int r = vtp_write_collection(dir, frame + 1, t, err, errlen);
+    int r = vtp_write_collection(dir, which, frame + 1, t, err, errlen);
     free(t);
-    out->pvd_frames = r ? 0 : frame + 1;
+    *listed = r ? 0 : frame + 1;
     return r;
 }
 
@@ -189,12 +190,7 @@ static int write_fields(Output *out, const Sim *s, int frame, char *err, size_t 
     VtpImage im = { ch->nx, ch->ny, ch->m.ns, out->o->ascii, ch->m.x0, ch->m.y0, ch->m.dx, s->e.t, names, data, out->meta };
     char path[4200];
     snprintf(path, sizeof path, "%s/frame%06d.vti", out->o->dir, frame);
-    if (vtp_write_image(path, &im, err, errlen)) return -1;
-    double *t = ph_realloc(NULL, ((size_t)frame + 1) * sizeof *t);
-    for (int k = 0; k <= frame; k++) t[k] = (double)k * s->P.Ns * s->P.dt;
-    int r = vtp_write_field_collection(out->o->dir, frame + 1, t, err, errlen);
-    free(t);
-    return r;
+    return vtp_write_image(path, &im, err, errlen) || write_collection(out, s, VTP_FIELDS, frame, err, errlen) ? -1 : 0;
 }
 
 int output_frame(Output *out, Sim *s, int frame)
@@ -205,13 +201,15 @@ int output_frame(Output *out, Sim *s, int frame)
     if ((size_t)s->e.np > out->nbcap) {
         out->nbcap = (size_t)s->e.np_cap;
         out->nb = ph_realloc(out->nb, out->nbcap * sizeof *out->nb);
+        out->same = ph_realloc(out->same, out->nbcap * sizeof *out->same);
         out->values = ph_realloc(out->values, out->nbcap * sizeof *out->values);
     }
-    sim_neighbors(s, out->nb);
+    int *same = s->chem.m.ntypes > 1 ? out->same : NULL;   /* (like neighbours: the log's homotypic) */
+    sim_neighbors(s, out->nb, same);
     VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta, s->chem.m.ntypes > 1 };
     snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
-    if (vtp_write(path, &s->e, &opt, err, sizeof err) || write_collection(out, s, frame, err, sizeof err) ||
-        runlog_frame(o->dir, s, frame, out->nb, err, sizeof err) || write_fields(out, s, frame, err, sizeof err))
+    if (vtp_write(path, &s->e, &opt, err, sizeof err) || write_collection(out, s, VTP_FRAMES, frame, err, sizeof err) ||
+        runlog_frame(o->dir, s, frame, out->nb, same, err, sizeof err) || write_fields(out, s, frame, err, sizeof err))
         return failed(out, PH_EXIT_OUTPUT, "cannot write frame %d: %s", frame, err);
     if (o->png) {
         if (!strcmp(o->png_color, "velocity")) polygon_speeds(&s->e, out->values);
@@ -287,6 +285,7 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
 void output_close(Output *out)
 {
     free(out->nb);
+    free(out->same);
     free(out->values);
     free(out->meta);
     *out = (Output){ 0 };

@@ -12,9 +12,9 @@ typedef struct Output {
     const char *version; /* the program's revision */
     char *meta;          /* the frames' XML comment: version, parameters, input, seed */
     double *values;      /* the coloured cell array of the picture */
-    int *nb;             /* neighbour counts of the frame */
+    int *nb, *same;      /* neighbour counts of the frame; those of the same cell type */
     size_t nbcap;
-    int pvd_frames;      /* the frames frames.pvd lists, as this run wrote it (0: none yet) */
+    int pvd_frames[2];   /* the frames frames.pvd and fields.pvd list, as this run wrote them (0: none yet) */
     double wall0, wlast; /* status line: wall clock at the loop's start and at the last line */
     int64_t slast;       /* the step of the last line */
     int threads_max;     /* the most threads the run has used */

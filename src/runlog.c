@@ -182,7 +182,7 @@ static int nested_count(const Ensemble *e)
     return count;
 }
 
-int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, char *err, size_t len)
+int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *same, char *err, size_t len)
 {
     Ensemble *e = &s->e;
     const Params *P = &s->P;
@@ -191,7 +191,7 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, char *err, s
     if (runlog_events(dir, s, err, len)) return -1;
 
     /* observables: sums in polygon order, serially (the same at any thread count) */
-    double lmax = forces_update_geometry(e), u[U_TERMS] = { 0 }, a1 = 0, a2 = 0, nbs = 0, kin = 0, uc = 0;
+    double lmax = forces_update_geometry(e), u[U_TERMS] = { 0 }, a1 = 0, a2 = 0, nbs = 0, alike = 0, kin = 0, uc = 0;
     int movable = 0;
     for (int p = 0; p < e->np; p++) {
         forces_polygon(e, P, p, u);
@@ -200,24 +200,16 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, char *err, s
         a1 += e->A[p];
         a2 += e->A[p] * e->A[p];
         nbs += nb[p];
+        alike += same ? same[p] : 0;
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) kin += 0.5 * (e->vx[i] * e->vx[i] + e->vy[i] * e->vy[i]);
     }
     Contact fresh;   /* (a grid of its own: the step's neighbour list stays as it is) */
     contact_init(&fresh);
     contact_forces(&fresh, e, P, lmax, &uc);
+    contact_free(&fresh);
     /* with cell types: the share of the movable polygons' neighbours that have their own type
      * (docs/model.md 11; 1/2 for two types well mixed in equal numbers, 1 when sorted) */
-    double homotypic = 0;
-    if (s->chem.m.ntypes > 1) {
-        int *nbt = ph_realloc(NULL, 2 * ((size_t)e->np + 1) * sizeof *nbt), *same = nbt + e->np + 1;
-        contact_count_neighbor_types(&fresh, e, P, lmax, nbt, same);
-        long all = 0, alike = 0;
-        for (int p = 0; p < e->np; p++)
-            if (!e->rigid[p]) all += nbt[p], alike += same[p];
-        homotypic = all ? (double)alike / (double)all : 0;
-        free(nbt);
-    }
-    contact_free(&fresh);
+    double homotypic = nbs > 0 ? alike / nbs : 0;
     double mean = movable ? a1 / movable : 0, sd = movable ? sqrt(fmax(0, a2 / movable - mean * mean)) : 0, total = uc;
     char line[1024];
     n = (size_t)snprintf(line, sizeof line, "%d,%lld,%.12g,%d,%d,%.12g,%.12g,%.12g,%.12g", frame, (long long)e->step,

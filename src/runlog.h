@@ -17,7 +17,8 @@ int runlog_open(const char *dir, Sim *s, int restart, int64_t step, int frame, c
  * the log holds every event up to it). 0, or -1 with err. */
 int runlog_events(const char *dir, Sim *s, char *err, size_t len);
 
-/* runlog_events, and the observables of this frame (nb: its neighbour counts). 0, or -1 with err. */
-int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, char *err, size_t len);
+/* runlog_events, and the observables of this frame (nb: its neighbour counts; same: those of the
+ * same cell type, sim_neighbors, or NULL without types). 0, or -1 with err. */
+int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *same, char *err, size_t len);
 
 #endif

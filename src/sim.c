@@ -209,11 +209,11 @@ int sim_check_frame(Sim *s)
     return -1;
 }
 
-void sim_neighbors(Sim *s, int *nb)
+void sim_neighbors(Sim *s, int *nb, int *same)
 {
     bind_types(s);
     double lmax = forces_update_geometry(&s->e);
-    contact_count_neighbors(&s->contact, &s->e, &s->P, lmax, nb);
+    contact_count_neighbor_types(&s->contact, &s->e, &s->P, lmax, nb, same);
 }
 
 double sim_area_g2(const Sim *s)

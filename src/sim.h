@@ -104,7 +104,8 @@ double sim_area_g2(const Sim *s);
 int sim_check_frame(Sim *s);
 
 /* Recomputes the geometry and contacts of the current state and fills nb[p] with the number of
- * neighbouring polygons (for the output). */
-void sim_neighbors(Sim *s, int *nb);
+ * neighbouring polygons, and same[p] (unless NULL) with how many of them have p's cell type (for
+ * the output). */
+void sim_neighbors(Sim *s, int *nb, int *same);
 
 #endif

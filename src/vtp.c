@@ -468,17 +468,18 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
 }
 
 static const char PVD_END[] = "  </Collection>\n</VTKFile>\n";
-#define PVD_ENTRY "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"frame%06d.vtp\"/>\n"
+#define PVD_ENTRY "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"frame%06d.%s\"/>\n"
+static const char *const PVD_NAME[] = { [VTP_FRAMES] = "frames.pvd", [VTP_FIELDS] = "fields.pvd" };
+static const char *const PVD_EXT[] = { [VTP_FRAMES] = "vtp", [VTP_FIELDS] = "vti" };
 
-/* dir/name listing frame%06d.ext for frames 0..n-1 at times t[k] */
-static int write_collection(const char *dir, const char *name, const char *ext, int n, const double *t, char *err, size_t errlen)
+int vtp_write_collection(const char *dir, int which, int n, const double *t, char *err, size_t errlen)
 {
     Buf b = { 0 };
     putf(&b, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n");
-    for (int k = 0; k < n; k++) putf(&b, "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"frame%06d.%s\"/>\n", t[k], k, ext);
+    for (int k = 0; k < n; k++) putf(&b, PVD_ENTRY, t[k], k, PVD_EXT[which]);
     putf(&b, "%s", PVD_END);
     char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", dir, PVD_NAME[which]);
     /* atomic, but not synced: it is an index of the frames, rebuilt from them by every frame and
      * restart, and its fsync cost more than all the frames' compression in the default run */
     const void *part = b.p;
@@ -487,21 +488,11 @@ static int write_collection(const char *dir, const char *name, const char *ext, 
     return r;
 }
 
-int vtp_write_collection(const char *dir, int n, const double *t, char *err, size_t errlen)
-{
-    return write_collection(dir, "frames.pvd", "vtp", n, t, err, errlen);
-}
-
-int vtp_write_field_collection(const char *dir, int n, const double *t, char *err, size_t errlen)
-{
-    return write_collection(dir, "fields.pvd", "vti", n, t, err, errlen);
-}
-
-int vtp_append_collection(const char *dir, int k, double t, char *err, size_t errlen)
+int vtp_append_collection(const char *dir, int which, int k, double t, char *err, size_t errlen)
 {
     char path[4200], end[sizeof PVD_END];
     const long n = (long)sizeof PVD_END - 1;
-    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, PVD_NAME[which]);
     int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
     FILE *f = fd >= 0 ? fdopen(fd, "r+") : NULL;
     if (!f) {
@@ -511,7 +502,7 @@ int vtp_append_collection(const char *dir, int k, double t, char *err, size_t er
     }
     /* the file must end as this program ends it: then the entry goes over that ending */
     int ok = fseek(f, -n, SEEK_END) == 0 && fread(end, 1, (size_t)n, f) == (size_t)n && !memcmp(end, PVD_END, (size_t)n) &&
-             fseek(f, -n, SEEK_END) == 0 && fprintf(f, PVD_ENTRY "%s", t, k, PVD_END) > 0;
+             fseek(f, -n, SEEK_END) == 0 && fprintf(f, PVD_ENTRY "%s", t, k, PVD_EXT[which], PVD_END) > 0;
     int e = ok ? 0 : errno ? errno : EIO;
     if (fclose(f) != 0 && ok) { ok = 0; e = errno ? errno : EIO; }
     return ok ? 0 : fail(err, errlen, path, "cannot add the frame to the collection", e);

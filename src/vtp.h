@@ -69,19 +69,19 @@ typedef struct VtpImage {
 /* Writes it to path, atomically; 0, or -1 with err. */
 int vtp_write_image(const char *path, const VtpImage *im, char *err, size_t errlen);
 
-/* Writes dir/fields.pvd listing dir/frame%06d.vti for frames 0..n-1 at times t[k] (atomically,
- * not synced, as frames.pvd). */
-int vtp_write_field_collection(const char *dir, int n, const double *t, char *err, size_t errlen);
+/* The collections ParaView opens: the frames (dir/frames.pvd listing frame%06d.vtp) and the
+ * chemistry's fields (dir/fields.pvd listing frame%06d.vti). */
+enum { VTP_FRAMES, VTP_FIELDS };
 
-/* Writes dir/frames.pvd (atomically, but without fsync: an index, rewritten with every frame)
- * listing dir/frame%06d.vtp for frames 0..n-1 at times t[k]. */
-int vtp_write_collection(const char *dir, int n, const double *t, char *err, size_t errlen);
+/* Writes collection `which` (atomically, but without fsync: an index, rewritten when needed)
+ * listing frames 0..n-1 at times t[k]. */
+int vtp_write_collection(const char *dir, int which, int n, const double *t, char *err, size_t errlen);
 
-/* Adds frame k at time t to dir/frames.pvd as written by vtp_write_collection (the entry goes
+/* Adds frame k at time t to collection `which` as written by vtp_write_collection (the entry goes
  * over the file's closing lines, which are written again after it): O(1) per frame, where
  * rewriting the whole list every frame was O(frames). Not atomic: a run killed within these
  * few bytes may leave the list cut, and the next run or restart writes it whole again. Returns
  * 0, or -1 with the reason in err (the file does not end as expected, or cannot be written). */
-int vtp_append_collection(const char *dir, int k, double t, char *err, size_t errlen);
+int vtp_append_collection(const char *dir, int which, int k, double t, char *err, size_t errlen);
 
 #endif

@@ -45,7 +45,7 @@ void test_runlog_observables_of_a_known_state(void)
     for (int i = 0; i < 8; i++) s.e.vx[i] = 0.5 * i, s.e.vy[i] = -1;
     ENSURE_MSG(runlog_open(dir, &s, 0, 0, 0, err, sizeof err) == 0, "%s", err);
     int nb[2] = { 0, 0 };
-    ENSURE_MSG(runlog_frame(dir, &s, 0, nb, err, sizeof err) == 0, "%s", err);
+    ENSURE_MSG(runlog_frame(dir, &s, 0, nb, NULL, err, sizeof err) == 0, "%s", err);
     snprintf(path, sizeof path, "%s/observables.csv", dir);
     double v[32];
     ENSURE(last_line(path, v, 32) == 9 + U_TERMS + 3);

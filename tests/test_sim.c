@@ -468,7 +468,7 @@ void test_sim_large_packing_list_and_memory(void)
                    "list built %lld, reused %lld, grid %s", (long long)builds, (long long)reuses,
                    contact_holds_grid(&s.contact) ? "kept" : "freed");
         int *nb = malloc((size_t)s.e.np * sizeof *nb), *nb2 = malloc((size_t)s.e.np * sizeof *nb2);
-        sim_neighbors(&s, nb);
+        sim_neighbors(&s, nb, NULL);
         ENSURE_MSG(!contact_holds_grid(&s.contact), "the frame's neighbour count built a grid although the list was usable");
         static Contact fresh;
         contact_init(&fresh);
