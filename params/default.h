@@ -69,7 +69,9 @@
 #define P_chem_x1   10.0
 #define P_chem_y1   10.0
 #define P_chem_dx   0.1       /* [L]     grid spacing */
-#define P_chem_max_substeps 100  /* [-]  most solver sub-steps per time step (more: refused at start) */
+#define P_chem_max_substeps 100  /* [-]  most solver sub-steps per chemical step (more: refused at start) */
+#define P_chem_every 1        /* [-]     time steps per chemical step: the fields advance, and the cells sense
+                               *          and respond, once every chem_every steps (docs/model.md 11) */
 /* With P_NS > 0 a header also defines, as params/gradient.h shows:
  *   P_CHEM_SPECIES  { { .name = "m", .D_in = ..., .D_out = ..., .k = ..., .c0 = ..., .bc = {...}, .c_bc = {...} }, ... }
  *   P_CHEM_REACTION the name of a function double f(int s, const double *c, int type): the reaction

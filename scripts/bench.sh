@@ -20,6 +20,7 @@ build default params/default.h
 build hex params/hex.h
 build emulsion params/emulsion.h
 build scale params/scale.h
+build gradient params/bench_gradient.h
 [ -f build-bench/hex2500.off ] || python3 scripts/make_hex.py 2500 build-bench/hex2500.off
 [ -f build-bench/hex10000.off ] || python3 scripts/make_hex.py 10000 build-bench/hex10000.off
 [ -f build-bench/tissue3000.off ] || python3 scripts/make_tissue.py 3000 build-bench/tissue3000.off
@@ -68,6 +69,7 @@ scenario() {   # scenario NAME PROGRAM ARGS...: REPEATS rounds of a 1-thread and
 }
 : > "$out/list.txt"
 scenario default default -n 100 -s 1000
+scenario gradient gradient -n 100 -s 1000
 scenario hex2500 hex build-bench/hex2500.off -n 1 -s 1000
 scenario hex10000 hex build-bench/hex10000.off -n 1 -s 1000
 scenario foam emulsion inputs/emulsion.off -n 10 -s 1000
@@ -77,6 +79,9 @@ echo "minimum of $repeats repeats; compute = wall time without frame writing; MV
 column -s, -t < "$csv" | cut -c1-200
 echo "contact list (steps that built it, patched it, reused it):"
 sed 's/^/  /' "$out/list.txt"
+# what one chemical species on a 201 x 201 grid costs the default growth (params/bench_gradient.h)
+awk -F, '$1 == "default" { d[$2] = $4 } $1 == "gradient" { g[$2] = $4 }
+         END { for (t = 1; t <= 2; t++) printf "gradient / default, %d thread%s: %.2f of the compute time\n", t, (t > 1 ? "s" : ""), g[t] / d[t] }' "$csv"
 # the growing tissue (3,000 cells dividing, about 105,000 vertices) against static packings of
 # about the same size, per thread: the hex packing (120,000 vertices, cells touching at points)
 # and the same tissue without growth (every edge in contact, as in the paper's benchmark)

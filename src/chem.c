@@ -34,6 +34,7 @@ static int model_ok(const ChemModel *m, char *err, size_t len)
     double nodes = (floor((m->x1 - m->x0) / m->dx + 0.5) + 1) * (floor((m->y1 - m->y0) / m->dx + 0.5) + 1);
     if (nodes > 1e8) return refuse(err, len, "chemistry: %.3g grid nodes (dx = %g), more than 10^8", nodes, m->dx);
     if (m->max_substeps < 1) return refuse(err, len, "chemistry: max_substeps = %d must be >= 1", m->max_substeps);
+    if (m->every < 1) return refuse(err, len, "chemistry: chem_every = %d time steps per chemical step must be >= 1", m->every);
     for (int s = 0; s < m->ns; s++) {
         const ChemSpecies *sp = &m->sp[s];
         if (!finite_nonneg(sp->D_in) || !finite_nonneg(sp->D_out) || !finite_nonneg(sp->k) || !finite_nonneg(sp->c0))
@@ -73,13 +74,16 @@ int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len)
         double D = fmax(m->sp[s].D_in, m->sp[s].D_out), rate = 4 * D / (m->dx * m->dx) + m->sp[s].k;
         if (rate > worst) worst = rate, ws = s;
     }
-    double need = ceil(dt * worst);
+    double need = ceil(m->every * dt * worst);
     if (need > m->max_substeps) {
         const ChemSpecies *sp = &m->sp[ws];
+        char step[96] = "";
+        if (m->every > 1) snprintf(step, sizeof step, " (a chemical step of chem_every = %d steps: %g)", m->every, m->every * dt);
         return refuse(err, len, "chemistry: species %d (%s) with D = %g and k = %g on dx = %g needs solver steps of at most "
-                      "%.3g (1 / (4 D / dx^2 + k)), so dt = %g takes %.0f sub-steps, more than max_substeps = %d: "
-                      "raise dx, or lower D or dt (or raise max_substeps)", ws, sp->name ? sp->name : "?",
-                      fmax(sp->D_in, sp->D_out), sp->k, m->dx, 1 / worst, dt, need, m->max_substeps);
+                      "%.3g (1 / (4 D / dx^2 + k)), so dt = %g%s takes %.0f sub-steps, more than max_substeps = %d: "
+                      "raise dx, or lower D, dt%s (or raise max_substeps)", ws, sp->name ? sp->name : "?",
+                      fmax(sp->D_in, sp->D_out), sp->k, m->dx, 1 / worst, dt, step, need, m->max_substeps,
+                      m->every > 1 ? " or chem_every" : " or");
     }
     ch->nsub = need < 1 ? 1 : (int)need;
     size_t nodes = (size_t)ch->nx * ch->ny, n = (size_t)m->ns * nodes;
@@ -96,7 +100,7 @@ int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len)
 
 void chem_free(Chem *ch)
 {
-    free(ch->c); free(ch->next); free(ch->owner); free(ch->fx); free(ch->fy); free(ch->sum); free(ch->cross);
+    free(ch->c); free(ch->next); free(ch->owner); free(ch->fx); free(ch->fy); free(ch->fid); free(ch->byid); free(ch->sum); free(ch->cross);
     memset(ch, 0, sizeof *ch);
 }
 
@@ -178,6 +182,8 @@ int chem_respond(Chem *ch, Ensemble *e)
         ch->poly_cap = (size_t)e->np_cap;
         ch->fx = ph_realloc(ch->fx, ch->poly_cap * sizeof *ch->fx);
         ch->fy = ph_realloc(ch->fy, ch->poly_cap * sizeof *ch->fy);
+        ch->fid = ph_realloc(ch->fid, ch->poly_cap * sizeof *ch->fid);
+        ch->byid = ph_realloc(ch->byid, ch->poly_cap * sizeof *ch->byid);
         ch->sum = ph_realloc(ch->sum, ch->poly_cap * (size_t)stride * sizeof *ch->sum);
     }
     memset(ch->sum, 0, (size_t)e->np * stride * sizeof *ch->sum);
@@ -226,18 +232,44 @@ int chem_respond(Chem *ch, Ensemble *e)
             ch->fy[p] = act.fy;
         }
     }
+    /* the polygons by id, to find their forces at the steps until the next chemical step (the
+     * polygons may be reordered or removed in between) */
+    for (int p = 0; p < e->np; p++) ch->fid[p] = e->id[p], ch->byid[p] = p;
+    for (int a = 1; a < e->np; a++) {   /* (insertion sort: polygons are mostly in id order) */
+        int q = ch->byid[a], b = a;
+        for (; b > 0 && ch->fid[ch->byid[b - 1]] > ch->fid[q]; b--) ch->byid[b] = ch->byid[b - 1];
+        ch->byid[b] = q;
+    }
+    ch->held = e->np;
     return bad ? -2 : 0;
+}
+
+/* the index at the last chemical step of the polygon with id, or -1 (born since) */
+static int held_index(const Chem *ch, int p, int64_t id)
+{
+    if (p < ch->held && ch->fid[p] == id) return p;
+    int lo = 0, hi = ch->held - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        int64_t v = ch->fid[ch->byid[mid]];
+        if (v == id) return ch->byid[mid];
+        if (v < id) lo = mid + 1; else hi = mid - 1;
+    }
+    return -1;
 }
 
 void chem_add_forces(const Chem *ch, Ensemble *e)
 {
     if (ch->m.ns == 0 || !ch->m.response) return;
     #pragma omp parallel for schedule(static)
-    for (int p = 0; p < e->np; p++)
-        for (int i = e->start[p]; i < e->start[p] + e->count[p] && !e->rigid[p]; i++) {
-            e->fx[i] += ch->fx[p];
-            e->fy[i] += ch->fy[p];
+    for (int p = 0; p < e->np; p++) {
+        int q = e->rigid[p] ? -1 : held_index(ch, p, e->id[p]);
+        if (q < 0) continue;
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+            e->fx[i] += ch->fx[q];
+            e->fy[i] += ch->fy[q];
         }
+    }
 }
 
 /* the diffusivity of the face between nodes of diffusivities a and b: their harmonic mean (the
@@ -339,8 +371,10 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
     }
     fprintf(f, "%s%-9s = %d\n", prefix, "species", m->ns);
     if (m->ns == 0) return;
-    fprintf(f, "%s%-9s = %s %s %s %s (x0 y0 x1 y1), dx = %s, max_substeps = %d\n", prefix, "domain", text_number(m->x0, b1),
+    fprintf(f, "%s%-9s = %s %s %s %s (x0 y0 x1 y1), dx = %s, max_substeps = %d", prefix, "domain", text_number(m->x0, b1),
             text_number(m->y0, b2), text_number(m->x1, b3), text_number(m->y1, b4), text_number(m->dx, b5), m->max_substeps);
+    if (m->every > 1) fprintf(f, ", a chemical step every %d steps", m->every);
+    fputc('\n', f);
     static const char *const side[4] = { "left", "right", "bottom", "top" };
     for (int s = 0; s < m->ns; s++) {
         const ChemSpecies *sp = &m->sp[s];

@@ -1,6 +1,7 @@
 /* Chemical species on a grid, coupled to the polygons both ways (docs/model.md 11). NS species
  * (ChemModel.ns; 0: off, and nothing of this module runs) live on the nodes of a uniform grid
- * over the rectangle [x0, x1] x [y0, y1] with spacing dx. Each step, before the forces:
+ * over the rectangle [x0, x1] x [y0, y1] with spacing dx. Each chemical step (every m.every time
+ * steps: chem_due), before the forces:
  *   1. every node learns the polygon that covers it (or none): chem_cover;
  *   2. every polygon samples the concentrations over the nodes it covers (their mean, and the
  *      mean of the central-difference gradient; a polygon covering no node samples at its
@@ -58,7 +59,8 @@ typedef struct ChemModel {
     int ns;                              /* species: 0 = off */
     int ntypes;                          /* cell types 0 .. ntypes - 1 */
     double x0, y0, x1, y1, dx;           /* [L] the grid's rectangle and spacing */
-    int max_substeps;                    /* the most solver sub-steps per time step */
+    int max_substeps;                    /* the most solver sub-steps per chemical step */
+    int every;                           /* time steps per chemical step (>= 1): see chem_due */
     ChemSpecies sp[CHEM_MAX_SPECIES];
     /* the reaction rate of species s at a node [1/(L^2 T)], from the concentrations c[0 .. ns-1]
      * there and the type of the polygon that covers it (-1: none); NULL: none */
@@ -74,34 +76,46 @@ typedef struct ChemModel {
 
 typedef struct Chem {
     ChemModel m;
-    int nx, ny, nsub;          /* nodes per row and column; sub-steps per time step */
+    int nx, ny, nsub;          /* nodes per row and column; sub-steps per chemical step */
     int bad;                   /* a concentration became non-finite (chem_respond then fails) */
     double *c, *next;          /* concentrations, species-major: c[(s * ny + j) * nx + i] */
     int *owner;                /* per node: the polygon covering it, or -1 */
-    double *fx, *fy;           /* per polygon: the response's force on each vertex, this step */
+    double *fx, *fy;           /* per polygon: the response's force on each vertex, held until the next chemical step */
+    int64_t *fid;              /* per polygon of the last chemical step: its id (to find its force again) */
+    int *byid;                 /* those polygons in the order of their ids */
+    int held;                  /* how many there were */
     double *sum;               /* per polygon and species: c, gx, gy sums; then the count */
     size_t owner_cap, poly_cap;
     double *cross;             /* (row, x) of one polygon's scan-line crossings */
     int cross_cap;
 } Chem;
 
-/* Sets up the grid of model m for time step dt (all concentrations c0, Dirichlet sides held).
- * Returns 0, or -1 with the reason in err: the model is out of range, or its diffusion needs
- * more sub-steps than max_substeps (the message names D, dx and dt). */
+/* Sets up the grid of model m for time step dt (all concentrations c0, Dirichlet sides held): a
+ * chemical step is m->every time steps long. Returns 0, or -1 with the reason in err: the model
+ * is out of range, or its diffusion needs more sub-steps than max_substeps in a chemical step
+ * (the message names D, dx and dt). */
 int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len);
 
 /* The chemistry of the header the program was built with (params.c). */
 extern const ChemModel chem_compiled;
 void chem_free(Chem *ch);
 
+/* The chemical clock: the fields change over times much longer than the mechanical step (a
+ * node's diffusion time dx^2 / D), so steps 1-3 run once every m.every time steps, at the steps
+ * that are multiples of it, and advance the fields by every * dt at once; in between, every
+ * polygon keeps the type, growth rate and force its response gave (docs/model.md 11). */
+static inline int chem_due(const Chem *ch, int64_t step) { return ch->m.ns > 0 && step % ch->m.every == 0; }
+
 /* Steps 1-2 above: the cover, the samples and the response (types and growth rates of e set,
  * the forces kept for chem_add_forces). Returns 0, or -1 when a concentration is not finite. */
 int chem_respond(Chem *ch, Ensemble *e);
 
-/* Adds the response's force to fx, fy of every vertex (after the internal forces). */
+/* Adds the last response's force to fx, fy of every vertex (after the internal forces), each
+ * polygon's found by its id (a polygon born since has none). */
 void chem_add_forces(const Chem *ch, Ensemble *e);
 
-/* Step 3: the fields advance by dt, with the cover of chem_respond. */
+/* Step 3: the fields advance by dt (a chemical step: every time steps), with the cover of
+ * chem_respond. */
 void chem_advance(Chem *ch, double dt);
 
 /* The amount of species s: the sum of c over the nodes, each weighted by its share of the

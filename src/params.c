@@ -59,6 +59,7 @@ PARAMS_RULES(PH_CHECK, COMPILED)
 #endif
 PH_CHECK(P_ntypes >= 1 && P_ntypes <= 1 << 20, "ntypes must be 1 to 2^20")
 PH_CHECK(P_NS >= 0 && P_NS <= CHEM_MAX_SPECIES, "NS must be 0 to 8")
+PH_CHECK(P_chem_every >= 1 && P_Ns % P_chem_every == 0, "chem_every must be >= 1 and divide Ns (frames fall on chemical steps)")
 PH_CHECK(P_NS == 0 || (P_chem_dx > 0 && P_chem_x1 - P_chem_x0 >= P_chem_dx && P_chem_y1 - P_chem_y0 >= P_chem_dx),
          "the chemistry's grid needs dx > 0 and a rectangle at least dx wide and high")
 /* the cell types' own mechanical parameters, P_TYPE_<name> { one value per type } */
@@ -125,7 +126,7 @@ static const double type_kh[P_ntypes][P_ntypes] = P_TYPE_kh;
 #define TYPE_KH NULL
 #endif
 const ChemModel chem_compiled = { P_NS, P_ntypes, P_chem_x0, P_chem_y0, P_chem_x1, P_chem_y1, P_chem_dx,
-                                  P_chem_max_substeps, P_CHEM_SPECIES, CHEM_REACTION, CHEM_RESPONSE,
+                                  P_chem_max_substeps, P_chem_every, P_CHEM_SPECIES, CHEM_REACTION, CHEM_RESPONSE,
                                   { TYPE_ka, TYPE_gamma, TYPE_kl, TYPE_kb, TYPE_Q, TYPE_alpha_mu, TYPE_Amax_mu, TYPE_v0 },
                                   TYPE_KH };
 

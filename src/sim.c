@@ -143,7 +143,7 @@ int sim_step(Sim *s)
     bands_update(e, omp_get_max_threads());
     remodel_apply(e, P, &s->remodel);                    LAP(T_REMODEL);
     double lmax = forces_step(e, P);                     LAP(T_INTERNAL);   /* (with the geometry) */
-    if (s->chem.m.ns > 0) {   /* cells sense and respond, then the fields advance (chem.h) */
+    if (chem_due(&s->chem, e->step)) {   /* a chemical step: cells sense and respond, then the fields advance (chem.h) */
         int r = chem_respond(&s->chem, e);
         if (r == -1)
             snprintf(s->error, sizeof s->error, "a concentration is not finite at t = %.6g (step %lld): the chemistry blew up "
@@ -152,8 +152,10 @@ int sim_step(Sim *s)
             snprintf(s->error, sizeof s->error, "the response rule gave a type outside 0 .. %d, or a growth rate or force that "
                      "is not finite, at t = %.6g (step %lld)", s->chem.m.ntypes - 1, e->t, (long long)e->step);
         if (r) return -1;
-        chem_add_forces(&s->chem, e);
-        chem_advance(&s->chem, P->dt);                   LAP(T_CHEM);
+        chem_advance(&s->chem, s->chem.m.every * P->dt);
+    }
+    if (s->chem.m.ns > 0) {
+        chem_add_forces(&s->chem, e);                    LAP(T_CHEM);
     }
     contact_keep_records(&s->contact, P->theta > 0 || P->v_pass > 0);   /* fusion and passage look at this step's pairs */
     contact_forces_step(&s->contact, e, P, lmax);        LAP(T_CONTACT);
@@ -363,6 +365,11 @@ int sim_setup(Sim *s, const SimSetup *u)
         return -1;
     }
     if (u->steps >= 0) s->P.Ns = u->steps;
+    if (s->chem.m.ns > 0 && s->P.Ns % s->chem.m.every) {   /* (frames and checkpoints fall on chemical steps) */
+        snprintf(s->error, sizeof s->error, "%d steps per frame is not a multiple of chem_every = %d (time steps per chemical "
+                 "step): frames and checkpoints must fall on chemical steps", s->P.Ns, s->chem.m.every);
+        return -1;
+    }
     if (u->frames >= 0) s->P.Nf = u->frames;
     s->validate = u->validate;
     return 0;

@@ -21,7 +21,7 @@
 /* one species a, diffusivity D in and out of cells, degradation k, on [x0, x1] x [y0, y1] */
 static ChemModel model(double D, double k, double x0, double y0, double x1, double y1, double dx)
 {
-    ChemModel m = { .ns = 1, .ntypes = 1, .x0 = x0, .y0 = y0, .x1 = x1, .y1 = y1, .dx = dx, .max_substeps = 100000 };
+    ChemModel m = { .ns = 1, .ntypes = 1, .x0 = x0, .y0 = y0, .x1 = x1, .y1 = y1, .dx = dx, .max_substeps = 100000, .every = 1 };
     m.sp[0] = (ChemSpecies){ .name = "a", .D_in = D, .D_out = D, .k = k };
     return m;
 }

@@ -93,6 +93,35 @@ test_chem_too_fine_a_grid_refused() {
     [ ! -e "$D/run/frame000000.vtp" ] || fail "a frame was written"
 }
 
+# a chemical step every 10 time steps (P_chem_every; the gradient showcase's diffusion takes 2
+# sub-steps a time step, so 15 a chemical step): the same decay length as a chemical step every
+# step (within 0.5 %), the frames the same at 1 and 2 threads and after a restart, and a number
+# of steps per frame that chemical steps do not divide refused before the first step
+test_chem_every_ten_steps() {
+    command -v python3 > /dev/null || skip "needs python3"
+    mkdir -p "$D/p"
+    printf '#include "%s/params/gradient.h"\n#undef P_chem_every\n#define P_chem_every 10\n' "$PWD" > "$D/p/every.h"
+    make -s B="$D/build" PARAMS="$D/p/every.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    gradient
+    "$G/polyhoop" -j 1 -q --ascii -o "$D/one" "$G/gradient.off" > "$D/out" 2>&1 || fail "the run failed: $(tail -n 3 "$D/out")"
+    "$D/build/polyhoop" -j 1 -q --ascii -o "$D/ten" "$G/gradient.off" > "$D/out" 2>&1 || fail "the run failed: $(tail -n 3 "$D/out")"
+    l1=$(decay_length "$D/one") l10=$(decay_length "$D/ten")
+    echo "  decay length $l1 (every step), $l10 (every 10 steps)" >&2
+    awk -v a="$l1" -v b="$l10" 'BEGIN { exit !(b > 2.85 && b < 3.15 && b - a < 0.005 * a && a - b < 0.005 * a) }' ||
+        fail "decay length $l10 with a chemical step every 10 steps, $l1 with one every step"
+    has "$D/ten/frame000000.vtp" "a chemical step every 10 steps"
+    "$D/build/polyhoop" -j 1 -q -n 4 -s 200 -o "$D/a" "$G/gradient.off" > /dev/null 2>&1
+    "$D/build/polyhoop" -j 2 -q -n 4 -s 200 -o "$D/b" "$G/gradient.off" > /dev/null 2>&1
+    "$D/build/polyhoop" -j 1 -q -n 2 -s 200 -o "$D/c" "$G/gradient.off" > /dev/null 2>&1
+    "$D/build/polyhoop" -j 2 -q -n 4 --restart "$D/c" > /dev/null 2>&1
+    for f in frame000004.vtp frame000004.vti; do
+        cmp -s "$D/a/$f" "$D/b/$f" || fail "$f differs between 1 and 2 threads"
+        cmp -s "$D/a/$f" "$D/c/$f" || fail "$f differs after the restart"
+    done
+    status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -s 205 -o "$D/d" "$G/gradient.off"
+    has "$D/err" "205 steps per frame is not a multiple of chem_every = 10"
+}
+
 # the mean x of the vertices of run $1 drifts between frames 20 and 40 at (prints it)
 drift() {
     python3 - "$1" <<'PY'
