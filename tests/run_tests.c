@@ -23,7 +23,13 @@ static const struct { const char *name; void (*fn)(void); } all_tests[] = {
 
 int main(int argc, char **argv)
 {
-    const char *filter = argc > 1 ? argv[1] : "";
+    int list = argc > 1 && !strcmp(argv[1], "--list");   /* --list [FILTER]: the names only */
+    const char *filter = argc > 1 + list ? argv[1 + list] : "";
+    if (list) {
+        for (size_t k = 0; k < sizeof all_tests / sizeof all_tests[0]; k++)
+            if (strstr(all_tests[k].name, filter)) printf("%s\n", all_tests[k].name);
+        return 0;
+    }
     static int passed, failed, skipped;  /* static: they live across longjmp */
     setvbuf(stdout, NULL, _IOLBF, 0);
     static size_t k;

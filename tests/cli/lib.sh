@@ -6,6 +6,7 @@
 # The runner prints, like tests/run_tests, one line per test ("ok", "FAIL", "skip") and at the end
 # "N passed, N failed" (", N skipped" when a test could not run).
 #   tests/cli/NAME.sh [FILTER]     run the tests of one file whose name contains FILTER
+#   tests/cli/NAME.sh --list [FILTER]   their names only (tests/run.sh counts them)
 #   PH_TEST_SKIP="a b"             leave tests a and b out (make check's CHECK_SKIP)
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 
@@ -55,10 +56,13 @@ errs() { "${@:2}" > /dev/null 2> "$1"; }
 vtk_reads() { /usr/bin/python3 scripts/check_vtp.py "$1" > /dev/null 2>&1 || case $? in 77|127) ;; *) fail "$1 is not read by VTK" ;; esac; }
 
 run_file() {
+    local list=0
+    [ "${1:-}" != --list ] || { list=1; shift; }   # --list [FILTER]: the names only
     local filter=${1:-} passed=0 failed=0 skipped=0 name st t0 took
     for name in $(sed -n 's/^\(test_[A-Za-z0-9_]*\)() *{.*/\1/p' "$0"); do
         case "$name" in *"$filter"*) ;; *) continue ;; esac
         case " ${PH_TEST_SKIP:-} " in *" $name "*) continue ;; esac
+        [ "$list" = 0 ] || { echo "$name"; continue; }
         D=$(mktemp -d /tmp/ph_cli_XXXXXX)
         t0=$(date +%s%N)
         ( set -euo pipefail; "$name" ) &
@@ -79,6 +83,7 @@ run_file() {
             printf 'FAIL %-40s (%s; exit status %s; its files: %s)\n' "$name" "$took" "$st" "$D"
         fi
     done
+    [ "$list" = 0 ] || return 0
     if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
     else echo "$passed passed, $failed failed"; fi
     [ "$failed" = 0 ]

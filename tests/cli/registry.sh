@@ -24,4 +24,17 @@ test_registry_cli_files_run() {
     done
 }
 
+# make test's runner counts the tests first and shows each line after its place, [k/N], over both
+# tiers, and runs the tests on one thread with threads that wait passively (unless a test asks)
+test_registry_progress_count_and_one_thread() {
+    env -u OMP_NUM_THREADS tests/run.sh geometry > "$D/out" 2>&1 || fail "tests/run.sh geometry failed: $(tail -n 3 "$D/out")"
+    n=$(./tests/run_tests --list geometry | wc -l)
+    [ "$n" -ge 3 ] || fail "only $n geometry tests"
+    grep -E '^\[[0-9]+/[0-9]+\] (ok|FAIL|skip) ' "$D/out" > "$D/lines" || fail "no [k/N] lines"
+    awk -v n="$n" '{ split(substr($1, 2, length($1) - 2), a, "/"); if (a[1] != NR || a[2] != n) exit 1 } END { exit NR != n }' "$D/lines" ||
+        fail "the progress counts are not 1..$n of $n: $(head -n 3 "$D/lines")"
+    tail -n 1 "$D/out" | grep -qx "$n passed, 0 failed" || fail "last line: $(tail -n 1 "$D/out")"
+    has tests/run.sh "export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive"
+}
+
 run_file "$@"
