@@ -37,9 +37,12 @@ $(B)/flags: FORCE | build/deps.ok
 	@echo '$(CC) $(CFLAGS) $(CPPFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS) $(CPPFLAGS)' > $@
 $(B)/version: FORCE | $(B)/flags
 	@echo '$(VERSION) $(CURDIR)' | cmp -s - $@ || echo '$(VERSION) $(CURDIR)' > $@
-$(B)/%.o: src/%.c $(HDR) $(B)/flags
+$(B)/%.o: src/%.c $(HDR) $(B)/flags | $(B)/params.ok
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
-$(B)/params.o: $(PARAMS)
+# (a P_ name the program does not know stops the build: scripts/check_params.sh)
+$(B)/params.o: $(PARAMS) $(B)/params.ok
+$(B)/params.ok: $(PARAMS) $(B)/flags src/params.c params/default.h scripts/check_params.sh
+	@scripts/check_params.sh '$(CC)' '$(PARAMS)' && touch $@
 $(B)/main.o: polyhoop.c $(HDR) $(B)/flags $(B)/version
 	$(CC) $(CFLAGS) $(CPPFLAGS) -DPH_VERSION='"$(VERSION)"' -DPH_REPO='"$(CURDIR)"' -c $< -o $@
 $(B)/polyhoop: $(SRC:src/%.c=$(B)/%.o) $(B)/main.o

@@ -60,4 +60,17 @@ test_sim_initial_velocities_refused() {
     has "$D/log" "--velocities cannot be combined with --restart"
 }
 
+# A misspelt parameter in a header stops the build naming the closest known one (the C
+# preprocessor alone would ignore it, and gamma would stay 1000); a header with only known names builds
+test_program_misspelt_parameter_refused() {
+    printf '#include "%s/params/default.h"\n#undef P_gamma\n#define P_gama 1e4\n#define P_gamma 1e3\n' "$PWD" > "$D/bad.h"
+    st=0; make -s B="$D/b" PARAMS="$D/bad.h" "$D/b/polyhoop" > "$D/log" 2>&1 || st=$?
+    [ "$st" != 0 ] || fail "a header with P_gama built"
+    has "$D/log" "$D/bad.h: unknown parameter P_gama; did you mean P_gamma?"
+    [ ! -e "$D/b/polyhoop" ] || fail "the program was built"
+    printf '#include "%s/params/default.h"\n#undef P_gamma\n#define P_gamma 1e4\n' "$PWD" > "$D/good.h"
+    make -s B="$D/g" PARAMS="$D/good.h" "$D/g/params.ok" > "$D/log" 2>&1 || fail "a header with known names is refused: $(cat "$D/log")"
+    for h in params/*.h; do scripts/check_params.sh gcc "$h" || fail "$h has an unknown name"; done
+}
+
 run_file "$@"
