@@ -494,7 +494,10 @@ def main():
     for c, (ok, log) in enumerate(built):
         if not ok:
             print("build %s failed (%s/build.log):\n%s" % (sw.combo_label(c), sw.build_dir(c), log.strip()[-600:]), flush=True)
-    if a.build:
+    if a.build:   # (the runs of a variant that did not build get their result now: no task will run them)
+        for k in range(len(sw.runs)):
+            if not built[sw.runs[k][0]][0]:
+                sw.run(k, False)
         return 0 if all(ok for ok, _ in built) else 1
 
     def one(k):

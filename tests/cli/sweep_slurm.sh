@@ -110,4 +110,105 @@ test_sweep_slurm_tasks_and_refusals() {
     [ ! -e "$D/called" ] || fail "sbatch or scancel called"
 }
 
+# local_slurm: a one-node Slurm cluster of this machine in $D/slurm (munged, slurmctld and slurmd
+# as root on ports of their own, the node declared with 8 CPUs and 16 GB so that the template's
+# resources fit), SLURM_CONF exported; stopped when the test ends
+local_slurm() {
+    [ "$(id -u)" = 0 ] || skip "needs root to start a local Slurm"
+    for c in munged slurmctld slurmd sbatch squeue scontrol; do
+        command -v "$c" > /dev/null || skip "needs a local Slurm: apt-get install -y slurm-wlm munge"
+    done
+    local S=$D/slurm host port=$((20000 + RANDOM % 30000))
+    host=$(hostname -s)
+    mkdir -p "$S/spool" "$S/state"
+    head -c 1024 /dev/urandom > "$S/munge.key" && chmod 400 "$S/munge.key"
+    munged -f --socket="$S/munge.sock" --key-file="$S/munge.key" --log-file="$S/munge.log" --pid-file="$S/munge.pid" \
+        --seed-file="$S/munge.seed" || fail "munged did not start"
+    cat > "$S/slurm.conf" <<CONF
+ClusterName=phtest
+SlurmctldHost=$host(127.0.0.1)
+SlurmUser=root
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+AuthType=auth/munge
+AuthInfo=socket=$S/munge.sock
+CredType=cred/munge
+StateSaveLocation=$S/state
+SlurmdSpoolDir=$S/spool
+SlurmctldPidFile=$S/slurmctld.pid
+SlurmdPidFile=$S/slurmd.pid
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SlurmdParameters=config_overrides
+ReturnToService=2
+MpiDefault=none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SlurmctldLogFile=$S/slurmctld.log
+SlurmdLogFile=$S/slurmd.log
+NodeName=$host NodeAddr=127.0.0.1 CPUs=8 RealMemory=16000 State=UNKNOWN
+PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+CONF
+    export SLURM_CONF=$S/slurm.conf
+    trap stop_slurm EXIT
+    slurmctld -f "$SLURM_CONF" && slurmd -f "$SLURM_CONF" || fail "slurmctld or slurmd did not start: $(tail -n 3 "$S"/*.log)"
+    for _ in $(seq 30); do sinfo -h -o %T 2> /dev/null | grep -q idle && return 0; sleep 1; done
+    fail "the local Slurm node is not idle after 30 s: $(sinfo 2>&1; tail -n 5 "$S"/*.log)"
+}
+
+# stop_slurm: the daemons of local_slurm stopped, waiting until they have gone (they write their
+# state as they stop)
+stop_slurm() {
+    local pids
+    pids=$(cat "$D/slurm/slurmctld.pid" "$D/slurm/slurmd.pid" "$D/slurm/munge.pid" 2> /dev/null) || true
+    [ -n "$pids" ] || return 0
+    kill $pids 2> /dev/null || true
+    for _ in $(seq 50); do kill -0 $pids 2> /dev/null || return 0; sleep 0.1; done
+    kill -9 $pids 2> /dev/null || true
+}
+
+# wait_jobs: until no job is queued or running (at most 15 minutes)
+wait_jobs() {
+    for _ in $(seq 900); do [ -z "$(squeue -h 2> /dev/null)" ] && return 0; sleep 1; done
+    fail "jobs still queued after 15 minutes: $(squeue)"
+}
+
+# The template under a real Slurm: a sweep of two runs is built by one job, run by a job array of
+# two tasks (-j from --cpus-per-task) and summed up by a last job; every job writes its log under
+# its name. A build that fails (lmax below 2 lmin stops the compiler) makes the cleanup job cancel
+# the array, which would otherwise wait forever, and the summary still comes.
+test_sweep_slurm_real_cluster() {
+    need_python3
+    local_slurm
+    scripts/sweep.slurm submit params/foam.h --set gamma=1e2,1e3 --seeds 1 --out "$D/ok" -- -n 1 -s 10 > "$D/submit" 2>&1 ||
+        fail "submit failed: $(cat "$D/submit")"
+    read -r build array summary cleanup < <(sed -n 's/.*jobs \([0-9]*\) (build), \([0-9]*\) (array), \([0-9]*\) (summary), \([0-9]*\) (cleanup.*/\1 \2 \3 \4/p' "$D/submit")
+    [ -n "$cleanup" ] || fail "no job ids in: $(cat "$D/submit")"
+    wait_jobs
+    logs=(slurm-polyhoop-sweep-build-"$build".out slurm-polyhoop-sweep-run-"$array"_0.out slurm-polyhoop-sweep-run-"$array"_1.out
+          slurm-polyhoop-sweep-summary-"$summary".out)
+    for f in "${logs[@]}"; do [ -f "$f" ] || fail "no log $f"; mv "$f" "$D/"; done
+    [ ! -e slurm-polyhoop-sweep-cleanup-"$cleanup".out ] || fail "the cleanup job ran after a good build"
+    has "$D/ok/summary.csv" gamma_1e2-seed1 gamma_1e3-seed1
+    [ "$(grep -c ',ok,' "$D/ok/summary.csv")" = 2 ] || fail "not 2 runs ok: $(cat "$D/ok/summary.csv")"
+    python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["command"]; sys.exit(c[c.index("-j") + 1] != "4")' \
+        "$D/ok/gamma_1e2-seed1/result.json" || fail "the task did not run with -j 4 (its --cpus-per-task)"
+    [ -s "$D/ok/gamma_1e3-seed1/frame000001.vtp" ] || fail "the run wrote no frame 1"
+
+    scripts/sweep.slurm submit params/foam.h --set lmax=0.001 --seeds 1 --out "$D/bad" -- -n 1 -s 10 > "$D/submit" 2>&1 ||
+        fail "submit failed: $(cat "$D/submit")"
+    read -r build array summary cleanup < <(sed -n 's/.*jobs \([0-9]*\) (build), \([0-9]*\) (array), \([0-9]*\) (summary), \([0-9]*\) (cleanup.*/\1 \2 \3 \4/p' "$D/submit")
+    wait_jobs
+    for f in slurm-polyhoop-sweep-*-"$build".out slurm-polyhoop-sweep-*-"$cleanup".out slurm-polyhoop-sweep-*-"$summary".out; do
+        [ -f "$f" ] || fail "no log $f"; mv "$f" "$D/"
+    done
+    has "$D/slurm-polyhoop-sweep-cleanup-$cleanup.out" "the build failed; cancelling the array job(s) $array"
+    [ ! -e slurm-polyhoop-sweep-run-"$array"_0.out ] || fail "an array task ran after a failed build"
+    has "$D/bad/summary.csv" "lmax_0.001-seed1,0.001,1,build failed"
+    has "$D/bad/summary.txt" "lmax must be > 2 lmin"
+}
+
 run_file "$@"
