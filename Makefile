@@ -4,12 +4,16 @@
 #   make run                     build and run the default simulation into outputs/
 #   make test                    build and run the tests (last line: "N passed, N failed")
 #   make WERROR=1 ...            treat compiler warnings as errors (CI does)
+#   make PORTABLE=1 ...          a build for any x86-64 processor (default: tuned for this one)
 CC       = gcc
 PARAMS  ?= params/default.h
 OPT     ?= -O3
+# tuned for this machine's processor (AVX2, FMA, ...) unless PORTABLE=1; -ffp-contract=off keeps
+# every a * b + c rounded twice, so that a tuned and a portable build give the same bits
+ARCH    ?= $(if $(PORTABLE),,-march=native)
 B       ?= build
-CFLAGS   = -std=c11 $(OPT) -fopenmp -Wall -Wextra -Wpedantic $(if $(WERROR),-Werror) $(EXTRA_CFLAGS)
-CPPFLAGS = -Isrc -iquote . -DPH_PARAMS_FILE='"$(PARAMS)"'
+CFLAGS   = -std=c11 $(OPT) $(ARCH) -ffp-contract=off -fopenmp -Wall -Wextra -Wpedantic $(if $(WERROR),-Werror) $(EXTRA_CFLAGS)
+CPPFLAGS = -Isrc -iquote . -DPH_PARAMS_FILE='"$(PARAMS)"' -DPH_ARCH='"$(or $(ARCH),portable)"'
 LDLIBS   = -lz -lm
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CHECK_OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 command -v valgrind > /dev/null || { echo "valgrind_check: needs valgrind: apt-get install -y valgrind"; exit 1; }
 PARAMS=${PARAMS:-params/default.h}
 out=build-valgrind
-make -s --no-print-directory B=$out OPT="-O2 -g" PARAMS="$PARAMS" "$out/polyhoop"
+# (PORTABLE=1: valgrind does not know every instruction a tuned build may use, e.g. AVX-512)
+make -s --no-print-directory B=$out OPT="-O2 -g" PORTABLE=1 PARAMS="$PARAMS" "$out/polyhoop"
 
 rm -rf "$out/run" "$out"/valgrind*.log
 # two runs: the default one (also drawing PNGs), then its continuation from the checkpoint

@@ -19,6 +19,9 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifndef PH_ARCH
+#define PH_ARCH "portable"   /* (the Makefile says which: -march=native, or portable) */
+#endif
 
 /* mkdir -p */
 static int make_dir(const char *path)
@@ -123,9 +126,9 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
     else snprintf(threads, sizeof threads, "%d thread%s now: automatic, one per %d vertices up to %d%s; -j N fixes it",
                   nt, nt > 1 ? "s" : "", VERTICES_PER_THREAD, o->free_cores,
                   o->free_cores < omp_get_num_procs() ? " (the cores not busy)" : "");
-    printf("polyhoop %s  (%s, %s)\n%s %s: %d polygons, %d vertices, %d rigid\n"
+    printf("polyhoop %s  (%s, %s build, %s)\n%s %s: %d polygons, %d vertices, %d rigid\n"
            "output %s/frame%%06d.vtp (%s): frames %d..%d of %d steps, dt = %g, to t = %g; seed %llu\n",
-           version, params_file, threads, o->restart ? "restart from" : "input", TEXT_ESC(o->restart ? o->restart : input),
+           version, params_file, PH_ARCH, threads, o->restart ? "restart from" : "input", TEXT_ESC(o->restart ? o->restart : input),
            s->e.np, ensemble_vertex_count(&s->e), P->Nr, TEXT_ESC(o->dir), o->ascii ? "ASCII" : "zlib",
            frame0, P->Nf, P->Ns, P->dt, P->Nf * (double)P->Ns * P->dt, (unsigned long long)s->e.seed);
     params_print(stdout, P, "  ");

@@ -73,4 +73,22 @@ test_program_misspelt_parameter_refused() {
     for h in params/*.h; do scripts/check_params.sh gcc "$h" || fail "$h has an unknown name"; done
 }
 
+# The tuned build (-march=native, the default) and PORTABLE=1 give the same bits (-ffp-contract=off:
+# no fused multiply-adds), for the default header and the one with noise, activity and random
+# division and death; the banner says which build it is
+test_program_tuned_and_portable_same_bits() {
+    for h in params/default.h tests/params_noise.h; do
+        for kind in tuned portable; do
+            make -s B="$D/$kind" PARAMS="$h" VERSION=same $([ "$kind" = portable ] && echo PORTABLE=1) "$D/$kind/polyhoop" > "$D/make.log" 2>&1 ||
+                fail "the $kind build failed: $(tail -n 3 "$D/make.log")"
+            "$D/$kind/polyhoop" -n 3 -s 400 -o "$D/run-$kind" --overwrite > "$D/banner-$kind" 2>&1 || fail "the $kind run failed"
+        done
+        has "$D/banner-tuned" "-march=native build"
+        has "$D/banner-portable" "portable build"
+        for f in "$D/run-tuned"/*; do
+            cmp -s "$f" "$D/run-portable/${f##*/}" || fail "$h: ${f##*/} differs between the tuned and the portable build"
+        done
+    done
+}
+
 run_file "$@"
