@@ -90,14 +90,19 @@ int params_check(const Params *p, char *msg, size_t len);
 
 /* The largest stable time step of semi-implicit Euler, dt < 2 / omega, estimated from the
  * stiffest mode of each term (derived in params.c and docs/model.md 3): repulsion (kr), edge
- * elasticity and line tension (4 (kl + gamma) / lmin), area elasticity (ka area_g2) and bending
- * (16 kb / lmin^3). area_g2 is the largest sum over a movable polygon's vertices of
- * |dA/dr_i|^2 (sim_area_g2). *what names the term that sets the limit. */
+ * elasticity and line tension (4 (kl + gamma) / lmin), area elasticity (ka area_g2), bending
+ * (16 kb / lmin^3) and the explicit viscous damping (cv^2). area_g2 is the largest sum over a
+ * movable polygon's vertices of |dA/dr_i|^2 (sim_area_g2). *what names the term that sets the
+ * limit. */
 double params_stable_dt(const Params *p, double area_g2, const char **what);
 
 /* The start-up warning: when dt exceeds params_stable_dt, writes to f what limits it and a
  * suggested dt, and returns 1; else 0. */
 int params_warn_dt(FILE *f, const Params *p, double area_g2);
+
+/* The same warning for a limit dt_max found elsewhere (sim_stable_dt), set by the term `what`
+ * of cell type `type`'s parameters (-1: the header's, for every polygon). */
+int params_warn_limit(FILE *f, double dt, double dt_max, const char *what, int type);
 
 /* Writes every parameter as "name = value" lines, each prefixed by `prefix`, in list order. These
  * lines go into the banner and every frame, and a restart compares them with the checkpoint's. */
