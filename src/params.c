@@ -33,7 +33,8 @@
     X(V(att_k) == 0 || V(att_n) > 0, "an attractor (att_k != 0) needs att_n > 0 polygons to pull") \
     X(V(Amax_mu) > V(Amin), "need 0 <= Amin < Amax") \
     X((V(D) == 0 && V(v0) == 0) || V(cv) > 0, \
-      "noise (D > 0) and self-propulsion (v0 > 0) act through the damping: they need cv > 0")
+      "noise (D > 0) and self-propulsion (v0 > 0) act through the damping: they need cv > 0") \
+    X(V(box_x0) < V(box_x1) && V(box_y0) < V(box_y1), "the box needs box_x0 < box_x1 and box_y0 < box_y1")
 
 #define PH_CHECK(c, msg) __extension__ _Static_assert(c, PH_PARAMS_FILE ": " msg);
 #define CHECK_RANGE(type, name, fmt, range) PH_CHECK(RANGE_##range(P_##name), #name " must be " RANGE_TEXT_##range)
@@ -176,7 +177,8 @@ void params_print(FILE *f, const Params *p, const char *prefix)
 #define PRINT(type, name, fmt, range) \
     if (!strcmp(fmt, "%.17g")) fprintf(f, "%s%-9s = %s\n", prefix, #name, text_number((double)p->name, buf)); \
     else fprintf(f, "%s%-9s = " fmt "\n", prefix, #name, p->name);
-    PARAMS_LIST(PRINT)
+    PARAMS_BASE(PRINT)
+    if (params_box_on(p)) { PARAMS_BOX(PRINT) }
 #undef PRINT
 }
 
@@ -198,7 +200,8 @@ void params_print(FILE *f, const Params *p, const char *prefix)
  *                    maps (x, v) by a matrix of determinant 1 - cv dt and trace
  *                    2 - cv dt - omega^2 dt^2, stable while omega^2 dt^2 < 4 - 2 cv dt, i.e.
  *                    dt < (2 / omega) sqrt(1 - cv dt / 2): within 3 % of 2 / omega while
- *                    cv dt < 0.1, as in every header. The estimate takes the terms one by one.) */
+ *                    cv dt < 0.1, as in every header. The estimate takes the terms one by one.);
+ *   box walls:       U = box_k d^2 / 2 for a vertex d beyond a wall: omega^2 = box_k. */
 double params_stable_dt(const Params *p, double area_g2, const char **what)
 {
     double lmin = p->lmin > 0 ? p->lmin : p->h;
@@ -208,6 +211,7 @@ double params_stable_dt(const Params *p, double area_g2, const char **what)
         { p->ka * area_g2, "area elasticity ka of the largest polygon, its breathing mode" },
         { 16 * p->kb / (lmin * lmin * lmin), "bending kb over lmin, its zigzag mode" },
         { p->cv * p->cv, "viscous damping cv, explicit" },
+        { params_box_on(p) ? p->box_k : 0, "box walls box_k, a vertex beyond a wall" },
     };
     double k = 0;
     *what = term[0].what;

@@ -272,7 +272,8 @@ int sim_warn_dt(FILE *f, const Sim *s)
 }
 
 /* Checks an input beyond what the reader can: edges so long that remodeling would create an
- * unreasonable number of vertices (an error), and polygons that share area or boundary
+ * unreasonable number of vertices (an error), a movable polygon's vertex outside the box walls
+ * (an error), and polygons that share area or boundary
  * (overlap.h): a warning naming the first pair (index, line of the OFF file, shared area), an
  * error with u->strict. Returns 0, or -1 with s->error. */
 static int check_input(Sim *s, const char *input, const int *line, const SimSetup *u)
@@ -299,6 +300,18 @@ static int check_input(Sim *s, const char *input, const int *line, const SimSetu
                 u->max_vertices > 0 ? " set by --max-vertices" : "");
         return -1;
     }
+    /* the box walls (docs/model.md 2): a vertex of a movable polygon outside them would be thrown
+     * back with box_k times its distance in the first step; rigid polygons may lie anywhere */
+    for (int p = 0; p < s->e.np && params_box_on(&s->P); p++)
+        for (int i = s->e.start[p]; i < s->e.start[p] + s->e.count[p] && !s->e.rigid[p]; i++) {
+            double x = s->e.x[i], y = s->e.y[i];
+            if (x >= s->P.box_x0 && x <= s->P.box_x1 && y >= s->P.box_y0 && y <= s->P.box_y1) continue;
+            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has a vertex at (%.9g, %.9g) outside the box "
+                     "[%g, %g] x [%g, %g] of %s (box_x0, box_x1, box_y0, box_y1): the walls would throw it back; "
+                     "move the input inside the walls, or the walls", TEXT_ESC(input), p, line[p], x, y, s->P.box_x0,
+                     s->P.box_x1, s->P.box_y0, s->P.box_y1, params_file);
+            return -1;
+        }
     /* polygons the first step removes */
     int small = 0, first = -1;
     for (int p = 0; p < s->e.np; p++)
