@@ -87,5 +87,8 @@
  *                   response to what it senses (default: none)
  * and with P_ntypes > 1, per cell type (docs/model.md 11; the values above for all types otherwise):
  *   P_TYPE_ka, P_TYPE_gamma, P_TYPE_kl, P_TYPE_kb, P_TYPE_Q, P_TYPE_alpha_mu, P_TYPE_Amax_mu,
- *   P_TYPE_v0   { value of type 0, of type 1, ... }
- *   P_TYPE_kh   { { kh of types 0-0, 0-1, ... }, { 1-0, 1-1, ... }, ... }: symmetric, at most P_kh */
+ *   P_TYPE_v0, P_TYPE_cv   { value of type 0, of type 1, ... } (cv: the type's viscous damping,
+ *               and with it its noise cv sqrt(2 D / dt) and push cv v0)
+ *   P_TYPE_kh   { { kh of types 0-0, 0-1, ... }, { 1-0, 1-1, ... }, ... }: symmetric, at most P_kh
+ *   P_TYPE_mu   { { mu of types 0-0, 0-1, ... }, { 1-0, 1-1, ... }, ... }: Coulomb friction in place
+ *               of P_mu, symmetric, >= 0 */
