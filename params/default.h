@@ -60,6 +60,15 @@
 /* projectiles passing a membrane (docs/model.md 5.2): 0 = off */
 #define P_v_pass    0.0       /* [L/T]   approach speed above which a projectile passes a cell's hoop */
 #define P_A_pass    0.0       /* [L^2]   the largest area of a projectile (larger polygons are cells) */
+/* box walls (docs/model.md 2): a vertex of a movable polygon d beyond a wall's line is pushed back
+ * with box_k d (energy box_k d^2 / 2); a side at -INFINITY (x0, y0) or INFINITY (x1, y1) has no
+ * wall, and with all four there, the default, there is no box. The input's movable polygons must
+ * lie inside it. */
+#define P_box_x0    (-INFINITY)  /* [L]   left wall: x >= box_x0 */
+#define P_box_y0    (-INFINITY)  /* [L]   bottom wall: y >= box_y0 */
+#define P_box_x1    INFINITY  /* [L]     right wall: x <= box_x1 */
+#define P_box_y1    INFINITY  /* [L]     top wall: y <= box_y1 */
+#define P_box_k     P_kr      /* [1/T^2] the walls' stiffness; default: kr, the repulsion's (the header's kr, also when it changes kr) */
 /* cell types and chemical species (docs/model.md 11): one type and no species = off, and nothing of
  * it runs. An input's vertex z gives the phase (odd: +1) and the type, z = 2 type + phase bit. */
 #define P_ntypes    1         /* [-]     cell types 0 .. ntypes - 1; > 1 writes the cell array `type` */
@@ -80,5 +89,8 @@
  *                   response to what it senses (default: none)
  * and with P_ntypes > 1, per cell type (docs/model.md 11; the values above for all types otherwise):
  *   P_TYPE_ka, P_TYPE_gamma, P_TYPE_kl, P_TYPE_kb, P_TYPE_Q, P_TYPE_alpha_mu, P_TYPE_Amax_mu,
- *   P_TYPE_v0   { value of type 0, of type 1, ... }
- *   P_TYPE_kh   { { kh of types 0-0, 0-1, ... }, { 1-0, 1-1, ... }, ... }: symmetric, at most P_kh */
+ *   P_TYPE_v0, P_TYPE_cv   { value of type 0, of type 1, ... } (cv: the type's viscous damping,
+ *               and with it its noise cv sqrt(2 D / dt) and push cv v0)
+ *   P_TYPE_kh   { { kh of types 0-0, 0-1, ... }, { 1-0, 1-1, ... }, ... }: symmetric, at most P_kh
+ *   P_TYPE_mu   { { mu of types 0-0, 0-1, ... }, { 1-0, 1-1, ... }, ... }: Coulomb friction in place
+ *               of P_mu, symmetric, >= 0 */

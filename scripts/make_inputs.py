@@ -255,7 +255,9 @@ def projectiles(path, size=30, seed=8, speed=2.5):
     """After Campello & Zohdi 2014 (particle bombardment): a cell of radius 1 (the membrane: its
     hoop) at the origin, a rigid wall behind it, and a jet of `size` particles of radius 0.04
     (octagons) in a 0.9 by 0.6 rectangle in front of it, shot along +x at speeds drawn uniformly
-    within 20 % of `speed` [L/T]; the velocities go into the velocity file NAME.vel beside it."""
+    within 20 % of `speed` [L/T]; the velocities go into the velocity file NAME.vel beside it.
+    The wall and the cell are of cell type 0 (z = 1), the particles of type 1 (z = 2 type + phase
+    bit = 3), whose stiff parameters params/projectiles.h gives."""
     rnd = random.Random(seed)
     wall = subdivide([(1.1, -1.3), (1.25, -1.3), (1.25, 1.3), (1.1, 1.3)], 0.05)
     polys = [(wall, 1), (circle(0.0, 0.0, 1.0, 0.04), 1)]
@@ -267,9 +269,9 @@ def projectiles(path, size=30, seed=8, speed=2.5):
             parts.append((x, y))
     if len(parts) < size:
         sys.exit("make_inputs.py: projectiles: only %d particles fit in the jet, not %d" % (len(parts), size))
-    polys += [(circle(x, y, r, 0.04, rnd.uniform(0, math.pi / 4)), 1) for x, y in parts]
+    polys += [(circle(x, y, r, 0.04, rnd.uniform(0, math.pi / 4)), 3) for x, y in parts]
     write_off(path, polys, "projectiles (after Campello & Zohdi 2014): a wall, a cell of radius 1 and "
-              "a jet of %d particles at %g L/T +- 20 %% (velocities: %s)" % (size, speed, os.path.basename(path[:-4] + ".vel")))
+              "a jet of %d particles (cell type 1) at %g L/T +- 20 %% (velocities: %s)" % (size, speed, os.path.basename(path[:-4] + ".vel")))
     with open(path[:-4] + ".vel", "w") as f:
         f.write("# polygon vx vy: the particles of %s, written by scripts/make_inputs.py\n" % os.path.basename(path))
         for k in range(len(parts)):

@@ -17,7 +17,8 @@
  * record, version 6 the polarity, the hazards, the death count and the noise and rate
  * parameters, version 7 the projectile parameters v_pass and A_pass (and later, in a field that
  * had been zero, the count of twists that remodeling cut out, and in a reserved one the count of
- * postponed divisions), version 8 the cell type and the chemistry's fields; files of older
+ * postponed divisions), version 8 the cell type and the chemistry's fields, version 9 the box
+ * walls' parameters (box_x0, box_y0, box_x1, box_y1, box_k at the end of Params); files of older
  * versions are refused with a message saying so (continue them with the program that wrote
  * them, or rerun from the input). On reading, the checksum is
  * checked first (one streaming pass over the file), then every field as it is parsed, and the
@@ -50,7 +51,7 @@ typedef struct Header {
 } Header;
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
-enum { VERSION = 8 };
+enum { VERSION = 9 };
 
 /* Coordinates beyond COORD_LMAX lmax of the origin are refused: far beyond any run (frames every
  * Ns steps stop a vertex that moves farther than h per step), and within what the contact grid's

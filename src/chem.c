@@ -344,9 +344,20 @@ double chem_amount(const Chem *ch, int s)
     return total * ch->m.dx * ch->m.dx;
 }
 
+/* a matrix by pair of cell types on one line, row by row, rows separated by ';' */
+static void print_matrix(FILE *f, const ChemModel *m, const char *prefix, const char *name, const double *v)
+{
+    char b[32];
+    fprintf(f, "%s%-9s =", prefix, name);
+    for (int a = 0; a < m->ntypes; a++)
+        for (int c = 0; c < m->ntypes; c++)
+            fprintf(f, " %s%s", text_number(v[a * m->ntypes + c], b), c + 1 < m->ntypes ? "" : a + 1 < m->ntypes ? ";" : "");
+    fprintf(f, " (by pair of cell types, row by row)\n");
+}
+
 void chem_print(FILE *f, const ChemModel *m, const char *prefix)
 {
-    int own = m->type_kh != NULL;
+    int own = m->type_kh != NULL || m->type_mu != NULL;
     for (int k = 0; k < CHEM_TYPE_NPARAMS; k++) own |= m->type_value[k] != NULL;
     if (m->ns == 0 && m->ntypes <= 1 && !own) return;   /* (off: also a Sim that never set a model up) */
     char b1[32], b2[32], b3[32], b4[32], b5[32];
@@ -362,13 +373,8 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
         for (int t = 0; t < m->ntypes; t++) fprintf(f, " %s", text_number(m->type_value[k][t], b1));
         fprintf(f, " (by cell type)\n");
     }
-    if (m->type_kh) {
-        fprintf(f, "%s%-9s =", prefix, "kh");
-        for (int a = 0; a < m->ntypes; a++)
-            for (int b = 0; b < m->ntypes; b++)
-                fprintf(f, " %s%s", text_number(m->type_kh[a * m->ntypes + b], b1), b + 1 < m->ntypes ? "" : a + 1 < m->ntypes ? ";" : "");
-        fprintf(f, " (by pair of cell types, row by row)\n");
-    }
+    if (m->type_kh) print_matrix(f, m, prefix, "kh", m->type_kh);
+    if (m->type_mu) print_matrix(f, m, prefix, "mu", m->type_mu);
     fprintf(f, "%s%-9s = %d\n", prefix, "species", m->ns);
     if (m->ns == 0) return;
     fprintf(f, "%s%-9s = %s %s %s %s (x0 y0 x1 y1), dx = %s, max_substeps = %d", prefix, "domain", text_number(m->x0, b1),

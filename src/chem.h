@@ -48,8 +48,10 @@ typedef struct ChemCell {
 typedef struct ChemAct { int type; double alpha, fx, fy; } ChemAct;
 
 /* The mechanical parameters a cell type may have of its own (the header's single value
- * otherwise): the header's P_TYPE_<name> { value of type 0, of type 1, ... }. */
-#define CHEM_TYPE_PARAMS(X) X(ka) X(gamma) X(kl) X(kb) X(Q) X(alpha_mu) X(Amax_mu) X(v0)
+ * otherwise): the header's P_TYPE_<name> { value of type 0, of type 1, ... }. cv is its vertices'
+ * viscous damping, and with it the noise that balances it and the push cv v0 (docs/model.md 3.1).
+ * Appended, never reordered: chem_print's lines, and so the checkpoint's hash, follow this order. */
+#define CHEM_TYPE_PARAMS(X) X(ka) X(gamma) X(kl) X(kb) X(Q) X(alpha_mu) X(Amax_mu) X(v0) X(cv)
 #define CHEM_TYPE_INDEX(name) CHEM_TYPE_##name,
 enum { CHEM_TYPE_PARAMS(CHEM_TYPE_INDEX) CHEM_TYPE_NPARAMS };
 #undef CHEM_TYPE_INDEX
@@ -72,6 +74,9 @@ typedef struct ChemModel {
     /* the adhesion stiffness kh between cell types a and b at [a * ntypes + b] (symmetric, at
      * most the header's kh, which sets the reach), or NULL: kh for every pair */
     const double *type_kh;
+    /* the Coulomb friction coefficient between cell types a and b at [a * ntypes + b] (symmetric,
+     * >= 0), or NULL: mu for every pair */
+    const double *type_mu;
 } ChemModel;
 
 typedef struct Chem {

@@ -85,7 +85,8 @@ typedef struct Ensemble {
     int nevents, events_cap, log_events;
     const struct Params *type_params;   /* per cell type (Sim sets it each step), or NULL: one set for all */
     const double *type_kh;     /* adhesion stiffness by pair of cell types, ntypes_kh^2 (Sim sets it), or NULL: kh */
-    int ntypes_kh;
+    const double *type_mu;     /* friction coefficient by pair of cell types, ntypes_kh^2 (Sim sets it), or NULL: mu */
+    int ntypes_kh;             /* the cell types of those matrices */
     struct EnsembleBands {   /* which thread works on which polygons: scheduling, never a result. bands.c
                                 makes them; adding or removing polygons marks them stale (np = -1) */
         int n, np, cap, ncap;  /* bands, the polygon count they were made for (-1: stale) */

@@ -3,7 +3,8 @@
  * own. Each adds its energy to U and minus its gradient to (fx, fy). Notation as in docs/model.md:
  * e_k = r_{k+1} - r_k, l_k = |e_k|, t_k = e_k / l_k, perp(x, y) = (-y, x). Vertex k of the
  * polygon is slot s + k; the polygon is processed by one thread, so scattering into the
- * neighbouring vertices of the same polygon is race-free. */
+ * neighbouring vertices of the same polygon is race-free. The box walls, which act on each vertex
+ * alone, are one of the optional terms. */
 #include "forces.h"
 #include "bands.h"
 #include "geometry.h"
@@ -192,6 +193,19 @@ static inline double polygon_forces(Ensemble *e, const Params *P, int p, double 
             Ut[U_GRAVITY] += P->gl * y[k];
             fy[k] -= P->gl;
         }
+
+    /* box walls: U = box_k/2 d^2 for a vertex a distance d beyond a wall's line (x0 - x beyond the
+     * left wall, and so on; at a corner both), whose gradient pushes it back along the wall's
+     * normal with box_k d. A side at infinity is never passed. */
+    if (params_box_on(P)) {
+        double kw = P->box_k, d;
+        for (int k = 0; k < n; k++) {
+            if ((d = P->box_x0 - x[k]) > 0) { Ut[U_BOX] += 0.5 * kw * d * d; fx[k] += kw * d; }
+            if ((d = x[k] - P->box_x1) > 0) { Ut[U_BOX] += 0.5 * kw * d * d; fx[k] -= kw * d; }
+            if ((d = P->box_y0 - y[k]) > 0) { Ut[U_BOX] += 0.5 * kw * d * d; fy[k] += kw * d; }
+            if ((d = y[k] - P->box_y1) > 0) { Ut[U_BOX] += 0.5 * kw * d * d; fy[k] -= kw * d; }
+        }
+    }
 
     /* noise and activity (docs/model.md 3.1): a random force cv sqrt(2 D / dt) N(0, 1) per
      * component (fluctuation-dissipation with the damping cv: kT = cv D per degree of freedom),

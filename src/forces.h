@@ -1,6 +1,7 @@
 /* Forces on the vertices from terms that act within one polygon (docs/model.md 2, paper eq. 19
- * and eq. 25): the conservative terms, each the exact gradient of the energy computed beside it,
- * and the per-vertex dissipation (viscous damping, drag). Pair interactions are in contact.h. */
+ * and eq. 25): the conservative terms, each the exact gradient of the energy computed beside it
+ * (the box walls among them), and the per-vertex dissipation (viscous damping, drag). Pair
+ * interactions are in contact.h. */
 #ifndef PH_FORCES_H
 #define PH_FORCES_H
 #include "ensemble.h"
@@ -12,7 +13,7 @@ double forces_update_geometry(Ensemble *e);
 /* The internal energy's terms, in the order of docs/model.md 2: X(index, name in the log). */
 #define FORCES_TERMS(X) \
     X(U_AREA, "area") X(U_TENSION, "tension") X(U_EDGE, "edge") X(U_BENDING, "bending") \
-    X(U_PRESSURE, "pressure") X(U_ATTRACTOR, "attractor") X(U_GRAVITY, "gravity")
+    X(U_PRESSURE, "pressure") X(U_ATTRACTOR, "attractor") X(U_GRAVITY, "gravity") X(U_BOX, "box")
 #define FORCES_TERM_INDEX(index, name) index,
 enum { FORCES_TERMS(FORCES_TERM_INDEX) U_TERMS };
 #undef FORCES_TERM_INDEX

@@ -47,6 +47,13 @@ static inline double pair_kh(const Ensemble *e, const Params *P, int i, int k)
     return e->type_kh ? e->type_kh[e->type[e->pid[i]] * e->ntypes_kh + e->type[e->pid[k]]] : P->kh;
 }
 
+/* The Coulomb friction coefficient between the polygons of vertex i and of edge k: P->mu, or
+ * their cell types' entry of the header's matrix (docs/model.md 11). */
+static inline double pair_mu(const Ensemble *e, const Params *P, int i, int k)
+{
+    return e->type_mu ? e->type_mu[e->type[e->pid[i]] * e->ntypes_kh + e->type[e->pid[k]]] : P->mu;
+}
+
 /* Self-contact exclusion (docs/model.md 2): whether the arclength along the hoop between vertex i
  * and the point (1 - w) r_k + w r_k1 of edge k -> k1 of the same polygon is at most h either way
  * (rare: only then is it walked). */
@@ -90,9 +97,10 @@ static inline int pair_force(const Ensemble *e, const Params *P, int i, int k, i
     double vn = vrx * nx + vry * ny, fn = pair_du_kh(P, kh, s, same) + P->cc * vn;
     *fx = fn * nx;
     *fy = fn * ny;
-    if (P->mu > 0 && !same) {
+    double mu = same ? 0 : pair_mu(e, P, i, k);
+    if (mu > 0) {
         double tx = vrx - vn * nx, ty = vry - vn * ny, vt = sqrt(tx * tx + ty * ty);
-        if (vt > 0) { *fx += P->mu * fabs(fn) * tx / vt; *fy += P->mu * fabs(fn) * ty / vt; }
+        if (vt > 0) { *fx += mu * fabs(fn) * tx / vt; *fy += mu * fabs(fn) * ty / vt; }
     }
     if (u) *u = pair_u_kh(P, kh, s, same);
     return 1;

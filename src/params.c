@@ -33,7 +33,8 @@
     X(V(att_k) == 0 || V(att_n) > 0, "an attractor (att_k != 0) needs att_n > 0 polygons to pull") \
     X(V(Amax_mu) > V(Amin), "need 0 <= Amin < Amax") \
     X((V(D) == 0 && V(v0) == 0) || V(cv) > 0, \
-      "noise (D > 0) and self-propulsion (v0 > 0) act through the damping: they need cv > 0")
+      "noise (D > 0) and self-propulsion (v0 > 0) act through the damping: they need cv > 0") \
+    X(V(box_x0) < V(box_x1) && V(box_y0) < V(box_y1), "the box needs box_x0 < box_x1 and box_y0 < box_y1")
 
 #define PH_CHECK(c, msg) __extension__ _Static_assert(c, PH_PARAMS_FILE ": " msg);
 #define CHECK_RANGE(type, name, fmt, range) PH_CHECK(RANGE_##range(P_##name), #name " must be " RANGE_TEXT_##range)
@@ -119,16 +120,35 @@ PH_CHECK(sizeof type_v0 / sizeof type_v0[0] == P_ntypes, "P_TYPE_v0 must give nt
 #else
 #define TYPE_v0 NULL
 #endif
+#ifdef P_TYPE_cv
+static const double type_cv[] = P_TYPE_cv;
+PH_CHECK(sizeof type_cv / sizeof type_cv[0] == P_ntypes, "P_TYPE_cv must give ntypes values")
+#define TYPE_cv type_cv
+#else
+#define TYPE_cv NULL
+#endif
+/* the matrices by pair of cell types, { { row of type 0 }, { row of type 1 }, ... }: ntypes rows
+ * (a row of more than ntypes values is the compiler's "excess elements" warning, an error with
+ * WERROR=1; a shorter row ends in zeros, as in C, and the check at start refuses the matrix
+ * unless it is still symmetric) */
 #ifdef P_TYPE_kh
-static const double type_kh[P_ntypes][P_ntypes] = P_TYPE_kh;
+static const double type_kh[][P_ntypes] = P_TYPE_kh;
+PH_CHECK(sizeof type_kh / sizeof type_kh[0] == P_ntypes, "P_TYPE_kh must give ntypes rows of ntypes values")
 #define TYPE_KH (&type_kh[0][0])
 #else
 #define TYPE_KH NULL
 #endif
+#ifdef P_TYPE_mu
+static const double type_mu[][P_ntypes] = P_TYPE_mu;
+PH_CHECK(sizeof type_mu / sizeof type_mu[0] == P_ntypes, "P_TYPE_mu must give ntypes rows of ntypes values")
+#define TYPE_MU (&type_mu[0][0])
+#else
+#define TYPE_MU NULL
+#endif
 const ChemModel chem_compiled = { P_NS, P_ntypes, P_chem_x0, P_chem_y0, P_chem_x1, P_chem_y1, P_chem_dx,
                                   P_chem_max_substeps, P_chem_every, P_CHEM_SPECIES, CHEM_REACTION, CHEM_RESPONSE,
-                                  { TYPE_ka, TYPE_gamma, TYPE_kl, TYPE_kb, TYPE_Q, TYPE_alpha_mu, TYPE_Amax_mu, TYPE_v0 },
-                                  TYPE_KH };
+                                  { TYPE_ka, TYPE_gamma, TYPE_kl, TYPE_kb, TYPE_Q, TYPE_alpha_mu, TYPE_Amax_mu, TYPE_v0, TYPE_cv },
+                                  TYPE_KH, TYPE_MU };
 
 const char params_file[] = PH_PARAMS_FILE;
 const Params params_compiled = {
@@ -158,7 +178,8 @@ void params_print(FILE *f, const Params *p, const char *prefix)
 #define PRINT(type, name, fmt, range) \
     if (!strcmp(fmt, "%.17g")) fprintf(f, "%s%-9s = %s\n", prefix, #name, text_number((double)p->name, buf)); \
     else fprintf(f, "%s%-9s = " fmt "\n", prefix, #name, p->name);
-    PARAMS_LIST(PRINT)
+    PARAMS_BASE(PRINT)
+    if (params_box_on(p)) { PARAMS_BOX(PRINT) }
 #undef PRINT
 }
 
@@ -174,7 +195,14 @@ void params_print(FILE *f, const Params *p, const char *prefix)
  *                    |g|^2 is about perimeter times edge length);
  *   bending:         kappa_i ~ (y_{i+1} - 2 y_i + y_{i-1}) / l^2 for small angles, so
  *                    U ~ kb / (2 l^3) sum (y_{i+1} - 2 y_i + y_{i-1})^2; the zigzag y_i = +-a
- *                    gives U = 8 kb a^2 / l^3 per vertex, omega^2 = 16 kb / lmin^3. */
+ *                    gives U = 8 kb a^2 / l^3 per vertex, omega^2 = 16 kb / lmin^3;
+ *   viscous damping: explicit, v <- (1 - cv dt) v alone, stable while cv dt < 2: the limit
+ *                    2 / omega with omega^2 = cv^2. (Damping and a spring together: the step
+ *                    maps (x, v) by a matrix of determinant 1 - cv dt and trace
+ *                    2 - cv dt - omega^2 dt^2, stable while omega^2 dt^2 < 4 - 2 cv dt, i.e.
+ *                    dt < (2 / omega) sqrt(1 - cv dt / 2): within 3 % of 2 / omega while
+ *                    cv dt < 0.1, as in every header. The estimate takes the terms one by one.);
+ *   box walls:       U = box_k d^2 / 2 for a vertex d beyond a wall: omega^2 = box_k. */
 double params_stable_dt(const Params *p, double area_g2, const char **what)
 {
     double lmin = p->lmin > 0 ? p->lmin : p->h;
@@ -183,6 +211,8 @@ double params_stable_dt(const Params *p, double area_g2, const char **what)
         { 4 * (p->kl + p->gamma) / lmin, "edge elasticity and line tension over lmin" },
         { p->ka * area_g2, "area elasticity ka of the largest polygon, its breathing mode" },
         { 16 * p->kb / (lmin * lmin * lmin), "bending kb over lmin, its zigzag mode" },
+        { p->cv * p->cv, "viscous damping cv, explicit" },
+        { params_box_on(p) ? p->box_k : 0, "box walls box_k, a vertex beyond a wall" },
     };
     double k = 0;
     *what = term[0].what;
@@ -191,12 +221,19 @@ double params_stable_dt(const Params *p, double area_g2, const char **what)
     return k > 0 ? 2 / sqrt(k) : INFINITY;
 }
 
+int params_warn_limit(FILE *f, double dt, double dt_max, const char *what, int type)
+{
+    if (!(dt > dt_max)) return 0;
+    char whose[48] = "";
+    if (type >= 0) snprintf(whose, sizeof whose, "cell type %d: ", type);
+    fprintf(f, "polyhoop: warning: dt = %g exceeds the stability limit %.3g of the stiffest spring (%s%s); "
+            "expect a blow-up. Suggested: dt <= %.2g\n", dt, dt_max, whose, what, 0.5 * dt_max);
+    return 1;
+}
+
 int params_warn_dt(FILE *f, const Params *p, double area_g2)
 {
     const char *what;
     double dt_max = params_stable_dt(p, area_g2, &what);
-    if (!(p->dt > dt_max)) return 0;
-    fprintf(f, "polyhoop: warning: dt = %g exceeds the stability limit %.3g of the stiffest spring (%s); "
-            "expect a blow-up. Suggested: dt <= %.2g\n", p->dt, dt_max, what, 0.5 * dt_max);
-    return 1;
+    return params_warn_limit(f, p->dt, dt_max, what, -1);
 }

@@ -8,12 +8,17 @@
  * restart comparison (params_print), and the checkpoint, which stores the struct whole, so its
  * order is the file format's: append, never reorder. Columns: X(type, name, printf format, range)
  * with range ANY (a number: not NaN), NONNEG (>= 0) or POS (> 0); unit and meaning in the
- * comment. The rules between parameters are one list too, PARAMS_RULES in params.c. */
+ * comment. The rules between parameters are one list too, PARAMS_RULES in params.c.
+ * PARAMS_LIST is PARAMS_BASE, printed always, then the groups printed only when they are on
+ * (PARAMS_BOX), so that the frames of a run without them are byte for byte what they were. */
 #ifndef PH_PARAMS_H
 #define PH_PARAMS_H
+#include <math.h>
 #include <stdio.h>
 
-#define PARAMS_LIST(X) \
+#define PARAMS_LIST(X) PARAMS_BASE(X) PARAMS_BOX(X)
+
+#define PARAMS_BASE(X) \
     /* geometry */ \
     X(double, h,        "%.17g", POS)     /* [L]     edge (hoop) thickness */ \
     X(double, lmin,     "%.17g", NONNEG)  /* [L]     minimum edge length */ \
@@ -69,6 +74,16 @@
     X(double, v_pass,   "%.17g", NONNEG)  /* [L/T]   approach speed above which a projectile passes a cell's hoop */ \
     X(double, A_pass,   "%.17g", NONNEG)  /* [L^2]   the largest area of a projectile; larger polygons are cells */
 
+/* box walls (docs/model.md 2): a vertex of a movable polygon a distance d beyond a wall's line has
+ * the energy box_k d^2 / 2. A side at -INFINITY (x0, y0) or INFINITY (x1, y1) has no wall; with
+ * all four there (the default) there is no box, and these lines are not printed (params_box_on). */
+#define PARAMS_BOX(X) \
+    X(double, box_x0,   "%.17g", ANY)     /* [L]     left wall: vertices are held at x >= box_x0 */ \
+    X(double, box_y0,   "%.17g", ANY)     /* [L]     bottom wall: y >= box_y0 */ \
+    X(double, box_x1,   "%.17g", ANY)     /* [L]     right wall: x <= box_x1, > box_x0 */ \
+    X(double, box_y1,   "%.17g", ANY)     /* [L]     top wall: y <= box_y1, > box_y0 */ \
+    X(double, box_k,    "%.17g", NONNEG)  /* [1/T^2] the walls' stiffness (default: kr, the repulsion's) */
+
 typedef struct Params {
 #define PARAMS_FIELD(type, name, fmt, range) type name;
     PARAMS_LIST(PARAMS_FIELD)
@@ -83,6 +98,12 @@ extern const char params_file[];      /* that header's path, as given to make */
  * normal force is then zero, and contact damping alone would pull separating surfaces together. */
 static inline double params_reach(const Params *p) { return p->h + (p->kh > 0 ? p->sh + p->ss : 0); }
 
+/* Whether there is a wall: a side of the box that is finite. */
+static inline int params_box_on(const Params *p)
+{
+    return p->box_x0 > -INFINITY || p->box_y0 > -INFINITY || p->box_x1 < INFINITY || p->box_y1 < INFINITY;
+}
+
 /* Checks the model's constraints at run time (tests and values built in code): every range of
  * PARAMS_LIST, then the constraints between parameters; returns 0 or writes the first violation
  * into msg and returns -1. */
@@ -90,17 +111,23 @@ int params_check(const Params *p, char *msg, size_t len);
 
 /* The largest stable time step of semi-implicit Euler, dt < 2 / omega, estimated from the
  * stiffest mode of each term (derived in params.c and docs/model.md 3): repulsion (kr), edge
- * elasticity and line tension (4 (kl + gamma) / lmin), area elasticity (ka area_g2) and bending
- * (16 kb / lmin^3). area_g2 is the largest sum over a movable polygon's vertices of
- * |dA/dr_i|^2 (sim_area_g2). *what names the term that sets the limit. */
+ * elasticity and line tension (4 (kl + gamma) / lmin), area elasticity (ka area_g2), bending
+ * (16 kb / lmin^3) and the explicit viscous damping (cv^2). area_g2 is the largest sum over a
+ * movable polygon's vertices of |dA/dr_i|^2 (sim_area_g2). *what names the term that sets the
+ * limit. */
 double params_stable_dt(const Params *p, double area_g2, const char **what);
 
 /* The start-up warning: when dt exceeds params_stable_dt, writes to f what limits it and a
  * suggested dt, and returns 1; else 0. */
 int params_warn_dt(FILE *f, const Params *p, double area_g2);
 
-/* Writes every parameter as "name = value" lines, each prefixed by `prefix`, in list order. These
- * lines go into the banner and every frame, and a restart compares them with the checkpoint's. */
+/* The same warning for a limit dt_max found elsewhere (sim_stable_dt), set by the term `what`
+ * of cell type `type`'s parameters (-1: the header's, for every polygon). */
+int params_warn_limit(FILE *f, double dt, double dt_max, const char *what, int type);
+
+/* Writes every parameter as "name = value" lines, each prefixed by `prefix`, in list order (the
+ * box's only when params_box_on). These lines go into the banner and every frame, and a restart
+ * compares them with the checkpoint's. */
 void params_print(FILE *f, const Params *p, const char *prefix);
 
 #endif

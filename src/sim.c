@@ -25,6 +25,7 @@
 #include "text.h"
 #include "topology.h"
 #include <unistd.h>
+#include <float.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -52,7 +53,25 @@ static void bind_types(Sim *s)
 {
     s->e.type_params = s->type_params;
     s->e.type_kh = s->chem.m.type_kh;
+    s->e.type_mu = s->chem.m.type_mu;
     s->e.ntypes_kh = s->chem.m.ntypes;
+}
+
+/* A matrix by pair of cell types (docs/model.md 11): every entry in [0, max] and symmetric; -1
+ * with the first bad entry in s->error (what it is, and why the bound: `bound`). */
+static int check_matrix(Sim *s, const ChemModel *m, const double *v, const char *what, const char *name, double max,
+                        const char *bound)
+{
+    for (int a = 0; v && a < m->ntypes; a++)
+        for (int b = 0; b < m->ntypes; b++) {
+            double x = v[a * m->ntypes + b], y = v[b * m->ntypes + a];
+            if (!(x >= 0 && x <= max) || x != y) {
+                snprintf(s->error, sizeof s->error, "the %s matrix's %s[%d][%d] = %g must be >= 0, %s and equal to %s[%d][%d] = %g",
+                         what, name, a, b, x, bound, name, b, a, y);
+                return -1;
+            }
+        }
+    return 0;
 }
 
 int sim_chemistry(Sim *s, const ChemModel *m)
@@ -61,16 +80,11 @@ int sim_chemistry(Sim *s, const ChemModel *m)
     free(s->type_params);
     s->type_params = NULL;
     if (chem_init(&s->chem, m, s->P.dt, s->error, sizeof s->error)) return -1;
-    for (int a = 0; m->type_kh && a < m->ntypes; a++)
-        for (int b = 0; b < m->ntypes; b++) {
-            double v = m->type_kh[a * m->ntypes + b];
-            if (!(v >= 0 && v <= s->P.kh) || v != m->type_kh[b * m->ntypes + a]) {
-                snprintf(s->error, sizeof s->error, "the adhesion matrix's kh[%d][%d] = %g must be >= 0, at most kh = %g (which "
-                         "sets the reach of adhesion: raise kh) and equal to kh[%d][%d] = %g", a, b, v, s->P.kh, b, a,
-                         m->type_kh[b * m->ntypes + a]);
-                return -1;
-            }
-        }
+    char bound[128];
+    snprintf(bound, sizeof bound, "at most kh = %g (which sets the reach of adhesion: raise kh)", s->P.kh);
+    if (check_matrix(s, m, m->type_kh, "adhesion", "kh", s->P.kh, bound) ||
+        check_matrix(s, m, m->type_mu, "friction", "mu", DBL_MAX, "finite"))
+        return -1;
     int own = 0;
     for (int k = 0; k < CHEM_TYPE_NPARAMS; k++) own |= m->type_value[k] != NULL;
     if (!own) return 0;
@@ -218,12 +232,13 @@ void sim_neighbors(Sim *s, int *nb, int *same)
     contact_count_neighbor_types(&s->contact, &s->e, &s->P, lmax, nb, same);
 }
 
-double sim_area_g2(const Sim *s)
+/* sim_area_g2 over the movable polygons of cell type `type` (-1: all) */
+static double area_g2(const Sim *s, int type)
 {
     const Ensemble *e = &s->e;
     double g2max = 0;
     for (int p = 0; p < e->np; p++) {
-        if (e->rigid[p]) continue;
+        if (e->rigid[p] || (type >= 0 && e->type[p] != type)) continue;
         double g2 = 0;
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
             int a = ens_prev(e, i), b = ens_next(e, i);
@@ -235,8 +250,32 @@ double sim_area_g2(const Sim *s)
     return g2max;
 }
 
+double sim_area_g2(const Sim *s) { return area_g2(s, -1); }
+
+double sim_stable_dt(const Sim *s, const char **what, int *type)
+{
+    *type = -1;
+    if (!s->type_params) return params_stable_dt(&s->P, area_g2(s, -1), what);
+    double dt_max = INFINITY;
+    for (int t = 0; t < s->chem.m.ntypes; t++) {
+        const char *w;
+        double d = params_stable_dt(&s->type_params[t], area_g2(s, t), &w);
+        if (t == 0 || d < dt_max) { dt_max = d; *what = w; *type = t; }
+    }
+    return dt_max;
+}
+
+int sim_warn_dt(FILE *f, const Sim *s)
+{
+    const char *what;
+    int type;
+    double dt_max = sim_stable_dt(s, &what, &type);
+    return params_warn_limit(f, s->P.dt, dt_max, what, type);
+}
+
 /* Checks an input beyond what the reader can: edges so long that remodeling would create an
- * unreasonable number of vertices (an error), and polygons that share area or boundary
+ * unreasonable number of vertices (an error), a movable polygon's vertex outside the box walls
+ * (an error), and polygons that share area or boundary
  * (overlap.h): a warning naming the first pair (index, line of the OFF file, shared area), an
  * error with u->strict. Returns 0, or -1 with s->error. */
 static int check_input(Sim *s, const char *input, const int *line, const SimSetup *u)
@@ -263,6 +302,18 @@ static int check_input(Sim *s, const char *input, const int *line, const SimSetu
                 u->max_vertices > 0 ? " set by --max-vertices" : "");
         return -1;
     }
+    /* the box walls (docs/model.md 2): a vertex of a movable polygon outside them would be thrown
+     * back with box_k times its distance in the first step; rigid polygons may lie anywhere */
+    for (int p = 0; p < s->e.np && params_box_on(&s->P); p++)
+        for (int i = s->e.start[p]; i < s->e.start[p] + s->e.count[p] && !s->e.rigid[p]; i++) {
+            double x = s->e.x[i], y = s->e.y[i];
+            if (x >= s->P.box_x0 && x <= s->P.box_x1 && y >= s->P.box_y0 && y <= s->P.box_y1) continue;
+            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has a vertex at (%.9g, %.9g) outside the box "
+                     "[%g, %g] x [%g, %g] of %s (box_x0, box_x1, box_y0, box_y1): the walls would throw it back; "
+                     "move the input inside the walls, or the walls", TEXT_ESC(input), p, line[p], x, y, s->P.box_x0,
+                     s->P.box_x1, s->P.box_y0, s->P.box_y1, params_file);
+            return -1;
+        }
     /* polygons the first step removes */
     int small = 0, first = -1;
     for (int p = 0; p < s->e.np; p++)
@@ -379,10 +430,13 @@ void sim_likely_cause(const Sim *s, char *buf, size_t len)
 {
     const Params *P = &s->P;
     const char *stiff;
-    double dt_max = params_stable_dt(P, sim_area_g2(s), &stiff);
+    int type;
+    double dt_max = sim_stable_dt(s, &stiff, &type);
+    char whose[48] = "";
+    if (type >= 0) snprintf(whose, sizeof whose, "cell type %d: ", type);
     if (P->dt > dt_max)
-        snprintf(buf, len, "dt = %g exceeds the stability limit %.3g of the stiffest term (%s): use dt <= %.2g",
-                 P->dt, dt_max, stiff, 0.5 * dt_max);
+        snprintf(buf, len, "dt = %g exceeds the stability limit %.3g of the stiffest term (%s%s): use dt <= %.2g",
+                 P->dt, dt_max, whose, stiff, 0.5 * dt_max);
     else if (s->input_overlaps)
         snprintf(buf, len, "the input's polygons overlap (warned at start): separate them; --strict-input refuses such inputs");
     else if (s->e.step - s->first_step <= 100 && !s->from_checkpoint)

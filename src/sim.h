@@ -95,6 +95,15 @@ int sim_step(Sim *s);
  * (params_stable_dt). */
 double sim_area_g2(const Sim *s);
 
+/* The largest stable time step (params_stable_dt): of the header's parameters, or, where the
+ * cell types have their own (docs/model.md 11), the smallest over the types, each with the area
+ * term of its own largest movable polygon. *what names the term that sets it, *type the cell
+ * type (-1: the header's parameters, for every polygon). */
+double sim_stable_dt(const Sim *s, const char **what, int *type);
+
+/* The start-up warning of params_warn_dt for sim_stable_dt (naming the cell type); 1 if given. */
+int sim_warn_dt(FILE *f, const Sim *s);
+
 /* Checks the state before it is written as a frame: every polygon counter-clockwise with a
  * positive area and not crossing itself (the grid's test, O(vertices)). A polygon that is not
  * means the run has gone wrong, so that every frame written is a valid one. A hoop that twisted

@@ -13,12 +13,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* The byte offsets of the version-8 layout (checkpoint.c's Header with a Params of 336 bytes and
+/* The byte offsets of the version-9 layout (checkpoint.c's Header with a Params of 376 bytes and
  * the run's record, then records of 91 bytes, then 40 bytes per vertex), for doctoring single
  * fields (tests/cli/restart.sh doctors some through the program at these offsets too). */
 enum {
-    H_DT = 40 + 26 * 8, H_SEED = 376, H_DRAWS = 384, H_STEP = 392, H_NEXT_ID = 400, H_T = 440,
-    H_POSTPONED = 36, H_FRAME = 448, H_NP = 452, H_TWISTS = 460, H_INPUT = 464, H_OPTIONS = 1488, H_RANGE = 2000, H_SIZE = 2040,
+    H_DT = 40 + 26 * 8, H_SEED = 416, H_DRAWS = 424, H_STEP = 432, H_NEXT_ID = 440, H_T = 480,
+    H_POSTPONED = 36, H_FRAME = 488, H_NP = 492, H_TWISTS = 500, H_INPUT = 504, H_OPTIONS = 1528, H_RANGE = 2040, H_SIZE = 2080,
     R_COUNT = 0, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_SIZE = 91, V_SIZE = 40
 };
 _Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) + 8 &&

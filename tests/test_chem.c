@@ -375,3 +375,132 @@ void test_chem_adhesion_matrix(void)
     ENSURE(sim_chemistry(&s, &m) == -1 && strstr(s.error, "at most kh = 100000"));
     sim_free(&s);
 }
+
+/* Per-type viscous damping (P_TYPE_cv): two free 40-gons at rest shape, of types 0 and 1, all
+ * vertices moving at (1, 0.5). Their internal forces sum to zero, so each one's mean velocity
+ * decays by (1 - cv dt) per step with its own type's cv: after 2,000 steps (1 - 10 dt)^2000 =
+ * 0.135 and (1 - 2.5 dt)^2000 = 0.607 of the start. The type's cv is also the one of its noise
+ * and self-propulsion (fluctuation-dissipation, docs/model.md 3.1): with D and v0 on, a type-1
+ * polygon's forces are bit for bit those of the header with cv = 2.5. A type whose cv dt passes
+ * 2 is named by the stability warning. */
+void test_chem_type_damping(void)
+{
+    Params P = params_compiled;
+    P.alpha_mu = P.alpha_CV = 0;
+    P.Amax_mu = INFINITY;
+    static const double cv[2] = { 10, 2.5 };
+    ChemModel m = { .ntypes = 2 };
+    m.type_value[CHEM_TYPE_cv] = cv;
+    static Sim s;
+    sim_init(&s, &P, 1);
+    ENSURE_MSG(sim_chemistry(&s, &m) == 0, "%s", s.error);
+    fx_add_ngon(&s.e, 40, 0.5, 0, 0, 0);
+    fx_add_ngon(&s.e, 40, 0.5, 3, 0, 0.1);
+    s.e.type[1] = 1;
+    sim_draw_traits(&s);
+    for (int i = 0; i < s.e.nv_used; i++) { s.e.vx[i] = 1; s.e.vy[i] = 0.5; }
+    int steps = 2000;
+    for (int k = 0; k < steps; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+    for (int p = 0; p < 2; p++) {
+        double vx = 0, vy = 0, want = pow(1 - cv[p] * P.dt, steps);
+        for (int i = s.e.start[p]; i < s.e.start[p] + s.e.count[p]; i++) { vx += s.e.vx[i] / s.e.count[p]; vy += s.e.vy[i] / s.e.count[p]; }
+        fprintf(stderr, "  type %d (cv %g): mean velocity (%.9f, %.9f), (1 - cv dt)^%d = %.9f\n", p, cv[p], vx, vy, steps, want);
+        ENSURE_CLOSE(vx, want, 1e-9);
+        ENSURE_CLOSE(vy, 0.5 * want, 1e-9);
+    }
+    sim_free(&s);
+
+    /* noise and self-propulsion with the type's cv */
+    P.D = 0.01; P.v0 = 0.3;
+    sim_init(&s, &P, 1);
+    ENSURE_MSG(sim_chemistry(&s, &m) == 0, "%s", s.error);
+    fx_add_ngon(&s.e, 40, 0.5, 0, 0, 0);
+    fx_add_ngon(&s.e, 40, 0.5, 3, 0, 0.1);
+    s.e.type[1] = 1;
+    sim_draw_traits(&s);
+    for (int i = 0; i < s.e.nv_used; i++) { s.e.vx[i] = 1; s.e.vy[i] = 0.5; }
+    forces_update_geometry(&s.e);
+    forces_polygon(&s.e, &s.P, 1, NULL);
+    double fx1[40], fy1[40], fx2[40];
+    memcpy(fx1, s.e.fx + s.e.start[1], sizeof fx1);
+    memcpy(fy1, s.e.fy + s.e.start[1], sizeof fy1);
+    Params own = P;
+    own.cv = cv[1];
+    s.e.type_params = NULL;
+    forces_polygon(&s.e, &own, 1, NULL);
+    ENSURE(!memcmp(fx1, s.e.fx + s.e.start[1], sizeof fx1) && !memcmp(fy1, s.e.fy + s.e.start[1], sizeof fy1));
+    memcpy(fx2, s.e.fx + s.e.start[1], sizeof fx2);
+    forces_polygon(&s.e, &P, 1, NULL);   /* (the header's cv = 10 gives other forces) */
+    ENSURE(memcmp(fx2, s.e.fx + s.e.start[1], sizeof fx2) != 0);
+    sim_free(&s);
+
+    /* the stability warning names the type whose damping is too strong for dt */
+    static const double stiff[2] = { 10, 3e4 };   /* (cv dt = 3 > 2) */
+    m.type_value[CHEM_TYPE_cv] = stiff;
+    P.D = P.v0 = 0;
+    sim_init(&s, &P, 1);
+    ENSURE_MSG(sim_chemistry(&s, &m) == 0, "%s", s.error);
+    fx_add_ngon(&s.e, 40, 0.5, 0, 0, 0);
+    const char *what;
+    int type;
+    double dt_max = sim_stable_dt(&s, &what, &type);
+    ENSURE_MSG(type == 1 && strstr(what, "viscous damping") && fabs(dt_max - 2 / 3e4) < 1e-15, "type %d, %s, %g", type, what, dt_max);
+    char buf[512];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    ENSURE(sim_warn_dt(f, &s) == 1);
+    fclose(f);
+    ENSURE_MSG(strstr(buf, "(cell type 1: viscous damping cv"), "%s", buf);
+    sim_free(&s);
+}
+
+/* The friction matrix (P_TYPE_mu): two squares overlapping by h/2, the left one sliding up
+ * along the right one; the force on the middle vertex of its facing side is, bit for bit, the
+ * one of the header's single mu set to the entry of their types' pair, for each pair (0, 0),
+ * (0, 1), (1, 0), (1, 1); its tangential part (friction: down, against the sliding) scales with
+ * that entry. A negative or asymmetric matrix is refused at start. */
+void test_chem_friction_matrix(void)
+{
+    Params P = fx_params_zero();
+    P.kr = 1e6; P.cc = 30;
+    static const double mu[4] = { 0.2, 0.5, 0.5, 0.8 };
+    ChemModel m = { .ntypes = 2, .type_mu = mu };
+    static Sim s;
+    sim_init(&s, &P, 1);
+    ENSURE_MSG(sim_chemistry(&s, &m) == 0, "%s", s.error);
+    double x[8] = { 0, 0.5, 1, 1, 1, 0.5, 0, 0 }, y[8] = { 0, 0, 0, 0.5, 1, 1, 1, 0.5 }, x2[8], gap = 0.5 * P.h;
+    for (int k = 0; k < 8; k++) x2[k] = x[k] + 1 + gap;
+    ensemble_add_polygon(&s.e, 8, x, y, 1, 0);
+    ensemble_add_polygon(&s.e, 8, x2, y, 1, 0);
+    for (int i = 0; i < 8; i++) s.e.vy[i] = 0.3;   /* (the left square slides up) */
+    sim_draw_traits(&s);   /* (binds the matrix) */
+    double ft[4];
+    for (int pair = 0; pair < 4; pair++) {
+        s.e.type[0] = pair >> 1;
+        s.e.type[1] = pair & 1;
+        double fx[16], fy[16], U;
+        s.e.type_mu = mu;
+        s.P.mu = 0;
+        for (int i = 0; i < 16; i++) s.e.fx[i] = s.e.fy[i] = 0;
+        contact_forces(&s.contact, &s.e, &s.P, forces_update_geometry(&s.e), &U);
+        memcpy(fx, s.e.fx, sizeof fx);
+        memcpy(fy, s.e.fy, sizeof fy);
+        s.e.type_mu = NULL;   /* (the header's mu, set to the pair's entry) */
+        s.P.mu = mu[pair];
+        for (int i = 0; i < 16; i++) s.e.fx[i] = s.e.fy[i] = 0;
+        contact_forces(&s.contact, &s.e, &s.P, forces_update_geometry(&s.e), &U);
+        ENSURE_MSG(!memcmp(fx, s.e.fx, sizeof fx) && !memcmp(fy, s.e.fy, sizeof fy), "types %d, %d", pair >> 1, pair & 1);
+        ft[pair] = fy[3];   /* (vertex 3 of the left square, at (1, 0.5)) */
+    }
+    fprintf(stderr, "  friction on the middle vertex: %.6g, %.6g, %.6g, %.6g for mu %g, %g, %g, %g\n", ft[0], ft[1], ft[2], ft[3],
+            mu[0], mu[1], mu[2], mu[3]);
+    ENSURE(ft[0] < 0);
+    for (int pair = 1; pair < 4; pair++) ENSURE_CLOSE(ft[pair] / ft[0], mu[pair] / mu[0], 1e-12);
+    sim_free(&s);
+    static const double asym[4] = { 0.2, 0.5, 0.4, 0.8 }, neg[4] = { -0.1, 0, 0, 0.3 };
+    sim_init(&s, &P, 1);
+    m.type_mu = asym;
+    ENSURE(sim_chemistry(&s, &m) == -1 && strstr(s.error, "friction matrix's mu[0][1] = 0.5") && strstr(s.error, "mu[1][0] = 0.4"));
+    m.type_mu = neg;
+    ENSURE_MSG(sim_chemistry(&s, &m) == -1 && strstr(s.error, "mu[0][0] = -0.1 must be >= 0"), "%s", s.error);
+    sim_free(&s);
+}

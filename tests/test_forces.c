@@ -6,6 +6,7 @@
 #include "geometry.h"
 #include "harness.h"
 #include <stdlib.h>
+#include <string.h>
 
 static double energy(Ensemble *e, const Params *P)
 {
@@ -55,8 +56,9 @@ static double gradient_error(Ensemble *e, const Params *P, double *fbig)
 
 void test_forces_gradient_each_term(void)
 {
-    static const char *names[] = { "area", "line tension", "edge elasticity", "bending", "hydrostatic", "edge gravity", "attractor" };
-    for (int term = 0; term < 7; term++)
+    static const char *names[] = { "area", "line tension", "edge elasticity", "bending", "hydrostatic", "edge gravity", "attractor",
+                                   "box walls" };
+    for (int term = 0; term < 8; term++)
         for (int trial = 0; trial < 3; trial++) {
             Params P = fx_params_zero();
             if (term == 0) P.ka = 1e5;
@@ -72,6 +74,12 @@ void test_forces_gradient_each_term(void)
                 P.att_x = e.x[e.start[0]] + (trial ? 0.7 : 0.3 * P.h); P.att_y = e.y[e.start[0]] - (trial ? 0.4 : 0.2 * P.h);
                 e.attracted[0] = 1;
             }
+            if (term == 7) {   /* (the 16-gon spans about [-0.3, 1.7] x [-1.4, 0.6]: vertices beyond each wall, and
+                                * with trial 2 one beyond two walls at a corner, near (1.4, 0.3)) */
+                P.box_k = 1e5;
+                P.box_x0 = -0.2 + 0.1 * trial; P.box_x1 = 1.6 - 0.1 * trial;
+                P.box_y0 = -1.3 + 0.1 * trial; P.box_y1 = 0.5 - 0.1 * trial;
+            }
             double fmax, err = gradient_error(&e, &P, &fmax);
             ENSURE_MSG(fmax > 0, "%s: no force", names[term]);
             ENSURE_MSG(err < 1e-6, "%s (trial %d): relative error %.3g", names[term], trial, err);
@@ -83,6 +91,7 @@ void test_forces_gradient_all_terms(void)
 {
     Params P = fx_params_zero();
     P.ka = 1e5; P.gamma = 1e3; P.kl = 1e4; P.kb = 0.5; P.rho = 2; P.g = 5; P.gl = 1; P.att_k = 2; P.att_n = 1; P.att_x = 0.3;
+    P.box_k = 1e4; P.box_x1 = 1.5; P.box_y0 = -1.2;
     Ensemble e;
     make_polygon(&e, 99, 1);
     e.attracted[0] = 1;
@@ -171,4 +180,37 @@ void test_forces_step_matches_phases(void)
     }
     ensemble_free(&a);
     ensemble_free(&b);
+}
+
+/* The box walls' energy, term by term: U_box is box_k/2 times the sum of the squared distances of
+ * the vertices beyond the walls (counted once per wall passed), as a direct sum finds it; a rigid
+ * polygon is not pushed (no force, no energy); with every side at infinity nothing acts. */
+void test_forces_box_walls_energy(void)
+{
+    Params P = fx_params_zero();
+    P.box_k = 2e4; P.box_x0 = 0; P.box_x1 = 1.4; P.box_y0 = -1.1; P.box_y1 = 0.3;
+    Ensemble e;
+    make_polygon(&e, 3, 1);
+    forces_update_geometry(&e);
+    double u[U_TERMS] = { 0 }, want = 0;
+    int beyond = 0;
+    forces_polygon(&e, &P, 0, u);
+    for (int i = 0; i < e.count[0]; i++) {
+        double d[4] = { P.box_x0 - e.x[i], e.x[i] - P.box_x1, P.box_y0 - e.y[i], e.y[i] - P.box_y1 }, f[2] = { 0, 0 };
+        for (int w = 0; w < 4; w++)
+            if (d[w] > 0) { want += 0.5 * P.box_k * d[w] * d[w]; beyond++; f[w / 2] += (w % 2 ? -1 : 1) * P.box_k * d[w]; }
+        ENSURE_CLOSE(e.fx[i], f[0], 1e-9 * P.box_k);
+        ENSURE_CLOSE(e.fy[i], f[1], 1e-9 * P.box_k);
+    }
+    ENSURE_MSG(beyond >= 4, "only %d vertices beyond a wall", beyond);
+    ENSURE_CLOSE(u[U_BOX], want, 1e-12 * want);
+    ENSURE(!strcmp(forces_terms[U_BOX], "box"));
+    e.rigid[0] = 1;
+    double u2[U_TERMS] = { 0 };
+    ENSURE(forces_polygon(&e, &P, 0, u2) == 0 && u2[U_BOX] == 0);
+    for (int i = 0; i < e.count[0]; i++) ENSURE(e.fx[i] == 0 && e.fy[i] == 0);
+    e.rigid[0] = 0;
+    P.box_x0 = P.box_y0 = -INFINITY; P.box_x1 = P.box_y1 = INFINITY;
+    ENSURE(!params_box_on(&P) && forces_polygon(&e, &P, 0, u2) == 0);
+    ensemble_free(&e);
 }

@@ -51,12 +51,21 @@ static int print_lines(const Params *P, char *buf, size_t size, char **line)
 }
 
 /* One line per parameter, in list order, "# name = value"; a change of parameter k changes line
- * k and no other. */
+ * k and no other. The box's lines (PARAMS_BOX, the last) are there when a wall is, and only then
+ * (without them, the lines of a run without walls are what they were before the box existed). */
 void test_params_print_every_parameter(void)
 {
     static char a[8192], b[8192];
     char *la[65], *lb[65];
-    const Params P = params_compiled;
+#define ONE(type, name, fmt, range) + 1
+    enum { NBOX = 0 PARAMS_BOX(ONE) };
+#undef ONE
+    Params P = params_compiled;
+    ENSURE(!params_box_on(&P));
+    ENSURE_MSG(print_lines(&P, a, sizeof a, la) == NPARAMS - NBOX, "without walls, params_print wrote a line count unlike "
+               "PARAMS_LIST's %d less the box's %d", NPARAMS, NBOX);
+    ENSURE(!strstr(la[NPARAMS - NBOX - 1], "box_") && !strncmp(names[NPARAMS - NBOX], "box_", 4));
+    P.box_x0 = -3;   /* (a left wall) */
     ENSURE_MSG(print_lines(&P, a, sizeof a, la) == NPARAMS, "params_print wrote a line count unlike PARAMS_LIST's %d", NPARAMS);
     for (int k = 0; k < NPARAMS; k++) {
         size_t n = strlen(names[k]);
@@ -101,7 +110,8 @@ void test_params_checkpoint_roundtrip(void)
 }
 
 /* The program refuses to restart from a checkpoint of a run with any parameter changed, but the
- * frame count and steps per frame, which are the run's own (-n, -s) and taken from it. */
+ * frame count and steps per frame, which are the run's own (-n, -s) and taken from it, and the
+ * stiffness of walls that the build does not have. */
 void test_params_restart_refuses_changes(void)
 {
     char dir[] = "/tmp/ph_test_params_XXXXXX", run[96], path[128], log[128], args[256], err[512] = "";
@@ -119,6 +129,9 @@ void test_params_restart_refuses_changes(void)
         ENSURE_MSG(checkpoint_write(path, &s, 0, "inputs/ensemble.off", NULL, err, sizeof err) == 0, "%s", err);
         sim_free(&s);
         int own = k >= 0 && (!strcmp(names[k], "Nf") || !strcmp(names[k], "Ns"));
+        /* (the walls' stiffness of a build without walls acts nowhere, and is neither printed nor
+         * compared; a wall's position changed from infinity puts up a wall, which is refused) */
+        own |= k >= 0 && !strcmp(names[k], "box_k") && !params_box_on(&params_compiled);
         int status = fx_run(args, log);
         ENSURE_MSG(status == (k < 0 || own ? 0 : 2), "restart with %s changed: exit status %d (see %s)",
                    k < 0 ? "nothing" : names[k], status, log);
@@ -153,7 +166,9 @@ static double mode_stiffness(Ensemble *e, const Params *P, const double *dx, con
  * stiffnesses of the modes derived in params.c, checked against the force code: a 40-gon of
  * radius 1 breathing along dA/dr_i (omega^2 = ka |dA/dr|^2, rigid polygons left out), and a
  * 400-gon of radius 1 (edges 0.0157, nearly straight) in its zigzag (omega^2 = 16 kb / l^3). With
- * ka or kb above the repulsion, the start-up warning names area elasticity or bending. */
+ * ka or kb above the repulsion, the start-up warning names area elasticity or bending; walls
+ * stiffer than it (box_k, counted only where there is a wall) or a damping of cv dt > 2 name
+ * theirs. */
 void test_params_stable_dt_names_the_stiffest_term(void)
 {
     static Sim s;
@@ -215,6 +230,18 @@ void test_params_stable_dt_names_the_stiffest_term(void)
     params_stable_dt(&P, 1.0, &what);
     ENSURE_MSG(!strcmp(what, "repulsion kr"), "%s", what);
     ENSURE(params_warn_dt(stderr, &P, 1.0) == 0);
+
+    /* walls stiffer than the repulsion (omega^2 = box_k), counted only when there is a wall; an
+     * explicit damping of cv dt > 2 (omega^2 = cv^2) */
+    P.box_k = 4e8;
+    params_stable_dt(&P, 1.0, &what);
+    ENSURE_MSG(!strcmp(what, "repulsion kr"), "%s", what);
+    P.box_y0 = 0;
+    ENSURE_CLOSE(params_stable_dt(&P, 1.0, &what), 1e-4, 1e-18);
+    ENSURE_MSG(strstr(what, "box walls box_k"), "%s", what);
+    P.cv = 3e4;
+    ENSURE_CLOSE(params_stable_dt(&P, 1.0, &what), 2 / 3e4, 1e-18);
+    ENSURE_MSG(strstr(what, "viscous damping cv"), "%s", what);
 }
 
 /* The banner's and frames' numbers: 0.2 is printed as 0.2 (not 0.20000000000000001), pi as

@@ -2,8 +2,9 @@
 # Cell types and chemistry from the command line (docs/model.md 11): the gradient showcase's decay
 # length against sqrt(D/k), the chemotaxis showcase's drift against chi |grad c| / cv, the sorting
 # showcase's share of like neighbours rising, its field frames (.vti, listed in fields.pvd) the same at 1 and 2
-# threads and after a restart, the input's types (z = 2 type + phase bit) and their errors, and
-# a header whose grid is too fine for its dt refused before the first step.
+# threads and after a restart, the input's types (z = 2 type + phase bit) and their errors, a
+# header whose grid is too fine for its dt refused before the first step, and per-type values and
+# matrices of the wrong size or an asymmetric one refused at build or start.
 source "$(dirname "$0")/lib.sh"
 
 # the gradient showcase's program and input, in build/showcase/gradient/
@@ -120,6 +121,29 @@ test_chem_every_ten_steps() {
     done
     status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -s 205 -o "$D/d" "$G/gradient.off"
     has "$D/err" "205 steps per frame is not a multiple of chem_every = 10"
+}
+
+# The matrices by pair of cell types and the per-type values, checked as a header is built and as
+# the program starts: a P_TYPE_mu (friction) of 3 rows for 2 types, or a P_TYPE_cv of 3 values,
+# does not compile and says why; an asymmetric P_TYPE_mu builds, and the program refuses it at
+# start (exit status 2, nothing written), naming the two entries.
+test_chem_type_matrices_checked() {
+    mkdir -p "$D/p"
+    base='#include "'"$PWD"'/params/sorting.h"\n'
+    printf "$base"'#define P_TYPE_mu { { 0.1, 0.2 }, { 0.2, 0.3 }, { 0.0, 0.0 } }\n' > "$D/p/rows.h"
+    printf "$base"'#define P_TYPE_cv { 1.0, 2.0, 3.0 }\n' > "$D/p/count.h"
+    printf "$base"'#define P_TYPE_mu { { 0.1, 0.2 }, { 0.4, 0.3 } }\n' > "$D/p/asym.h"
+    for h in rows count; do
+        ! gcc -std=c11 -fsyntax-only -Isrc -iquote . -DPH_PARAMS_FILE="\"$D/p/$h.h\"" src/params.c 2> "$D/$h.err" ||
+            fail "$h.h compiled"
+    done
+    has "$D/rows.err" "P_TYPE_mu must give ntypes rows of ntypes values"
+    has "$D/count.err" "P_TYPE_cv must give ntypes values"
+    make -s B="$D/build" PARAMS="$D/p/asym.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    printf 'OFF\n3 1 0\n0 0 1\n1 0 1\n0 1 1\n3 0 1 2\n' > "$D/one.off"
+    status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -o "$D/run" "$D/one.off"
+    has "$D/err" "asym.h: the friction matrix's mu[0][1] = 0.2 must be >= 0, finite and equal to mu[1][0] = 0.4"
+    [ ! -e "$D/run/frame000000.vtp" ] || fail "a frame was written"
 }
 
 # the mean x of the vertices of run $1 drifts between frames 20 and 40 at (prints it)
