@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The turing showcase (docs/model.md 11.1) against its analysis: the Turing pattern's dominant
-# wavelength against the fastest growing mode of the linear stability analysis, its growth, the
-# cells' types reading it, and its frames the same at 1 and 2 threads. The field frames (.vti)
-# are read here without VTK or numpy, as src/vtp.c writes them.
+# The turing and nutrient showcases (docs/model.md 11.1 and 11.2) against their analyses: the
+# Turing pattern's dominant wavelength against the fastest growing mode of the linear stability
+# analysis, its growth, the cells' types reading it, and its frames the same at 1 and 2 threads;
+# the nutrient-limited colony's rim growing faster than its core, and the nutrient at its centre
+# against the penetration length sqrt(D/q). The field frames (.vti) are read here without VTK or
+# numpy, as src/vtp.c writes them.
 source "$(dirname "$0")/lib.sh"
 
 # vti_reader: writes $D/vti.py, whose read(path) gives (nx, ny, x0, y0, dx, comment, arrays by name)
@@ -123,6 +125,58 @@ test_chem_turing_same_at_1_and_2_threads() {
         done
     done
     grep -q 'Name="type"' "$D/one/frame000002.vtp" || fail "the frames have no cell array type"
+}
+
+# A colony grown from one cell at t = 8 (28 cells, about 9 penetration lengths l = sqrt(D/q) = 1
+# across): the growth rate of its rim cells (centroid within l of the rim, R the radius of a disc
+# of the cells' area about their centre) is more than 2.5 times that of its core cells (deeper
+# than 2 l), measured by the growth of each cell's target area between t = 7.9 and 8 (cells
+# that did not divide); the nutrient at the centre is below 5 % of the boundary's value; and its
+# ratio to the nutrient on the circle of radius R is within a factor 1.5 of the disc's
+# c(0) / c(R) = 1 / I0(R / l) (docs/model.md 11.2).
+test_chem_nutrient_rim_grows() {
+    command -v python3 > /dev/null || skip "needs python3"
+    scripts/showcase.sh nutrient --out "$D/run" -- -j 1 -q -n 80 --png-size 100x100 > "$D/log" 2>&1 || fail "the showcase failed: $(tail -n 3 "$D/log")"
+    vti_reader
+    python3 - "$D" <<'PY' || fail "the colony's growth is not limited as the analysis says"
+import math, sys
+d = sys.argv[1]
+sys.path[:0] = [d, "scripts"]
+import vti, polyhoop_read as pr
+ell = 1.0   # sqrt(D / q) = sqrt(16 / 16)
+run = pr.Run(d + "/run")
+a, b = run.frame(79), run.frame(80)
+def cells(f):
+    out = {}
+    for p in range(f.npolys):
+        xs, ys = f.x[f.offsets[p]:f.offsets[p + 1]], f.y[f.offsets[p]:f.offsets[p + 1]]
+        out[f.cells["id"][p]] = (sum(xs) / len(xs), sum(ys) / len(ys), f.cells["area"][p], f.cells["target_area"][p])
+    return out
+ca, cb = cells(a), cells(b)
+area = sum(v[2] for v in cb.values())
+R = math.sqrt(area / math.pi)
+mx, my = sum(v[0] * v[2] for v in cb.values()) / area, sum(v[1] * v[2] for v in cb.values()) / area
+rim, core = [], []
+for i, (x, y, _, A0) in cb.items():
+    if i in ca:
+        depth, rate = R - math.hypot(x - mx, y - my), (A0 - ca[i][3]) / (b.time - a.time)
+        if depth < ell:
+            rim.append(rate)
+        elif depth > 2 * ell:
+            core.append(rate)
+nx, ny, x0, y0, dx, _, arr = vti.read(d + "/run/frame000080.vti")
+c = arr["nutrient"]
+centre = c[int(round((my - y0) / dx)) * nx + int(round((mx - x0) / dx))]
+circle = [c[j * nx + i] for j in range(ny) for i in range(nx) if abs(math.hypot(x0 + i * dx - mx, y0 + j * dx - my) - R) < dx / 2]
+cR = sum(circle) / len(circle)
+I0 = sum((R / ell / 2) ** (2 * m) / math.factorial(m) ** 2 for m in range(80))
+vr, vc = sum(rim) / len(rim), sum(core) / len(core)
+print("  t = %g: %d cells, R = %.2f l; growth rate of %d rim cells %.3f, of %d core cells %.3f (%.1f times); nutrient at the "
+      "centre %.4f, at R %.3f: ratio %.4f, 1 / I0(R / l) = %.4f" % (b.time, b.npolys, R / ell, len(rim), vr, len(core), vc, vr / vc,
+      centre, cR, centre / cR, 1 / I0), file=sys.stderr)
+sys.exit(not (R >= 4 * ell and len(rim) >= 5 and len(core) >= 5 and vr > 2.5 * vc and centre < 0.05
+              and 1 / 1.5 < centre / cR * I0 < 1.5))
+PY
 }
 
 run_file "$@"
