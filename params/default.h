@@ -87,6 +87,8 @@
  *                   rate of species s at a node (default: none)
  *   P_CHEM_RESPONSE the name of a function void f(const ChemCell *cell, ChemAct *act): a cell's
  *                   response to what it senses (default: none)
+ *   P_CHEM_INIT     the name of a function double f(int s, double x, double y): the initial
+ *                   concentration of species s at the node (x, y) (default: c0 everywhere)
  * and with P_ntypes > 1, per cell type (docs/model.md 11; the values above for all types otherwise):
  *   P_TYPE_ka, P_TYPE_gamma, P_TYPE_kl, P_TYPE_kb, P_TYPE_Q, P_TYPE_alpha_mu, P_TYPE_Amax_mu,
  *   P_TYPE_v0, P_TYPE_cv   { value of type 0, of type 1, ... } (cv: the type's viscous damping,

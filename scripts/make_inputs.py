@@ -315,9 +315,24 @@ def sorting(path, size=120, seed=11):
     walls = [(subdivide(w, 0.2), 1) for w in box(x0, y0, x1, y1, 0.3)]
     write_off(path, walls + cells, "cell sorting: 4 rigid walls (Nr = 4) around %d cells of radius 0.5, two types at random" % size)
 
+def turing(path, size=None, seed=None):
+    """A Turing pattern (params/turing.h): 621 cells of radius 0.25 (13 vertices) in hexagonal
+    close packing, h = 0.01 apart, covering the chemistry's square [0, 12] x [0, 12]: 27 rows of
+    23 (nothing is random, so size and seed are not used)."""
+    r, h, L = 0.25, 0.01, 12.0
+    d = 2 * r + h
+    polys, j = [], 0
+    while r + j * d * math.sqrt(3) / 2 <= L - r:
+        i = 0
+        while r + i * d + (d / 2 if j % 2 else 0) <= L - r:
+            polys.append((circle(r + i * d + (d / 2 if j % 2 else 0), r + j * d * math.sqrt(3) / 2, r, 0.13), 1))
+            i += 1
+        j += 1
+    write_off(path, polys, "a Turing pattern: %d cells of radius 0.25 covering [0, 12] x [0, 12]" % len(polys))
+
 KEPT = ("emulsion", "foam", "hourglass")    # the inputs kept in the repository's inputs/
 SCENES = {"chemotaxis": chemotaxis, "emulsion": emulsion, "sorting": sorting, "floppy": floppy, "foam": foam, "gradient": gradient, "hex_packing": hex_packing,
-          "hourglass": hourglass, "projectiles": projectiles, "rubber_bands": rubber_bands, "vesicles": vesicles}
+          "hourglass": hourglass, "projectiles": projectiles, "rubber_bands": rubber_bands, "turing": turing, "vesicles": vesicles}
 
 
 def main():

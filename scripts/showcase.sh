@@ -13,10 +13,13 @@
 # particles shot at a cell, after Campello & Zohdi 2014; docs/model.md 5.2); gradient (a
 # morphogen made by a strip of source cells and degraded, decaying as exp(-x / sqrt(D/k));
 # docs/model.md 11), chemotaxis (cells drifting up an attractant's gradient at chi |grad c| / cv),
-# sorting (two cell types that adhere only to their own kind gather into domains).
+# sorting (two cell types that adhere only to their own kind gather into domains), turing
+# (Schnakenberg's activator and inhibitor form spots of the wavelength of the fastest growing mode
+# on a static tissue, read by the cells as their type; docs/model.md 11.1), nutrient (a colony
+# that takes up a nutrient supplied from the sides grows at its rim only; docs/model.md 11.2).
 # --quick runs 10 frames only (a minute or two), to see that it works; --out DIR writes there
 # instead of outputs/NAME/; options after -- go to polyhoop (e.g. -n 2 -s 20 --check).
-names="tissue migration vesicles floppy rubber_bands foam emulsion hourglass organ hex_packing projectiles gradient chemotaxis sorting"
+names="tissue migration vesicles floppy rubber_bands foam emulsion hourglass organ hex_packing projectiles gradient chemotaxis sorting turing nutrient"
 case "${1:-}" in
     -h|--help|"") sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; [ -n "${1:-}" ]; exit $?;;
     --list) printf '%s\n' $names; exit 0;;
@@ -54,6 +57,8 @@ case "$name" in
     hex_packing)  input=$build/hex_packing.off; extra=(--png-color neighbors) ;;
     gradient)     input=$build/gradient.off;  extra=(--png-color type) ;;
     sorting)      input=$build/sorting.off;   extra=(--png-color type) ;;
+    turing)       input=$build/turing.off;    extra=(--png-color type) ;;
+    nutrient)     input=inputs/ensemble.off;  extra=(--png-color type --png-view -12,-12,12,12) ;;
     chemotaxis)   input=$build/chemotaxis.off; extra=(--png-color velocity --png-view -0.5,-0.5,20.5,6.5) ;;
     projectiles)  input=$build/projectiles.off; vel=$build/projectiles.vel
                   extra=(--png-color velocity --png-view -2.2,-1.4,1.4,1.4 --velocities "$vel") ;;

@@ -59,6 +59,23 @@ static void hold_sides(Chem *ch, double *c, int s)
     if (sp->bc[CHEM_TOP] == CHEM_FIXED) for (int i = 0; i < ch->nx; i++) cs[(size_t)(ch->ny - 1) * ch->nx + i] = sp->c_bc[CHEM_TOP];
 }
 
+/* the initial values of the model's init rule at every node, species by species; 0, or -1 with
+ * err naming the first value that is not finite or negative */
+static int initial_values(Chem *ch, char *err, size_t len)
+{
+    const ChemModel *m = &ch->m;
+    for (int s = 0; s < m->ns; s++)
+        for (int j = 0; j < ch->ny; j++)
+            for (int i = 0; i < ch->nx; i++) {
+                double x = m->x0 + i * m->dx, y = m->y0 + j * m->dx, v = m->init(s, x, y);
+                if (!finite_nonneg(v))
+                    return refuse(err, len, "chemistry: species %d (%s): the initial value %g at node (%d, %d), (x, y) = (%g, %g), "
+                                  "must be finite and >= 0", s, m->sp[s].name ? m->sp[s].name : "?", v, i, j, x, y);
+                ch->c[((size_t)s * ch->ny + j) * ch->nx + i] = v;
+            }
+    return 0;
+}
+
 int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len)
 {
     memset(ch, 0, sizeof *ch);
@@ -91,10 +108,13 @@ int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len)
     ch->next = ph_realloc(NULL, n * sizeof *ch->next);
     ch->owner = ph_realloc(NULL, 2 * nodes * sizeof *ch->owner);
     for (size_t k = 0; k < 2 * nodes; k++) ch->owner[k] = -1;
-    for (int s = 0; s < m->ns; s++) {
+    for (int s = 0; s < m->ns; s++)
         for (size_t k = 0; k < nodes; k++) ch->c[(size_t)s * nodes + k] = m->sp[s].c0;
-        hold_sides(ch, ch->c, s);
+    if (m->init && initial_values(ch, err, len)) {
+        chem_free(ch);
+        return -1;
     }
+    for (int s = 0; s < m->ns; s++) hold_sides(ch, ch->c, s);
     return 0;
 }
 
@@ -381,6 +401,7 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
             text_number(m->y0, b2), text_number(m->x1, b3), text_number(m->y1, b4), text_number(m->dx, b5), m->max_substeps);
     if (m->every > 1) fprintf(f, ", a chemical step every %d steps", m->every);
     fputc('\n', f);
+    if (m->init) fprintf(f, "%s%-9s = the header's rule (P_CHEM_INIT), not c0\n", prefix, "initial");
     static const char *const side[4] = { "left", "right", "bottom", "top" };
     for (int s = 0; s < m->ns; s++) {
         const ChemSpecies *sp = &m->sp[s];

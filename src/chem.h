@@ -30,7 +30,7 @@ typedef struct ChemSpecies {
     const char *name;      /* the array's name in the field frames */
     double D_in, D_out;    /* [L^2/T] diffusivity at nodes inside a cell, outside */
     double k;              /* [1/T]   linear degradation rate */
-    double c0;             /* [1/L^2] initial concentration everywhere */
+    double c0;             /* [1/L^2] initial concentration everywhere (unless ChemModel.init) */
     int bc[4];             /* per side (CHEM_LEFT ..): CHEM_ZERO_FLUX or CHEM_FIXED */
     double c_bc[4];        /* [1/L^2] the concentration held on a CHEM_FIXED side */
 } ChemSpecies;
@@ -69,6 +69,9 @@ typedef struct ChemModel {
     double (*reaction)(int s, const double *c, int type);
     /* a polygon's response (may be NULL: none) */
     void (*response)(const ChemCell *cell, ChemAct *act);
+    /* the initial concentration of species s at the node (x, y) [1/L^2], finite and >= 0 (a seed
+     * for a pattern); NULL: c0 everywhere. The Dirichlet sides are held at their values after it. */
+    double (*init)(int s, double x, double y);
     /* per CHEM_TYPE_PARAMS: ntypes values, or NULL: the header's value for every type */
     const double *type_value[CHEM_TYPE_NPARAMS];
     /* the adhesion stiffness kh between cell types a and b at [a * ntypes + b] (symmetric, at
@@ -95,10 +98,11 @@ typedef struct Chem {
     int cross_cap;
 } Chem;
 
-/* Sets up the grid of model m for time step dt (all concentrations c0, Dirichlet sides held): a
- * chemical step is m->every time steps long. Returns 0, or -1 with the reason in err: the model
- * is out of range, or its diffusion needs more sub-steps than max_substeps in a chemical step
- * (the message names D, dx and dt). */
+/* Sets up the grid of model m for time step dt (all concentrations c0, or m->init's, Dirichlet
+ * sides held): a chemical step is m->every time steps long. Returns 0, or -1 with the reason in
+ * err: the model is out of range, its diffusion needs more sub-steps than max_substeps in a
+ * chemical step (the message names D, dx and dt), or m->init gave a value that is not finite or
+ * negative (the message names the species and the node). */
 int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len);
 
 /* The chemistry of the header the program was built with (params.c). */

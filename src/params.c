@@ -58,6 +58,11 @@ PARAMS_RULES(PH_CHECK, COMPILED)
 #else
 #define CHEM_RESPONSE NULL
 #endif
+#ifdef P_CHEM_INIT
+#define CHEM_INIT P_CHEM_INIT
+#else
+#define CHEM_INIT NULL
+#endif
 PH_CHECK(P_ntypes >= 1 && P_ntypes <= 1 << 20, "ntypes must be 1 to 2^20")
 PH_CHECK(P_NS >= 0 && P_NS <= CHEM_MAX_SPECIES, "NS must be 0 to 8")
 PH_CHECK(P_chem_every >= 1 && P_Ns % P_chem_every == 0, "chem_every must be >= 1 and divide Ns (frames fall on chemical steps)")
@@ -146,7 +151,7 @@ PH_CHECK(sizeof type_mu / sizeof type_mu[0] == P_ntypes, "P_TYPE_mu must give nt
 #define TYPE_MU NULL
 #endif
 const ChemModel chem_compiled = { P_NS, P_ntypes, P_chem_x0, P_chem_y0, P_chem_x1, P_chem_y1, P_chem_dx,
-                                  P_chem_max_substeps, P_chem_every, P_CHEM_SPECIES, CHEM_REACTION, CHEM_RESPONSE,
+                                  P_chem_max_substeps, P_chem_every, P_CHEM_SPECIES, CHEM_REACTION, CHEM_RESPONSE, CHEM_INIT,
                                   { TYPE_ka, TYPE_gamma, TYPE_kl, TYPE_kb, TYPE_Q, TYPE_alpha_mu, TYPE_Amax_mu, TYPE_v0, TYPE_cv },
                                   TYPE_KH, TYPE_MU };
 

@@ -185,6 +185,61 @@ void test_chem_refuses_too_many_substeps(void)
     ENSURE(chem_init(&ch, &m, 0.01, err, sizeof err) == -1 && strstr(err, "dx"));
 }
 
+/* the initial values of the init test: species 0 a plane, species 1 its node's distance from
+ * (0.3, 0.2); species 1 negative at x > 0.75 when `negative` */
+static int negative;
+static double plane(int s, double x, double y)
+{
+    if (s == 0) return 1 + x + 2 * y;
+    return negative && x > 0.75 ? -1 : hypot(x - 0.3, y - 0.2);
+}
+
+/* ChemModel.init sets each node's value from its coordinates x0 + i dx, y0 + j dx (species by
+ * species), a Dirichlet side is held after it, and NULL leaves c0 everywhere; the banner says that
+ * the rule replaced c0 (only then). A negative value is refused, naming the species and the node,
+ * and nothing is left allocated. */
+void test_chem_initial_values(void)
+{
+    ChemModel m = model(1, 0, -0.5, 0, 1, 0.5, 0.1);
+    m.ns = 2;
+    m.sp[0].c0 = 9;
+    m.sp[1] = (ChemSpecies){ .name = "b", .D_in = 1, .D_out = 1, .c0 = 5, .bc = { [CHEM_RIGHT] = CHEM_FIXED }, .c_bc = { [CHEM_RIGHT] = 7 } };
+    Chem ch;
+    char err[512];
+    ENSURE_MSG(chem_init(&ch, &m, 1e-3, err, sizeof err) == 0, "%s", err);
+    ENSURE(ch.nx == 16 && ch.ny == 6);
+    for (int j = 0; j < ch.ny; j++)
+        for (int i = 0; i < ch.nx; i++)
+            ENSURE(*node(&ch, 0, i, j) == 9 && *node(&ch, 1, i, j) == (i == ch.nx - 1 ? 7 : 5));
+    chem_free(&ch);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    chem_print(f, &m, "");
+    fclose(f);
+    ENSURE_MSG(!strstr(text, "initial"), "%s", text);
+    free(text);
+    m.init = plane;
+    ENSURE_MSG(chem_init(&ch, &m, 1e-3, err, sizeof err) == 0, "%s", err);
+    for (int j = 0; j < ch.ny; j++)
+        for (int i = 0; i < ch.nx; i++) {
+            double x = -0.5 + i * 0.1, y = j * 0.1;
+            ENSURE_MSG(*node(&ch, 0, i, j) == 1 + x + 2 * y, "node (%d, %d): %.17g", i, j, *node(&ch, 0, i, j));
+            ENSURE_MSG(*node(&ch, 1, i, j) == (i == ch.nx - 1 ? 7 : hypot(x - 0.3, y - 0.2)), "node (%d, %d): %.17g", i, j, *node(&ch, 1, i, j));
+        }
+    chem_free(&ch);
+    f = open_memstream(&text, &len);
+    chem_print(f, &m, "");
+    fclose(f);
+    ENSURE_MSG(strstr(text, "initial   = the header's rule (P_CHEM_INIT), not c0\n"), "%s", text);
+    free(text);
+    negative = 1;
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    negative = 0;
+    ENSURE_MSG(strstr(err, "species 1 (b): the initial value -1 at node (13, 0), (x, y) = (0.8, 0), must be finite and >= 0"), "%s", err);
+    ENSURE(ch.c == NULL && ch.next == NULL && ch.owner == NULL);
+}
+
 /* the rules of the coupled test: type 1 makes species 0, everything degrades it; a cell that
  * senses more than 0.3 turns type 1 (and makes it too) and grows at 0.5; every cell is pushed up
  * the gradient */
