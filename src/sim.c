@@ -153,6 +153,11 @@ int sim_step(Sim *s)
                      "is not finite, at t = %.6g (step %lld)", s->chem.m.ntypes - 1, e->t, (long long)e->step);
         if (r) return -1;
         chem_add_forces(&s->chem, e);
+        char why[1024];
+        if (chem_transport(&s->chem, e, P->dt, why, sizeof why)) {   /* (the advected species' motion) */
+            snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): %s", e->t, (long long)e->step, why);
+            return -1;
+        }
         chem_advance(&s->chem, P->dt);                   LAP(T_CHEM);
     }
     contact_keep_records(&s->contact, P->theta > 0 || P->v_pass > 0);   /* fusion and passage look at this step's pairs */
@@ -373,7 +378,11 @@ void sim_likely_cause(const Sim *s, char *buf, size_t len)
     const Params *P = &s->P;
     const char *stiff;
     double dt_max = params_stable_dt(P, sim_area_g2(s), &stiff);
-    if (P->dt > dt_max)
+    if (s->chem.too_fast)
+        snprintf(buf, len, "cells moving faster than the chemistry's grid follows in max_substeps = %d sub-steps of dt = %g "
+                 "(an advected species' upwind transport): raise P_chem_dx or P_chem_max_substeps, or lower dt",
+                 s->chem.m.max_substeps, P->dt);
+    else if (P->dt > dt_max)
         snprintf(buf, len, "dt = %g exceeds the stability limit %.3g of the stiffest term (%s): use dt <= %.2g",
                  P->dt, dt_max, stiff, 0.5 * dt_max);
     else if (s->input_overlaps)

@@ -3,7 +3,8 @@
 # length against sqrt(D/k), the chemotaxis showcase's drift against chi |grad c| / cv, the sorting
 # showcase's share of like neighbours rising, its field frames (.vti, listed in fields.pvd) the same at 1 and 2
 # threads and after a restart, the input's types (z = 2 type + phase bit) and their errors, and
-# a header whose grid is too fine for its dt refused before the first step.
+# a header whose grid is too fine for its dt refused before the first step, and the showcases'
+# frames unchanged by advection (off unless a species asks for it).
 source "$(dirname "$0")/lib.sh"
 
 # the gradient showcase's program and input, in build/showcase/gradient/
@@ -137,6 +138,27 @@ test_chem_sorting_demixes() {
                    for (b = 0; b in n; b++) { m = sum[b] / n[b]; printf "  block %d: %.3f\n", b, m > "/dev/stderr"
                        if (b > 0 && m < last - 0.02) bad = 1; if (b == 0 && m > 0.6) bad = 1; last = m }
                    if (last < 0.68) bad = 1; exit bad }' "$D/run/observables.csv" || fail "the types did not sort as stated"
+}
+
+# the data of an --ascii frame (the XML comment, which names the revision, left out), as a digest
+data_digest() {
+    python3 -c 'import hashlib, re, sys; print(hashlib.sha256(re.sub(rb"<!--.*?-->", b"", open(sys.argv[1], "rb").read(), flags=re.S)).hexdigest()[:16])' "$1"
+}
+
+# Advection is off unless a species sets advect = 1 (docs/model.md 11): the gradient and chemotaxis
+# showcases write the frames they wrote before it existed, byte for byte (frame 2 of -n 2 -s 500,
+# one thread; digests of the data recorded at the commit before advection, x86-64, gcc, glibc)
+test_chem_no_advection_frames_unchanged() {
+    command -v python3 > /dev/null || skip "needs python3"
+    for name in gradient chemotaxis; do
+        scripts/showcase.sh "$name" --out "$D/$name" -- -j 1 -q --ascii -n 2 -s 500 > "$D/$name.log" 2>&1 ||
+            fail "the $name showcase failed: $(tail -n 3 "$D/$name.log")"
+        lacks "$D/$name/frame000002.vti" advected
+    done
+    got="$(data_digest "$D/gradient/frame000002.vtp") $(data_digest "$D/gradient/frame000002.vti")"
+    got="$got $(data_digest "$D/chemotaxis/frame000002.vtp") $(data_digest "$D/chemotaxis/frame000002.vti")"
+    [ "$got" = "acc7aa42381bcc5e 60da8b03bf53358b 9562d1f11a52b9d1 918bd4e680c2c8c6" ] ||
+        fail "the frames' data changed: digests $got (gradient .vtp .vti, chemotaxis .vtp .vti)"
 }
 
 run_file "$@"
