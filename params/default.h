@@ -83,6 +83,7 @@
                                *          and respond, once every chem_every steps (docs/model.md 11) */
 /* With P_NS > 0 a header also defines, as params/gradient.h shows:
  *   P_CHEM_SPECIES  { { .name = "m", .D_in = ..., .D_out = ..., .k = ..., .c0 = ..., .bc = {...}, .c_bc = {...} }, ... }
+ *                   (.advect = 1: carried and diluted by the cells' motion; default 0: at rest)
  *   P_CHEM_REACTION the name of a function double f(int s, const double *c, int type): the reaction
  *                   rate of species s at a node (default: none)
  *   P_CHEM_RESPONSE the name of a function void f(const ChemCell *cell, ChemAct *act): a cell's

@@ -55,11 +55,11 @@ case "$name" in
     hourglass)    input=inputs/hourglass.off; extra=(--png-color rigid) ;;
     organ)        input=inputs/ensemble.off;  extra=(--max-cells 10000 --png-color age) ;;
     hex_packing)  input=$build/hex_packing.off; extra=(--png-color neighbors) ;;
-    gradient)     input=$build/gradient.off;  extra=(--png-color type) ;;
+    gradient)     input=$build/gradient.off;  extra=(--png-field morphogen) ;;
     sorting)      input=$build/sorting.off;   extra=(--png-color type) ;;
     turing)       input=$build/turing.off;    extra=(--png-color type) ;;
     nutrient)     input=inputs/ensemble.off;  extra=(--png-color type --png-view -12,-12,12,12) ;;
-    chemotaxis)   input=$build/chemotaxis.off; extra=(--png-color velocity --png-view -0.5,-0.5,20.5,6.5) ;;
+    chemotaxis)   input=$build/chemotaxis.off; extra=(--png-field attractant --png-view -0.5,-0.5,20.5,6.5) ;;
     projectiles)  input=$build/projectiles.off; vel=$build/projectiles.vel
                   extra=(--png-color velocity --png-view -2.2,-1.4,1.4,1.4 --velocities "$vel") ;;
     *) echo "showcase: no showcase '$name' ($names)" >&2; exit 2 ;;

@@ -121,6 +121,7 @@ int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len)
 void chem_free(Chem *ch)
 {
     free(ch->c); free(ch->next); free(ch->owner); free(ch->fx); free(ch->fy); free(ch->fid); free(ch->byid); free(ch->sum); free(ch->cross);
+    free(ch->fit); free(ch->fu); free(ch->fv);
     memset(ch, 0, sizeof *ch);
 }
 
@@ -292,13 +293,159 @@ void chem_add_forces(const Chem *ch, Ensemble *e)
     }
 }
 
+/* Advection (docs/model.md 11). Each polygon p carries its matter with the affine velocity field
+ * u(x) = a + B (x - xbar) fitted to its vertices by least squares (xbar, a: the mean of their
+ * positions and velocities; B = (sum u_k d_k^T) (sum d_k d_k^T)^-1, d_k = x_k - xbar), exact for
+ * a polygon that translates, rotates, stretches or grows affinely. Its trace is then set to the
+ * polygon's relative area growth rate (dA/dt) / A, dA/dt = 1/2 sum_k (vx_k (y_k+1 - y_k-1) -
+ * vy_k (x_k+1 - x_k-1)) (the shoelace formula's derivative), by adding the same to Bxx and Byy:
+ * div u = (dA/dt) / A, so the conservative transport dilutes the matter as the polygon grows (and
+ * no other term must). fit[8 p ..]: xbar, ybar, ax, ay, Bxx, Bxy, Byx, Byy. */
+static void fit_polygon(const Ensemble *e, int p, double *fit)
+{
+    const int i0 = e->start[p], n = e->count[p];
+    const double *x = e->x + i0, *y = e->y + i0, *vx = e->vx + i0, *vy = e->vy + i0;
+    double xb = 0, yb = 0, ax = 0, ay = 0;
+    for (int k = 0; k < n; k++) xb += x[k], yb += y[k], ax += vx[k], ay += vy[k];
+    xb /= n, yb /= n, ax /= n, ay /= n;
+    double sxx = 0, sxy = 0, syy = 0, nxx = 0, nxy = 0, nyx = 0, nyy = 0, area = 0, rate = 0;
+    for (int k = 0; k < n; k++) {
+        const int kp = k + 1 == n ? 0 : k + 1, km = k == 0 ? n - 1 : k - 1;
+        const double dx = x[k] - xb, dy = y[k] - yb;
+        sxx += dx * dx, sxy += dx * dy, syy += dy * dy;
+        nxx += vx[k] * dx, nxy += vx[k] * dy, nyx += vy[k] * dx, nyy += vy[k] * dy;
+        area += x[k] * y[kp] - x[kp] * y[k];
+        rate += vx[k] * (y[kp] - y[km]) - vy[k] * (x[kp] - x[km]);
+    }
+    double det = sxx * syy - sxy * sxy, bxx = 0, bxy = 0, byx = 0, byy = 0;
+    if (det > 1e-12 * (sxx + syy) * (sxx + syy)) {   /* (vertices on a line: translation only) */
+        bxx = (nxx * syy - nxy * sxy) / det, bxy = (nxy * sxx - nxx * sxy) / det;
+        byx = (nyx * syy - nyy * sxy) / det, byy = (nyy * sxx - nyx * sxy) / det;
+    }
+    double grow = area != 0 ? rate / area : 0;   /* (dA/dt) / A: both halves of the shoelace cancel */
+    double fix = 0.5 * (grow - (bxx + byy));
+    const double out[8] = { xb, yb, ax, ay, bxx + fix, bxy, byx, byy + fix };
+    memcpy(fit, out, sizeof out);
+}
+
+/* the velocity (*u, *v) of polygon p's field at (x, y) */
+static inline void field_at(const double *fit, double x, double y, double *u, double *v)
+{
+    *u = fit[2] + fit[4] * (x - fit[0]) + fit[5] * (y - fit[1]);
+    *v = fit[3] + fit[6] * (x - fit[0]) + fit[7] * (y - fit[1]);
+}
+
+/* The velocity component (0: x, 1: y) on the face between nodes of owners p and q, at (x, y): the
+ * mean of the two polygons' fields there; the one polygon's where the other node is outside every
+ * polygon (the face lies within dx / 2 of its membrane, which moves with it); 0 between two
+ * outside nodes (the medium rests). */
+static double face_velocity(const Chem *ch, int p, int q, double x, double y, int comp)
+{
+    double u[2], w[2];
+    if (p < 0 && q < 0) return 0;
+    field_at(ch->fit + 8 * (size_t)(p < 0 ? q : p), x, y, &u[0], &u[1]);
+    if (p < 0 || q < 0 || p == q) return u[comp];
+    field_at(ch->fit + 8 * (size_t)q, x, y, &w[0], &w[1]);
+    return 0.5 * (u[comp] + w[comp]);
+}
+
+int chem_transport(Chem *ch, const Ensemble *e, double dt, char *err, size_t len)
+{
+    const ChemModel *m = &ch->m;
+    int any = 0;
+    for (int s = 0; s < m->ns; s++) any |= m->sp[s].advect != 0;
+    if (!any) return 0;
+    const int nx = ch->nx, ny = ch->ny;
+    const size_t nodes = (size_t)nx * ny;
+    if (!ch->fu) {
+        ch->fu = ph_realloc(NULL, nodes * sizeof *ch->fu);
+        ch->fv = ph_realloc(NULL, nodes * sizeof *ch->fv);
+    }
+    if ((size_t)e->np > ch->fit_cap) {
+        ch->fit_cap = (size_t)e->np_cap;
+        ch->fit = ph_realloc(ch->fit, 8 * ch->fit_cap * sizeof *ch->fit);
+    }
+    #pragma omp parallel for schedule(static)
+    for (int p = 0; p < e->np; p++) fit_polygon(e, p, ch->fit + 8 * (size_t)p);
+    /* the faces' velocities, and the largest upwind outflow rate of a node (in exact maxima: the
+     * same at any thread count) */
+    const double x0 = m->x0, y0 = m->y0, dx = m->dx;
+    double worst_out = 0, umax = 0;
+    #pragma omp parallel for schedule(static) reduction(max:umax)
+    for (int j = 0; j < ny; j++) {
+        const int *own = ch->owner + (size_t)j * nx;
+        double *fu = ch->fu + (size_t)j * nx, *fv = ch->fv + (size_t)j * nx, y = y0 + j * dx;
+        for (int i = 0; i < nx; i++) {
+            double x = x0 + i * dx;
+            fu[i] = i + 1 < nx ? face_velocity(ch, own[i], own[i + 1], x + 0.5 * dx, y, 0) : 0;
+            fv[i] = j + 1 < ny ? face_velocity(ch, own[i], own[i + nx], x, y + 0.5 * dx, 1) : 0;
+            umax = fmax(umax, fmax(fabs(fu[i]), fabs(fv[i])));
+        }
+    }
+    #pragma omp parallel for schedule(static) reduction(max:worst_out)
+    for (int j = 0; j < ny; j++) {
+        const double *fu = ch->fu + (size_t)j * nx, *fv = ch->fv + (size_t)j * nx, wy = j == 0 || j == ny - 1 ? 0.5 : 1;
+        for (int i = 0; i < nx; i++) {
+            double wx = i == 0 || i == nx - 1 ? 0.5 : 1, ox = 0, oy = 0;
+            if (i + 1 < nx) ox += fmax(fu[i], 0);
+            if (i > 0) ox += fmax(-fu[i - 1], 0);
+            if (j + 1 < ny) oy += fmax(fv[i], 0);
+            if (j > 0) oy += fmax(-fv[i - nx], 0);
+            worst_out = fmax(worst_out, (ox / wx + oy / wy) / dx);
+        }
+    }
+    /* explicit Euler keeps c >= 0 while h (4 D / dx^2 + k + outflow rate) <= 1 at every node */
+    double worst = 0;
+    int ws = 0;
+    for (int s = 0; s < m->ns; s++) {
+        double D = fmax(m->sp[s].D_in, m->sp[s].D_out), rate = 4 * D / (dx * dx) + m->sp[s].k;
+        if (m->sp[s].advect) rate += worst_out;
+        if (rate > worst) worst = rate, ws = s;
+    }
+    double need = ceil(dt * worst);
+    ch->too_fast = !(need <= m->max_substeps);
+    if (ch->too_fast) {
+        const ChemSpecies *sp = &m->sp[ws];
+        return refuse(err, len, "the cells carry species %d (%s) at speeds up to %.4g, out of a node at rates up to "
+                      "%.4g (upwind: the speeds through its faces over dx); with D = %g and k = %g on dx = %g its solver steps must "
+                      "be at most %.3g (1 / (4 D / dx^2 + k + that rate)), so dt = %g takes %.0f sub-steps, more than max_substeps "
+                      "= %d: the motion is what limits it (diffusion alone takes %d): raise dx or max_substeps, or lower dt",
+                      ws, sp->name ? sp->name : "?", umax, worst_out, fmax(sp->D_in, sp->D_out), sp->k, dx, 1 / worst, dt, need,
+                      m->max_substeps, ch->nsub);
+    }
+    ch->nstep = need > ch->nsub ? (int)need : ch->nsub;
+    ch->moving = 1;
+    return 0;
+}
+
 /* the diffusivity of the face between nodes of diffusivities a and b: their harmonic mean (the
  * conductance of two halves in series) */
 static inline double face(double a, double b) { return a + b > 0 ? 2 * a * b / (a + b) : 0; }
 
+/* The upwind flux u c through a face of velocity u between nodes of concentrations a (left or
+ * below) and b: the concentration of the node the matter comes from. */
+static inline double upwind(double u, double a, double b) { return u > 0 ? u * a : u * b; }
+
+/* The net upwind outflow of node i of row j (concentrations c, the rows below and above it or
+ * NULL) through its faces, each divided by the node's share of its cell (wx, wy) as diffusion's:
+ * dc/dt gets minus this over dx (docs/model.md 11). */
+static double outflow(const Chem *ch, int i, int j, const double *c, const double *below, const double *above,
+                      double wx, double wy)
+{
+    const int nx = ch->nx;
+    const double *fu = ch->fu + (size_t)j * nx, *fv = ch->fv + (size_t)j * nx, ci = c[i];
+    double gx = 0, gy = 0;
+    if (i + 1 < nx) gx += upwind(fu[i], ci, c[i + 1]);
+    if (i > 0) gx -= upwind(fu[i - 1], c[i - 1], ci);
+    if (above) gy += upwind(fv[i], ci, above[i]);
+    if (below) gy -= upwind(fv[i - nx], below[i], ci);
+    return gx / wx + gy / wy;
+}
+
 /* One explicit Euler sub-step of length h of species s's row j into next: the conservative
  * five-point stencil (faces of harmonic-mean diffusivity; a boundary node's half or quarter cell
- * has its faces' flux divided by its share, wx and wy), degradation and reaction. */
+ * has its faces' flux divided by its share, wx and wy), degradation and reaction; for an
+ * advected species in a step with motion (chem_transport), the upwind transport too. */
 static int advance_row(const Chem *ch, int s, int j, double h, double *call)
 {
     const int ns = ch->m.ns, nx = ch->nx, ny = ch->ny;
@@ -309,7 +456,7 @@ static int advance_row(const Chem *ch, int s, int j, double h, double *call)
     const double *below = j > 0 ? c - nx : NULL, *above = j + 1 < ny ? c + nx : NULL;
     const int *kb = j > 0 ? kind - nx : NULL, *ka = j + 1 < ny ? kind + nx : NULL;
     double *out = ch->next + (size_t)s * nodes + (size_t)j * nx, wy = j == 0 || j == ny - 1 ? 0.5 : 1;
-    const int uniform = sp->D_in == sp->D_out;
+    const int uniform = sp->D_in == sp->D_out, moved = ch->moving && sp->advect;
     for (int i = 0; i < nx; i++) {
         double D = kind[i] >= 0 ? sp->D_in : sp->D_out, ci = c[i], fx = 0, fy = 0;
 #define FACE(kk) (uniform ? D : face(D, (kk) >= 0 ? sp->D_in : sp->D_out))
@@ -327,7 +474,8 @@ static int advance_row(const Chem *ch, int s, int j, double h, double *call)
             }
             r = ch->m.reaction(s, at, kind[i]);
         }
-        out[i] = ci + h * ((fx / wx + fy / wy) * idx2 - sp->k * ci + r);
+        if (moved) out[i] = ci + h * ((fx / wx + fy / wy) * idx2 - sp->k * ci + r - outflow(ch, i, j, c, below, above, wx, wy) / ch->m.dx);
+        else out[i] = ci + h * ((fx / wx + fy / wy) * idx2 - sp->k * ci + r);
     }
     int finite = 1;
     for (int i = 0; i < nx; i++) finite &= isfinite(out[i]);
@@ -338,8 +486,9 @@ void chem_advance(Chem *ch, double dt)
 {
     const int ns = ch->m.ns, ny = ch->ny;
     if (ns == 0) return;
-    const double h = dt / ch->nsub;
-    for (int sub = 0; sub < ch->nsub; sub++) {
+    const int n = ch->moving ? ch->nstep : ch->nsub;
+    const double h = dt / n;
+    for (int sub = 0; sub < n; sub++) {
         int bad = 0;
         #pragma omp parallel for schedule(static) reduction(|:bad)
         for (int j = 0; j < ny; j++) {
@@ -350,6 +499,7 @@ void chem_advance(Chem *ch, double dt)
         for (int s = 0; s < ns; s++) hold_sides(ch, ch->next, s);
         double *swap = ch->c; ch->c = ch->next; ch->next = swap;
     }
+    ch->moving = 0;
 }
 
 double chem_amount(const Chem *ch, int s)
@@ -410,6 +560,7 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
         for (int k = 0; k < 4; k++)
             if (sp->bc[k] == CHEM_FIXED) fprintf(f, " %s fixed at %s", side[k], text_number(sp->c_bc[k], b1));
             else fprintf(f, " %s zero-flux", side[k]);
+        if (sp->advect) fprintf(f, "; advected by the cells");   /* (only then: the text and hash of other models stay) */
         fputc('\n', f);
     }
 }

@@ -8,9 +8,10 @@
  *      centroid), and the header's response rule may change its type and growth rate and give
  *      each of its vertices a force (chemotaxis);
  *   3. the fields advance by dt: diffusion with the diffusivity of inside or outside a cell,
- *      linear degradation and the header's reaction rule, by explicit Euler in sub-steps short
- *      enough for the diffusion (conservative fluxes: with zero-flux sides and no reaction the
- *      amount is conserved to round-off).
+ *      linear degradation and the header's reaction rule, and for a species with advect = 1 the
+ *      transport by the cells' motion (upwind, diluted as they grow: chem_transport), by
+ *      explicit Euler in sub-steps short enough for both (conservative fluxes: with zero-flux
+ *      sides and no reaction the amount is conserved to round-off).
  * Everything is a pure function of the state at the start of the step, so results are the same
  * at any thread count and after a restart (the checkpoint carries the fields). */
 #ifndef PH_CHEM_H
@@ -33,6 +34,7 @@ typedef struct ChemSpecies {
     double c0;             /* [1/L^2] initial concentration everywhere (unless ChemModel.init) */
     int bc[4];             /* per side (CHEM_LEFT ..): CHEM_ZERO_FLUX or CHEM_FIXED */
     double c_bc[4];        /* [1/L^2] the concentration held on a CHEM_FIXED side */
+    int advect;            /* 1: carried and diluted by the cells' motion (chem_transport); 0: at rest */
 } ChemSpecies;
 
 /* What the response rule sees of a polygon: its index, type, area, target area and growth rate,
@@ -96,6 +98,13 @@ typedef struct Chem {
     size_t owner_cap, poly_cap;
     double *cross;             /* (row, x) of one polygon's scan-line crossings */
     int cross_cap;
+    /* advection (chem_transport): per polygon its affine velocity field; the face velocities,
+     * fu at (i + 1/2, j) and fv at (i, j + 1/2), both at [j * nx + i]; the sub-steps of the next
+     * chem_advance, and whether fu, fv are this step's (1) or the fields rest (0); 1 when the
+     * last call refused a motion too fast for max_substeps */
+    double *fit, *fu, *fv;
+    size_t fit_cap;
+    int nstep, moving, too_fast;
 } Chem;
 
 /* Sets up the grid of model m for time step dt (all concentrations c0, or m->init's, Dirichlet
@@ -123,8 +132,18 @@ int chem_respond(Chem *ch, Ensemble *e);
  * polygon's found by its id (a polygon born since has none). */
 void chem_add_forces(const Chem *ch, Ensemble *e);
 
+/* Before step 3, for the species with advect = 1: the velocity of the matter on the faces of the
+ * grid, from each polygon's vertex velocities (an affine field fitted to them, its divergence the
+ * polygon's relative area growth rate, so that the transport also dilutes; docs/model.md 11), on
+ * the cover of chem_respond, and the sub-steps the next chem_advance takes (more than nsub when
+ * the motion needs them: upwind outflow and diffusion together at most 1 per sub-step). Returns
+ * 0 (nothing done when no species is advected), or -1 with the reason in err when that is more
+ * than max_substeps (the message names D, k, dx, dt and the speed). */
+int chem_transport(Chem *ch, const Ensemble *e, double dt, char *err, size_t len);
+
 /* Step 3: the fields advance by dt (a chemical step: every time steps), with the cover of
- * chem_respond. */
+ * chem_respond (and the motion of chem_transport, which this consumes: a later call without it
+ * leaves the fields at rest). */
 void chem_advance(Chem *ch, double dt);
 
 /* The amount of species s: the sum of c over the nodes, each weighted by its share of the

@@ -2,6 +2,7 @@
  * help text that lists them. Usage errors name the option and what it needs. */
 #define _DEFAULT_SOURCE   /* getloadavg */
 #include "options.h"
+#include "chem.h"
 #include "params.h"
 #include "text.h"
 #include "vtp.h"
@@ -15,6 +16,10 @@
 
 static void usage(FILE *f)
 {
+    char species[300] = ";\n                 this build has none";   /* (its species, for --png-field) */
+    for (int s = 0, n = 0; s < chem_compiled.ns; s++)
+        n += snprintf(species + n, sizeof species - (size_t)n, "%s%s", s ? ", " : ";\n                 this build's: ",
+                      chem_compiled.sp[s].name ? chem_compiled.sp[s].name : "?");
     fprintf(f,
         "usage: polyhoop [options] [--velocities FILE] [input.off]\n"
         "       polyhoop [options] --restart DIR\n"
@@ -40,6 +45,8 @@ static void usage(FILE *f)
         "  --png-size WxH picture size in pixels (default 800x800)\n"
         "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fit each frame)\n"
         "  --png-range MIN,MAX  fixed colour range (default: fitted to frame 0, widened when needed)\n"
+        "  --png-field S  draw chemical species S under the cells, which are outlined (its colour\n"
+        "                 range: --png-range, else each frame's least to largest value)%s\n"
         "  --overwrite    replace the output of an earlier run in the output folder\n"
         "  --checkpoint-every K  write DIR/checkpoint.bin every K frames (default 1; 0: never)\n"
         "  --max-cells N  stop after the first frame with at least N polygons (checkpoint, status 0)\n"
@@ -53,7 +60,7 @@ static void usage(FILE *f)
         "  -h, --help     this help\n"
         "SIGINT or SIGTERM: the run finishes its step, writes a checkpoint and stops (status 130/143).\n"
         "Exit status: 0 done, 1 out of memory, 2 bad input or usage, 3 numerical blow-up, 4 output error.\n",
-        params_file, params_compiled.Nf, params_compiled.Ns, VERTICES_PER_THREAD, vtp_cell_array_list());
+        params_file, params_compiled.Nf, params_compiled.Ns, VERTICES_PER_THREAD, vtp_cell_array_list(), species);
 }
 
 /* An integer option's value in [min, INT_MAX], or -1 after saying what was wrong. */
@@ -69,19 +76,16 @@ static long parse_count(const char *opt, const char *arg, long min)
     return v;
 }
 
-/* The option nearest to a (at most 2 edits away, and fewer than half its letters), or NULL: for
- * "did you mean". An exact match is returned as itself (an option that is missing its value). */
-static const char *closest_option(const char *a)
+/* The name of names[0 .. n-1] nearest to a (at most 2 edits away, and fewer than half its
+ * letters), or NULL: for "did you mean". An exact match is returned as itself. */
+static const char *closest(const char *a, const char *const *names, size_t n)
 {
-    static const char *const names[] = { "-o", "-n", "-s", "-j", "-q", "-h", "--help", "--seed", "--velocities", "--ascii",
-                                         "--png", "--png-color", "--png-size", "--png-view", "--png-range", "--overwrite",
-                                         "--checkpoint-every", "--max-cells", "--max-time", "--max-vertices", "--restart",
-                                         "--check", "--strict-input" };
     const char *best = NULL;
     int best_d = 3, la = (int)strlen(a);
     if (la > 40) return NULL;
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+    for (size_t k = 0; k < n; k++) {
         int lb = (int)strlen(names[k]), row[64];   /* Levenshtein distance, one row at a time */
+        if (lb > 60) continue;
         for (int j = 0; j <= lb; j++) row[j] = j;
         for (int i = 1; i <= la; i++) {
             int diag = row[0];
@@ -97,6 +101,51 @@ static const char *closest_option(const char *a)
         if (row[lb] < best_d && 2 * row[lb] < lb) best_d = row[lb], best = names[k];
     }
     return best;
+}
+
+/* The option nearest to a, or NULL (an exact match: an option that is missing its value). */
+static const char *closest_option(const char *a)
+{
+    static const char *const names[] = { "-o", "-n", "-s", "-j", "-q", "-h", "--help", "--seed", "--velocities", "--ascii",
+                                         "--png", "--png-color", "--png-size", "--png-view", "--png-range", "--png-field",
+                                         "--overwrite", "--checkpoint-every", "--max-cells", "--max-time", "--max-vertices",
+                                         "--restart", "--check", "--strict-input" };
+    return closest(a, names, sizeof names / sizeof names[0]);
+}
+
+/* The compiled-in species named name (chem_compiled), or NULL. */
+static const char *species_named(const char *name)
+{
+    for (int s = 0; s < chem_compiled.ns; s++)
+        if (chem_compiled.sp[s].name && !strcmp(chem_compiled.sp[s].name, name)) return chem_compiled.sp[s].name;
+    return NULL;
+}
+
+/* --png-field's name checked against the build's species; 0, or -1 after saying why (one line) */
+static int check_field(const Options *o)
+{
+    if (!o->png_field) return 0;
+    if (o->given & OPT_PNG_COLOR) {
+        fprintf(stderr, "polyhoop: --png-field draws the cells as outlines over the field, so --png-color has nothing to "
+                "colour: give one of them\n");
+        return -1;
+    }
+    if (chem_compiled.ns == 0) {
+        fprintf(stderr, "polyhoop: --png-field %s: %s has no chemical species (P_NS = 0), so there is no field to draw\n",
+                TEXT_ESC(o->png_field), params_file);
+        return -1;
+    }
+    if (species_named(o->png_field)) return 0;
+    const char *names[CHEM_MAX_SPECIES];
+    char list[300] = "";
+    for (int s = 0, n = 0; s < chem_compiled.ns; s++) {
+        names[s] = chem_compiled.sp[s].name ? chem_compiled.sp[s].name : "?";
+        n += snprintf(list + n, sizeof list - (size_t)n, "%s%s", s ? ", " : "", names[s]);
+    }
+    const char *near = closest(o->png_field, names, (size_t)chem_compiled.ns);
+    fprintf(stderr, "polyhoop: --png-field: no species '%s' in %s (%s)%s%s%s\n", TEXT_ESC(o->png_field), params_file, list,
+            near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+    return -1;
 }
 
 int options_parse(Options *o, int argc, char **argv)
@@ -135,6 +184,7 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "--overwrite")) o->overwrite = 1;
         else if (!strcmp(a, "--png")) o->png = 1, o->given |= OPT_PNG;
         else if (!strcmp(a, "--png-color") && next) { o->png_color = next; o->png = 1; o->given |= OPT_PNG | OPT_PNG_COLOR; k++; }
+        else if (!strcmp(a, "--png-field") && next) { o->png_field = next; o->png = 1; o->given |= OPT_PNG | OPT_PNG_FIELD; k++; }
         else if (!strcmp(a, "--png-size") && next) {
             char *x, *end;
             errno = 0;
@@ -192,6 +242,7 @@ int options_parse(Options *o, int argc, char **argv)
         fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (%s, or velocity)\n", TEXT_ESC(o->png_color), vtp_cell_array_list());
         return -1;
     }
+    if (check_field(o)) return -1;
     /* a restart continues a run: its input, seed and folder are the run's own */
     const char *clash = given_input ? given_input : given_dir ? given_dir : given_seed ? given_seed : given_vel;
     if (o->restart && clash) {
@@ -238,7 +289,8 @@ void options_record(const Options *o, char *buf, size_t len)
     if (!f) { if (len) buf[0] = 0; return; }
     fprintf(f, "--checkpoint-every %d%s%s", o->every, o->ascii ? " --ascii" : "", o->check ? " --check" : "");
     if (o->png) {
-        fprintf(f, " --png-color %s --png-size %dx%d", o->png_color, o->png_w, o->png_h);
+        if (o->png_field) fprintf(f, " --png-field %s --png-size %dx%d", o->png_field, o->png_w, o->png_h);
+        else fprintf(f, " --png-color %s --png-size %dx%d", o->png_color, o->png_w, o->png_h);
         const PngView *w = &o->png_view;
         if (o->png_fixed) fprintf(f, " --png-view %.17g,%.17g,%.17g,%.17g", w->x0, w->y0, w->x1, w->y1);
         if (o->png_lo < o->png_hi) fprintf(f, " --png-range %.17g,%.17g", o->png_lo, o->png_hi);
@@ -268,6 +320,7 @@ int options_restore(Options *o, const char *recorded)
         { OPT_PNG_SIZE, "--png-size", o->png_w == r.png_w && o->png_h == r.png_h },
         { OPT_PNG_VIEW, "--png-view", o->png_fixed == r.png_fixed && !memcmp(&o->png_view, &r.png_view, sizeof r.png_view) },
         { OPT_PNG_RANGE, "--png-range", o->png_lo == r.png_lo && o->png_hi == r.png_hi },
+        { OPT_PNG_FIELD, "--png-field", !o->png_field == !r.png_field && (!o->png_field || !strcmp(o->png_field, r.png_field)) },
     };
     for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
         if ((o->given & kept[k].bit) && !kept[k].same) {
@@ -282,5 +335,6 @@ int options_restore(Options *o, const char *recorded)
     o->png_color = "velocity";
     for (int k = 0; k < VTP_CELL_ARRAYS; k++)
         if (!strcmp(r.png_color, vtp_cell_arrays[k])) o->png_color = vtp_cell_arrays[k];
+    o->png_field = r.png_field ? species_named(r.png_field) : NULL;   /* (likewise, in the build's species) */
     return 0;
 }

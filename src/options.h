@@ -24,13 +24,14 @@ typedef struct Options {
     int png, png_w, png_h, png_fixed;
     double png_lo, png_hi;  /* colour range (--png-range); lo >= hi: fitted to each frame */
     const char *png_color;
+    const char *png_field;  /* --png-field: the species drawn under the cells (a name of chem_compiled), or NULL */
     PngView png_view;
     unsigned given;         /* which of the recorded options (OPT_*) the command line gave */
 } Options;
 
 /* The options a run keeps across restarts (options_record), as bits of Options.given. */
 enum { OPT_ASCII = 1, OPT_CHECK = 2, OPT_EVERY = 4, OPT_PNG = 8, OPT_PNG_COLOR = 16, OPT_PNG_SIZE = 32,
-       OPT_PNG_VIEW = 64, OPT_PNG_RANGE = 128 };
+       OPT_PNG_VIEW = 64, OPT_PNG_RANGE = 128, OPT_PNG_FIELD = 256 };
 
 /* Vertices per thread of the automatic thread count: below about this many, a second thread
  * costs more in barriers than it saves (measured crossover: docs/performance.md). */

@@ -196,6 +196,27 @@ static int write_fields(Output *out, const Sim *s, int frame, char *err, size_t 
     return vtp_write_image(path, &im, err, errlen) || write_collection(out, s, VTP_FIELDS, frame, err, errlen) ? -1 : 0;
 }
 
+/* The picture of frame `frame` with species o->png_field under the outlined cells (--png-field):
+ * its range --png-range, else this frame's least to largest value (a function of the frame
+ * alone, so a restart draws the same). 0, or -1 with err. */
+static int field_picture(Output *out, const Sim *s, int frame, char *err, size_t errlen)
+{
+    const Options *o = out->o;
+    const Chem *ch = &s->chem;
+    int k = 0;
+    while (k < ch->m.ns && strcmp(ch->m.sp[k].name ? ch->m.sp[k].name : "", o->png_field)) k++;
+    if (k == ch->m.ns) {
+        snprintf(err, errlen, "--png-field: no species '%s' in this run's chemistry", TEXT_ESC(o->png_field));
+        return -1;
+    }
+    PngField f = { ch->nx, ch->ny, ch->m.x0, ch->m.y0, ch->m.dx, ch->c + (size_t)k * ch->nx * ch->ny };
+    char label[256], path[4200];
+    snprintf(label, sizeof label, "%s  t = %.4g%s", o->png_field, s->e.t, o->png_lo < o->png_hi ? "" : "  (range of this frame)");
+    snprintf(path, sizeof path, "%s/frame%06d.png", o->dir, frame);
+    return png_write_field(path, &s->e, &f, label, o->png_lo, o->png_hi, o->png_w, o->png_h, o->png_fixed ? &o->png_view : NULL,
+                           err, errlen);
+}
+
 int output_frame(Output *out, Sim *s, int frame)
 {
     const Options *o = out->o;
@@ -214,7 +235,9 @@ int output_frame(Output *out, Sim *s, int frame)
     if (vtp_write(path, &s->e, &opt, err, sizeof err) || write_collection(out, s, VTP_FRAMES, frame, err, sizeof err) ||
         runlog_frame(o->dir, s, frame, out->nb, same, err, sizeof err) || write_fields(out, s, frame, err, sizeof err))
         return failed(out, PH_EXIT_OUTPUT, "cannot write frame %d: %s", frame, err);
-    if (o->png) {
+    if (o->png && o->png_field) {
+        if (field_picture(out, s, frame, err, sizeof err)) return failed(out, PH_EXIT_OUTPUT, "cannot draw frame %d: %s", frame, err);
+    } else if (o->png) {
         if (!strcmp(o->png_color, "velocity")) polygon_speeds(&s->e, out->values);
         else vtp_cell_values(&s->e, &opt, o->png_color, out->values);
         int categorical = vtp_cell_array_integer(o->png_color);

@@ -63,12 +63,14 @@ void png_range_update(PngRange *r, const Ensemble *e, const double *value, doubl
     else if (lo < r->lo || hi > r->hi) *r = (PngRange){ fmin(lo, r->lo), fmax(hi, r->hi), t, 2, 0 };
 }
 
-typedef struct { unsigned char *rgb; int w, h; } Canvas;   /* h rows of w pixels */
+/* h rows of w pixels; with a mask, drawing marks the pixels there instead of colouring them */
+typedef struct { unsigned char *rgb; int w, h; unsigned char *mask; } Canvas;
 
 static void put(const Canvas *c, int i, int j, const unsigned char col[3])
 {
     if (i < 0 || j < 0 || i >= c->w || j >= c->h) return;
-    memcpy(c->rgb + 3 * ((size_t)j * (size_t)c->w + (size_t)i), col, 3);
+    if (c->mask) c->mask[(size_t)j * (size_t)c->w + (size_t)i] = 1;
+    else memcpy(c->rgb + 3 * ((size_t)j * (size_t)c->w + (size_t)i), col, 3);
 }
 
 /* First pixel index whose centre k + 0.5 is >= v, clamped to [lo, hi]. */
@@ -258,6 +260,42 @@ static void draw_legend(const Canvas *c, int s, int have_range, double lo, doubl
     draw_text(c, (c->w - lw + s) / 2, ty, s, label);
 }
 
+/* The least and largest finite node values of f into *lo, *hi (lo > hi: none). */
+static void field_range(const PngField *f, double *lo, double *hi)
+{
+    *lo = INFINITY, *hi = -INFINITY;
+    for (size_t k = 0; k < (size_t)f->nx * (size_t)f->ny; k++)
+        if (isfinite(f->c[k])) { *lo = fmin(*lo, f->c[k]); *hi = fmax(*hi, f->c[k]); }
+}
+
+/* The field's bilinear interpolation at pixel centres, coloured from lo to hi, behind the area;
+ * white (as cleared) outside the grid's rectangle. (cx, cy, scale): the area's world centre and
+ * pixels per unit. */
+static void draw_field(const Canvas *c, const PngField *f, double lo, double hi, double cx, double cy, double scale)
+{
+    for (int j = 0; j < c->h; j++) {
+        double v = (cy - (j + 0.5 - 0.5 * c->h) / scale - f->y0) / f->dx;   /* (in node spacings) */
+        if (!(v >= 0 && v <= f->ny - 1)) continue;
+        int r = (int)v < f->ny - 1 ? (int)v : f->ny - 2;
+        double b = v - r;
+        if (f->ny == 1) r = 0, b = 0;
+        for (int i = 0; i < c->w; i++) {
+            double u = (cx + (i + 0.5 - 0.5 * c->w) / scale - f->x0) / f->dx;
+            if (!(u >= 0 && u <= f->nx - 1)) continue;
+            int q = (int)u < f->nx - 1 ? (int)u : f->nx - 2;
+            double a = u - q;
+            if (f->nx == 1) q = 0, a = 0;
+            const double *n0 = f->c + (size_t)r * f->nx + q, *n1 = f->ny > 1 ? n0 + f->nx : n0;
+            int q1 = f->nx > 1;
+            double val = (1 - b) * ((1 - a) * n0[0] + a * n0[q1]) + b * ((1 - a) * n1[0] + a * n1[q1]);
+            unsigned char col[3];
+            if (!isfinite(val)) memcpy(col, LIGHT_GREY, 3);
+            else png_colour(hi > lo ? (val - lo) / (hi - lo) : 0.5, col);
+            put(c, i, j, col);
+        }
+    }
+}
+
 typedef struct { double area; int p; } Order;
 
 static int cmp_order(const void *a, const void *b)
@@ -267,16 +305,16 @@ static int cmp_order(const void *a, const void *b)
     return (u->p > v->p) - (u->p < v->p);
 }
 
-/* Renders the picture into rgb (width x height, already allocated). Returns 0, or -1 when out
- * of memory. */
+/* Renders the picture into rgb (width x height, already allocated): the polygons filled by value,
+ * or outlined over field (not NULL: png_write_field). Returns 0, or -1 when out of memory. */
 static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
                   const double *value, const char *label, double vmin, double vmax,
-                  int categorical, const PngView *view)
+                  int categorical, const PngView *view, const PngField *field)
 {
     int s = height / 300 < 1 ? 1 : height / 300 > 4 ? 4 : height / 300;
     int legend = height >= LEGEND_MIN_HEIGHT ? 26 * s : 0;
-    Canvas area = { rgb, width, height - legend };
-    Canvas strip = { rgb + 3 * (size_t)width * (size_t)area.h, width, legend };
+    Canvas area = { rgb, width, height - legend, NULL };
+    Canvas strip = { rgb + 3 * (size_t)width * (size_t)area.h, width, legend, NULL };
     for (size_t k = 0; k < (size_t)width * (size_t)height; k++) memcpy(rgb + 3 * k, WHITE, 3);
 
     /* colour range; rigid polygons (drawn grey) do not count */
@@ -286,6 +324,7 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
         lo = INFINITY, hi = -INFINITY;
         for (int p = 0; value && p < e->np; p++)
             if (!e->rigid[p] && isfinite(value[p])) { lo = fmin(lo, value[p]); hi = fmax(hi, value[p]); }
+        if (field) field_range(field, &lo, &hi);
         have_range = lo <= hi;
     }
 
@@ -300,6 +339,10 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
                     bx0 = fmin(bx0, e->x[i]); bx1 = fmax(bx1, e->x[i]);
                     by0 = fmin(by0, e->y[i]); by1 = fmax(by1, e->y[i]);
                 }
+        if (field) {   /* (and the grid's rectangle) */
+            bx0 = fmin(bx0, field->x0), bx1 = fmax(bx1, field->x0 + (field->nx - 1) * field->dx);
+            by0 = fmin(by0, field->y0), by1 = fmax(by1, field->y0 + (field->ny - 1) * field->dx);
+        }
         if (!(bx0 <= bx1)) bx0 = by0 = 0, bx1 = by1 = 1;   /* no vertices */
         double mx = 0.05 * (bx1 - bx0), my = 0.05 * (by1 - by0);
         bx0 -= mx, bx1 += mx, by0 -= my, by1 += my;
@@ -329,8 +372,10 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
     }
     qsort(order, (size_t)n, sizeof *order, cmp_order);
 
+    if (field) draw_field(&area, field, lo, hi, cx, cy, scale);
     for (int k = 0; k < n; k++) {
         int p = order[k].p;
+        if (field && !e->rigid[p]) continue;   /* (outlines only: the field shows through) */
         unsigned char col[3];
         double v = value ? value[p] : NAN;
         if (e->rigid[p]) memcpy(col, MID_GREY, 3);
@@ -339,9 +384,18 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
         else png_colour(hi > lo ? (v - lo) / (hi - lo) : 0.5, col);
         fill_polygon(&area, X + e->start[p], Y + e->start[p], e->count[p], cross, col);
     }
+    unsigned char *mask = NULL;   /* over a field: the outlines' pixels first, coloured by what lies under them */
+    if (field && !(mask = calloc((size_t)area.w * (size_t)area.h + 1, 1))) { free(X); free(Y); free(cross); free(order); return -1; }
+    const Canvas lines = { area.rgb, area.w, area.h, mask };
     for (int k = 0; k < n; k++)
         for (int i = e->start[order[k].p], m = e->count[order[k].p], q = 0; q < m; q++)
-            draw_line(&area, X[i + q], Y[i + q], X[i + (q + 1) % m], Y[i + (q + 1) % m], DARK);
+            draw_line(&lines, X[i + q], Y[i + q], X[i + (q + 1) % m], Y[i + (q + 1) % m], DARK);
+    for (size_t k = 0; mask && k < (size_t)area.w * (size_t)area.h; k++)
+        if (mask[k]) {   /* (luma of the pixel under the line, Rec. 601: below 128 is dark) */
+            unsigned char *px = area.rgb + 3 * k;
+            memcpy(px, 299 * px[0] + 587 * px[1] + 114 * px[2] < 128000 ? WHITE : DARK, 3);
+        }
+    free(mask);
     if (legend) draw_legend(&strip, s, have_range, lo, hi, categorical, label ? label : "");
     free(X); free(Y); free(cross); free(order);
     return 0;
@@ -370,9 +424,10 @@ static int fail(char *err, size_t errlen, const char *path, const char *why, int
     return -1;
 }
 
-int png_write(const char *path, const Ensemble *e, const double *value, const char *label,
-              double vmin, double vmax, int categorical, int width, int height, const PngView *view,
-              char *err, size_t errlen)
+/* png_write and png_write_field: the picture of render, encoded and written */
+static int write_picture(const char *path, const Ensemble *e, const double *value, const char *label,
+                         double vmin, double vmax, int categorical, int width, int height, const PngView *view,
+                         const PngField *field, char *err, size_t errlen)
 {
     if (width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE)
         return fail(err, errlen, path, "image size must be 1..16384 pixels on each side", 0);
@@ -382,7 +437,7 @@ int png_write(const char *path, const Ensemble *e, const double *value, const ch
     unsigned char *rgb = malloc(3 * (size_t)width * (size_t)height), *raw = malloc(raw_n);
     uLongf z_n = compressBound((uLong)raw_n);
     unsigned char *z = malloc(z_n);
-    if (!rgb || !raw || !z || render(rgb, width, height, e, value, label, vmin, vmax, categorical, view)) {
+    if (!rgb || !raw || !z || render(rgb, width, height, e, value, label, vmin, vmax, categorical, view, field)) {
         free(rgb); free(raw); free(z);
         return fail(err, errlen, path, "out of memory", ENOMEM);
     }
@@ -412,4 +467,18 @@ int png_write(const char *path, const Ensemble *e, const double *value, const ch
         bad = errno ? errno : EIO;
     free(z);
     return atomic_close(f, path, bad, 1, err, errlen);
+}
+
+int png_write(const char *path, const Ensemble *e, const double *value, const char *label,
+              double vmin, double vmax, int categorical, int width, int height, const PngView *view,
+              char *err, size_t errlen)
+{
+    return write_picture(path, e, value, label, vmin, vmax, categorical, width, height, view, NULL, err, errlen);
+}
+
+int png_write_field(const char *path, const Ensemble *e, const PngField *f, const char *label,
+                    double vmin, double vmax, int width, int height, const PngView *view,
+                    char *err, size_t errlen)
+{
+    return write_picture(path, e, NULL, label, vmin, vmax, 0, width, height, view, f, err, errlen);
 }

@@ -1,6 +1,7 @@
 /* A built-in picture of one frame: the polygons filled with a colour map of one value per polygon,
- * outlined, with a legend, written as an RGB PNG (zlib only, no image library). For a quick look
- * at a run without ParaView; the .vtp frames remain the data. */
+ * outlined, with a legend, or outlined over a field (a chemical species) in the colour map,
+ * written as an RGB PNG (zlib only, no image library). For a quick look at a run without
+ * ParaView; the .vtp and .vti frames remain the data. */
 #ifndef PH_PNG_H
 #define PH_PNG_H
 #include <stddef.h>
@@ -36,6 +37,22 @@ void png_range_update(PngRange *r, const Ensemble *e, const double *value, doubl
 int png_write(const char *path, const Ensemble *e, const double *value, const char *label,
               double vmin, double vmax, int categorical, int width, int height, const PngView *view,
               char *err, size_t errlen);
+
+/* A field on the nodes (x0 + i dx, y0 + j dx), i < nx, j < ny: c[j * nx + i] (a chemical species). */
+typedef struct PngField { int nx, ny; double x0, y0, dx; const double *c; } PngField;
+
+/* Draws field f as the background: its bilinear interpolation between the nodes, in the colour
+ * map from vmin to vmax (or, if !(vmin < vmax) or one is not finite, from the least to the
+ * largest finite node value; a constant gives the mid colour; a non-finite value light grey),
+ * white outside the grid's rectangle. Over it the polygons of e as 1-pixel outlines, white where
+ * the field under them is dark and dark where it is light (rigid polygons filled mid grey, as in
+ * png_write), so that the field shows inside the cells too. The legend is the field's colour bar
+ * with its range and the label. view NULL: the grid's rectangle and all vertices, with a margin
+ * of 5 % of their extent on every side. Otherwise as png_write (size, atomic writing, the same
+ * bytes for the same input, errors). */
+int png_write_field(const char *path, const Ensemble *e, const PngField *f, const char *label,
+                    double vmin, double vmax, int width, int height, const PngView *view,
+                    char *err, size_t errlen);
 
 /* The colour map (viridis, 11 control points, linear in between) at t in [0, 1]; t is clamped,
  * NaN gives the colour of 0. */

@@ -166,6 +166,11 @@ int sim_step(Sim *s)
             snprintf(s->error, sizeof s->error, "the response rule gave a type outside 0 .. %d, or a growth rate or force that "
                      "is not finite, at t = %.6g (step %lld)", s->chem.m.ntypes - 1, e->t, (long long)e->step);
         if (r) return -1;
+        char why[1024];
+        if (chem_transport(&s->chem, e, s->chem.m.every * P->dt, why, sizeof why)) {   /* (the advected species' motion) */
+            snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): %s", e->t, (long long)e->step, why);
+            return -1;
+        }
         chem_advance(&s->chem, s->chem.m.every * P->dt);
     }
     if (s->chem.m.ns > 0) {
@@ -434,7 +439,11 @@ void sim_likely_cause(const Sim *s, char *buf, size_t len)
     double dt_max = sim_stable_dt(s, &stiff, &type);
     char whose[48] = "";
     if (type >= 0) snprintf(whose, sizeof whose, "cell type %d: ", type);
-    if (P->dt > dt_max)
+    if (s->chem.too_fast)
+        snprintf(buf, len, "cells moving faster than the chemistry's grid follows in max_substeps = %d sub-steps of a chemical "
+                 "step of %g (an advected species' upwind transport): raise P_chem_dx or P_chem_max_substeps, or lower dt%s",
+                 s->chem.m.max_substeps, s->chem.m.every * P->dt, s->chem.m.every > 1 ? " or P_chem_every" : "");
+    else if (P->dt > dt_max)
         snprintf(buf, len, "dt = %g exceeds the stability limit %.3g of the stiffest term (%s%s): use dt <= %.2g",
                  P->dt, dt_max, whose, stiff, 0.5 * dt_max);
     else if (s->input_overlaps)

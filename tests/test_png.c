@@ -462,3 +462,44 @@ void test_png_series_fixed_range(void)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(system(cmd) == 0);
 }
+
+/* A field under the cells (png_write_field): nodes 0.5 apart on [0, 2] x [0, 1.5], 0 for x <= 0.5,
+ * 1 for x >= 1.5 (0.5 between). A pixel far from the cells in the high region has the colour of
+ * the map's high end, one in the low region its low end (range fitted: 0..1), one above the grid
+ * white; inside a cell the field shows (no fill); a cell's outline is white over the dark low
+ * end and dark over the light high end; a rigid polygon is filled mid grey. With the range
+ * -1..3 the same pixels take the map's colours at 0.5 and 0.25. */
+void test_png_field(void)
+{
+    double c[20];
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 5; i++) c[j * 5 + i] = i >= 3 ? 1 : i <= 1 ? 0 : 0.5;
+    const PngField f = { 5, 4, 0, 0, 0.5, c };
+    Ensemble e;
+    ensemble_init(&e, 1);
+    add_rect(&e, 0.25, 0.25, 0.75, 0.75, 0);   /* over the low end */
+    add_rect(&e, 1.5, 0.25, 1.75, 0.75, 0);    /* over the high end */
+    add_rect(&e, 1.0, 1.0, 1.25, 1.25, 1);     /* rigid */
+    Dir d;
+    dir_open(&d);
+    char err[256] = "";
+    ENSURE_MSG(png_write_field(d.path, &e, &f, "m", 0, 0, 40, 40, &VIEW, err, sizeof err) == 0, "%s", err);
+    /* high (1.825, 1.175), low (0.175, 1.175), above the grid (1.825, 1.775), in the low cell
+     * (0.425, 0.475), the low cell's left edge, the high cell's left edge, in the rigid one */
+    const int xy[] = { 36, 16, 3, 16, 36, 4, 8, 30, 5, 30, 30, 30, 22, 17 };
+    int expect[7][3], grey[3] = { 128, 128, 128 };
+    map_colour(1, expect[0]);
+    map_colour(0, expect[1]);
+    memcpy(expect[2], WHITE, sizeof expect[2]);
+    map_colour(0, expect[3]);
+    memcpy(expect[4], WHITE, sizeof expect[4]);
+    memcpy(expect[5], DARK, sizeof expect[5]);
+    memcpy(expect[6], grey, sizeof expect[6]);
+    ensure_pixels(d.path, xy, 7, expect);
+    ENSURE_MSG(png_write_field(d.path, &e, &f, "m", -1, 3, 40, 40, &VIEW, err, sizeof err) == 0, "%s", err);
+    map_colour(0.5, expect[0]);
+    map_colour(0.25, expect[1]);
+    ensure_pixels(d.path, xy, 3, expect);
+    ensemble_free(&e);
+    dir_close(&d);
+}

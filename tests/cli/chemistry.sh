@@ -3,8 +3,10 @@
 # length against sqrt(D/k), the chemotaxis showcase's drift against chi |grad c| / cv, the sorting
 # showcase's share of like neighbours rising, its field frames (.vti, listed in fields.pvd) the same at 1 and 2
 # threads and after a restart, the input's types (z = 2 type + phase bit) and their errors, a
-# header whose grid is too fine for its dt refused before the first step, and per-type values and
-# matrices of the wrong size or an asymmetric one refused at build or start.
+# header whose grid is too fine for its dt refused before the first step, per-type values and
+# matrices of the wrong size or an asymmetric one refused at build or start, the showcases'
+# frames unchanged by advection (off unless a species asks for it), and a species drawn under the
+# cells by --png-field.
 source "$(dirname "$0")/lib.sh"
 
 # the gradient showcase's program and input, in build/showcase/gradient/
@@ -190,6 +192,60 @@ test_chem_sorting_demixes() {
                    for (b = 0; b in n; b++) { m = sum[b] / n[b]; printf "  block %d: %.3f\n", b, m > "/dev/stderr"
                        if (b > 0 && m < last - 0.02) bad = 1; if (b == 0 && m > 0.6) bad = 1; last = m }
                    if (last < 0.68) bad = 1; exit bad }' "$D/run/observables.csv" || fail "the types did not sort as stated"
+}
+
+# the data of an --ascii frame (the XML comment, which names the revision, left out), as a digest
+data_digest() {
+    python3 -c 'import hashlib, re, sys; print(hashlib.sha256(re.sub(rb"<!--.*?-->", b"", open(sys.argv[1], "rb").read(), flags=re.S)).hexdigest()[:16])' "$1"
+}
+
+# Advection is off unless a species sets advect = 1 (docs/model.md 11): the gradient and chemotaxis
+# showcases write the frames they wrote before it existed, byte for byte (frame 2 of -n 2 -s 500,
+# one thread; digests of the data recorded at the commit before advection, x86-64, gcc, glibc)
+test_chem_no_advection_frames_unchanged() {
+    command -v python3 > /dev/null || skip "needs python3"
+    for name in gradient chemotaxis; do
+        scripts/showcase.sh "$name" --out "$D/$name" -- -j 1 -q --ascii -n 2 -s 500 > "$D/$name.log" 2>&1 ||
+            fail "the $name showcase failed: $(tail -n 3 "$D/$name.log")"
+        lacks "$D/$name/frame000002.vti" advected
+    done
+    got="$(data_digest "$D/gradient/frame000002.vtp") $(data_digest "$D/gradient/frame000002.vti")"
+    got="$got $(data_digest "$D/chemotaxis/frame000002.vtp") $(data_digest "$D/chemotaxis/frame000002.vti")"
+    [ "$got" = "acc7aa42381bcc5e 60da8b03bf53358b 9562d1f11a52b9d1 918bd4e680c2c8c6" ] ||
+        fail "the frames' data changed: digests $got (gradient .vtp .vti, chemotaxis .vtp .vti)"
+}
+
+# --png-field draws a species under the outlined cells: in the chemotaxis showcase (attractant held
+# at 0 on the left side and 1 on the right, its range of each frame 0..1) a pixel far from the cells
+# next to the left side has the colour of the map's low end, one next to the right side its high
+# end (within 3 per channel: the field there is within 0.01 of 0 and 1); the picture after a
+# restart is the same bytes; an unknown species (with "did you mean"), a build without species
+# and --png-color beside it exit 2 with one line
+test_chem_png_field() {
+    [ -x /usr/bin/python3 ] || skip "needs /usr/bin/python3"
+    scripts/showcase.sh chemotaxis --out "$D/one" -- -j 1 -q -n 2 -s 2000 --png-size 210x110 > "$D/one.log" 2>&1 ||
+        fail "the showcase failed: $(tail -n 3 "$D/one.log")"
+    # (view -0.5..20.5 x -0.5..6.5 on 210 x 84 pixels above the legend: 10 per unit, y = 3.05 on row 41)
+    /usr/bin/python3 tests/png_probe.py "$D/one/frame000002.png" 5,41 204,41 > "$D/probe" || fail "png_probe.py failed"
+    awk 'NR == 1 { if ($0 != "210 110") bad = 1 }
+         NR == 2 { if ((($1 - 68) ^ 2 > 9) || (($2 - 1) ^ 2 > 9) || (($3 - 84) ^ 2 > 9)) bad = 1 }
+         NR == 3 { if ((($1 - 253) ^ 2 > 9) || (($2 - 231) ^ 2 > 9) || (($3 - 37) ^ 2 > 9)) bad = 1 }
+         END { exit bad }' "$D/probe" || fail "not the map's low and high ends (68 1 84, 253 231 37): $(tr '\n' ';' < "$D/probe")"
+    C=build/showcase/chemotaxis
+    "$C/polyhoop" -j 1 -q -n 1 -s 2000 --png-field attractant --png-size 210x110 --png-view -0.5,-0.5,20.5,6.5 -o "$D/cut" \
+        "$C/chemotaxis.off" > /dev/null 2>&1 || fail "the first half failed"
+    "$C/polyhoop" -j 1 -q -n 2 --restart "$D/cut" > /dev/null 2>&1 || fail "the restart failed"
+    cmp -s "$D/one/frame000002.png" "$D/cut/frame000002.png" || fail "the picture differs after the restart"
+    status 2 errs "$D/err" "$C/polyhoop" -q -n 0 -o "$D/a" --png-field atractant "$C/chemotaxis.off"
+    has "$D/err" "polyhoop: --png-field: no species 'atractant' in params/chemotaxis.h (attractant); did you mean attractant?"
+    [ "$(wc -l < "$D/err")" = 1 ] || fail "more than one line: $(cat "$D/err")"
+    status 2 errs "$D/err" "$C/polyhoop" -q -n 0 -o "$D/a" --png-field attractant --png-color area "$C/chemotaxis.off"
+    has "$D/err" "polyhoop: --png-field draws the cells as outlines over the field, so --png-color has nothing to colour"
+    [ "$(wc -l < "$D/err")" = 1 ] || fail "more than one line: $(cat "$D/err")"
+    status 2 errs "$D/err" ./polyhoop -q -n 0 -o "$D/a" --png-field morphogen
+    has "$D/err" "polyhoop: --png-field morphogen: params/default.h has no chemical species (P_NS = 0), so there is no field to draw"
+    [ "$(wc -l < "$D/err")" = 1 ] || fail "more than one line: $(cat "$D/err")"
+    [ ! -e "$D/a" ] || fail "a refused run wrote output"
 }
 
 run_file "$@"
