@@ -4,6 +4,7 @@
 #include "geometry.h"
 #include "text.h"
 #include <math.h>
+#include <omp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +122,7 @@ int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len)
 void chem_free(Chem *ch)
 {
     free(ch->c); free(ch->next); free(ch->owner); free(ch->fx); free(ch->fy); free(ch->fid); free(ch->byid); free(ch->sum); free(ch->cross);
-    free(ch->fit); free(ch->fu); free(ch->fv);
+    free(ch->fit); free(ch->fu); free(ch->fv); free(ch->rrow);
     memset(ch, 0, sizeof *ch);
 }
 
@@ -442,43 +443,87 @@ static double outflow(const Chem *ch, int i, int j, const double *c, const doubl
     return gx / wx + gy / wy;
 }
 
-/* One explicit Euler sub-step of length h of species s's row j into next: the conservative
- * five-point stencil (faces of harmonic-mean diffusivity; a boundary node's half or quarter cell
- * has its faces' flux divided by its share, wx and wy), degradation and reaction; for an
- * advected species in a step with motion (chem_transport), the upwind transport too. */
-static int advance_row(const Chem *ch, int s, int j, double h, double *call)
+/* Row j of species s, as advance_row reads it */
+typedef struct Row {
+    const ChemSpecies *sp;
+    const int *kind, *kb, *ka;          /* the cover's types on the row, below and above (NULL: none) */
+    const double *c, *below, *above;    /* the concentrations there */
+    double *out, wy, idx2;
+    int uniform, moved;
+} Row;
+
+/* node i of the row: the conservative five-point stencil (faces of harmonic-mean diffusivity; a
+ * boundary node's half or quarter cell has its faces' flux divided by its share, wx and wy),
+ * degradation and reaction; for an advected species in a step with motion, the upwind transport */
+static inline void advance_node(const Chem *ch, const Row *w, int s, int j, int i, double h, double *call)
+{
+    const int ns = ch->m.ns, nx = ch->nx;
+    const ChemSpecies *sp = w->sp;
+    const int *kind = w->kind;
+    const double *c = w->c, ci = c[i];
+    double D = kind[i] >= 0 ? sp->D_in : sp->D_out, fx = 0, fy = 0;
+#define FACE(kk) (w->uniform ? D : face(D, (kk) >= 0 ? sp->D_in : sp->D_out))
+    if (i > 0) fx += FACE(kind[i - 1]) * (c[i - 1] - ci);
+    if (i + 1 < nx) fx += FACE(kind[i + 1]) * (c[i + 1] - ci);
+    if (w->below) fy += FACE(w->kb[i]) * (w->below[i] - ci);
+    if (w->above) fy += FACE(w->ka[i]) * (w->above[i] - ci);
+#undef FACE
+    double wx = i == 0 || i == nx - 1 ? 0.5 : 1, r = 0;
+    if (ch->m.reaction) {
+        const double *at = c + i;   /* (one species: its own value; several: gathered) */
+        if (ns > 1) {
+            for (int q = 0; q < ns; q++) call[q] = ch->c[((size_t)q * ch->ny + j) * nx + i];
+            at = call;
+        }
+        r = ch->m.reaction(s, at, kind[i]);
+    }
+    double flux = (fx / wx + fy / w->wy) * w->idx2 - sp->k * ci + r;
+    if (w->moved) flux -= outflow(ch, i, j, c, w->below, w->above, wx, w->wy) / ch->m.dx;
+    w->out[i] = ci + h * flux;
+}
+
+/* One explicit Euler sub-step of length h of species s's row j into next (advance_node at every
+ * node); returns whether every new value is finite. */
+static int advance_row(const Chem *ch, int s, int j, double h, double *call, double *rrow)
 {
     const int ns = ch->m.ns, nx = ch->nx, ny = ch->ny;
-    const size_t nodes = (size_t)nx * ny;
+    const size_t nodes = (size_t)nx * ny, at = (size_t)s * nodes + (size_t)j * nx;
     const ChemSpecies *sp = &ch->m.sp[s];
     const int *kind = ch->owner + nodes + (size_t)j * nx;
-    const double *c = ch->c + (size_t)s * nodes + (size_t)j * nx, idx2 = 1 / (ch->m.dx * ch->m.dx);
-    const double *below = j > 0 ? c - nx : NULL, *above = j + 1 < ny ? c + nx : NULL;
-    const int *kb = j > 0 ? kind - nx : NULL, *ka = j + 1 < ny ? kind + nx : NULL;
-    double *out = ch->next + (size_t)s * nodes + (size_t)j * nx, wy = j == 0 || j == ny - 1 ? 0.5 : 1;
-    const int uniform = sp->D_in == sp->D_out, moved = ch->moving && sp->advect;
-    for (int i = 0; i < nx; i++) {
-        double D = kind[i] >= 0 ? sp->D_in : sp->D_out, ci = c[i], fx = 0, fy = 0;
-#define FACE(kk) (uniform ? D : face(D, (kk) >= 0 ? sp->D_in : sp->D_out))
-        if (i > 0) fx += FACE(kind[i - 1]) * (c[i - 1] - ci);
-        if (i + 1 < nx) fx += FACE(kind[i + 1]) * (c[i + 1] - ci);
-        if (below) fy += FACE(kb[i]) * (below[i] - ci);
-        if (above) fy += FACE(ka[i]) * (above[i] - ci);
-#undef FACE
-        double wx = i == 0 || i == nx - 1 ? 0.5 : 1, r = 0;
-        if (ch->m.reaction) {
-            const double *at = c + i;   /* (one species: its own value; several: gathered) */
-            if (ns > 1) {
-                for (int q = 0; q < ns; q++) call[q] = ch->c[(size_t)q * nodes + (size_t)j * nx + i];
-                at = call;
+    Row w = { sp, kind, j > 0 ? kind - nx : NULL, j + 1 < ny ? kind + nx : NULL, ch->c + at, j > 0 ? ch->c + at - nx : NULL,
+              j + 1 < ny ? ch->c + at + nx : NULL, ch->next + at, j == 0 || j == ny - 1 ? 0.5 : 1,
+              1 / (ch->m.dx * ch->m.dx), sp->D_in == sp->D_out, ch->moving && sp->advect };
+    if (w.uniform && !w.moved && w.below && w.above && nx > 2) {
+        /* The common case, an inner row of a species that diffuses alike everywhere and is not
+         * carried: advance_node's arithmetic, term for term in the same order (a share w = 1
+         * divides nothing), without its per-node tests, over the inner nodes. */
+        const double D = sp->D_in, k = sp->k, *c = w.c, *below = w.below, *above = w.above, idx2 = w.idx2;
+        double *restrict out = w.out;
+        /* the reaction rates of the row first (in one call where params.c made reaction_row),
+         * so that the stencil below is one loop the compiler vectorises */
+        if (ch->m.reaction_row) ch->m.reaction_row(s, ns, ch->c + (size_t)j * nx, nodes, kind, nx, rrow);
+        else if (ch->m.reaction)
+            for (int i = 0; i < nx; i++) {
+                const double *cs = c + i;
+                if (ns > 1) {
+                    for (int q = 0; q < ns; q++) call[q] = ch->c[((size_t)q * ny + j) * nx + i];
+                    cs = call;
+                }
+                rrow[i] = ch->m.reaction(s, cs, kind[i]);
             }
-            r = ch->m.reaction(s, at, kind[i]);
+        else
+            for (int i = 0; i < nx; i++) rrow[i] = 0;
+        advance_node(ch, &w, s, j, 0, h, call);
+        for (int i = 1; i < nx - 1; i++) {
+            const double ci = c[i];
+            const double fx = D * (c[i - 1] - ci) + D * (c[i + 1] - ci), fy = D * (below[i] - ci) + D * (above[i] - ci);
+            out[i] = ci + h * ((fx + fy) * idx2 - k * ci + rrow[i]);
         }
-        if (moved) out[i] = ci + h * ((fx / wx + fy / wy) * idx2 - sp->k * ci + r - outflow(ch, i, j, c, below, above, wx, wy) / ch->m.dx);
-        else out[i] = ci + h * ((fx / wx + fy / wy) * idx2 - sp->k * ci + r);
-    }
+        advance_node(ch, &w, s, j, nx - 1, h, call);
+    } else
+        for (int i = 0; i < nx; i++) advance_node(ch, &w, s, j, i, h, call);
     int finite = 1;
-    for (int i = 0; i < nx; i++) finite &= isfinite(out[i]);
+    for (int i = 0; i < nx; i++) finite &= isfinite(w.out[i]);
     return finite;
 }
 
@@ -488,12 +533,15 @@ void chem_advance(Chem *ch, double dt)
     if (ns == 0) return;
     const int n = ch->moving ? ch->nstep : ch->nsub;
     const double h = dt / n;
+    PH_RESERVE(ch->rrow, ch->rrow_cap, (size_t)ch->nx * omp_get_max_threads());
     for (int sub = 0; sub < n; sub++) {
         int bad = 0;
-        #pragma omp parallel for schedule(static) reduction(|:bad)
-        for (int j = 0; j < ny; j++) {
-            double call[CHEM_MAX_SPECIES];
-            for (int s = 0; s < ns; s++) bad |= !advance_row(ch, s, j, h, call);
+        #pragma omp parallel reduction(|:bad)
+        {
+            double call[CHEM_MAX_SPECIES], *rrow = ch->rrow + (size_t)omp_get_thread_num() * ch->nx;
+            #pragma omp for schedule(static)
+            for (int j = 0; j < ny; j++)
+                for (int s = 0; s < ns; s++) bad |= !advance_row(ch, s, j, h, call, rrow);
         }
         ch->bad |= bad;
         for (int s = 0; s < ns; s++) hold_sides(ch, ch->next, s);

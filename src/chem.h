@@ -82,6 +82,10 @@ typedef struct ChemModel {
     /* the Coulomb friction coefficient between cell types a and b at [a * ntypes + b] (symmetric,
      * >= 0), or NULL: mu for every pair */
     const double *type_mu;
+    /* reaction at the n nodes of a row, for speed: r[i] = reaction(s, c_i, kind[i]) with c_i the
+     * concentrations c[i], c[i + stride], ... of the ns species at node i (params.c makes it from
+     * the header's rule, which it inlines); NULL: reaction is called node by node */
+    void (*reaction_row)(int s, int ns, const double *c, size_t stride, const int *kind, int n, double *r);
 } ChemModel;
 
 typedef struct Chem {
@@ -97,6 +101,8 @@ typedef struct Chem {
     double *sum;               /* per polygon and species: c, gx, gy sums; then the count */
     size_t owner_cap, poly_cap;
     double *cross;             /* (row, x) of one polygon's scan-line crossings */
+    double *rrow;              /* per thread a row of reaction rates (chem_advance) */
+    size_t rrow_cap;
     int cross_cap;
     /* advection (chem_transport): per polygon its affine velocity field; the face velocities,
      * fu at (i + 1/2, j) and fv at (i, j + 1/2), both at [j * nx + i]; the sub-steps of the next

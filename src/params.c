@@ -50,8 +50,22 @@ PARAMS_RULES(PH_CHECK, COMPILED)
 #endif
 #ifdef P_CHEM_REACTION
 #define CHEM_REACTION P_CHEM_REACTION
+/* the header's reaction along a row, inlined here (ChemModel.reaction_row) */
+static void reaction_row(int s, int ns, const double *c, size_t stride, const int *kind, int n, double *r)
+{
+    if (ns == 1)
+        for (int i = 0; i < n; i++) r[i] = P_CHEM_REACTION(s, c + i, kind[i]);
+    else
+        for (int i = 0; i < n; i++) {
+            double at[CHEM_MAX_SPECIES];
+            for (int q = 0; q < ns; q++) at[q] = c[i + q * stride];
+            r[i] = P_CHEM_REACTION(s, at, kind[i]);
+        }
+}
+#define CHEM_REACTION_ROW reaction_row
 #else
 #define CHEM_REACTION NULL
+#define CHEM_REACTION_ROW NULL
 #endif
 #ifdef P_CHEM_RESPONSE
 #define CHEM_RESPONSE P_CHEM_RESPONSE
@@ -153,7 +167,7 @@ PH_CHECK(sizeof type_mu / sizeof type_mu[0] == P_ntypes, "P_TYPE_mu must give nt
 const ChemModel chem_compiled = { P_NS, P_ntypes, P_chem_x0, P_chem_y0, P_chem_x1, P_chem_y1, P_chem_dx,
                                   P_chem_max_substeps, P_chem_every, P_CHEM_SPECIES, CHEM_REACTION, CHEM_RESPONSE, CHEM_INIT,
                                   { TYPE_ka, TYPE_gamma, TYPE_kl, TYPE_kb, TYPE_Q, TYPE_alpha_mu, TYPE_Amax_mu, TYPE_v0, TYPE_cv },
-                                  TYPE_KH, TYPE_MU };
+                                  TYPE_KH, TYPE_MU, CHEM_REACTION_ROW };
 
 const char params_file[] = PH_PARAMS_FILE;
 const Params params_compiled = {
