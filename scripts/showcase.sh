@@ -64,7 +64,29 @@ case "$name" in
                   extra=(--png-color velocity --png-view -2.2,-1.4,1.4,1.4 --velocities "$vel") ;;
     *) echo "showcase: no showcase '$name' ($names)" >&2; exit 2 ;;
 esac
-[ "$input_only" = 1 ] || make -s --no-print-directory B="$build" PARAMS="params/$name.h" "$build/polyhoop"
+# the one fact each run shows, said when it ends
+case "$name" in
+    tissue)       fact="one cell grows into a tissue; its cells divide along their short axis (colour: generation)" ;;
+    migration)    fact="20 cells pulled by the attractor squeeze through the confluent tissue (colour: attracted)" ;;
+    vesicles)     fact="rings of 16 cells settle into rectangles around their lumens and stick (colour: phase)" ;;
+    floppy)       fact="particles with excess perimeter fold into puzzle shapes (colour: area)" ;;
+    rubber_bands) fact="100 elastic rings fall into the box and pack (colour: area)" ;;
+    foam)         fact="150 bubbles settle under gravity into a wet foam (colour: area)" ;;
+    emulsion)     fact="drops of two phases pass each other, fuse and nest (colour: phase)" ;;
+    hourglass)    fact="frictional particles flow through the neck (colour: rigid walls)" ;;
+    organ)        fact="growth to 10,000 cells, the oldest in the middle (colour: age)" ;;
+    hex_packing)  fact="400 cells pressed into hexagons: six neighbours each inside (colour: neighbors)" ;;
+    projectiles)  fact="fast particles pass the cell's membrane, slow ones bounce off (colour: speed)" ;;
+    gradient)     fact="the morphogen decays into the tissue as exp(-x / lambda), lambda = sqrt(D/k) = 3 (background: morphogen)" ;;
+    sorting)      fact="cells of two types that adhere to their own kind gather into domains (colour: type; homotypic in observables.csv)" ;;
+    turing)       fact="activator-inhibitor spots at the wavelength of the linear stability analysis, 1.50 (colour: type = activator high)" ;;
+    nutrient)     fact="the colony grows at its rim, where the nutrient reaches; its core starves (colour: type)" ;;
+    chemotaxis)   fact="cells drift up the attractant's gradient at chi |grad c| / cv = 0.025 (background: attractant)" ;;
+esac
+if [ "$input_only" = 0 ]; then
+    echo "showcase $name: building $build/polyhoop (params/$name.h)"
+    make -s --no-print-directory B="$build" PARAMS="params/$name.h" "$build/polyhoop"
+fi
 # a generated input is made again when a generator is newer than it
 mkdir -p "$build"
 stale=0
@@ -84,5 +106,12 @@ if [ "$input_only" = 1 ]; then
     exit 0
 fi
 mkdir -p "$(dirname "$out")"
-"$build/polyhoop" -q --overwrite -o "$out" --png "${extra[@]}" "${frames[@]}" "$@" "$input"
-echo "showcase $name: frames in $out/ (frames.pvd for ParaView, frame*.png pictures)"
+echo "showcase $name: running into $out/ (a line per frame; -- -q: none)"
+# the program's status line per frame and its closing line (not the banner of every parameter);
+# the filter ignores SIGINT and SIGTERM, so that a run stopped by them still writes its checkpoint
+# and says so
+"$build/polyhoop" --overwrite -o "$out" --png "${extra[@]}" "${frames[@]}" "$@" "$input" |
+    { trap '' INT TERM; grep --line-buffered -E '^(frame |done:|stopped)' || true; }
+last=$(ls "$out"/frame*.png 2> /dev/null | tail -n 1)
+echo "showcase $name: frames in $out/ (frames.pvd for ParaView), pictures $out/frame*.png${last:+ (the last: $last)}"
+echo "  it shows: $fact"

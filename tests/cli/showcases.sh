@@ -124,4 +124,17 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# A showcase says what it does while it runs: that it builds, a status line per frame (not the
+# banner of every parameter), where the frames and pictures are, and the one fact the run shows;
+# every showcase has its fact
+test_showcase_progress_and_fact() {
+    scripts/showcase.sh emulsion --out "$D/e" -- -j 1 -n 2 -s 50 --png-size 100x100 > "$D/out" 2>&1 || fail "the showcase failed: $(tail -n 3 "$D/out")"
+    has "$D/out" "showcase emulsion: building build/showcase/emulsion/polyhoop" "frame      1/2" "frame      2/2" "done: 2 frames" \
+        "pictures $D/e/frame*.png (the last: $D/e/frame000002.png)" "  it shows: drops of two phases pass each other"
+    lacks "$D/out" "  gamma     ="
+    for name in $(scripts/showcase.sh --list); do
+        grep -qE "^    $name\) +fact=\"" scripts/showcase.sh || fail "showcase $name has no fact"
+    done
+}
+
 run_file "$@"
