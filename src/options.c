@@ -110,6 +110,10 @@ int options_parse(Options *o, int argc, char **argv)
         long v = 0;
 #define COUNT(field, min) do { if ((v = parse_count(a, next, min)) < 0) goto bad; o->field = (int)v; k++; } while (0)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 1; }
+        else if ((!strcmp(a, "-o") || !strcmp(a, "--restart")) && next && !*next) {   /* (a usage error, not a folder to create) */
+            fprintf(stderr, "polyhoop: option %s needs a folder name, got ''\n", a);
+            goto bad;
+        }
         else if (!strcmp(a, "-o") && next) { o->dir = next; given_dir = a; k++; }
         else if (!strcmp(a, "--restart") && next) { o->restart = next; k++; }
         else if (!strcmp(a, "--velocities") && next) { o->velocities = next; given_vel = a; k++; }

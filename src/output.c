@@ -76,6 +76,10 @@ static int claim_folder(Output *out)
         return failed(out, PH_EXIT_OUTPUT, "cannot lock output folder %s: %s: %s", TEXT_ESC(o->dir), TEXT_ESC(path), strerror(errno));
     if (flock(fd, LOCK_EX | LOCK_NB)) {
         close(fd);
+        if (o->restart)   /* (-o does not go with --restart: the run continues in its own folder) */
+            return failed(out, PH_EXIT_USAGE, "output folder %s is in use by another run (it holds the lock %s): wait until that "
+                          "run has stopped (SIGINT or SIGTERM stops it with a checkpoint), then restart",
+                          TEXT_ESC(o->dir), TEXT_ESC(path));
         return failed(out, PH_EXIT_USAGE, "output folder %s is in use by another run (it holds the lock %s); "
                       "choose another folder with -o", TEXT_ESC(o->dir), TEXT_ESC(path));
     }

@@ -19,7 +19,8 @@ test_faults_one_run_per_folder() {
     wait $first || fail "the first run failed"
     [ $s2 = 2 ] && [ $s3 = 2 ] || fail "beside a running run: a new run exited $s2, a restart $s3; expected 2 and 2"
     matches "$D/err2" 'output folder .* is in use by another run'
-    has "$D/err3" 'in use by another run'
+    has "$D/err3" 'in use by another run' 'wait until that run has stopped (SIGINT or SIGTERM stops it with a checkpoint), then restart'
+    lacks "$D/err3" 'another folder with -o'   # (-o cannot be combined with --restart)
     [ "$(ls "$D/a" | grep -c 'frame.*vtp$')" = 41 ] || fail "the first run's frames are not 41: $(ls "$D/a" | tr '\n' ' ')"
     status 2 errs "$D/err4" ./polyhoop -q -n 1 -s 10 -o "$D/a"
     matches "$D/err4" 'holds another run.*--restart.*--overwrite'
