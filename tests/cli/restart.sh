@@ -152,6 +152,18 @@ test_checkpoint_bad_fields_named_on_restart() {
     matches "$D/log" 'divisions postponed 7, twists cut out 42$'
 }
 
+# A restart writes frames.pvd anew with the frames that are in the folder: frames of the run
+# deleted before it (2 of 0 to 3) are not listed (ParaView would fail on them), the new ones are.
+test_restart_collection_lists_frames_present() {
+    ./polyhoop -q -n 3 -s 10 -o "$D/a" > /dev/null
+    rm "$D/a/frame000002.vtp"
+    ./polyhoop -q -n 5 --restart "$D/a" > /dev/null
+    [ "$(grep -o 'file="frame[0-9]*.vtp"' "$D/a/frames.pvd" | tr '\n' ' ')" = \
+      'file="frame000000.vtp" file="frame000001.vtp" file="frame000003.vtp" file="frame000004.vtp" file="frame000005.vtp" ' ] ||
+        fail "frames.pvd lists: $(grep -o 'frame[0-9]*.vtp' "$D/a/frames.pvd" | tr '\n' ' ')"
+    has "$D/a/frames.pvd" 'timestep="0.0030000000000000001" part="0" file="frame000003.vtp"'
+}
+
 # Symbolic links planted in the output folder, named like the next frame, like the .tmp of the
 # one after, and like the checkpoint, all pointing outside: a restart replaces them with its own
 # files and leaves their targets as they were.
