@@ -123,7 +123,7 @@ int main(int argc, char **argv)
         if (sim_load_input(&sim, input, &setup)) status_exit(PH_EXIT_USAGE, "%s", sim.error);
     }
     if (sim_setup(&sim, &setup)) status_exit(PH_EXIT_USAGE, "%s", sim.error);
-    params_warn_dt(stderr, &sim.P, sim_area_g2(&sim));
+    params_warn_dt(stderr, &sim.P, sim.area_g2);
     omp_set_num_threads(options_threads(&opt, ensemble_vertex_count(&sim.e)));
     int rc = output_open(&out, &opt, &sim, input, PH_VERSION, opt.restart ? frame + 1 : 0);
     if (rc) status_exit(rc, "%s", out.error);
