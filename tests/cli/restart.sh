@@ -92,7 +92,8 @@ test_faults_noise_kill_and_restart() {
 # Params of 336 bytes from offset 40; the step at 392, the polygon count at 452), then a record of
 # 91 bytes per polygon, then 40 bytes per vertex (x first), ..., and last the CRC-32 of all the
 # bytes before it.
-H_STEP=392 H_NP=452 H_TWISTS=460 H_POSTPONED=36 H_SIZE=2040 R_SIZE=91 V_SIZE=40
+H_STEP=392 H_T=440 H_FRAME=448 H_NP=452 H_NV=456 H_TWISTS=460 H_POSTPONED=36 H_SIZE=2040 R_SIZE=91 V_SIZE=40
+C_NY=152   # (in the contact list's section, which follows the vertices: its grid's rows)
 
 # checkpoint_run ARGS...: a short default run into $D/run (with ARGS), its checkpoint kept as
 # $D/good.bin; fails unless the checkpoint is of the layout above, written little-endian (its
@@ -150,6 +151,51 @@ test_checkpoint_bad_fields_named_on_restart() {
     reseal
     ./polyhoop -n 4 --restart "$D/run" > "$D/log"
     matches "$D/log" 'divisions postponed 7, twists cut out 42$'
+}
+
+# i32 AT / i64 AT: the number at offset AT of the good checkpoint
+i32() { od -An -td4 -j "$1" -N 4 "$D/good.bin" | tr -d ' '; }
+# hex64 N: the 8 bytes of the integer N, little-endian, as hex; hexf64 EXPR: those of the double EXPR (Python's)
+hex64() { python3 -c "import struct; print(struct.pack('<q', $1).hex())"; }
+hexf64() { python3 -c "import struct; print(struct.pack('<d', $1).hex())"; }
+# copy FROM TO N: N bytes of the good checkpoint from offset FROM written at offset TO of the checkpoint
+copy() { dd if="$D/good.bin" of="$D/run/checkpoint.bin" bs=1 skip="$1" seek="$2" count="$3" conv=notrunc status=none; }
+
+# States that no run writes, under a valid checksum, are refused by the program with exit 2 and
+# named (and with nothing that overflows on the way, for make check's UBSan): a polygon that
+# crosses itself (vertices 3 and 10 swapped), the last frame an int can number (its next would
+# overflow), a contact grid of 2^31 - 1 rows. Polygons on top of each other (polygon 0 copied
+# onto polygon 1) are a state a run can leave (hoops pass through each other in a fast
+# collision): a warning naming them, and with --strict-input an error.
+test_checkpoint_doctored_state_on_restart() {
+    checkpoint_run -n 3 -s 100
+    local np nv v0 v1 n0 n1
+    np=$(i32 $H_NP) nv=$(i32 $H_NV)
+    n0=$(i32 $H_SIZE) n1=$(i32 $((H_SIZE + R_SIZE)))
+    [ "$np" = 2 ] && [ "$n0" = "$n1" ] || fail "the run ended with $np polygons of $n0 and $n1 vertices; the cases need 2 alike"
+    v0=$((H_SIZE + np * R_SIZE)) v1=$((H_SIZE + np * R_SIZE + n0 * V_SIZE))
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    copy $((v0 + 3 * V_SIZE)) $((v0 + 10 * V_SIZE)) 16
+    copy $((v0 + 10 * V_SIZE)) $((v0 + 3 * V_SIZE)) 16
+    reseal
+    refused 'cannot restart: .*checkpoint.bin: polygon 0 (id [0-9]*) crosses itself: two of its edges that share no vertex cross$'
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    put $H_STEP "$(hex64 '2147483647 * 100')"
+    put $H_T "$(hexf64 '2147483647 * 100 * 1e-4')"
+    put $H_FRAME ffffff7f
+    reseal
+    refused 'checkpoint.bin: frame 2147483647 is the last a run can number: there is nothing to continue$'
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    put $((v0 + nv * V_SIZE + C_NY)) ffffff7f
+    reseal
+    refused 'checkpoint.bin: the contact list section: its grid of [0-9]* x 2147483647 cells is out of range'
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    copy $v0 $v1 $((n0 * V_SIZE))
+    reseal
+    ./polyhoop -q -n 3 --restart "$D/run" > /dev/null 2> "$D/err" || fail "the restart of a checkpoint with stacked polygons failed: $(cat "$D/err")"
+    has "$D/err" "checkpoint.bin: warning: polygons 0 and 1 overlap on 100% of the smaller one's area (their edges coincide or touch"
+    status 2 errs "$D/err" ./polyhoop -q -n 3 --strict-input --restart "$D/run"
+    has "$D/err" "checkpoint.bin: error: polygons 0 and 1 overlap on 100% of the smaller one's area"
 }
 
 # A restart writes frames.pvd anew with the frames that are in the folder: frames of the run
