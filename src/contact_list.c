@@ -523,9 +523,11 @@ static int numbers_ok(const double *d, const int32_t *n, const Params *P, int64_
     if (d[3] != extent) return corrupt(why, len, "its extent %g is not that of its grid, %g", d[3], extent);
     double most = 2 * d[7] - d[1] - d[8] + 2 * P->h;
     if (!(d[4] >= 0 && d[4] <= most))
-        return corrupt(why, len, "its motion bound %g is outside 0 to %g (its cells allow 2 cs - reach - lcell, and one step h more)", d[4], most);
+        return corrupt(why, len, "its motion bound %g is outside 0 to %g (what its cells allow, 2 cs - reach - lcell, and one "
+                       "step's h with its rounding)", d[4], most);
     if (!(d[15] >= 0 && d[15] <= 0.5 * d[0] + 2 * P->h))
-        return corrupt(why, len, "its motion not yet shared out, %g, is outside 0 to %g (half the skin, and one step h more)", d[15], 0.5 * d[0] + 2 * P->h);
+        return corrupt(why, len, "its motion not yet shared out, %g, is outside 0 to %g (half the skin, and one step's h with its "
+                       "rounding)", d[15], 0.5 * d[0] + 2 * P->h);
     if (d[16] != 0 && d[16] != 1) return corrupt(why, len, "whether the flow helps is %g, not 0 or 1", d[16]);
     if (!(d[17] == floor(d[17]) && d[17] >= 0 && d[17] <= (double)step))
         return corrupt(why, len, "the step of its last patch, %g, is not a step from 0 to %lld", d[17], (long long)step);
