@@ -105,7 +105,7 @@ int main(int argc, char **argv)
     const char *input = opt.input;
     int frame = 0;
     if (opt.restart) {
-        if (checkpoint_restart(&sim, opt.restart, &frame, saved_input, sizeof saved_input, &run, err, sizeof err))
+        if (checkpoint_restart(&sim, opt.restart, opt.strict, &frame, saved_input, sizeof saved_input, &run, err, sizeof err))
             status_exit(PH_EXIT_USAGE, "%s", err);
         if (options_restore(&opt, run.options)) return PH_EXIT_USAGE;
         input = saved_input;

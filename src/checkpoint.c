@@ -21,13 +21,16 @@
  * walls' parameters (box_x0, box_y0, box_x1, box_y1, box_k at the end of Params); files of older
  * versions are refused with a message saying so (continue them with the program that wrote
  * them, or rerun from the input). On reading, the checksum is
- * checked first (one streaming pass over the file), then every field as it is parsed, and the
- * first one that a run of this program could not have written is named: a checkpoint is input,
- * and nothing in it may crash the program or be taken silently (docs/model.md 7). */
+ * checked first (one streaming pass over the file), then every field as it is parsed, then what
+ * the run's history bounds (division areas, rigid polygons, edits, speeds, polygons that cross
+ * themselves, the contact list against the parameters), and the first one that a run of this
+ * program could not have written is named: a checkpoint is input, and nothing in it may crash the
+ * program, overflow an integer or be taken silently (docs/model.md 7). */
 #define _POSIX_C_SOURCE 200809L   /* fileno, fstat */
 #include "checkpoint.h"
-#include "text.h"
 #include "atomic.h"
+#include "grid.h"
+#include "text.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -60,6 +63,12 @@ enum { VERSION = 9 };
  * be cut into more pieces than an int counts. */
 #define COORD_LMAX 1e8
 #define MAX_PIECES 1e8
+
+/* The counts of a run (next id, events) are refused from COUNT_MAX on: a run makes one id per
+ * polygon it creates and counts one event at a time, so it would have to create 2^62 polygons,
+ * and the arithmetic that goes on from the checkpoint's values (next_id++, divisions += n) never
+ * overflows. */
+#define COUNT_MAX ((int64_t)1 << 62)
 
 /* the bytes of one polygon record */
 #define RECORD_SIZE(type, name, file_type, init) + sizeof(file_type)
@@ -177,21 +186,55 @@ static int header_ok(const Header *h, char *why, size_t len)
     if (h->t != (double)h->step * h->P.dt) return refuse(why, len, "t = %.17g is not step * dt = %.17g", h->t, (double)h->step * h->P.dt);
     if (h->frame < 0 || h->frame != h->step / h->P.Ns)
         return refuse(why, len, "frame %d does not match step %lld (%d steps per frame)", h->frame, (long long)h->step, h->P.Ns);
+    /* (frames are numbered by an int, and the first one a restart writes is frame + 1; with the
+     * frame bounded, so is the step: below 2^31 Ns <= 2^62) */
+    if (h->frame == INT32_MAX) return refuse(why, len, "frame %d is the last a run can number: there is nothing to continue", h->frame);
     if (h->next_id < 0) return refuse(why, len, "next id %lld is negative", (long long)h->next_id);
+    if (h->next_id >= COUNT_MAX) return refuse(why, len, "next id %lld is more ids than a run can hand out", (long long)h->next_id);
     if (h->divisions < 0 || h->removals < 0 || h->fusions1 < 0 || h->fusions2 < 0 || h->deaths < 0) return refuse(why, len, "an event count is negative");
+    if (h->divisions >= COUNT_MAX || h->removals >= COUNT_MAX || h->fusions1 >= COUNT_MAX || h->fusions2 >= COUNT_MAX || h->deaths >= COUNT_MAX)
+        return refuse(why, len, "an event count is more than a run can count");
     if (h->np < 0 || h->nv < 0 || (int64_t)h->nv < 3 * (int64_t)h->np)
         return refuse(why, len, "%d polygons cannot have %d vertices", h->np, h->nv);
+    if (h->nv > MAX_PIECES)   /* (remodeling keeps at least one vertex per edge: see vertices_ok) */
+        return refuse(why, len, "%d vertices are more than a checkpoint may hold (%g)", h->nv, MAX_PIECES);
     return 1;
 }
 
-/* One polygon record (p of the file, read into in); 1, or 0 with the field in why. */
-static int record_ok(const Ensemble *in, int p, const Header *h, int vertices_left, char *why, size_t len)
+/* The range of a division area drawn for a cell of type t by topology_draw_traits: lognormal
+ * with mean mu (Amax_mu: the header's, or the cell type's own) and coefficient of variation cv,
+ * mu exp(s N - s^2 / 2) with s^2 = ln(1 + cv^2) (rng_lognormal). Its standard normal N is
+ * sqrt(-2 ln u) cos(2 pi v) with u >= 2^-54 (rng_uniform), so |N| <= sqrt(108 ln 2) = 8.652: the
+ * draw lies within mu exp(+-8.652 s - s^2 / 2), here widened by 1e-9 for the rounding of exp and
+ * the product (cv = 0: mu itself). A response rule may change a cell's type (docs/model.md 11),
+ * so with types of their own the range is that of all of them. */
+static void amax_range(const Sim *s, const Params *P, double *lo, double *hi)
+{
+    double s2 = log1p(P->Amax_CV * P->Amax_CV), sd = sqrt(s2), nmax = sqrt(-2 * log(0x1p-54));
+    double down = exp(-nmax * sd - 0.5 * s2) * (1 - 1e-9), up = exp(nmax * sd - 0.5 * s2) * (1 + 1e-9);
+    *lo = P->Amax_mu * down;
+    *hi = P->Amax_mu * up;
+    for (int t = 0; s->type_params && t < s->chem.m.ntypes; t++) {
+        *lo = fmin(*lo, s->type_params[t].Amax_mu * down);
+        *hi = fmax(*hi, s->type_params[t].Amax_mu * up);
+    }
+}
+
+/* One polygon record (p of the file, read into in); 1, or 0 with the field in why. Besides each
+ * field's own range, what the run's history bounds (h: the header): a generation grows by at
+ * most 2 per step (a fusion or split, then a division), a polygon's vertex list is rewritten by
+ * at most one remodeling per step and one per frame check (edits), the rigid polygons are the
+ * input's first Nr (ids 0 .. Nr - 1, never removed), only movable polygons feel the attractor,
+ * and none without att_n, and a division area is one a draw can give (amax_range). */
+static int record_ok(const Sim *s, const Ensemble *in, int p, const Header *h, double amax_lo, double amax_hi, int vertices_left,
+                     char *why, size_t len)
 {
     const char *f = NULL;
+    int ntypes = s->chem.m.ntypes > 0 ? s->chem.m.ntypes : 1;
     if (in->count[p] < 3 || in->count[p] > vertices_left) f = "count";
-    else if (in->gen[p] < 0) f = "gen";
+    else if (in->gen[p] < 0 || in->gen[p] > 2 * h->step) f = "gen";
     else if (!isfinite(in->A0[p])) f = "A0";
-    else if (!(in->Amax[p] > 0)) f = "Amax";   /* (+inf: never divides) */
+    else if (!(in->Amax[p] > 0)) f = "Amax";   /* (+inf: a rigid polygon's, never divides; others' below) */
     else if (!isfinite(in->alpha[p])) f = "alpha";
     else if (!(in->birth[p] >= 0 && in->birth[p] <= h->t)) f = "birth";
     else if (in->id[p] < 0 || in->id[p] >= h->next_id) f = "id";
@@ -202,7 +245,24 @@ static int record_ok(const Ensemble *in, int p, const Header *h, int vertices_le
     else if (!isfinite(in->polarity[p])) f = "polarity";
     else if (!(in->h_div[p] >= 0 && in->h_div[p] < INFINITY)) f = "h_div";
     else if (!(in->h_death[p] >= 0 && in->h_death[p] < INFINITY)) f = "h_death";
-    return f ? refuse(why, len, "polygon %d: %s is out of range", p, f) : 1;
+    if (f) return refuse(why, len, "polygon %d: %s is out of range", p, f);
+    if (in->type[p] < 0 || in->type[p] >= ntypes)
+        return refuse(why, len, "polygon %d: type %d is out of range (this build has %d cell type%s)", p, in->type[p],
+                      ntypes, ntypes > 1 ? "s" : "");
+    if (in->edits[p] > (uint64_t)h->step + (uint64_t)h->frame + 1)
+        return refuse(why, len, "polygon %d: edits = %lu is more than the %lld remodelings of %lld steps and %d frame checks",
+                      p, (unsigned long)in->edits[p], (long long)h->step + h->frame + 1, (long long)h->step, h->frame + 1);
+    if (in->rigid[p] != (in->id[p] < h->P.Nr)) {
+        if (h->P.Nr == 0) return refuse(why, len, "polygon %d (id %lld) is rigid, but Nr = 0: the run has no rigid polygons", p, (long long)in->id[p]);
+        return refuse(why, len, "polygon %d (id %lld) is %s, but the rigid polygons are the input's first Nr = %d (ids 0 .. %d)", p,
+                      (long long)in->id[p], in->rigid[p] ? "rigid" : "not rigid", h->P.Nr, h->P.Nr - 1);
+    }
+    if (in->attracted[p] && (in->rigid[p] || h->P.att_n == 0))
+        return refuse(why, len, "polygon %d feels the attractor, but %s", p, in->rigid[p] ? "it is rigid" : "att_n = 0");
+    if (!in->rigid[p] && !(in->Amax[p] >= amax_lo && in->Amax[p] <= amax_hi))
+        return refuse(why, len, "polygon %d: Amax = %g is not a division area the run could draw (%.6g to %.6g, from Amax_mu "
+                      "and Amax_CV)", p, in->Amax[p], amax_lo, amax_hi);
+    return 1;
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -228,8 +288,11 @@ static int ids_unique(const Ensemble *in, char *why, size_t len)
 }
 
 /* The n vertices of polygon p, by field (c[V_x .. V_l0]): finite, within reach of the grid,
- * counter-clockwise, and not remodeled into too many pieces (*pieces counts them). */
-static int vertices_ok(double *const c[ENSEMBLE_NFIELDS], int n, int p, const Params *P, double *pieces, char *why, size_t len)
+ * no faster than the run lets a vertex move (h/dt: integrate.c stops the run at a faster one;
+ * the velocities that remodeling, division and fusion give are means or copies of those, hence
+ * the 1e-9 of rounding; a rigid polygon's stay 0), counter-clockwise, and not remodeled into too
+ * many pieces (*pieces counts them). */
+static int vertices_ok(double *const c[ENSEMBLE_NFIELDS], int n, int p, int rigid, const Params *P, double *pieces, char *why, size_t len)
 {
 #define FIELD_NAME(name) #name,
     static const char *const name[ENSEMBLE_NFIELDS] = { ENSEMBLE_VERTEX_FIELDS(FIELD_NAME) };
@@ -242,6 +305,11 @@ static int vertices_ok(double *const c[ENSEMBLE_NFIELDS], int n, int p, const Pa
         for (int j = V_x; j <= V_y; j++)
             if (fabs(c[j][i]) > bound) return refuse(why, len, "polygon %d: %s of vertex %d is %g, beyond %g lmax", p, name[j], i, c[j][i], COORD_LMAX);
         if (c[V_l0][i] < 0) return refuse(why, len, "polygon %d: l0 of vertex %d is negative", p, i);
+        double v2 = c[V_vx][i] * c[V_vx][i] + c[V_vy][i] * c[V_vy][i], vmax = P->h / P->dt;
+        if (rigid && v2 > 0) return refuse(why, len, "polygon %d is rigid, but vertex %d moves (speed %g)", p, i, hypot(c[V_vx][i], c[V_vy][i]));
+        if (v2 > vmax * vmax * (1 + 1e-9))
+            return refuse(why, len, "polygon %d: vertex %d moves at speed %g, faster than h/dt = %g (a run stops at a faster "
+                          "vertex)", p, i, hypot(c[V_vx][i], c[V_vy][i]), vmax);
     }
     for (int i = 0; i < n; i++) {   /* (each edge once both its ends are known to be sane) */
         int k = i + 1 < n ? i + 1 : 0;
@@ -250,6 +318,47 @@ static int vertices_ok(double *const c[ENSEMBLE_NFIELDS], int n, int p, const Pa
         area += x[i] * y[k] - x[k] * y[i];
     }
     return area > 0 ? 1 : refuse(why, len, "polygon %d is not counter-clockwise (area %g)", p, area / 2);
+}
+
+/* The longest edge of e. */
+static double longest_edge(const Ensemble *e)
+{
+    double l = 0;
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+            int j = ens_next(e, i);
+            l = fmax(l, hypot(e->x[j] - e->x[i], e->y[j] - e->y[i]));
+        }
+    return l;
+}
+
+/* Whether no polygon of s crosses itself (two of its edges that share no vertex cross; the
+ * grid's test, as sim_check_frame does it). The state of a frame has passed that check before it
+ * was written, so the checkpoint of a frame (h->step a multiple of Ns) has no such polygon. One
+ * written between frames (a signal's) may hold a twist of its last step, which the remodeling
+ * that the next step begins with cuts out (docs/model.md 4): a crossing that remains after that
+ * remodeling, done on a copy (the state itself is left as the run left it), is refused. */
+static int simple_ok(Sim *s, const Header *h, char *why, size_t len)
+{
+    Ensemble *e = &s->e;   /* (read only: its derived fields, A and L, stay as the next step finds them) */
+    int a, b, crossing = grid_crossing(e, longest_edge(e), 1, &a, &b);
+    if (crossing && h->step % h->P.Ns) {
+        Ensemble c;
+        Remodel r;
+        ensemble_init(&c, 0);
+        remodel_init(&r);
+        for (int p = 0; p < e->np; p++) {
+            int q = ensemble_push_polygon(&c, e->count[p], e->x + e->start[p], e->y + e->start[p], e->vx + e->start[p],
+                                          e->vy + e->start[p], e->l0 + e->start[p]);
+            c.rigid[q] = e->rigid[p];
+        }
+        remodel_apply(&c, &h->P, &r);
+        crossing = grid_crossing(&c, longest_edge(&c), 1, &a, &b);   /* (polygons keep their order) */
+        remodel_free(&r);
+        ensemble_free(&c);
+    }
+    return crossing ? refuse(why, len, "polygon %d (id %lld) crosses itself: two of its edges that share no vertex cross", a,
+                             (long long)e->id[a]) : 1;
 }
 
 /* The chemistry's section into ch (set up by sim_chemistry for this build): the same species and
@@ -307,22 +416,22 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
      * that many, so that a corrupt count cannot ask for all memory) */
     Ensemble in;
     ensemble_init(&in, 0);
-    int total = 0, ok = fseeko(f, (off_t)sizeof h, SEEK_SET) == 0 &&
+    double amax_lo, amax_hi;
+    amax_range(s, &h.P, &amax_lo, &amax_hi);
+    int total = 0, rigid = 0, ok = fseeko(f, (off_t)sizeof h, SEEK_SET) == 0 &&
                         (uint64_t)h.np <= (uint64_t)(end - (off_t)sizeof h) / RECORD;
     if (ok) ensemble_reserve(&in, 0, h.np);
     for (int p = 0; ok && p < h.np; p++) {
 #define GET(type, name, file_type, init) { file_type x = 0; ok = ok && fread(&x, sizeof x, 1, f) == 1; in.name[p] = (type)x; }
         ENSEMBLE_POLYGON_STORED(GET)
 #undef GET
-        ok = ok && record_ok(&in, p, &h, h.nv - total, why, sizeof why);
-        int ntypes = s->chem.m.ntypes > 0 ? s->chem.m.ntypes : 1;
-        if (ok && (in.type[p] < 0 || in.type[p] >= ntypes))
-            ok = refuse(why, sizeof why, "polygon %d: type %d is out of range (this build has %d cell type%s)", p, in.type[p],
-                        ntypes, ntypes > 1 ? "s" : "");
+        ok = ok && record_ok(s, &in, p, &h, amax_lo, amax_hi, h.nv - total, why, sizeof why);
         if (ok) total += in.count[p];
+        if (ok) rigid += in.rigid[p];
     }
     in.np = ok ? h.np : 0;
     if (ok && total != h.nv) ok = refuse(why, sizeof why, "the polygons have %d vertices, not %d", total, h.nv);
+    if (ok && rigid != h.P.Nr) ok = refuse(why, sizeof why, "%d polygons are rigid, not Nr = %d", rigid, h.P.Nr);
     ok = ok && ids_unique(&in, why, sizeof why);
     /* the vertices, polygon by polygon, straight into the ensemble (no copy of them all) */
     off_t here = ok ? ftello(f) : -1;
@@ -340,7 +449,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
         ok = fread(v, ENSEMBLE_NFIELDS * sizeof *v, (size_t)n, f) == (size_t)n;
         for (int i = 0; ok && i < n; i++)
             for (int j = 0; j < ENSEMBLE_NFIELDS; j++) c[j][i] = v[ENSEMBLE_NFIELDS * i + j];
-        ok = ok && vertices_ok(c, n, p, &h.P, &pieces, why, sizeof why);
+        ok = ok && vertices_ok(c, n, p, in.rigid[p], &h.P, &pieces, why, sizeof why);
         if (!ok) break;
         int q = ensemble_push_polygon(e, n, c[V_x], c[V_y], c[V_vx], c[V_vy], c[V_l0]);
 #define SET(type, name, file_type, init) e->name[q] = in.name[p];
@@ -350,9 +459,10 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     /* the contact list, then nothing but the checksum */
     here = ok ? ftello(f) : -1;
     size_t left = ok && here >= 0 && end >= here ? (size_t)(end - here) : 0;
-    if (ok && contact_load(&s->contact, f, left) != 0) ok = refuse(why, sizeof why, "the contact list section is corrupt");
+    if (ok && contact_load(&s->contact, f, left, &h.P, h.step, why, sizeof why) != 0) ok = 0;
     ok = ok && fields_ok(&s->chem, f, end, why, sizeof why);
     if (ok && ftello(f) != end) ok = refuse(why, sizeof why, "%lld bytes follow the chemistry's fields", (long long)(end - ftello(f)));
+    ok = ok && simple_ok(s, &h, why, sizeof why);
     fclose(f);
     ensemble_free(&in);
     free(v);
@@ -372,7 +482,8 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     return 0;
 }
 
-int checkpoint_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, RunRecord *run, char *err, size_t len)
+int checkpoint_restart(Sim *s, const char *dir, int strict, int *frame, char *input, size_t inlen, RunRecord *run, char *err,
+                       size_t len)
 {
     char path[4200], why[8192];
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
@@ -392,6 +503,10 @@ int checkpoint_restart(Sim *s, const char *dir, int *frame, char *input, size_t 
     fclose(fa); fclose(fb);
     if (strcmp(a, b)) {
         snprintf(err, len, "cannot restart %s: it was run with other parameters than %s", TEXT_ESC(path), params_file);
+        return -1;
+    }
+    if (sim_check_overlaps(s, path, NULL, strict)) {
+        snprintf(err, len, "cannot restart: %s", s->error);
         return -1;
     }
     return 0;

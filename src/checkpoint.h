@@ -25,7 +25,9 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
 
 /* Replaces the state of s by the checkpoint of the run in dir, whose parameters must be the
  * compiled ones except Nf and Ns; fills *frame, its input's name and the run's record (options,
- * colour range). 0, or -1 with the reason in err. */
-int checkpoint_restart(Sim *s, const char *dir, int *frame, char *input, size_t inlen, RunRecord *run, char *err, size_t len);
+ * colour range). Polygons that overlap (sim_check_overlaps) give a warning, and with strict
+ * (--strict-input) an error. 0, or -1 with the reason in err. */
+int checkpoint_restart(Sim *s, const char *dir, int strict, int *frame, char *input, size_t inlen, RunRecord *run, char *err,
+                       size_t len);
 
 #endif

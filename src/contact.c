@@ -14,10 +14,6 @@
 #include <omp.h>
 #endif
 
-/* the skin of the neighbour list, in units of the reach: measured best of 0.25, 0.5, 1, 1.5 and 2
- * (a thicker skin means more edges per vertex, a thinner one more rebuilds) */
-static const double SKIN = 1.0;
-
 void contact_init(Contact *c)
 {
     memset(c, 0, sizeof *c);

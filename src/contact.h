@@ -144,8 +144,11 @@ int contact_saved_state(const Contact *c);
  * checksums it and keeps the first error). */
 void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t n), void *out);
 
-/* Reads that section into c; at most `left` bytes of it remain in the file. Returns 0, or -1
- * when the section is truncated or corrupt (then c starts afresh). */
-int contact_load(Contact *c, FILE *f, size_t left);
+/* Reads that section into c; at most `left` bytes of it remain in the file. Its numbers must be
+ * those a run with parameters P can have written by step `step` (its reach, skin and h, its
+ * grid, its motion bounds; contact_list.c), and its records must name the snapshot's slots.
+ * Returns 0, or -1 with the reason in why (len bytes) when the section is truncated or holds
+ * what no run writes (then c starts afresh). */
+int contact_load(Contact *c, FILE *f, size_t left, const Params *P, int64_t step, char *why, size_t len);
 
 #endif

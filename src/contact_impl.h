@@ -13,6 +13,10 @@
 #include <omp.h>
 #endif
 
+/* the skin of the neighbour list, in units of the reach: measured best of 0.25, 0.5, 1, 1.5 and 2
+ * (a thicker skin means more edges per vertex, a thinner one more rebuilds) */
+static const double SKIN = 1.0;
+
 /* A nearby edge of the vertex being evaluated (work list of one thread). */
 typedef struct Near {
     int same;       /* 1: the edge belongs to the vertex's polygon */

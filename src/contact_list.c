@@ -4,6 +4,7 @@
  * the grid or the list are in contact.c, which calls this file; this file calls nothing there. */
 #include "contact_impl.h"
 #include "bands.h"
+#include <stdarg.h>
 
 void contact_reserve_strips(Contact *c, int n)
 {
@@ -485,7 +486,55 @@ static int list_fits(const struct ContactSnap *sn, const int *data, const size_t
     return 1;
 }
 
-int contact_load(Contact *c, FILE *f, size_t left)
+/* Writes "the contact list section: " and the reason into why and returns -1. */
+static int corrupt(char *why, size_t len, const char *fmt, ...)
+{
+    int n = snprintf(why, len, "the contact list section: ");
+    va_list ap;
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < len) vsnprintf(why + n, len - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The list's numbers against what a run with the parameters P, at the step `step`, can have
+ * written (d and n as contact_save writes them); 0, or -1 with why. contact_forces_step builds
+ * it with reach params_reach(P), skin SKIN reach and h = P->h, cells of side cs >= lcell / 2 +
+ * reach + skin in nx * ny (an int counts them) and extent the largest |coordinate| of their
+ * rectangle. Each step that keeps the list began with moved < 2 cs - reach - lcell (list_fresh)
+ * and lazy < skin / 2 (list_usable), and contact_moved adds at most one step's motion, h (a
+ * faster vertex stops the run) and its rounding: hence the bounds + 2 h. motion_patch is the
+ * step of a patch, at most the checkpoint's. */
+static int numbers_ok(const double *d, const int32_t *n, const Params *P, int64_t step, char *why, size_t len)
+{
+    const double reach = params_reach(P);
+    for (int k = 0; k < 18; k++)
+        if (!isfinite(d[k])) return corrupt(why, len, "its number %d (of 18) is not finite", k);
+    if (d[1] != reach) return corrupt(why, len, "its reach %g is not this run's %g (h + sh + ss with adhesion, else h)", d[1], reach);
+    if (d[0] != SKIN * reach) return corrupt(why, len, "its skin %g is not %g times the reach %g", d[0], SKIN, reach);
+    if (d[2] != P->h) return corrupt(why, len, "its h = %g is not this run's %g", d[2], P->h);
+    if (!(d[8] > 0 && d[7] >= 0.5 * d[8] + d[1] + d[0]))
+        return corrupt(why, len, "its cells of side %g are too small for its longest edge %g and the reach plus skin %g", d[7], d[8], d[1] + d[0]);
+    if (n[0] < 1 || n[1] < 1 || (int64_t)n[0] * n[1] >= INT32_MAX)
+        return corrupt(why, len, "its grid of %d x %d cells is out of range (1 to %d cells)", (int)n[0], (int)n[1], INT32_MAX - 1);
+    if (n[2] != ((int64_t)n[1] + GRID_STRIP - 1) / GRID_STRIP)
+        return corrupt(why, len, "its %d strips are not the %d rows of its grid in strips of %d", (int)n[2], (int)n[1], GRID_STRIP);
+    double extent = fmax(fmax(fabs(d[5]), fabs(d[6])), fmax(fabs(d[5] + n[0] * d[7]), fabs(d[6] + n[1] * d[7])));
+    if (d[3] != extent) return corrupt(why, len, "its extent %g is not that of its grid, %g", d[3], extent);
+    double most = 2 * d[7] - d[1] - d[8] + 2 * P->h;
+    if (!(d[4] >= 0 && d[4] <= most))
+        return corrupt(why, len, "its motion bound %g is outside 0 to %g (what its cells allow, 2 cs - reach - lcell, and one "
+                       "step's h with its rounding)", d[4], most);
+    if (!(d[15] >= 0 && d[15] <= 0.5 * d[0] + 2 * P->h))
+        return corrupt(why, len, "its motion not yet shared out, %g, is outside 0 to %g (half the skin, and one step's h with its "
+                       "rounding)", d[15], 0.5 * d[0] + 2 * P->h);
+    if (d[16] != 0 && d[16] != 1) return corrupt(why, len, "whether the flow helps is %g, not 0 or 1", d[16]);
+    if (!(d[17] == floor(d[17]) && d[17] >= 0 && d[17] <= (double)step))
+        return corrupt(why, len, "the step of its last patch, %g, is not a step from 0 to %lld", d[17], (long long)step);
+    return 0;
+}
+
+int contact_load(Contact *c, FILE *f, size_t left, const Params *P, int64_t step, char *why, size_t whylen)
 {
     int32_t state = 0, n[4] = { 0 };
     double d[18] = { 0 };
@@ -494,15 +543,14 @@ int contact_load(Contact *c, FILE *f, size_t left)
     struct ContactSnap *sn = c->snap;
     contact_invalidate(c);
     /* every length is checked against the bytes left in the file */
-    int ok = fread(&state, sizeof state, 1, f) == 1 && (state == 0 || state == 1);
-    if (!ok || !state) return ok ? 0 : -1;
-    ok = fread(d, sizeof d, 1, f) == 1 && fread(n, sizeof *n, 3, f) == 3 && n[0] > 0 && n[1] > 0 && n[2] >= 0 &&
-         n[2] == (n[1] + GRID_STRIP - 1) / GRID_STRIP && (size_t)n[0] * (size_t)n[1] <= left * 64 + 64 &&
-         (size_t)n[2] <= left / sizeof(int64_t) && (at = malloc(((size_t)n[2] + 1) * sizeof *at)) != NULL &&
-         (data = malloc(left + sizeof *data)) != NULL;
-    /* skin in (0, 4 reach], cells as built (at least lcell / 2 + reach + skin), the rest finite */
-    for (int k = 1; k < 18; k++) ok = ok && isfinite(d[k]);
-    ok = ok && d[0] > 0 && d[0] <= 4 * d[1] && d[4] >= 0 && d[8] > 0 && d[7] >= 0.5 * d[8] + d[1] + d[0] && d[15] >= 0 && (d[16] == 0 || d[16] == 1) && d[17] == floor(d[17]) && fabs(d[17]) < 0x1p62;
+    if (fread(&state, sizeof state, 1, f) != 1) return corrupt(why, whylen, "cut short");
+    if (state != 0 && state != 1) return corrupt(why, whylen, "its state %d is neither 0 (no list) nor 1", (int)state);
+    if (!state) return 0;
+    if (fread(d, sizeof d, 1, f) != 1 || fread(n, sizeof *n, 3, f) != 3) return corrupt(why, whylen, "cut short");
+    if (numbers_ok(d, n, P, step, why, whylen)) return -1;
+    /* (the cells and strips against the bytes of the file: a corrupt count cannot ask for all memory) */
+    int ok = (size_t)n[0] * (size_t)n[1] <= left * 64 + 64 && (size_t)n[2] <= left / sizeof(int64_t) &&
+             (at = malloc(((size_t)n[2] + 1) * sizeof *at)) != NULL && (data = malloc(left + sizeof *data)) != NULL;
     if (ok) at[0] = 0;
     for (int k = 0; ok && k < n[2]; k++) {
         int64_t len;
@@ -521,7 +569,7 @@ int contact_load(Contact *c, FILE *f, size_t left)
     }
     sn->np = ok ? n[3] : 0;
     ok = ok && list_fits(sn, data, at, n[2]);
-    if (!ok) { free(data); free(at); sn->np = sn->nv = 0; return -1; }
+    if (!ok) { free(data); free(at); sn->np = sn->nv = 0; return corrupt(why, whylen, "its records or polygons are cut short or do not fit together"); }
     sn->nv = sn->np ? sn->start[sn->np - 1] + sn->count[sn->np - 1] : 0;
     sn->next_id = next_id;
     contact_reserve_strips(c, n[2]);

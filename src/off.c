@@ -25,6 +25,7 @@ typedef struct { double x, y; int phase, type; } Vertex;
 
 typedef struct {
     const char *path;
+    const char *kind;                /* what the file should be, for messages: "an OFF file", "a velocity file" */
     FILE *f;
     char *buf; size_t bufcap;        /* one line of the file */
     char **tok; size_t ntok, tokcap; /* tokens of the current content line, pointing into buf */
@@ -48,13 +49,16 @@ static int fail(Reader *r, long line, const char *fmt, ...)
 }
 
 /* Reads one line (with its newline, if any) into r->buf; returns its length, -1 at end of file,
- * -2 if it is longer than MAX_LINE: memory stays bounded whatever the file holds. */
+ * -2 if it is longer than MAX_LINE: memory stays bounded whatever the file holds; -3 at a NUL
+ * byte (which would silently end the line for the string functions below; a binary file, such
+ * as /dev/zero, is told at its first one, not after 16 MiB). */
 enum { MAX_LINE = 1 << 24 };
 static long read_line(Reader *r)
 {
     size_t n = 0;
     int c;
     while ((c = getc(r->f)) != EOF) {
+        if (c == '\0') return -3;
         if (n + 2 > r->bufcap) {
             if (r->bufcap >= MAX_LINE) return -2;
             size_t cap = r->bufcap ? 2 * r->bufcap : 256;
@@ -77,9 +81,8 @@ static int next_line(Reader *r)
     long len;
     while ((len = read_line(r)) != -1) {
         r->line++;
-        if (len == -2) return fail(r, r->line, "line longer than %d MiB (not an OFF file?)", MAX_LINE >> 20);
-        /* A NUL would silently end the line for the string functions below. */
-        if (memchr(r->buf, '\0', (size_t)len)) return fail(r, r->line, "unexpected NUL byte (binary data?)");
+        if (len == -2) return fail(r, r->line, "line longer than %d MiB (not %s?)", MAX_LINE >> 20, r->kind);
+        if (len == -3) return fail(r, r->line, "unexpected NUL byte (binary data, not %s?)", r->kind);
         char *hash = strchr(r->buf, '#');
         if (hash) *hash = '\0';
         r->ntok = 0;
@@ -119,11 +122,18 @@ static int parse_double(const char *s, double *v)
     return end != s && *end == '\0';
 }
 
+/* UTF-8's byte-order mark, U+FEFF: invisible, so a message must name it rather than show it */
+static const char BOM[] = "\xEF\xBB\xBF";
+
 static int read_header(Reader *r, int *nv, int *np)
 {
     int got = next_line(r);
     if (got < 0) return -1;
     if (got == 0) return fail(r, r->line ? r->line : 1, "expected header 'OFF', found end of file (empty file)");
+    if (!strncmp(r->tok[0], BOM, 3))
+        return fail(r, r->line, "expected header 'OFF', found a byte-order mark (U+FEFF, the bytes EF BB BF)%s%s%s: save the "
+                    "file without it (plain ASCII, or UTF-8 without BOM)", r->tok[0][3] ? " before '" : "",
+                    TEXT_ESC_N(r->tok[0] + 3, 40), r->tok[0][3] ? "'" : "");
     if (strcmp(r->tok[0], "OFF") != 0) return fail(r, r->line, "expected header 'OFF', found '%s'", TEXT_ESC_N(r->tok[0], 40));
     if (r->ntok > 1) return fail(r, r->line, "expected only 'OFF' on the header line, found '%s' after it", TEXT_ESC_N(r->tok[1], 40));
 
@@ -323,15 +333,21 @@ static int check_polygon(Reader *r, int p, const int *idx, const Vertex *v, OffP
         twice_area += l - rr;
         magnitude += fabs(l) + fabs(rr);
     }
-    if (fabs(twice_area) <= (n + 4) * DBL_EPSILON * magnitude)
-        return fail(r, r->line, "polygon %d has zero area (collinear or degenerate vertices)", p);
+    /* A zero area is that of collinear vertices only when every triangle of the fan about vertex 0
+     * is flat; otherwise the polygon's loops cancel, as the two of a symmetric bowtie do, and it
+     * crosses itself, which the crossing test below names. */
+    int flat = 1;
+    for (int j = 1; j + 1 < n && flat; j++) flat = orient(P->x, P->y, 0, j, j + 1) == 0;
+    int zero = fabs(twice_area) <= (n + 4) * DBL_EPSILON * magnitude;
+    if (zero && flat) return fail(r, r->line, "polygon %d has zero area (collinear or degenerate vertices)", p);
 
     int i, j;
     if (first_crossing(P->x, P->y, n, x0, y0, x1 - x0, y1 - y0, &i, &j) < 0)
         return fail(r, r->line, "out of memory checking polygon %d for self-intersections", p);
     if (i >= 0)
-        return fail(r, r->line, "polygon %d is self-intersecting: edge %d-%d meets edge %d-%d",
-                    p, idx[i], idx[i + 1], idx[j], idx[(j + 1) % n]);
+        return fail(r, r->line, "polygon %d is self-intersecting: edge %d-%d meets edge %d-%d%s",
+                    p, idx[i], idx[i + 1], idx[j], idx[(j + 1) % n], zero ? " (its loops cancel: zero area)" : "");
+    if (zero) return fail(r, r->line, "polygon %d has zero area (collinear or degenerate vertices)", p);
 
     if (twice_area < 0) {
         for (int j = 0, k = n - 1; j < k; j++, k--) {
@@ -400,7 +416,7 @@ static int read_faces(Reader *r, int nv, int np, const Vertex *v, OffData *out)
 
 int off_read(const char *path, OffData *out, char *err, size_t errlen)
 {
-    Reader r = { .path = path, .err = err, .errlen = errlen };
+    Reader r = { .path = path, .kind = "an OFF file", .err = err, .errlen = errlen };
     Vertex *v = NULL;
     int nv = 0, np = 0, rc;
     *out = (OffData){ 0, NULL };
@@ -432,7 +448,7 @@ int off_read(const char *path, OffData *out, char *err, size_t errlen)
 int off_read_velocities(const char *path, int np, int nrigid, double vmax, double *vx, double *vy,
                         char *err, size_t errlen)
 {
-    Reader r = { .path = path, .err = err, .errlen = errlen };
+    Reader r = { .path = path, .kind = "a velocity file", .err = err, .errlen = errlen };
     if (errlen) err[0] = '\0';
     for (int p = 0; p < np; p++) vx[p] = vy[p] = 0;
     long *given = calloc((size_t)np + 1, sizeof *given);   /* the line that gave polygon p its velocity */
@@ -447,14 +463,21 @@ int off_read_velocities(const char *path, int np, int nrigid, double vmax, doubl
         if (got < 0) { rc = -1; break; }
         long p;
         double v[2];
+        if (!strncmp(r.tok[0], BOM, 3)) {
+            rc = fail(&r, r.line, "expected a polygon index, found a byte-order mark (U+FEFF, the bytes EF BB BF): save the "
+                      "file without it (plain ASCII, or UTF-8 without BOM)");
+            break;
+        }
         if (r.ntok != 3) { rc = fail(&r, r.line, "expected 3 fields 'polygon vx vy', found %zu", r.ntok); break; }
         if (!parse_long(r.tok[0], &p) || p < 0 || p >= np) {
-            rc = fail(&r, r.line, "expected a polygon index from 0 to %d (the input has %d polygons), found '%.40s'", np - 1, np, r.tok[0]);
+            rc = fail(&r, r.line, "expected a polygon index from 0 to %d (the input has %d polygons), found '%s'", np - 1, np,
+                      TEXT_ESC_N(r.tok[0], 40));
             break;
         }
         for (int a = 0; a < 2 && rc == 0; a++)
             if (!parse_double(r.tok[a + 1], &v[a]) || !isfinite(v[a]))
-                rc = fail(&r, r.line, "expected a finite number for v%c of polygon %ld, found '%.40s'", "xy"[a], p, r.tok[a + 1]);
+                rc = fail(&r, r.line, "expected a finite number for v%c of polygon %ld, found '%s'", "xy"[a], p,
+                          TEXT_ESC_N(r.tok[a + 1], 40));
         if (rc) break;
         if (given[p]) { rc = fail(&r, r.line, "polygon %ld already has a velocity (line %ld)", p, given[p]); break; }
         if (p < nrigid && (v[0] != 0 || v[1] != 0)) {

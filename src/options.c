@@ -55,7 +55,8 @@ static void usage(FILE *f)
         "                 the larger of 10^6 and 1000 times its vertices, at most half the memory)\n"
         "  --restart DIR  continue the run found in DIR (its checkpoint), writing on into DIR\n"
         "  --check        validate every polygon after every step (slow; stops at the first fault)\n"
-        "  --strict-input reject inputs whose polygons overlap (default: warn)\n"
+        "  --strict-input reject inputs (and, with --restart, checkpoints) whose polygons\n"
+        "                 overlap (default: warn)\n"
         "  -q             quiet: no banner, no status line per frame\n"
         "  -h, --help     this help\n"
         "SIGINT or SIGTERM: the run finishes its step, writes a checkpoint and stops (status 130/143).\n"
@@ -159,6 +160,10 @@ int options_parse(Options *o, int argc, char **argv)
         long v = 0;
 #define COUNT(field, min) do { if ((v = parse_count(a, next, min)) < 0) goto bad; o->field = (int)v; k++; } while (0)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 1; }
+        else if ((!strcmp(a, "-o") || !strcmp(a, "--restart")) && next && !*next) {   /* (a usage error, not a folder to create) */
+            fprintf(stderr, "polyhoop: option %s needs a folder name, got ''\n", a);
+            goto bad;
+        }
         else if (!strcmp(a, "-o") && next) { o->dir = next; given_dir = a; k++; }
         else if (!strcmp(a, "--restart") && next) { o->restart = next; k++; }
         else if (!strcmp(a, "--velocities") && next) { o->velocities = next; given_vel = a; k++; }

@@ -79,6 +79,10 @@ static int claim_folder(Output *out)
         return failed(out, PH_EXIT_OUTPUT, "cannot lock output folder %s: %s: %s", TEXT_ESC(o->dir), TEXT_ESC(path), strerror(errno));
     if (flock(fd, LOCK_EX | LOCK_NB)) {
         close(fd);
+        if (o->restart)   /* (-o does not go with --restart: the run continues in its own folder) */
+            return failed(out, PH_EXIT_USAGE, "output folder %s is in use by another run (it holds the lock %s): wait until that "
+                          "run has stopped (SIGINT or SIGTERM stops it with a checkpoint), then restart",
+                          TEXT_ESC(o->dir), TEXT_ESC(path));
         return failed(out, PH_EXIT_USAGE, "output folder %s is in use by another run (it holds the lock %s); "
                       "choose another folder with -o", TEXT_ESC(o->dir), TEXT_ESC(path));
     }
@@ -161,7 +165,9 @@ static void polygon_speeds(const Ensemble *e, double *out)
 }
 
 /* frames.pvd up to frame: one entry added to the list this run has written so far, else (the
- * run's first frame, or the list is not as it was left) the whole list again */
+ * run's first frame, a restart's, or the list is not as it was left) the whole list again, of
+ * the frames up to this one that are in the folder (a restarted run's earlier frames may have
+ * been deleted: ParaView fails on a listed file that is not there) */
 static int write_collection(Output *out, const Sim *s, int which, int frame, char *err, size_t errlen)
 {
     const char *dir = out->o->dir;
@@ -171,9 +177,18 @@ static int write_collection(Output *out, const Sim *s, int which, int frame, cha
         return 0;
     }
     double *t = ph_realloc(NULL, ((size_t)frame + 1) * sizeof *t);
-    for (int k = 0; k <= frame; k++) t[k] = (double)k * s->P.Ns * s->P.dt;
-    int r = vtp_write_collection(dir, which, frame + 1, t, err, errlen);
+    int *k = ph_realloc(NULL, ((size_t)frame + 1) * sizeof *k), n = 0;
+    for (int f = 0; f <= frame; f++) {
+        char path[4200];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/frame%06d.%s", dir, f, which == VTP_FIELDS ? "vti" : "vtp");
+        if (f < frame && stat(path, &st)) continue;   /* (this frame's was just written) */
+        k[n] = f;
+        t[n++] = (double)f * s->P.Ns * s->P.dt;
+    }
+    int r = vtp_write_collection(dir, which, n, k, t, err, errlen);
     free(t);
+    free(k);
     *listed = r ? 0 : frame + 1;
     return r;
 }

@@ -45,6 +45,7 @@ void sim_init(Sim *s, const Params *P, uint64_t seed)
     remodel_init(&s->remodel);
     s->sort_every = REMODEL_SORT_EVERY;
     s->sort_from = REMODEL_SORT_FROM;
+    s->input_fastest = -1;
 }
 
 /* the cell types' own parameters and adhesion, where the forces find them (the ensemble; a
@@ -223,7 +224,10 @@ int sim_check_frame(Sim *s)
         remodel_apply(e, &s->P, &s->remodel);   /* (what the next step begins with) */
         if (e->layout == layout || grid_crossing(e, forces_update_geometry(e), 1, &a, &b)) bad = a;
     }
-    if (bad < 0) return 0;
+    if (bad < 0) {
+        s->dt_max = sim_stable_dt(s, &s->dt_stiff, &s->dt_type);
+        return 0;
+    }
     double area = geom_area(e->x + e->start[bad], e->y + e->start[bad], e->count[bad]);
     snprintf(s->error, sizeof s->error, "numerical blow-up at t = %.6g: polygon %d (id %lld) %s (area %g)", e->t, bad,
              (long long)e->id[bad], area > 0 ? "crosses itself" : "is inverted", area);
@@ -278,6 +282,8 @@ int sim_warn_dt(FILE *f, const Sim *s)
     return params_warn_limit(f, s->P.dt, dt_max, what, type);
 }
 
+static double area(const Ensemble *e, int p) { return geom_area(e->x + e->start[p], e->y + e->start[p], e->count[p]); }
+
 /* Checks an input beyond what the reader can: edges so long that remodeling would create an
  * unreasonable number of vertices (an error), a movable polygon's vertex outside the box walls
  * (an error), and polygons that share area or boundary
@@ -327,35 +333,46 @@ static int check_input(Sim *s, const char *input, const int *line, const SimSetu
     if (small)
         fprintf(stderr, "polyhoop: %s: warning: %d of %d polygons (the first: polygon %d) have an area below Amin = %g: "
                 "the first step removes them\n", TEXT_ESC(input), small, s->e.np, first, s->P.Amin);
+    forces_update_geometry(&s->e);   /* (the areas, as the first step finds them) */
+    return sim_check_overlaps(s, input, line, u->strict);
+}
+
+int sim_check_overlaps(Sim *s, const char *file, const int *line, int strict)
+{
+    const Ensemble *e = &s->e;
     OverlapPair f;
-    forces_update_geometry(&s->e);   /* (the areas, for the message) */
-    long n = overlap_find(&s->e, s->P.lmax, s->P.h, &f);
+    long n = overlap_find(e, s->P.lmax, s->P.h, &f);
     if (n < 0) {
-        snprintf(s->error, sizeof s->error, "%s: out of memory checking the polygons for overlaps", TEXT_ESC(input));
+        snprintf(s->error, sizeof s->error, "%s: out of memory checking the polygons for overlaps", TEXT_ESC(file));
         return -1;
     }
-    if (n == 0) return 0;
-    s->input_overlaps = 1;
-    char what[400], more[80] = "";
+    /* (a run delivers projectiles into cells: docs/model.md 5.2) */
+    if (n == 0 || (!line && f.kind == OVERLAP_NESTED && s->P.v_pass > 0)) return 0;
+    if (line) s->input_overlaps = 1;
+    char what[400], more[80] = "", la[32] = "", lb[32] = "";
+    if (line) { snprintf(la, sizeof la, " (line %d)", line[f.a]); snprintf(lb, sizeof lb, " (line %d)", line[f.b]); }
     double share = 0;
     if (f.kind == OVERLAP_NESTED)
-        snprintf(what, sizeof what, "polygon %d (line %d) lies inside polygon %d (line %d) of the same phase (%+d), "
+        snprintf(what, sizeof what, "polygon %d%s lies inside polygon %d%s of the same phase (%+d), "
                  "covering %.3g%% of polygon %d's area: only a drop of the other phase, or anything in a rigid "
-                 "polygon, may nest", f.a, line[f.a], f.b, line[f.b], s->e.phase[f.a], 100 * s->e.A[f.a] / s->e.A[f.b], f.b);
+                 "polygon, may nest", f.a, la, f.b, lb, e->phase[f.a], 100 * area(e, f.a) / area(e, f.b), f.b);
     else {
-        share = 100 * overlap_fraction(&s->e, f.a, f.b);
-        snprintf(what, sizeof what, "polygons %d (line %d) and %d (line %d) %s %.3g%% of the smaller one's area "
-                 "(their edges %s)", f.a, line[f.a], f.b, line[f.b], share > 0 ? "overlap on" : "touch, sharing", share,
+        share = 100 * overlap_fraction(e, f.a, f.b);
+        snprintf(what, sizeof what, "polygons %d%s and %d%s %s %.3g%% of the smaller one's area "
+                 "(their edges %s)", f.a, la, f.b, lb, share > 0 ? "overlap on" : "touch, sharing", share,
                  f.kind == OVERLAP_CROSS ? "cross" : "coincide or touch: hoops keep a distance h, and the contact "
                  "force of coinciding edges has no direction");
     }
     if (n > 1) snprintf(more, sizeof more, "; %ld such pairs in all", n);
-    if (u->strict) {
-        snprintf(s->error, sizeof s->error, "%s: error: %s%s", TEXT_ESC(input), what, more);
+    if (strict) {
+        snprintf(s->error, sizeof s->error, "%s: error: %s%s", TEXT_ESC(file), what, more);
         return -1;
     }
-    fprintf(stderr, "polyhoop: %s: warning: %s%s%s\n", TEXT_ESC(input), what, more,
-            share > 0 ? "; they will push apart violently (--strict-input rejects this)" : " (--strict-input rejects this)");
+    /* (what overlapping hoops do: the repulsion acts within h of an edge, so with kr = 0 nothing
+     * separates them) */
+    const char *fate = share <= 0 ? "" : s->P.kr > 0 ? "; they will push apart violently"
+                                                     : "; with kr = 0 there is no repulsion: nothing pushes them apart";
+    fprintf(stderr, "polyhoop: %s: warning: %s%s%s (--strict-input rejects this)\n", TEXT_ESC(file), what, more, fate);
     return 0;
 }
 
@@ -379,6 +396,10 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u)
         for (int i = s->e.start[q]; u->velocities && i < s->e.start[q] + s->e.count[q]; i++) {
             s->e.vx[i] = v[p];
             s->e.vy[i] = v[np + p];
+        }
+        if (u->velocities && hypot(v[p], v[np + p]) > s->input_speed) {
+            s->input_speed = hypot(v[p], v[np + p]);
+            s->input_fastest = p;
         }
     }
     free(v);
@@ -428,15 +449,18 @@ int sim_setup(Sim *s, const SimSetup *u)
     }
     if (u->frames >= 0) s->P.Nf = u->frames;
     s->validate = u->validate;
+    s->dt_max = sim_stable_dt(s, &s->dt_stiff, &s->dt_type);
     return 0;
 }
 
 void sim_likely_cause(const Sim *s, char *buf, size_t len)
 {
     const Params *P = &s->P;
-    const char *stiff;
-    int type;
-    double dt_max = sim_stable_dt(s, &stiff, &type);
+    /* the stability limit of the last state known sound (a blown-up state's geometry says nothing) */
+    const char *stiff = s->dt_stiff;
+    int type = s->dt_type;
+    double dt_max = stiff ? s->dt_max : sim_stable_dt(s, &stiff, &type);
+    int early = s->e.step - s->first_step <= 100 && !s->from_checkpoint;
     char whose[48] = "";
     if (type >= 0) snprintf(whose, sizeof whose, "cell type %d: ", type);
     if (s->chem.too_fast)
@@ -448,7 +472,11 @@ void sim_likely_cause(const Sim *s, char *buf, size_t len)
                  P->dt, dt_max, whose, stiff, 0.5 * dt_max);
     else if (s->input_overlaps)
         snprintf(buf, len, "the input's polygons overlap (warned at start): separate them; --strict-input refuses such inputs");
-    else if (s->e.step - s->first_step <= 100 && !s->from_checkpoint)
+    else if (early && s->input_speed > 0.5 * P->h / P->dt)   /* (a push of the first steps adds to it) */
+        snprintf(buf, len, "the velocity file gives polygon %d a speed of %g, %.3g%% of h/dt = %g (the most a vertex may "
+                 "move per step is h): start it slower, or use a smaller dt", s->input_fastest, s->input_speed,
+                 100 * s->input_speed / (P->h / P->dt), P->h / P->dt);
+    else if (early)
         snprintf(buf, len, "it happened within 100 steps of the input: check its sizes against h = %g, lmin = %g and "
                  "lmax = %g, and the parameters; or try dt = %g", P->h, P->lmin, P->lmax, 0.5 * P->dt);
     else

@@ -40,6 +40,11 @@ typedef struct Sim {
     int64_t first_step;        /* the step this process started from (input: 0, or a checkpoint's) */
     int from_checkpoint;       /* the state came from a checkpoint */
     int input_overlaps;        /* the input had crossing edges (warned at start) */
+    int input_fastest;         /* the polygon the velocity file gave the highest speed, or -1 */
+    double input_speed;        /* that speed */
+    double dt_max;             /* sim_stable_dt of the last state known sound (set-up, each frame that passed its check), */
+    const char *dt_stiff;      /* the term that sets it, */
+    int dt_type;               /* and the cell type (-1: one set of parameters); sim_likely_cause reads them */
     char error[8192];          /* why the last step, check or set-up failed */
 } Sim;
 
@@ -77,12 +82,23 @@ void sim_pick_attracted(Sim *s);
  * bound. Warnings go to stderr. Returns 0, or -1 with s->error. */
 int sim_load_input(Sim *s, const char *input, const SimSetup *u);
 
+/* Checks the polygons for pairs that share area or boundary (overlap.h: crossing, touching, or
+ * nested in one of the same phase) and names the first pair and the share of area: a warning on
+ * stderr, or with strict an error (-1 with s->error). file names the input, line[p] the line of
+ * polygon p's face in it; line NULL: a checkpoint, whose polygons a run may have left crossed (a
+ * collision faster than sqrt(kr) h passes one hoop through another, docs/model.md 4) and whose
+ * projectiles a run delivers into cells (docs/model.md 5.2: not named when v_pass > 0). Returns
+ * 0 or -1. */
+int sim_check_overlaps(Sim *s, const char *file, const int *line, int strict);
+
 /* Applies the run's frames, steps and validation (after sim_load_input or checkpoint_restart).
  * Returns 0, or -1 with s->error: a restart asked for other steps per frame than its own. */
 int sim_setup(Sim *s, const SimSetup *u);
 
 /* The likely cause of a blow-up, from what was checked at start: a dt over the stability
- * estimate, an overlapping input, the first steps after the input, or else the time step. */
+ * estimate (of the last sound state: a blown-up one has far-flung vertices), an overlapping
+ * input, an input velocity close to h/dt, the first steps after the input, or else the time
+ * step. */
 void sim_likely_cause(const Sim *s, char *buf, size_t len);
 
 /* Advances the simulation by one time step. Returns 0, or -1 when a position became non-finite

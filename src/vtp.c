@@ -472,11 +472,11 @@ static const char PVD_END[] = "  </Collection>\n</VTKFile>\n";
 static const char *const PVD_NAME[] = { [VTP_FRAMES] = "frames.pvd", [VTP_FIELDS] = "fields.pvd" };
 static const char *const PVD_EXT[] = { [VTP_FRAMES] = "vtp", [VTP_FIELDS] = "vti" };
 
-int vtp_write_collection(const char *dir, int which, int n, const double *t, char *err, size_t errlen)
+int vtp_write_collection(const char *dir, int which, int n, const int *frame, const double *t, char *err, size_t errlen)
 {
     Buf b = { 0 };
     putf(&b, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n");
-    for (int k = 0; k < n; k++) putf(&b, PVD_ENTRY, t[k], k, PVD_EXT[which]);
+    for (int k = 0; k < n; k++) putf(&b, PVD_ENTRY, t[k], frame ? frame[k] : k, PVD_EXT[which]);
     putf(&b, "%s", PVD_END);
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, PVD_NAME[which]);

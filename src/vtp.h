@@ -74,8 +74,8 @@ int vtp_write_image(const char *path, const VtpImage *im, char *err, size_t errl
 enum { VTP_FRAMES, VTP_FIELDS };
 
 /* Writes collection `which` (atomically, but without fsync: an index, rewritten when needed)
- * listing frames 0..n-1 at times t[k]. */
-int vtp_write_collection(const char *dir, int which, int n, const double *t, char *err, size_t errlen);
+ * listing n frames, numbered frame[k] (NULL: 0..n-1), at times t[k]. */
+int vtp_write_collection(const char *dir, int which, int n, const int *frame, const double *t, char *err, size_t errlen);
 
 /* Adds frame k at time t to collection `which` as written by vtp_write_collection (the entry goes
  * over the file's closing lines, which are written again after it): O(1) per frame, where

@@ -17,9 +17,14 @@
  * the run's record, then records of 91 bytes, then 40 bytes per vertex), for doctoring single
  * fields (tests/cli/restart.sh doctors some through the program at these offsets too). */
 enum {
-    H_DT = 40 + 26 * 8, H_SEED = 416, H_DRAWS = 424, H_STEP = 432, H_NEXT_ID = 440, H_T = 480,
-    H_POSTPONED = 36, H_FRAME = 488, H_NP = 492, H_TWISTS = 500, H_INPUT = 504, H_OPTIONS = 1528, H_RANGE = 2040, H_SIZE = 2080,
-    R_COUNT = 0, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_SIZE = 91, V_SIZE = 40
+    H_DT = 40 + 26 * 8, H_SEED = 416, H_DRAWS = 424, H_STEP = 432, H_NEXT_ID = 440, H_DIVISIONS = 448, H_T = 480,
+    H_POSTPONED = 36, H_FRAME = 488, H_NP = 492, H_NV = 496, H_TWISTS = 500, H_INPUT = 504, H_OPTIONS = 1528, H_RANGE = 2040,
+    H_SIZE = 2080, R_COUNT = 0, R_GEN = 4, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_EDITS = 58,
+    R_ATTRACTED = 62, R_SIZE = 91, V_SIZE = 40,
+    /* the contact list's section, from its start: int32 state, then doubles skin, reach, h, extent,
+     * moved, x0, y0, cell side, longest edge, flow (6), lazy, flow helps, step of the last patch,
+     * then int32 nx, ny, strips */
+    C_SKIN = 4, C_REACH = 12, C_H = 20, C_EXTENT = 28, C_MOVED = 36, C_LAZY = 124, C_PATCH = 140, C_NY = 152, C_STRIPS = 156
 };
 _Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) + 8 &&
                H_RANGE == H_OPTIONS + sizeof ((RunRecord *)0)->options, "the header layout of this test is out of date");
@@ -178,6 +183,159 @@ void test_checkpoint_bad_fields_named(void)
         tried++;
     }
     ENSURE(tried == 26);
+    free(b);
+    drop_run(&c);
+}
+
+static double get_f64(const unsigned char *b, long at) { double v; memcpy(&v, b + at, 8); return v; }
+static int32_t get_i32(const unsigned char *b, long at) { int32_t v; memcpy(&v, b + at, 4); return v; }
+
+/* swaps the positions of vertices i and j (x and y) of the vertex block at v */
+static void swap_vertices(unsigned char *b, long v, int i, int j)
+{
+    unsigned char t[16];
+    memcpy(t, b + v + i * V_SIZE, 16);
+    memcpy(b + v + i * V_SIZE, b + v + j * V_SIZE, 16);
+    memcpy(b + v + j * V_SIZE, t, 16);
+}
+
+/* sets step, t and frame to step (Ns = 100) */
+static void put_step(unsigned char *b, int64_t step)
+{
+    put_i64(b, H_STEP, step);
+    put_f64(b, H_T, (double)step * get_f64(b, H_DT));
+    put_i32(b, H_FRAME, (int32_t)(step / 100));
+}
+
+/* What the run's history bounds, under a valid checksum, is refused by name: a polygon that
+ * crosses itself, a division area no draw gives, the attractor felt with att_n = 0, a rigid
+ * polygon beyond Nr, more edits than remodelings, a generation beyond 2 per step, a vertex faster
+ * than h/dt, counts and a frame at which the arithmetic that goes on from them would overflow
+ * (frame + 1 is the first frame a restart writes), more vertices than a checkpoint may hold. */
+void test_checkpoint_history_bounds(void)
+{
+    Ckpt c;
+    make_run(&c);
+    int32_t np = get_i32(c.bytes, H_NP);
+    ENSURE_MSG(np == 2 && get_i32(c.bytes, H_SIZE + R_COUNT) >= 11, "the run ended with %d polygons; the cases need 2", np);
+    const long rec0 = H_SIZE, rec1 = H_SIZE + R_SIZE, vert = H_SIZE + (long)np * R_SIZE;   /* polygon 0's vertices first */
+    unsigned char *b = malloc((size_t)c.n);
+    char err[1024];
+    int tried = 0;
+    for (int k = 0; ; k++) {
+        memcpy(b, c.bytes, (size_t)c.n);
+        const char *want;
+        switch (k) {
+        case 0: swap_vertices(b, vert, 3, 10); want = "polygon 0 (id "; break;
+        case 1: put_f64(b, rec0 + R_AMAX, 1e-300); want = "polygon 0: Amax = 1e-300 is not a division area the run could draw (3.14159 to 3.14159"; break;
+        case 2: b[rec0 + R_ATTRACTED] = 1; want = "polygon 0 feels the attractor, but att_n = 0"; break;
+        case 3: b[rec1 + R_RIGID] = 1; want = "polygon 1 (id "; break;
+        case 4: put_i32(b, rec0 + R_EDITS, -1); want = "polygon 0: edits = 4294967295 is more than the 304 remodelings of 300 steps and 4 frame checks"; break;
+        case 5: put_i32(b, rec1 + R_GEN, INT32_MAX); want = "polygon 1: gen is out of range"; break;
+        case 6: put_f64(b, vert + 3 * V_SIZE + 16, 1e300); want = "polygon 0: vertex 3 moves at speed 1e+300, faster than h/dt = 100"; break;
+        case 7: put_f64(b, vert + 3 * V_SIZE + 16, 0); put_f64(b, vert + 3 * V_SIZE + 24, -100.001);
+            want = "polygon 0: vertex 3 moves at speed 100.001, faster than h/dt = 100"; break;
+        case 8: put_step(b, (int64_t)INT32_MAX * 100); want = "frame 2147483647 is the last a run can number"; break;
+        case 9: put_i64(b, H_NEXT_ID, (int64_t)1 << 62); want = "next id 4611686018427387904 is more ids than a run can hand out"; break;
+        case 10: put_i64(b, H_DIVISIONS, INT64_MAX); want = "an event count is more than a run can count"; break;
+        case 11: put_i32(b, H_NV, 200000000); want = "200000000 vertices are more than a checkpoint may hold"; break;
+        case 12: put_f64(b, vert + 3 * V_SIZE + 16, 99.99); want = NULL; break;   /* (below h/dt: a run may leave it so) */
+        default: want = ""; break;
+        }
+        if (want && !*want) break;
+        reseal(b, c.n);
+        int r = read_bytes(&c, b, c.n, err, sizeof err);
+        if (want) ENSURE_MSG(r == -1 && strstr(err, want), "case %d: expected \"%s\", got %d \"%s\"", k, want, r, r ? err : "");
+        else ENSURE_MSG(r == 0, "case %d: %s", k, err);
+        tried++;
+    }
+    ENSURE(tried == 13);
+    /* the messages of cases 0 and 3 in full */
+    memcpy(b, c.bytes, (size_t)c.n);
+    swap_vertices(b, vert, 3, 10);
+    reseal(b, c.n);
+    ENSURE(read_bytes(&c, b, c.n, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "crosses itself: two of its edges that share no vertex cross"), "%s", err);
+    memcpy(b, c.bytes, (size_t)c.n);
+    b[rec1 + R_RIGID] = 1;
+    reseal(b, c.n);
+    ENSURE(read_bytes(&c, b, c.n, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "is rigid, but Nr = 0: the run has no rigid polygons"), "%s", err);
+    free(b);
+    drop_run(&c);
+}
+
+/* A hoop that twisted in the last step (two neighbouring vertices swapped: edges m - 1 and m + 1
+ * cross, docs/model.md 4) is cut out by the remodeling that the next step begins with, and a
+ * checkpoint between frames (a signal's) may hold one: accepted there. A frame's state was
+ * checked (and untwisted) before it was written, so at a frame's step it is refused; so is a
+ * crossing that remodeling leaves (vertices 3 and 10 swapped) between frames. */
+void test_checkpoint_twist_between_frames(void)
+{
+    Ckpt c;
+    make_run(&c);
+    int32_t np = get_i32(c.bytes, H_NP);
+    ENSURE(np == 2 && get_i64(c.bytes, H_STEP) == 300);
+    const long vert = H_SIZE + (long)np * R_SIZE;
+    unsigned char *b = malloc((size_t)c.n);
+    char err[1024];
+    static const struct { int64_t step; int i, j, ok; } cases[] = { { 300, 3, 4, 0 }, { 301, 3, 4, 1 }, { 301, 3, 10, 0 }, { 399, 7, 8, 1 } };
+    for (int k = 0; k < 4; k++) {
+        memcpy(b, c.bytes, (size_t)c.n);
+        put_step(b, cases[k].step);
+        swap_vertices(b, vert, cases[k].i, cases[k].j);
+        reseal(b, c.n);
+        int r = read_bytes(&c, b, c.n, err, sizeof err);
+        if (cases[k].ok) ENSURE_MSG(r == 0, "step %lld, vertices %d and %d swapped: %s", (long long)cases[k].step, cases[k].i, cases[k].j, err);
+        else ENSURE_MSG(r == -1 && strstr(err, "polygon 0 (id ") && strstr(err, "crosses itself"), "step %lld, vertices %d and %d "
+                        "swapped: %d %s", (long long)cases[k].step, cases[k].i, cases[k].j, r, r ? err : "accepted");
+    }
+    free(b);
+    drop_run(&c);
+}
+
+/* The contact list's numbers against what a run with these parameters writes, under a valid
+ * checksum: its reach, skin and h are the parameters' (params_reach, the skin as thick as the
+ * reach), its extent that of its grid, its motion bounds within what its cells allow plus one
+ * step, the step of its last patch no later than the checkpoint's, and its grid's rows and cells
+ * countable (ny = 2^31 - 1 overflowed the strip count). Each is named. */
+void test_checkpoint_contact_list_bounds(void)
+{
+    Ckpt c;
+    make_run(&c);
+    const long list = H_SIZE + (long)get_i32(c.bytes, H_NP) * R_SIZE + (long)get_i32(c.bytes, H_NV) * V_SIZE;
+    ENSURE_MSG(get_i32(c.bytes, list) == 1, "the run saved no contact list: the cases test nothing");
+    double reach = get_f64(c.bytes, list + C_REACH);
+    ENSURE(reach == 0.03 && get_f64(c.bytes, list + C_SKIN) == reach);
+    unsigned char *b = malloc((size_t)c.n);
+    char err[1024];
+    int tried = 0;
+    for (int k = 0; ; k++) {
+        memcpy(b, c.bytes, (size_t)c.n);
+        const char *want;
+        switch (k) {
+        case 0: put_f64(b, list + C_SKIN, 1e-9); put_f64(b, list + C_REACH, 1e-9); want = "the contact list section: its reach 1e-09 is not this run's 0.03"; break;
+        case 1: put_f64(b, list + C_REACH, 1000 * reach); want = "its reach 30 is not this run's 0.03"; break;
+        case 2: put_f64(b, list + C_SKIN, 2 * reach); want = "its skin 0.06 is not 1 times the reach 0.03"; break;
+        case 3: put_f64(b, list + C_H, 0.02); want = "its h = 0.02 is not this run's 0.01"; break;
+        case 4: put_f64(b, list + C_MOVED, 1e300); want = "its motion bound 1e+300 is outside 0 to"; break;
+        case 5: put_f64(b, list + C_MOVED, -1); want = "its motion bound -1 is outside 0 to"; break;
+        case 6: put_f64(b, list + C_LAZY, 1); want = "its motion not yet shared out, 1, is outside 0 to 0.035"; break;
+        case 7: put_f64(b, list + C_PATCH, 301); want = "the step of its last patch, 301, is not a step from 0 to 300"; break;
+        case 8: put_f64(b, list + C_EXTENT, 2 * get_f64(b, list + C_EXTENT)); want = "its extent"; break;
+        case 9: put_i32(b, list + C_NY, INT32_MAX); want = "its grid of"; break;
+        case 10: put_i32(b, list + C_STRIPS, get_i32(b, list + C_STRIPS) + 1); want = "strips are not the"; break;
+        case 11: put_f64(b, list + C_MOVED, 0); want = NULL; break;   /* (as after a rebuild) */
+        default: want = ""; break;
+        }
+        if (want && !*want) break;
+        reseal(b, c.n);
+        int r = read_bytes(&c, b, c.n, err, sizeof err);
+        if (want) ENSURE_MSG(r == -1 && strstr(err, want), "case %d: expected \"%s\", got %d \"%s\"", k, want, r, r ? err : "");
+        else ENSURE_MSG(r == 0, "case %d: %s", k, err);
+        tried++;
+    }
+    ENSURE(tried == 12);
     free(b);
     drop_run(&c);
 }

@@ -508,3 +508,43 @@ void test_off_velocities(void)
     }
     ENSURE(off_read_velocities("/nonexistent/in.vel", 3, 0, 100, vx, vy, err, sizeof err) == -1 && strstr(err, "/nonexistent/in.vel: cannot open"));
 }
+
+/* A symmetric bow tie, whose two loops cancel to a signed area of exactly zero, is named for what
+ * it is, self-intersecting, not as collinear; a collinear polygon still has zero area. */
+void test_off_reject_bowtie_as_crossing(void)
+{
+    expect_reject("OFF\n4 1 0\n0 0 0\n1 1 0\n1 0 0\n0 1 0\n4 0 1 2 3\n", 7,
+                  "polygon 0 is self-intersecting: edge 0-1 meets edge 2-3 (its loops cancel: zero area)");
+    expect_reject("OFF\n4 1 0\n0 0 0\n2 1 0\n2 0 0\n0 1 0\n4 0 1 2 3\n", 7, "self-intersecting: edge 0-1 meets edge 2-3");
+    expect_reject("OFF\n4 1 0\n0 0 0\n1 0 0\n2 0 0\n3 0 0\n4 0 1 2 3\n", 7, "polygon 0 has zero area (collinear");
+}
+
+/* A byte-order mark (U+FEFF, invisible on a terminal) before the header, or at the start of a
+ * velocity file, is named in words and never printed as itself. */
+void test_off_reject_byte_order_mark(void)
+{
+    Result res = run_text("\xEF\xBB\xBFOFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n");
+    check_message(res.path, res.rc, &res.d, res.err, 1, "expected header 'OFF', found a byte-order mark (U+FEFF, the bytes "
+                  "EF BB BF) before 'OFF': save the file without it");
+    ENSURE_MSG(!strstr(res.err, "\xEF\xBB\xBF"), "the message shows the mark itself: %s", res.err);
+    res = run_text("\xEF\xBB\xBF# a comment\nOFF\n");
+    check_message(res.path, res.rc, &res.d, res.err, 1, "found a byte-order mark (U+FEFF, the bytes EF BB BF): save");
+    double vx[3], vy[3];
+    char err[512];
+    ENSURE(read_velocities("\xEF\xBB\xBF" "1 2 3\n", vx, vy, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, ":1: expected a polygon index, found a byte-order mark (U+FEFF, the bytes EF BB BF)") &&
+               !strstr(err, "\xEF\xBB\xBF"), "%s", err);
+}
+
+/* A binary file (/dev/zero: NUL bytes without end) is refused at its first byte, as what it
+ * should have been: an OFF file or a velocity file. */
+void test_off_binary_files_named(void)
+{
+    OffData d;
+    char err[512];
+    double vx[3], vy[3];
+    ENSURE(off_read("/dev/zero", &d, err, sizeof err) == -1);
+    ENSURE_MSG(!strcmp(err, "/dev/zero:1: unexpected NUL byte (binary data, not an OFF file?)"), "%s", err);
+    ENSURE(off_read_velocities("/dev/zero", 3, 1, 100, vx, vy, err, sizeof err) == -1);
+    ENSURE_MSG(!strcmp(err, "/dev/zero:1: unexpected NUL byte (binary data, not a velocity file?)"), "%s", err);
+}

@@ -92,7 +92,12 @@ void test_params_checkpoint_roundtrip(void)
     P.lmax = 5.125; P.theta = 0.625; P.alpha_normal = 1;   /* (distinct too, and within params_check: a checkpoint must pass it) */
     static Sim s, r;
     sim_init(&s, &P, 3);
+    for (int k = 0; k < P.Nr; k++) {   /* (a checkpoint holds Nr rigid polygons) */
+        int p = fx_add_ngon(&s.e, 3, 0.1, 0.5 * k, 10, 0);
+        s.e.rigid[p] = 1;
+    }
     fx_add_ngon(&s.e, 12, 1, 0, 0, 0);
+    sim_draw_traits(&s);   /* (and division areas drawn as a run draws them) */
     char dir[] = "/tmp/ph_test_params_XXXXXX", path[96], err[512] = "", input[64];
     ENSURE(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
@@ -126,6 +131,7 @@ void test_params_restart_refuses_changes(void)
         Params P = k < 0 ? params_compiled : bumped(params_compiled, k);
         sim_init(&s, &P, 1);
         fx_add_ngon(&s.e, 12, 1, 0, 0, 0);
+        sim_draw_traits(&s);   /* (its division area as a run draws it) */
         ENSURE_MSG(checkpoint_write(path, &s, 0, "inputs/ensemble.off", NULL, err, sizeof err) == 0, "%s", err);
         sim_free(&s);
         int own = k >= 0 && (!strcmp(names[k], "Nf") || !strcmp(names[k], "Ns"));

@@ -500,6 +500,7 @@ void test_sim_checkpoint_disk_full(void)
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     sim_init(&s, &params_compiled, 1);
     for (int k = 0; k < 100; k++) fx_add_ngon(&s.e, 24, 0.4, (k % 10) * 1.0, (k / 10) * 1.0, 0);
+    sim_draw_traits(&s);   /* (division areas as a run draws them: a checkpoint holds no others) */
     ENSURE_MSG(checkpoint_write(path, &s, 0, "grid", NULL, err, sizeof err) == 0, "%s", err);
     FILE *f = fopen(path, "rb");
     ENSURE(f && fseek(f, 0, SEEK_END) == 0);
@@ -706,4 +707,77 @@ void test_sim_vertex_updates_skip_gaps(void)
     ENSURE_MSG(s.vertex_steps == 80, "%g vertex updates for 80 vertices", s.vertex_steps);
     ENSURE_CLOSE(s.e.x[80], 7, 1e-12);
     sim_free(&s);
+}
+
+/* Stacked polygons in a build without repulsion (kr = 0): the warning says that nothing pushes
+ * them apart, not that they "push apart violently" (which it says with kr > 0). */
+void test_sim_overlap_without_repulsion_named(void)
+{
+    char dir[] = "/tmp/ph_test_kr0_XXXXXX", path[128], log[128];
+    ENSURE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/in.off", dir);
+    snprintf(log, sizeof log, "%s/err", dir);
+    write_text(path, "OFF\n8 2 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n0.5 0.5 0\n1.5 0.5 0\n1.5 1.5 0\n0.5 1.5 0\n4 0 1 2 3\n4 4 5 6 7\n");
+    for (int kr = 0; kr < 2; kr++) {
+        Params P = params_compiled;
+        P.kr = kr ? 1e7 : 0;
+        static Sim s;
+        sim_init(&s, &P, 1);
+        fflush(stderr);
+        int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ENSURE(saved >= 0 && fd >= 0);
+        dup2(fd, 2);
+        close(fd);
+        int r = sim_load_input(&s, path, 0);
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        ENSURE(r == 0);
+        ENSURE_MSG(grep_file(log, "polygons 0 (line 11) and 1 (line 12) overlap on 25% of the smaller one's area (their edges cross)"),
+                   "no warning naming the pair (%s)", log);
+        if (kr) ENSURE_MSG(grep_file(log, "; they will push apart violently (--strict-input rejects this)"), "kr > 0: %s", log);
+        else {
+            ENSURE_MSG(grep_file(log, "; with kr = 0 there is no repulsion: nothing pushes them apart (--strict-input rejects this)"),
+                       "kr = 0: no word that nothing separates them");
+            ENSURE_MSG(!grep_file(log, "violently"), "kr = 0: said to push apart violently");
+        }
+        sim_free(&s);
+    }
+    remove(path);
+    remove(log);
+    ENSURE(rmdir(dir) == 0);
+}
+
+/* The likely cause of a blow-up names what is true. Two squares sent at each other at 99.9 of
+ * h/dt = 100 by their velocity file blow up in the first step (the contact adds to that speed):
+ * the cause names the velocity file's polygon and speed against h/dt. A vertex flung to 1e300
+ * in a sound state (its speed was not checked: set by hand) blows up too, and the stability
+ * estimate comes from the last sound state, not the flung one: no "use dt <= 0". */
+void test_sim_likely_cause_of_fast_input(void)
+{
+    char dir[] = "/tmp/ph_test_fast_XXXXXX", off[128], vel[128], cause[512];
+    ENSURE(mkdtemp(dir));
+    snprintf(off, sizeof off, "%s/in.off", dir);
+    snprintf(vel, sizeof vel, "%s/in.vel", dir);
+    write_text(off, "OFF\n8 2 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n1.015 0 0\n2.015 0 0\n2.015 1 0\n1.015 1 0\n4 0 1 2 3\n4 4 5 6 7\n");
+    write_text(vel, "0 99.9 0\n1 -99.9 0\n");
+    static Sim s;
+    const SimSetup fast = { .frames = -1, .steps = -1, .velocities = vel }, still = { .frames = -1, .steps = -1 };
+    sim_init(&s, &params_compiled, 1);
+    ENSURE_MSG(sim_load_input(&s, off, &fast) == 0 && sim_setup(&s, &fast) == 0, "%s", s.error);
+    ENSURE_MSG(sim_step(&s) == -1, "no blow-up at 99.9 of h/dt");
+    sim_likely_cause(&s, cause, sizeof cause);
+    ENSURE_MSG(strstr(cause, "the velocity file gives polygon 0 a speed of 99.9, 99.9% of h/dt = 100 (the most a vertex may "
+                      "move per step is h): start it slower, or use a smaller dt"), "%s", cause);
+    sim_free(&s);
+    sim_init(&s, &params_compiled, 1);
+    ENSURE_MSG(sim_load_input(&s, off, &still) == 0 && sim_setup(&s, &still) == 0, "%s", s.error);
+    s.e.vx[s.e.start[1]] = 1e300;
+    ENSURE(sim_step(&s) == -1);
+    sim_likely_cause(&s, cause, sizeof cause);
+    ENSURE_MSG(!strstr(cause, "use dt <=") && strstr(cause, "it happened within 100 steps of the input"), "%s", cause);
+    sim_free(&s);
+    remove(off);
+    remove(vel);
+    ENSURE(rmdir(dir) == 0);
 }

@@ -230,7 +230,7 @@ void test_vtp_collection_lists_frames(void)
     char dir[] = "/tmp/ph_test_pvd_XXXXXX", err[512], path[128], cmd[256];
     ENSURE(mkdtemp(dir));
     double t[3] = { 0, 0.1, 0.2 };
-    ENSURE_MSG(vtp_write_collection(dir, VTP_FRAMES, 3, t, err, sizeof err) == 0, "%s", err);
+    ENSURE_MSG(vtp_write_collection(dir, VTP_FRAMES, 3, NULL, t, err, sizeof err) == 0, "%s", err);
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
     char *s = slurp(path);
     ENSURE(strstr(s, "type=\"Collection\""));
@@ -349,10 +349,10 @@ void test_vtp_collection_append(void)
     char dir[] = "/tmp/ph_test_pvdadd_XXXXXX", err[512], path[128], cmd[512];
     ENSURE(mkdtemp(dir));
     double t[4] = { 0, 0.1, 0.2, 0.30000000000000004 };
-    ENSURE_MSG(vtp_write_collection(dir, VTP_FRAMES, 4, t, err, sizeof err) == 0, "%s", err);
+    ENSURE_MSG(vtp_write_collection(dir, VTP_FRAMES, 4, NULL, t, err, sizeof err) == 0, "%s", err);
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
     char *whole = slurp(path);
-    ENSURE_MSG(vtp_write_collection(dir, VTP_FRAMES, 2, t, err, sizeof err) == 0, "%s", err);
+    ENSURE_MSG(vtp_write_collection(dir, VTP_FRAMES, 2, NULL, t, err, sizeof err) == 0, "%s", err);
     for (int k = 2; k < 4; k++) ENSURE_MSG(vtp_append_collection(dir, VTP_FRAMES, k, t[k], err, sizeof err) == 0, "%s", err);
     char *added = slurp(path);
     ENSURE_MSG(!strcmp(whole, added), "appended:\n%s\nwhole:\n%s", added, whole);

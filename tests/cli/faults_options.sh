@@ -21,6 +21,16 @@ test_faults_usage_errors_exit_2() {
     done
 }
 
+# An empty folder name for -o or --restart is a usage error (status 2, named), not an output
+# folder that cannot be created (status 4) nor, for --restart, a checkpoint looked for at /.
+test_faults_empty_folder_names() {
+    status 2 errs "$D/err" ./polyhoop -q -n 0 -o ''
+    has "$D/err" "polyhoop: option -o needs a folder name, got ''"
+    status 2 errs "$D/err" ./polyhoop -q --restart ''
+    has "$D/err" "polyhoop: option --restart needs a folder name, got ''"
+    lacks "$D/err" 'checkpoint.bin'
+}
+
 # Absurd thread counts: -j above 4 per core exits 2 with a message; OMP_NUM_THREADS above it is
 # capped with a warning and the run goes on.
 test_faults_thread_count_bounded() {

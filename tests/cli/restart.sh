@@ -19,7 +19,8 @@ test_faults_one_run_per_folder() {
     wait $first || fail "the first run failed"
     [ $s2 = 2 ] && [ $s3 = 2 ] || fail "beside a running run: a new run exited $s2, a restart $s3; expected 2 and 2"
     matches "$D/err2" 'output folder .* is in use by another run'
-    has "$D/err3" 'in use by another run'
+    has "$D/err3" 'in use by another run' 'wait until that run has stopped (SIGINT or SIGTERM stops it with a checkpoint), then restart'
+    lacks "$D/err3" 'another folder with -o'   # (-o cannot be combined with --restart)
     [ "$(ls "$D/a" | grep -c 'frame.*vtp$')" = 41 ] || fail "the first run's frames are not 41: $(ls "$D/a" | tr '\n' ' ')"
     status 2 errs "$D/err4" ./polyhoop -q -n 1 -s 10 -o "$D/a"
     matches "$D/err4" 'holds another run.*--restart.*--overwrite'
@@ -91,7 +92,8 @@ test_faults_noise_kill_and_restart() {
 # Params of 376 bytes from offset 40; the step at 432, the polygon count at 492), then a record of
 # 91 bytes per polygon, then 40 bytes per vertex (x first), ..., and last the CRC-32 of all the
 # bytes before it.
-H_STEP=432 H_NP=492 H_TWISTS=500 H_POSTPONED=36 H_SIZE=2080 R_SIZE=91 V_SIZE=40
+H_STEP=432 H_T=480 H_FRAME=488 H_NP=492 H_NV=496 H_TWISTS=500 H_POSTPONED=36 H_SIZE=2080 R_SIZE=91 V_SIZE=40
+C_NY=152   # (in the contact list's section, which follows the vertices: its grid's rows)
 
 # checkpoint_run ARGS...: a short default run into $D/run (with ARGS), its checkpoint kept as
 # $D/good.bin; fails unless the checkpoint is of the layout above, written little-endian (its
@@ -149,6 +151,63 @@ test_checkpoint_bad_fields_named_on_restart() {
     reseal
     ./polyhoop -n 4 --restart "$D/run" > "$D/log"
     matches "$D/log" 'divisions postponed 7, twists cut out 42$'
+}
+
+# i32 AT / i64 AT: the number at offset AT of the good checkpoint
+i32() { od -An -td4 -j "$1" -N 4 "$D/good.bin" | tr -d ' '; }
+# hex64 N: the 8 bytes of the integer N, little-endian, as hex; hexf64 EXPR: those of the double EXPR (Python's)
+hex64() { python3 -c "import struct; print(struct.pack('<q', $1).hex())"; }
+hexf64() { python3 -c "import struct; print(struct.pack('<d', $1).hex())"; }
+# copy FROM TO N: N bytes of the good checkpoint from offset FROM written at offset TO of the checkpoint
+copy() { dd if="$D/good.bin" of="$D/run/checkpoint.bin" bs=1 skip="$1" seek="$2" count="$3" conv=notrunc status=none; }
+
+# States that no run writes, under a valid checksum, are refused by the program with exit 2 and
+# named (and with nothing that overflows on the way, for make check's UBSan): a polygon that
+# crosses itself (vertices 3 and 10 swapped), the last frame an int can number (its next would
+# overflow), a contact grid of 2^31 - 1 rows. Polygons on top of each other (polygon 0 copied
+# onto polygon 1) are a state a run can leave (hoops pass through each other in a fast
+# collision): a warning naming them, and with --strict-input an error.
+test_checkpoint_doctored_state_on_restart() {
+    checkpoint_run -n 3 -s 100
+    local np nv v0 v1 n0 n1
+    np=$(i32 $H_NP) nv=$(i32 $H_NV)
+    n0=$(i32 $H_SIZE) n1=$(i32 $((H_SIZE + R_SIZE)))
+    [ "$np" = 2 ] && [ "$n0" = "$n1" ] || fail "the run ended with $np polygons of $n0 and $n1 vertices; the cases need 2 alike"
+    v0=$((H_SIZE + np * R_SIZE)) v1=$((H_SIZE + np * R_SIZE + n0 * V_SIZE))
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    copy $((v0 + 3 * V_SIZE)) $((v0 + 10 * V_SIZE)) 16
+    copy $((v0 + 10 * V_SIZE)) $((v0 + 3 * V_SIZE)) 16
+    reseal
+    refused 'cannot restart: .*checkpoint.bin: polygon 0 (id [0-9]*) crosses itself: two of its edges that share no vertex cross$'
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    put $H_STEP "$(hex64 '2147483647 * 100')"
+    put $H_T "$(hexf64 '2147483647 * 100 * 1e-4')"
+    put $H_FRAME ffffff7f
+    reseal
+    refused 'checkpoint.bin: frame 2147483647 is the last a run can number: there is nothing to continue$'
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    put $((v0 + nv * V_SIZE + C_NY)) ffffff7f
+    reseal
+    refused 'checkpoint.bin: the contact list section: its grid of [0-9]* x 2147483647 cells is out of range'
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    copy $v0 $v1 $((n0 * V_SIZE))
+    reseal
+    ./polyhoop -q -n 3 --restart "$D/run" > /dev/null 2> "$D/err" || fail "the restart of a checkpoint with stacked polygons failed: $(cat "$D/err")"
+    has "$D/err" "checkpoint.bin: warning: polygons 0 and 1 overlap on 100% of the smaller one's area (their edges coincide or touch"
+    status 2 errs "$D/err" ./polyhoop -q -n 3 --strict-input --restart "$D/run"
+    has "$D/err" "checkpoint.bin: error: polygons 0 and 1 overlap on 100% of the smaller one's area"
+}
+
+# A restart writes frames.pvd anew with the frames that are in the folder: frames of the run
+# deleted before it (2 of 0 to 3) are not listed (ParaView would fail on them), the new ones are.
+test_restart_collection_lists_frames_present() {
+    ./polyhoop -q -n 3 -s 10 -o "$D/a" > /dev/null
+    rm "$D/a/frame000002.vtp"
+    ./polyhoop -q -n 5 --restart "$D/a" > /dev/null
+    [ "$(grep -o 'file="frame[0-9]*.vtp"' "$D/a/frames.pvd" | tr '\n' ' ')" = \
+      'file="frame000000.vtp" file="frame000001.vtp" file="frame000003.vtp" file="frame000004.vtp" file="frame000005.vtp" ' ] ||
+        fail "frames.pvd lists: $(grep -o 'frame[0-9]*.vtp' "$D/a/frames.pvd" | tr '\n' ' ')"
+    has "$D/a/frames.pvd" 'timestep="0.0030000000000000001" part="0" file="frame000003.vtp"'
 }
 
 # Symbolic links planted in the output folder, named like the next frame, like the .tmp of the
