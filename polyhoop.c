@@ -166,7 +166,8 @@ int main(int argc, char **argv)
             write_checkpoint(&out, &sim, frame);
             output_summary(&out, &sim, "stopped", frame);
             status_exit(128 + stop_signal, "stopped by signal %d at t = %g (step %lld); checkpoint written. "
-                        "Continue with: ./polyhoop --restart %s", (int)stop_signal, sim.e.t, (long long)sim.e.step, TEXT_ESC(opt.dir));
+                        "Continue with: %s --restart %s", (int)stop_signal, sim.e.t, (long long)sim.e.step, TEXT_ESC(argv[0]),
+                        TEXT_ESC(opt.dir));
         }
     }
     if (opt.every > 0 && frame % opt.every) write_checkpoint(&out, &sim, frame);
