@@ -112,9 +112,9 @@ int params_check(const Params *p, char *msg, size_t len);
 /* The largest stable time step of semi-implicit Euler, dt < 2 / omega, estimated from the
  * stiffest mode of each term (derived in params.c and docs/model.md 3): repulsion (kr), edge
  * elasticity and line tension (4 (kl + gamma) / lmin), area elasticity (ka area_g2), bending
- * (16 kb / lmin^3) and the explicit viscous damping (cv^2). area_g2 is the largest sum over a
- * movable polygon's vertices of |dA/dr_i|^2 (sim_area_g2). *what names the term that sets the
- * limit. */
+ * (16 kb / lmin^3), the explicit viscous damping (cv^2) and, where there is one, a box wall
+ * (box_k). area_g2 is the largest sum over a movable polygon's vertices of |dA/dr_i|^2
+ * (sim_area_g2). *what names the term that sets the limit. */
 double params_stable_dt(const Params *p, double area_g2, const char **what);
 
 /* The start-up warning: when dt exceeds params_stable_dt, writes to f what limits it and a
