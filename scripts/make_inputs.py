@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Writes the initial configurations of the paper's showcases as GeomView OFF files (counter-
 clockwise polygons whose edges do not cross): Fig. 2C (vesicles), 2D (floppy), 2E (rubber_bands),
-2F (foam), 2G (emulsion), 2H (hourglass) and 4C/D (hex_packing), and a jet of projectiles shot
-at a cell (projectiles, with its velocity file projectiles.vel; --speed sets the jet's speed).
+2F (foam), 2G (emulsion), 2H (hourglass) and 4C/D (hex_packing); a jet of projectiles shot
+at a cell (projectiles, with its velocity file projectiles.vel; --speed sets the jet's speed);
+and the chemistry's tissues, cell types in z = 2 type + phase bit (docs/model.md 11): gradient
+(a strip with a source column), chemotaxis (free cells in a row), sorting (two types mixed at
+random) and turing (a square of small cells).
 Deterministic (fixed seed): run it again to get the same files.
     scripts/make_inputs.py                       # the three kept in inputs/, overwriting them
     scripts/make_inputs.py --dir /tmp/x emulsion # only the emulsion, into /tmp/x
     scripts/make_inputs.py --size 40 --seed 5 --dir /tmp/x foam   # 40 bubbles, another draw
 Rigid obstacles come first in each file (their number is Nr in the matching params/ header). The
-larger inputs (vesicles, floppy, rubber_bands, hex_packing) are not kept in inputs/:
+larger inputs (vesicles, floppy, rubber_bands, hex_packing, and those of the chemistry) are not
+kept in inputs/:
 scripts/showcase.sh writes them into the showcase's build folder."""
 import argparse
 import math
