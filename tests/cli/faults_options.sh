@@ -46,8 +46,8 @@ test_faults_thread_count_bounded() {
 threads() {
     "$@" --overwrite -o "$D/out" > "$D/log"
     head -n 1 "$D/log" > "$D/banner"
-    grep -q '\.h, [0-9]* thread' "$D/banner" || fail "no thread count in the banner: $(cat "$D/banner")"
-    sed -n 's/.*\.h, \([0-9]*\) thread.*/\1/p' "$D/banner"
+    grep -q ' build, [0-9]* thread' "$D/banner" || fail "no thread count in the banner: $(cat "$D/banner")"
+    sed -n 's/.* build, \([0-9]*\) thread.*/\1/p' "$D/banner"
 }
 
 # Without -j or OMP_NUM_THREADS the thread count follows the vertex count (one thread per 2000

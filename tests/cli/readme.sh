@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 # `make run` (its recipe, run into $D): "grows one cell into a tissue of N cells by t = T and
 # writes F frames (... t = 0 to TE)", and the files it names
 test_readme_make_run_figures() {
-    recipe=$(make -n run | tail -n 1)
+    recipe=$(make --no-print-directory -n run | tail -n 1)
     [ "$recipe" = "./polyhoop --overwrite -o outputs" ] || fail "make run's recipe changed: $recipe (update this test and README.md)"
     read -r cells t frames tend < <(sed -n 's/.*grows one cell into a tissue of \([0-9]*\) cells by t = \([0-9.]*\) and writes \([0-9]*\) frames.*/\1 \2 \3/p' README.md |
                                     tr '\n' ' '; sed -n 's/.*t = 0 to \([0-9.]*\)).*/\1/p' README.md)
