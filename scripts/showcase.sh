@@ -107,11 +107,11 @@ if [ "$input_only" = 1 ]; then
 fi
 mkdir -p "$(dirname "$out")"
 echo "showcase $name: running into $out/ (a line per frame; -- -q: none)"
-# the program's status line per frame and its closing line (not the banner of every parameter);
+# the program's status line per frame and its closing lines (not the banner of every parameter);
 # the filter ignores SIGINT and SIGTERM, so that a run stopped by them still writes its checkpoint
 # and says so
 "$build/polyhoop" --overwrite -o "$out" --png "${extra[@]}" "${frames[@]}" "$@" "$input" |
-    { trap '' INT TERM; grep --line-buffered -E '^(frame |done:|stopped)' || true; }
+    { trap '' INT TERM; grep --line-buffered -E '^(frame |done:|stopped|events:)' || true; }
 last=$(ls "$out"/frame*.png 2> /dev/null | tail -n 1)
 echo "showcase $name: frames in $out/ (frames.pvd for ParaView), pictures $out/frame*.png${last:+ (the last: $last)}"
 echo "  it shows: $fact"
