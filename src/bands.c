@@ -99,14 +99,24 @@ static int strip_from(double y, double y0, double hs, int nstrips)
     return !(s > 0) ? 0 : s >= nstrips ? nstrips : (int)s;
 }
 
-void bands_strips(const Ensemble *e, double y0, double hs, int nstrips, int *s0, int *s1)
+/* The first of the n strips numbered id[] (increasing; NULL: 0, 1, ...) numbered r or more. */
+static int strip_at(const int *id, int n, int r)
+{
+    if (!id) return r;
+    int lo = 0, hi = n;
+    while (lo < hi) { int m = lo + (hi - lo) / 2; if (id[m] < r) lo = m + 1; else hi = m; }
+    return lo;
+}
+
+void bands_strips(const Ensemble *e, double y0, double hs, const int *id, int nstrips, int *s0, int *s1)
 {
     int tid, nth;
     whoami(&tid, &nth);
     const struct EnsembleBands *b = &e->bands;
     if (b->np == e->np && b->n == nth) {
-        *s0 = tid ? strip_from(b->y[tid], y0, hs, nstrips) : 0;
-        *s1 = tid + 1 < nth ? strip_from(b->y[tid + 1], y0, hs, nstrips) : nstrips;
+        int all = id && nstrips ? id[nstrips - 1] + 1 : nstrips;
+        *s0 = tid ? strip_at(id, nstrips, strip_from(b->y[tid], y0, hs, all)) : 0;
+        *s1 = tid + 1 < nth ? strip_at(id, nstrips, strip_from(b->y[tid + 1], y0, hs, all)) : nstrips;
         return;
     }
     *s0 = (int)((int64_t)nstrips * tid / nth); *s1 = (int)((int64_t)nstrips * (tid + 1) / nth);

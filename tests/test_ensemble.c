@@ -113,7 +113,7 @@ static void bands_check(Ensemble *e, int team, int expect_bands)
             { twice += owner[p] >= 0; owner[p] = t; }
             verts[t] += e->count[p];
         }
-        bands_strips(e, -50, 1.0, 77, &s0[t], &s1[t]);
+        bands_strips(e, -50, 1.0, NULL, 77, &s0[t], &s1[t]);
     }
     ENSURE(twice == 0 && used_bands == (expect_bands ? team : 0));
     for (int p = 0; p < e->np; p++) ENSURE_MSG(owner[p] >= 0, "polygon %d has no thread", p);
