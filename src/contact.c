@@ -132,6 +132,16 @@ static int first_slot_at(const Grid *g, int b, int end, int k)
     return b;
 }
 
+/* Drops the repeats from the n edges (k, k1) at r, sorted by k (pairs of ints); returns how many
+ * are left. */
+static int dedupe_edges(int *r, int n)
+{
+    int u = 0;
+    for (int a = 0; a < n; a++)
+        if (!u || r[2 * a] != r[2 * (u - 1)]) { r[2 * u] = r[2 * a]; r[2 * u + 1] = r[2 * a + 1]; u++; }
+    return u;
+}
+
 /* The pairs of the vertices of strip s, from the grid (see contact.h); with skin >= 0, also
  * appends the strip's part of the neighbour list to the thread's stream. */
 static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy,
@@ -192,8 +202,15 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
             wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
             wrap |= k1 < k;
         }
+        if (g->pieces) {   /* (an edge in pieces may have come from several cells: once each, in slot order) */
+            if (nl) { record_sort(rec + 2, nl); nl = dedupe_edges(rec + 2, nl); }
+            near_sort(wk->near, nn);
+            int u = 0;
+            for (int a = 0; a < nn; a++)
+                if (!u || wk->near[a].k != wk->near[u - 1].k) wk->near[u++] = wk->near[a];
+            nn = u;
+        } else near_sort(wk->near, nn);   /* (in slot order, as a record keeps them) */
         if (nl) { rec[0] = i; rec[1] = nl; st->n += 2 + 2 * (size_t)nl; record_sort(rec + 2, nl); }
-        near_sort(wk->near, nn);   /* (in slot order, as a record keeps them) */
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
         else vertex_forces(c, e, P, efx, efy, tid, what == WANT_ENERGY, i, rigid, nn, wrap);
     }
@@ -284,9 +301,13 @@ static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *e
 static void from_grid(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy, double lmax,
                       double skin, int what, double *energy, int transient)
 {
-    /* the midpoint of an interacting edge is within lmax / 2 + reach of P: with cells that large
-     * (and a margin against rounding) it lies in P's 3x3 cells */
-    grid_build(&c->grid, e, (0.5 * lmax + params_reach(P) + (skin > 0 ? skin : 0)) * (1 + 1e-9), 1);
+    /* the midpoint of an interacting edge (or piece) at most lc long is within lc / 2 + reach of
+     * P: with cells that large (and a margin against rounding) it lies in P's 3x3 cells. A list's
+     * cells serve every edge (lmax: at least the longest); a grid of its own serves the edges up
+     * to the longest that remodeling leaves, and longer ones (a division's cut, until the next
+     * step remodels it) in pieces. */
+    double lc = skin >= 0 ? lmax : fmin(lmax, P->lmax);
+    grid_build(&c->grid, e, (0.5 * lc + params_reach(P) + (skin > 0 ? skin : 0)) * (1 + 1e-9), lc, 1);
     if (transient) grid_release(&c->grid, 0);
     contact_reserve_threads(c, what);
     if (what == WANT_ENERGY) {   /* (tests only: the per-vertex energies; vertices in gaps own none) */

@@ -31,6 +31,7 @@
 #ifndef PH_GRID_H
 #define PH_GRID_H
 #include "ensemble.h"
+#include <math.h>
 
 /* grid rows per strip: the contact module runs strips two apart at once (see contact.h) */
 enum { GRID_STRIP = 4 };
@@ -63,14 +64,20 @@ typedef struct Grid {
     int *start;               /* edges of entry m: gs[start[m] .. start[m + 1]) */
     GridScan *gs;             /* the edges by cell of their midpoint, slot order within a cell */
     double scan_margin;       /* covers the rounding of the single-precision test */
-    int64_t *key;             /* sort keys by slot: walk cells of the vertices, then search cells of the midpoints */
+    int nitems;               /* the edges' items: an edge, or the pieces of an edge longer than lpiece */
+    int pieces;               /* whether some edge is in pieces */
+    double lpiece;
+    int64_t *key;             /* sort keys by item: walk cells of the vertices, then search cells of the edges' items */
+    int *item, *piece;        /* per item: its slot (a vertex, or an edge's first end); the piece */
+    int *poff;                /* per polygon: its first vertex item; then its first edge item */
+    size_t poff_cap;
     double wcs;               /* walk cells: side (>= cs), wnx * wny of them from (x0, y0) */
     int wnx, wny;
     int *vitems;              /* the vertex slots sorted by walk cell */
     int nstrips;              /* the strip table: vitems[vstrip[s] .. vstrip[s + 1]), real strip strip_id[s] */
     int *vstrip, *strip_id;
     size_t start_cap, ckey_cap, strip_cap;
-    int nv_cap;
+    int item_cap, vcap;
     int64_t *rkey;            /* work space of the sparse sort (radix): keys, slots, twice */
     int *rslot, rcap;
     int *scount, *tmp;        /* work space of the parallel sort: counts per thread and strip, slots */
@@ -83,8 +90,31 @@ void grid_free(Grid *g);
 
 /* Bins all edges by their midpoints into square cells of side cell_size (larger only beyond
  * GRID_MAX_CELLS across, and by the rounding of coordinates far from the origin), and with walk,
- * the vertices into walk cells and strips. */
-void grid_build(Grid *g, const Ensemble *e, double cell_size, int walk);
+ * the vertices into walk cells and strips. cell_size serves edges up to lpiece long: a longer
+ * edge is binned as pieces of at most lpiece (grid_piece: each an item in gs, with the edge's
+ * ends), so that one long edge (a division's cut before remodeling) does not make every cell as
+ * large; unless the pieces would be more than 8 per vertex (an edge to a vertex that escaped
+ * far away): then edges are not cut, and the cells grow by the longest edge's excess over
+ * lpiece. lpiece INFINITY: cell_size serves every edge. */
+void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int walk);
+
+/* The pieces edge (ex, ey) is binned as: 1, or as many as cut it into pieces at most lpiece long. */
+static inline int grid_pieces(double ex, double ey, double lpiece)
+{
+    double l2 = ex * ex + ey * ey;
+    if (!(l2 > lpiece * lpiece)) return 1;
+    double n = ceil(sqrt(l2) / lpiece);
+    return n < 1e9 ? (int)n : 1000000000;
+}
+
+/* The midpoint and half length of piece q of n of the edge i -> j. */
+static inline void grid_piece(const Ensemble *e, int i, int j, int q, int n, double *mx, double *my, double *r)
+{
+    double ex = e->x[j] - e->x[i], ey = e->y[j] - e->y[i], t = (q + 0.5) / n;
+    *mx = n == 1 ? 0.5 * (e->x[i] + e->x[j]) : e->x[i] + t * ex;
+    *my = n == 1 ? 0.5 * (e->y[i] + e->y[j]) : e->y[i] + t * ey;
+    *r = 0.5 * sqrt(ex * ex + ey * ey) / n;
+}
 
 /* The search cell (*ix, *iy) of point (x, y) and its key: always computed by this one
  * expression, so that the sort and the scans agree (clamped: guards against rounding at the
@@ -166,9 +196,10 @@ static inline int grid_allocated(const Grid *g) { return g->gs != NULL; }
 size_t grid_bytes(const Grid *g);
 
 /* Finds two different polygons whose edges cross, or with self a polygon that crosses itself
- * (two of its edges that share no vertex cross), with a grid of its own with cells lmax wide
- * (lmax: the longest edge; O(vertices)). Returns 1 and the polygon indices *a <= *b of the first
- * such pair in slot order (with self, *a == *b), or 0. */
-int grid_crossing(const Ensemble *e, double lmax, int self, int *a, int *b);
+ * (two of its edges that share no vertex cross), with a grid of its own with cells lcut wide,
+ * edges longer than lcut in pieces (lcut: the longest edge, or less: O(vertices and pieces)).
+ * Returns 1 and the polygon indices *a <= *b of the first such pair in slot order (with self,
+ * *a == *b), or 0. */
+int grid_crossing(const Ensemble *e, double lcut, int self, int *a, int *b);
 
 #endif

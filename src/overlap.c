@@ -186,7 +186,7 @@ long overlap_find(const Ensemble *e, double lmax, double h, OverlapPair *first)
     Grid g;
     grid_init(&g);
     /* the midpoints of two edges that meet are at most the longest edge apart: neighbouring cells */
-    grid_build(&g, use, longest * (1 + 1e-9) + OVERLAP_TOUCH * h, 0);
+    grid_build(&g, use, longest * (1 + 1e-9) + OVERLAP_TOUCH * h, INFINITY, 0);
     long count = find_meeting(use, &g, h, first);
     if (count == 0) count = find_nested(use, &g, longest, first);
     grid_free(&g);

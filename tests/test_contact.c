@@ -339,11 +339,12 @@ static long stencil_load(const Grid *g, const Ensemble *e, int *most)
 
 /* Whether the grid's tables are consistent: every vertex once in vitems, in strips whose real
  * numbers increase with the parity of their place, each vertex in the strip of its walk row;
- * every edge once in gs, in the entry of its midpoint's cell, entries in increasing keys. */
+ * every edge in gs as often as it has pieces, each item in the entry of its midpoint's cell (its
+ * midpoint within that cell), entries in increasing keys. */
 static int grid_consistent(const Grid *g, const Ensemble *e)
 {
     int nv = ensemble_vertex_count(e), ok = g->nstrips > 0 && g->vstrip[0] == 0 && g->vstrip[g->nstrips] == nv;
-    char *seen = calloc((size_t)e->nv_used, 2);
+    int *seen = calloc((size_t)e->nv_used, 2 * sizeof *seen);
     for (int s = 0; ok && s < g->nstrips; s++) {
         ok = (g->strip_id[s] - s) % 2 == 0 && (s == 0 || g->strip_id[s] > g->strip_id[s - 1]) && g->vstrip[s] <= g->vstrip[s + 1];
         for (int m = g->vstrip[s]; ok && m < g->vstrip[s + 1]; m++) {
@@ -353,15 +354,23 @@ static int grid_consistent(const Grid *g, const Ensemble *e)
             ok = !seen[2 * i]++ && row / GRID_STRIP == g->strip_id[s];
         }
     }
+    const float lo = (float)(-1e-3 * g->cs), hi = (float)(1.001 * g->cs);
     for (int m = 0; ok && m < g->nentries; m++) {
         ok = g->start[m] <= g->start[m + 1] && (g->dense || m == 0 || g->ckey[m] > g->ckey[m - 1]);
         for (int q = g->start[m]; ok && q < g->start[m + 1]; q++) {
-            int i = g->gs[q].k, j = ens_next(e, i), ix, iy;
-            ok = !seen[2 * i + 1]++ && grid_cell(g, 0.5 * (e->x[i] + e->x[j]), 0.5 * (e->y[i] + e->y[j]), &ix, &iy) == grid_key(g, m);
+            const GridScan *it = &g->gs[q];
+            int64_t key = grid_key(g, m), iy = key / g->nx, ix = key - iy * g->nx;
+            double x = g->x0 + ix * g->cs + it->x, y = g->y0 + iy * g->cs + it->y, w, gx, gy;   /* (its midpoint, from its cell's corner, on its edge) */
+            ok = it->k1 == ens_next(e, it->k) && it->x >= lo && it->x <= hi && it->y >= lo && it->y <= hi &&
+                 project(e, x, y, it->k, it->k1, &w, &gx, &gy) <= 1e-10 * g->cs * g->cs;
+            seen[2 * it->k + 1]++;
         }
     }
     for (int p = 0; ok && p < e->np; p++)
-        for (int i = e->start[p]; ok && i < e->start[p] + e->count[p]; i++) ok = seen[2 * i] && seen[2 * i + 1];
+        for (int i = e->start[p]; ok && i < e->start[p] + e->count[p]; i++) {
+            int j = ens_next(e, i), pieces = g->pieces ? grid_pieces(e->x[j] - e->x[i], e->y[j] - e->y[i], g->lpiece) : 1;
+            ok = seen[2 * i] == (g->nstrips > 0) && seen[2 * i + 1] == pieces;
+        }
     free(seen);
     return ok;
 }
@@ -383,7 +392,7 @@ void test_contact_grid_bounded_memory(void)
         fx_add_ngon(&e, 40, 1, 0, 0, 0);
         double cs = 0.5 * forces_update_geometry(&e) + params_reach(&P);   /* (the hoop's cells: the far vertex's edges are long) */
         e.x[7] = far[k]; e.y[7] = far[k];
-        grid_build(&g, &e, cs, 1);
+        grid_build(&g, &e, cs, INFINITY, 1);
         ENSURE(grid_consistent(&g, &e));
         ENSURE_MSG(k ? g.cs <= 1.001 * far[k] / GRID_MAX_CELLS && g.cs > cs : g.cs <= cs * (1 + 1e-6),
                    "cells %g wide for %g asked, the far vertex %g away", g.cs, cs, far[k]);
@@ -447,7 +456,7 @@ void test_contact_far_polygon_same_pairs(void)
         Grid g;
         grid_init(&g);
         double cs = (0.5 * forces_update_geometry(&e) + params_reach(&P)) * (1 + 1e-9);
-        grid_build(&g, &e, cs, 1);
+        grid_build(&g, &e, cs, INFINITY, 1);
         ENSURE(grid_consistent(&g, &e) && !g.dense && (d > 1e9 || g.cs <= cs * (1 + 1e-6)));
         grid_free(&g);
         compare_with_brute_force(&e, &P);
@@ -513,7 +522,7 @@ void test_contact_sparse_grid_counted(void)
         if (far) { double x[3] = { 3e4, 3e4 + 0.08, 3e4 }, y[3] = { 3e4, 3e4, 3e4 + 0.08 }; ensemble_add_polygon(&e, 3, x, y, 1, 0); }
         Grid g;
         grid_init(&g);
-        grid_build(&g, &e, (0.5 * forces_update_geometry(&e) + params_reach(&P)) * (1 + 1e-9), 1);
+        grid_build(&g, &e, (0.5 * forces_update_geometry(&e) + params_reach(&P)) * (1 + 1e-9), INFINITY, 1);
         load[far] = stencil_load(&g, &e, &most[far]);
         int nv = ensemble_vertex_count(&e);
         ENSURE_MSG(grid_consistent(&g, &e) && grid_bytes(&g) <= 200 * (size_t)nv, "%zu bytes for %d vertices", grid_bytes(&g), nv);
@@ -532,7 +541,7 @@ void test_contact_sparse_grid_counted(void)
     double lmax = forces_update_geometry(&e);
     Grid g;
     grid_init(&g);
-    grid_build(&g, &e, (0.5 * lmax + params_reach(&P)) * (1 + 1e-9), 1);
+    grid_build(&g, &e, (0.5 * lmax + params_reach(&P)) * (1 + 1e-9), INFINITY, 1);
     int ring_most;
     long ring = stencil_load(&g, &e, &ring_most);
     ENSURE_MSG(grid_consistent(&g, &e) && ring_most <= 30 && grid_bytes(&g) <= 200 * (size_t)n, "ring: at most %d edges in a stencil (%ld in all), %zu bytes",
@@ -893,4 +902,47 @@ void test_contact_sparse_patch_without_marks(void)
     free(f);
     contact_free(&c);
     ensemble_free(&e);
+}
+
+/* An edge longer than remodeling leaves (a division's cut, until the next step remodels it) goes
+ * into a grid of its own in pieces, so it does not make every cell as large: hoops of 12 vertices
+ * along a strip 30 long and 0.05 thick (two edges of 30, 150 pieces each), touching it, find the
+ * pairs and forces of an all-pairs search, and the neighbour count of the records; the stencils
+ * hold at most 40 items (16 measured: cells for the 0.2 that remodeling leaves, 0.13 wide; cells
+ * for an edge of 30 would be 15 wide, a stencil every hoop); grid_crossing finds no crossing, then
+ * a hoop planted across the middle of a long edge, as an all-pairs test does. */
+void test_contact_long_edge_in_pieces(void)
+{
+    Params P = pair_params();
+    for (int plant = 0; plant < 2; plant++) {
+        Ensemble e;
+        ensemble_init(&e, 1);
+        double x[4] = { 0, 30, 30, 0 }, y[4] = { 0, 0, 0.05, 0.05 };
+        ensemble_add_polygon(&e, 4, x, y, 1, 0);
+        for (int k = 0; k < 40; k++) fx_add_ngon(&e, 12, 0.1, 0.5 + 0.72 * k, k % 2 ? 0.16 : -0.11, 0.1 * k);   /* (0.01 from the strip) */
+        if (plant) fx_add_ngon(&e, 12, 0.1, 15.3, 0.02, 0);
+        double lmax = forces_update_geometry(&e), lc = fmin(lmax, P.lmax);
+        int a = -1, b = -1, ba = -1, bb = -1, found = grid_crossing(&e, lc, 0, &a, &b), brute = crossing_brute(&e, &ba, &bb);
+        ENSURE_MSG(found == plant && brute == found && a == ba && b == bb, "planted %d: grid %d (%d, %d), all pairs %d (%d, %d)", plant, found, a, b, brute, ba, bb);
+        if (plant) { ensemble_free(&e); break; }
+        Grid g;
+        grid_init(&g);
+        grid_build(&g, &e, (0.5 * lc + params_reach(&P)) * (1 + 1e-9), lc, 1);
+        int most;
+        long load = stencil_load(&g, &e, &most);
+        ENSURE_MSG(lmax > 29 && g.pieces && g.nitems == e.nv_used - 2 + 300 && most <= 40 && grid_consistent(&g, &e),
+                   "longest edge %g: %d items for %d edges, stencils of at most %d items (%ld in all)", lmax, g.nitems, e.nv_used, most, load);
+        grid_free(&g);
+        compare_with_brute_force(&e, &P);
+        int *nb = malloc((size_t)e.np * sizeof *nb), *ref = malloc((size_t)e.np * sizeof *ref);
+        static Contact c;
+        contact_init(&c);
+        contact_count_neighbors(&c, &e, &P, lmax, nb);
+        neighbors_from_records(&e, &P, ref);
+        for (int p = 0; p < e.np; p++) ENSURE_MSG(nb[p] == ref[p], "polygon %d: %d neighbours counted, %d from records", p, nb[p], ref[p]);
+        for (int p = 1; p <= 40; p++) ENSURE_MSG(nb[p] == 1, "hoop %d: %d neighbours (the strip, through its long edges)", p, nb[p]);
+        contact_free(&c);
+        free(nb); free(ref);
+        ensemble_free(&e);
+    }
 }
