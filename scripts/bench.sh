@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks: each scenario at 1 and 2 threads, the minimum compute time of REPEATS runs.
 # Writes bench/results.csv and prints a table, the neighbour list's statistics (bench/list.txt),
-# and the ratio of a growing tissue's vertex updates per second to a static packing's. Frame
+# the ratio of a growing tissue's vertex updates per second to a static packing's, and what a
+# sparse extent costs (a packing with a far triangle against the packing alone; a ring). Frame
 # writing is excluded from the compute time (the program times it as its own phase) and reported
 # separately.
 #   scripts/bench.sh [REPEATS]      (make bench)
@@ -24,6 +25,32 @@ build gradient params/bench_gradient.h
 [ -f build-bench/hex2500.off ] || python3 scripts/make_hex.py 2500 build-bench/hex2500.off
 [ -f build-bench/hex10000.off ] || python3 scripts/make_hex.py 10000 build-bench/hex10000.off
 [ -f build-bench/tissue3000.off ] || python3 scripts/make_tissue.py 3000 build-bench/tissue3000.off
+# sparse extents: the 400-cell packing alone, with a small triangle (sides 0.1) 30,000 away
+# diagonally, and with the same triangle 50 from the packing's corner, just above it (what the
+# triangle itself costs); a single ring of 100,000 vertices 0.1 apart (radius 1,592)
+[ -f build-bench/hex400.off ] || python3 scripts/make_hex.py 400 build-bench/hex400.off
+for d in 30000 50; do [ -f "build-bench/hex400_$d.off" ] || python3 - build-bench/hex400.off "build-bench/hex400_$d.off" "$d" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+at = next(k for k, l in enumerate(lines) if l.strip() == "OFF") + 1
+nv, nf = map(int, lines[at].split()[:2])
+d = float(sys.argv[3]) / 2 ** 0.5
+tri = ["%.12g %.12g 1" % (d + x, d + y) for x, y in ((0, 0), (0.1, 0), (0.05, 0.0866))]
+faces = [l for l in lines[at + 1 + nv:] if l.strip()]
+out = lines[:at] + ["%d %d 0" % (nv + 3, nf + 1)] + lines[at + 1:at + 1 + nv] + tri + faces + ["3 %d %d %d" % (nv, nv + 1, nv + 2)]
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+done
+[ -f build-bench/ring.off ] || python3 - build-bench/ring.off <<'PY'
+import math, sys
+n = 100000
+r = 0.1 / (2 * math.sin(math.pi / n))
+with open(sys.argv[1], "w") as f:
+    f.write("# a ring of %d vertices 0.1 apart, radius %.6g\nOFF\n%d 1 0\n" % (n, r, n))
+    for k in range(n):
+        f.write("%.12g %.12g 1\n" % (r * math.cos(2 * math.pi * k / n), r * math.sin(2 * math.pi * k / n)))
+    f.write("%d %s\n" % (n, " ".join(map(str, range(n)))))
+PY
 
 csv="$out/results.csv"
 echo "scenario,threads,wall_s,compute_s,output_s,vertex_steps,mvu_per_s_per_thread,peak_rss_mb,bytes_per_vertex,vertices,remodel,internal,contact,integrate,fusion,topology" > "$csv"
@@ -75,6 +102,10 @@ scenario hex10000 hex build-bench/hex10000.off -n 1 -s 1000
 scenario foam emulsion inputs/emulsion.off -n 10 -s 1000
 scenario tissue3000 scale build-bench/tissue3000.off -n 1 -s 1000
 scenario tissue3000_static hex build-bench/tissue3000.off -n 1 -s 1000
+scenario hex400 hex build-bench/hex400.off -n 1 -s 1000
+scenario sparse hex build-bench/hex400_30000.off -n 1 -s 1000
+scenario sparse_near hex build-bench/hex400_50.off -n 1 -s 1000
+scenario ring hex build-bench/ring.off -n 1 -s 200
 echo "minimum of $repeats repeats; compute = wall time without frame writing; MVU/s = million vertex updates per second per thread"
 column -s, -t < "$csv" | cut -c1-200
 echo "contact list (steps that built it, patched it, reused it):"
@@ -88,3 +119,10 @@ awk -F, '$1 == "default" { d[$2] = $4 } $1 == "gradient" { g[$2] = $4 }
 awk -F, '$1 == "hex2500" { h[$2] = $7 } $1 == "tissue3000" { g[$2] = $7 } $1 == "tissue3000_static" { s[$2] = $7 }
          END { for (t = 1; t <= 2; t++) printf "growing / static, %d thread%s: %.2f of hex2500, %.2f of tissue3000_static\n",
                                                 t, (t > 1 ? "s" : ""), g[t] / h[t], g[t] / s[t] }' "$csv"
+# sparse extents: the compute time (the same steps) of the 400-cell packing with a triangle 30,000
+# away against the packing alone and against the triangle 50 away (the extent alone), and the
+# ring's frames (the wall time outside the steps, halved: input, its check, frames 0 and 1 with
+# their checks) and vertex updates per second per thread
+awk -F, '$1 == "hex400" { a[$2] = $4 } $1 == "sparse" { f[$2] = $4 } $1 == "sparse_near" { n[$2] = $4 } $1 == "ring" { w[$2] = ($3 - $4) / 2; r[$2] = $7 }
+         END { for (t = 1; t <= 2; t++) printf "sparse, %d thread%s: %.2f of hex400, %.2f of sparse_near; ring: %.2f s a frame, %.3g M vertex updates/s per thread\n",
+                                                t, (t > 1 ? "s" : ""), f[t] / a[t], f[t] / n[t], w[t], r[t] }' "$csv"

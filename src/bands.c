@@ -1,8 +1,8 @@
 /* Thread bands (bands.h): a histogram of the polygons' heights, weighted by vertex count, cut
- * where the running count passes t / nt of the total, at bin edges, so a polygon's band is its
- * bin's; the polygons grouped by band in index order (a counting sort). O(polygons) per step:
- * four bins per polygon, at most BINS (the histogram of a small ensemble is serial work that
- * every step waits for). */
+ * where the running count passes t / nt of the total, at bin edges (a bin that holds much refined
+ * by a histogram of its own); the polygons grouped by band in index order (a counting sort).
+ * O(polygons) per step and cut level: four bins per polygon, at most BINS (the histogram of a
+ * small ensemble is serial work that every step waits for). */
 #include "bands.h"
 #include <math.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include <omp.h>
 #endif
 
-enum { BINS = 4096 };
+enum { BINS = 4096, LEVELS = 6 };   /* (each level cuts a bin into as many again: for 300 polygons, 6 levels of 1,200 bins span 10^18) */
 
 /* The calling thread and the size of its team. */
 static void whoami(int *tid, int *nth)
@@ -24,8 +24,16 @@ static void whoami(int *tid, int *nth)
 /* The histogram bin of height y. */
 static inline int bin_of(double y, double lo, double scale, int nbins)
 {
-    int k = (int)((y - lo) * scale);
-    return k < nbins ? k : nbins - 1;
+    double k = (y - lo) * scale;   /* (clamped before the conversion: a refined histogram's scale is large) */
+    return k < 0 ? 0 : k < nbins ? (int)k : nbins - 1;
+}
+
+/* The band of height y: the number of cuts at or below it. */
+static inline int band_of(const struct EnsembleBands *b, int nt, double y)
+{
+    int t = 0;
+    while (t + 1 < nt && y >= b->y[t + 1]) t++;
+    return t;
 }
 
 void bands_update(Ensemble *e, int nt)
@@ -49,30 +57,50 @@ void bands_update(Ensemble *e, int nt)
         hi = y > hi ? y : hi;
     }
     if (!(hi > lo) || !isfinite(hi - lo)) return;
-    /* the cuts y[1 .. nt - 1] at bin edges, so that each band holds about total / nt vertices;
-     * band[k]: the band of bin k */
-    long hist[BINS];
-    int band[BINS], nbins = e->np < BINS / 4 ? 4 * e->np : BINS;
-    for (int k = 0; k < nbins; k++) hist[k] = 0;
-    double scale = nbins / (hi - lo);
-    long total = 0;
+    /* The cuts y[1 .. nt - 1], each where the running count passes t / nt of the total: at an edge
+     * of the histogram's bins, and where the bin it falls in holds much (more than a quarter of a
+     * band's count: a few polygons far away make the bins wide), at an edge of that bin's own
+     * histogram, up to LEVELS deep. A polygon's band: the number of cuts at or below its height. */
+    long hist0[BINS], hist[BINS], total = 0;
+    int nbins = e->np < BINS / 4 ? 4 * e->np : BINS;
+    const double scale0 = nbins / (hi - lo);
+    for (int k = 0; k < nbins; k++) hist0[k] = 0;
     for (int p = 0; p < e->np; p++) {
-        hist[bin_of(e->y[e->start[p]], lo, scale, nbins)] += e->count[p];
+        hist0[bin_of(e->y[e->start[p]], lo, scale0, nbins)] += e->count[p];
         total += e->count[p];
     }
     b->y[0] = -INFINITY;
-    long run = 0;
-    for (int k = 0, t = 1; k < nbins; k++) {
-        band[k] = t - 1;
-        run += hist[k];
-        while (t < nt && run * nt >= total * t) b->y[t++] = lo + (k + 1) / scale;
-    }
     b->y[nt] = INFINITY;
+    for (int t = 1; t < nt; t++) {
+        double a = lo, scale = scale0, at[LEVELS][2];   /* (the bins refined: their histogram's lower edge and scale) */
+        int bin[LEVELS];
+        long run = 0;   /* (the count below the bin refined) */
+        for (int level = 0; level < LEVELS; level++) {
+            const long *h = hist0;
+            if (level) {   /* (the polygons in the bins refined) */
+                for (int k = 0; k < nbins; k++) hist[k] = 0;
+                for (int p = 0; p < e->np; p++) {
+                    double y = e->y[e->start[p]];
+                    int inside = 1;
+                    for (int l = 0; l < level && inside; l++) inside = bin_of(y, at[l][0], at[l][1], nbins) == bin[l];
+                    if (inside) hist[bin_of(y, a, scale, nbins)] += e->count[p];
+                }
+                h = hist;
+            }
+            int k = 0;
+            while (k + 1 < nbins && (run + h[k]) * nt < total * t) run += h[k++];
+            b->y[t] = a + (k + 1) / scale;
+            if (4 * (long)nt * h[k] <= total) break;
+            at[level][0] = a; at[level][1] = scale; bin[level] = k;
+            a += k / scale;
+            scale *= nbins;
+        }
+    }
     /* the polygons by band (a counting sort) */
     for (int t = 0; t <= nt; t++) b->at[t] = 0;
-    for (int p = 0; p < e->np; p++) b->at[band[bin_of(e->y[e->start[p]], lo, scale, nbins)] + 1]++;
+    for (int p = 0; p < e->np; p++) b->at[band_of(b, nt, e->y[e->start[p]]) + 1]++;
     for (int t = 0; t < nt; t++) b->at[t + 1] += b->at[t];
-    for (int p = 0; p < e->np; p++) b->order[b->at[band[bin_of(e->y[e->start[p]], lo, scale, nbins)]]++] = p;
+    for (int p = 0; p < e->np; p++) b->order[b->at[band_of(b, nt, e->y[e->start[p]])]++] = p;
     for (int t = nt; t > 0; t--) b->at[t] = b->at[t - 1];
     b->at[0] = 0;
     b->n = nt;
@@ -99,14 +127,24 @@ static int strip_from(double y, double y0, double hs, int nstrips)
     return !(s > 0) ? 0 : s >= nstrips ? nstrips : (int)s;
 }
 
-void bands_strips(const Ensemble *e, double y0, double hs, int nstrips, int *s0, int *s1)
+/* The first of the n strips numbered id[] (increasing; NULL: 0, 1, ...) numbered r or more. */
+static int strip_at(const int *id, int n, int r)
+{
+    if (!id) return r;
+    int lo = 0, hi = n;
+    while (lo < hi) { int m = lo + (hi - lo) / 2; if (id[m] < r) lo = m + 1; else hi = m; }
+    return lo;
+}
+
+void bands_strips(const Ensemble *e, double y0, double hs, const int *id, int nstrips, int *s0, int *s1)
 {
     int tid, nth;
     whoami(&tid, &nth);
     const struct EnsembleBands *b = &e->bands;
     if (b->np == e->np && b->n == nth) {
-        *s0 = tid ? strip_from(b->y[tid], y0, hs, nstrips) : 0;
-        *s1 = tid + 1 < nth ? strip_from(b->y[tid + 1], y0, hs, nstrips) : nstrips;
+        int all = id && nstrips ? id[nstrips - 1] + 1 : nstrips;
+        *s0 = tid ? strip_at(id, nstrips, strip_from(b->y[tid], y0, hs, all)) : 0;
+        *s1 = tid + 1 < nth ? strip_at(id, nstrips, strip_from(b->y[tid + 1], y0, hs, all)) : nstrips;
         return;
     }
     *s0 = (int)((int64_t)nstrips * tid / nth); *s1 = (int)((int64_t)nstrips * (tid + 1) / nth);

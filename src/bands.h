@@ -29,8 +29,9 @@ static inline void bands_invalidate(Ensemble *e) { e->bands.np = -1; }
  * is order[k] for the order returned, or k itself when it returns NULL. */
 const int *bands_mine(const Ensemble *e, int *k0, int *k1);
 
-/* In a parallel region: the strips [*s0, *s1) this thread works on, of nstrips strips of height
- * hs stacked from y0 (those that lie in its band). */
-void bands_strips(const Ensemble *e, double y0, double hs, int nstrips, int *s0, int *s1);
+/* In a parallel region: the strips [*s0, *s1) this thread works on (those that lie in its band),
+ * of nstrips strips of height hs stacked from y0: strip s is the id[s]-th of them (increasing;
+ * id NULL: the s-th), for a grid that keeps only some strips (grid.h). */
+void bands_strips(const Ensemble *e, double y0, double hs, const int *id, int nstrips, int *s0, int *s1);
 
 #endif

@@ -33,10 +33,10 @@ void contact_free(Contact *c)
     struct ContactSnap *sn = c->snap;
     if (sn) {
         free(sn->id); free(sn->start); free(sn->count); free(sn->edits); free(sn->newstart); free(sn->smap);
-        free(sn->changed); free(sn->mark); free(sn->marked); free(sn->dirty); free(sn->dv); free(sn->dv_at); free(sn->sel); free(sn->mean); free(sn->wander);
+        free(sn->changed); free(sn->mark); free(sn->hkey); free(sn->hval); free(sn->marked); free(sn->dirty); free(sn->dv); free(sn->dv_at); free(sn->sel); free(sn->mean); free(sn->wander);
         free(sn);
     }
-    free(c->work); free(c->u); free(c->strip); free(c->done); free(c->wander);
+    free(c->work); free(c->u); free(c->strip); free(c->strip_id); free(c->done); free(c->wander);
     memset(c, 0, sizeof *c);
 }
 
@@ -128,6 +128,16 @@ static int first_slot_at(const Grid *g, int b, int end, int k)
     return b;
 }
 
+/* Drops the repeats from the n edges (k, k1) at r, sorted by k (pairs of ints); returns how many
+ * are left. */
+static int dedupe_edges(int *r, int n)
+{
+    int u = 0;
+    for (int a = 0; a < n; a++)
+        if (!u || r[2 * a] != r[2 * (u - 1)]) { r[2 * u] = r[2 * a]; r[2 * u + 1] = r[2 * a + 1]; u++; }
+    return u;
+}
+
 /* The pairs of the vertices of strip s, from the grid (see contact.h); with skin >= 0, also
  * appends the strip's part of the neighbour list to the thread's stream. */
 static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy,
@@ -135,38 +145,47 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
 {
     const Grid *g = &c->grid;
     struct ContactWork *wk = &c->work[tid];
-    const double reach = params_reach(P), h = P->h, reach2[2] = { reach * reach, h * h };
+    const double reach = params_reach(P), h = P->h, reach2[2] = { reach * reach, h * h }, cs = g->cs;
     const double sk = skin > 0 ? skin : 0, list2[2] = { (reach + sk) * (reach + sk), (h + sk) * (h + sk) };
-    const int nx = g->nx, keep = skin >= 0;
+    const int keep = skin >= 0;
     struct ContactStrip *st = keep ? &c->strip[strip] : NULL;
     if (keep) st->n = 0;
+    GridRows rows = { 0 };
+    int hint[3] = { 0, 0, 0 }, ns = 0, sb[9], se[9];   /* (hint: the vertices come in walk order, mostly growing search keys) */
+    double sx[9], sy[9];   /* the stencil's occupied cells: their edges gs[sb .. se), their corners from the vertex cell's */
+    int64_t cell = -1;
     /* the strip's vertices, cell by cell */
-    for (int m = g->vstrip[strip], cell = -1, x0 = 0, x1 = 0, y0 = 0, y1 = 0; m < g->vstrip[strip + 1]; m++) {
-        int i = g->vitems[m], vc = grid_cell(g, e->x[i], e->y[i]);
-        if (vc != cell) {   /* a new cell: its stencil */
+    for (int m = g->vstrip[strip]; m < g->vstrip[strip + 1]; m++) {
+        int i = g->vitems[m], ix, iy;
+        int64_t vc = grid_cell(g, e->x[i], e->y[i], &ix, &iy);
+        if (vc != cell) {   /* a new search cell: its stencil */
             cell = vc;
-            int nst = grid_stencil(g, cell, &x0, &x1, &y0, &y1);
+            int nst = grid_rows(g, ix, iy, hint, &rows);
             PH_RESERVE(wk->cand, wk->cand_cap, nst);
+            ns = 0;
+            for (int r = 0; r < rows.n; r++)
+                for (int q = rows.b[r]; q < rows.e[r]; q++)
+                    if (g->start[q + 1] > g->start[q]) {
+                        sb[ns] = g->start[q]; se[ns] = g->start[q + 1];
+                        sx[ns] = (double)(grid_key(g, q) - rows.base[r] - ix) * cs; sy[ns++] = rows.dy[r] * cs;
+                    }
         }
         int *cand = wk->cand;
         int p = e->pid[i], rigid = e->rigid[p], nc = 0;
         int s0 = e->start[p], n0 = e->count[p], iprev = i == s0 ? s0 + n0 - 1 : i - 1;
-        double px = e->x[i], py = e->y[i];
+        double px = e->x[i], py = e->y[i], ox = px - g->x0 - ix * cs, oy = py - g->y0 - iy * cs;   /* (from its cell's corner) */
         /* the edges within reach (h within one polygon; plus the skin for the list), with the
          * closest point of each; the edges that end at i never act on it. First the cheap test
-         * of grid_scan (the circle around the edge's midpoint), one stencil row at a time, then
-         * the projection in double precision. */
-        if (what == WANT_NEIGHBORS)   /* only other polygons count: skip p's own edges, cell by cell */
-            for (int y = y0; y <= y1; y++)
-                for (int cl = y * nx + x0; cl <= y * nx + x1; cl++) {
-                    int b = g->cell_start[cl], end = g->cell_start[cl + 1];
-                    int lo = first_slot_at(g, b, end, s0), hi = first_slot_at(g, lo, end, s0 + n0);
-                    nc = grid_scan(g, b, lo, i, iprev, px, py, s0, n0, h, reach, cand, nc);
-                    nc = grid_scan(g, hi, end, i, iprev, px, py, s0, n0, h, reach, cand, nc);
-                }
-        else
-            for (int y = y0; y <= y1; y++)
-                nc = grid_scan(g, g->cell_start[y * nx + x0], g->cell_start[y * nx + x1 + 1], i, iprev, px, py, s0, n0, h + sk, reach + sk, cand, nc);
+         * of grid_scan (the circle around the edge's midpoint), one stencil cell at a time, in
+         * coordinates from that cell's corner, then the projection in double precision. */
+        for (int k = 0; k < ns; k++) {
+            const float fx = (float)(ox - sx[k]), fy = (float)(oy - sy[k]);
+            if (what == WANT_NEIGHBORS) {   /* only other polygons count: skip p's own edges, cell by cell */
+                int lo = first_slot_at(g, sb[k], se[k], s0), hi = first_slot_at(g, lo, se[k], s0 + n0);
+                nc = grid_scan(g, sb[k], lo, i, iprev, fx, fy, s0, n0, h, reach, cand, nc);
+                nc = grid_scan(g, hi, se[k], i, iprev, fx, fy, s0, n0, h, reach, cand, nc);
+            } else nc = grid_scan(g, sb[k], se[k], i, iprev, fx, fy, s0, n0, h + sk, reach + sk, cand, nc);
+        }
         if (keep) PH_RESERVE(st->rec, st->cap, st->n + 2 + 2 * (size_t)nc);
         int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0, wrap = 0;
         for (int a = 0; a < nc; a++) {
@@ -179,8 +198,15 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
             wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
             wrap |= k1 < k;
         }
+        if (g->pieces) {   /* (an edge in pieces may have come from several cells: once each, in slot order) */
+            if (nl) { record_sort(rec + 2, nl); nl = dedupe_edges(rec + 2, nl); }
+            near_sort(wk->near, nn);
+            int u = 0;
+            for (int a = 0; a < nn; a++)
+                if (!u || wk->near[a].k != wk->near[u - 1].k) wk->near[u++] = wk->near[a];
+            nn = u;
+        } else near_sort(wk->near, nn);   /* (in slot order, as a record keeps them) */
         if (nl) { rec[0] = i; rec[1] = nl; st->n += 2 + 2 * (size_t)nl; record_sort(rec + 2, nl); }
-        near_sort(wk->near, nn);   /* (in slot order, as a record keeps them) */
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
         else vertex_forces(c, e, P, efx, efy, tid, what == WANT_ENERGY, i, rigid, nn, wrap);
     }
@@ -248,7 +274,8 @@ static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *e
         tid = omp_get_thread_num();
 #endif
         int s0, s1;   /* this thread's strips: those of its band (bands.h) */
-        bands_strips(e, from_list ? c->list_y0 : c->grid.y0, GRID_STRIP * (from_list ? c->list_cs : c->grid.cs), nstrips, &s0, &s1);
+        if (from_list) bands_strips(e, c->list_y0, GRID_STRIP * c->list_cs, c->strip_id, nstrips, &s0, &s1);
+        else bands_strips(e, c->grid.y0, GRID_STRIP * c->grid.wcs, c->grid.strip_id, nstrips, &s0, &s1);
         int last = -1;   /* (the band's last even strip) */
         for (int s = s0 + (s0 & 1); s < s1; s += 2) {
             run_strip(c, e, P, efx, efy, s, tid, from_list, what, skin);
@@ -270,19 +297,24 @@ static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *e
 static void from_grid(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy, double lmax,
                       double skin, int what, double *energy, int transient)
 {
-    /* the midpoint of an interacting edge is within lmax / 2 + reach of P: with cells that large
-     * (and a margin against rounding) it lies in P's 3x3 cells */
-    grid_build(&c->grid, e, (0.5 * lmax + params_reach(P) + (skin > 0 ? skin : 0)) * (1 + 1e-9));
+    /* the midpoint of an interacting edge (or piece) at most lc long is within lc / 2 + reach of
+     * P: with cells that large (and a margin against rounding) it lies in P's 3x3 cells. A list's
+     * cells serve every edge (lmax: at least the longest); a grid of its own serves the edges up
+     * to the longest that remodeling leaves, and longer ones (a division's cut, until the next
+     * step remodels it) in pieces. */
+    double lc = skin >= 0 ? lmax : fmin(lmax, P->lmax);
+    grid_build(&c->grid, e, (0.5 * lc + params_reach(P) + (skin > 0 ? skin : 0)) * (1 + 1e-9), lc, 1);
     if (transient) grid_release(&c->grid, 0);
     contact_reserve_threads(c, what);
     if (what == WANT_ENERGY) {   /* (tests only: the per-vertex energies; vertices in gaps own none) */
         c->u = ph_realloc(c->u, (size_t)e->nv_used * sizeof *c->u);
         for (int i = 0; i < e->nv_used; i++) c->u[i] = 0;
     }
-    int nstrips = grid_strips(&c->grid);
+    int nstrips = c->grid.nstrips;
     if (skin >= 0) {
         contact_reserve_strips(c, nstrips);
         c->nstrips = nstrips;
+        memcpy(c->strip_id, c->grid.strip_id, (size_t)nstrips * sizeof *c->strip_id);
     }
     each_strip(c, e, P, efx, efy, nstrips, 0, what, skin);
     if (what == WANT_ENERGY) {
@@ -353,8 +385,8 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
     c->list_skin = skin;
     c->list_reach = reach;
     c->list_h = P->h;
-    c->list_extent = fmax(fmax(fabs(g->x0), fabs(g->y0)), fmax(fabs(g->x0 + g->nx * g->cs), fabs(g->y0 + g->ny * g->cs)));
-    c->list_x0 = g->x0; c->list_y0 = g->y0; c->list_cs = g->cs; c->list_inv = g->inv; c->list_nx = g->nx; c->list_ny = g->ny;
+    c->list_extent = fmax(fmax(fabs(g->x0), fabs(g->y0)), fmax(fabs(g->x0 + g->wnx * g->wcs), fabs(g->y0 + g->wny * g->wcs)));
+    c->list_x0 = g->x0; c->list_y0 = g->y0; c->list_cs = g->wcs; c->list_inv = 1 / g->wcs; c->list_nx = g->wnx; c->list_ny = g->wny;
     c->list_lcell = lcell;
     c->moved = c->wander_max = c->lazy = 0;
     c->flow_helps = 1;

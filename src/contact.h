@@ -10,8 +10,10 @@
  * with the two adjacent edges, which lie in the same short list.
  *
  * Strips: the edges are binned by their midpoint in cells of side lmax / 2 + reach, so the edges
- * that can reach a vertex have their midpoints in the vertex's 3x3 cells, and the grid rows are
- * cut into strips of GRID_STRIP (four) rows. A vertex P in a strip writes its own force and the
+ * that can reach a vertex have their midpoints in the vertex's 3x3 cells, and the rows of the
+ * walk cells (grid.h: as large or larger) are cut into strips of GRID_STRIP (four) rows, of which
+ * the grid keeps those next to its vertices (a table; strips two apart in it are at least two
+ * apart in the plane). A vertex P in a strip writes its own force and the
  * reactions on the ends of the edges it touches, which are at most lmax + reach (less than two
  * cells) away from P, so strips two apart never write the same vertex. Each thread takes the
  * strips of its band of the ensemble (bands.h) and runs every odd strip after both its even
@@ -47,7 +49,8 @@
  * two apart are 4 cells >= 2 lmax + 4 (reach + skin) apart, so the sums stay race-free. The list
  * is rebuilt when a vertex may have left its strip's band (absolute motion), an edge is longer
  * than the build's cells allow, or too many vertices would get new records (half of them, an
- * eighth from 65,536 vertices on). */
+ * eighth from 65,536 vertices on), or a vertex is in a strip that the build's table lacks, or the
+ * marks of a sparse grid would visit more than 16 cells per vertex. */
 #ifndef PH_CONTACT_H
 #define PH_CONTACT_H
 #include "ensemble.h"
@@ -65,6 +68,7 @@ typedef struct Contact {
     int keep_records;         /* keep the pairs of the next evaluation (contact_keep_records) */
     double *u;                /* pair energy owned by each vertex (allocated when requested) */
     struct ContactStrip *strip;   /* the list's strips (see above) */
+    int *strip_id;                /* their real strip numbers (grid.h: the table of the build's grid) */
     int nstrips, strips_cap;
     struct ContactDone *done;     /* per strip: the last walk that has run it (set for even strips) */
     int done_cap;
@@ -73,7 +77,7 @@ typedef struct Contact {
     int list_ok;              /* a list exists (contact_forces_step built it) */
     uint64_t list_layout;     /* Ensemble.layout its slot numbers refer to */
     double list_skin, list_reach, list_h, list_extent;   /* its skin and reach; largest |coordinate| */
-    double list_x0, list_y0, list_cs, list_inv;   /* the build's grid: origin, cell side and its inverse, nx * ny cells */
+    double list_x0, list_y0, list_cs, list_inv;   /* the build's walk cells: origin, side and its inverse, nx * ny of them */
     int list_nx, list_ny;
     double list_lcell;        /* the longest edge its cells allow */
     double moved;             /* bound on how far any vertex moved since it was built */
@@ -138,7 +142,9 @@ int contact_saved_state(const Contact *c);
 
 /* Writes the list section of a checkpoint: int32 state, and for state 1 the list's skin, reach,
  * h, extent, motion, grid origin x0, y0, cell side, longest edge, flow (6), lazy motion,
- * whether the flow helps and the step of the last patch for motion alone (doubles), int32 nx, ny, strips, then per strip an int64 length and its ints, then the
+ * whether the flow helps and the step of the last patch for motion alone (doubles), int32 nx, ny, strips,
+ * when the strips are fewer than the ny / GRID_STRIP (rounded up) of the grid (a sparse grid's
+ * table) their int32 real numbers, then per strip an int64 length and its ints, then the
  * snapshot: int32 polygons, int64 next id, and per polygon int64 id, int32 start (slots numbered as if the polygons lay contiguously), count, edits,
  * double wander. Each piece goes through put(out, bytes, n), the checkpoint's writer (which
  * checksums it and keeps the first error). */

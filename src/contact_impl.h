@@ -28,10 +28,11 @@ typedef struct Near {
 /* What a walk over the strips does for each vertex. */
 enum { WANT_FORCES, WANT_ENERGY, WANT_NEIGHBORS };
 
-/* A patch's candidate edge k -> next(k), or a vertex k that gets a new record: its cell (of the
- * midpoint, or of the vertex), and for an edge its midpoint from the grid's origin and half its
- * length in single precision, for a cheap first test as in grid_scan. */
-typedef struct Sel { int cell, k; float x, y, r; } Sel;
+/* A patch's candidate edge k -> next(k), or a vertex k that gets a new record: its cell of the
+ * build's walk grid (of the midpoint, or of the vertex), and for an edge its midpoint relative to
+ * that cell's lower left corner and half its length in single precision, for a cheap first test
+ * as in grid_scan. */
+typedef struct Sel { int64_t cell; int k; float x, y, r; } Sel;
 
 /* The work space of one thread. */
 struct ContactWork {
@@ -63,9 +64,13 @@ struct ContactSnap {
     int *newstart;              /* per polygon of the snapshot: its start now, or -1: changed or gone */
     int *smap, smap_cap;        /* per slot of the snapshot: its slot now, or -1 */
     int *changed, changed_cap;  /* the polygons that are new or changed */
-    unsigned char *mark;        /* per cell of the build's grid: 1 within reach + skin of a changed */
-    int mark_cap;               /* polygon's box, 2 next to such a cell */
-    int *marked, marked_n, marked_cap;
+    unsigned char *mark;        /* per cell of the build's grid: 3 within reach + skin of a changed */
+    int mark_cap;               /* polygon's box, 2 next to such a cell, 1 next to those */
+    int64_t *hkey;              /* a sparse grid's marks instead: a hash table of the marked cells */
+    unsigned char *hval;        /* (key -1: a free place), hcap places (a power of 2) */
+    int hcap, sparse;           /* sparse: the marks are in the hash table */
+    int64_t *marked;            /* the marked cells */
+    int marked_n, marked_cap;
     unsigned char *dirty;       /* per slot: gets a new record */
     int dirty_cap;
     Sel *dv;                    /* those vertices by (cell, slot): strip s has dv[dv_at[s] .. dv_at[s + 1]) */
@@ -123,13 +128,15 @@ DEFINE_SLOT_SORT(near_sort, Near)
 /* Sorts the n edges (k, k1) at r (pairs of ints) by k. */
 static inline void record_sort(int *r, int n) { edge_sort((RecEdge *)r, n); }
 
-/* The cell of the build's grid that holds (x, y), clamped like grid_cell; and its row. */
-static inline int list_cell(const Contact *c, double x, double y, int *row)
+/* The cell of the build's walk grid that holds (x, y), clamped like grid_cell: its key, column
+ * and row. */
+static inline int64_t list_cell(const Contact *c, double x, double y, int *col, int *row)
 {
     double fx = (x - c->list_x0) * c->list_inv, fy = (y - c->list_y0) * c->list_inv;
     int ix = fx < 0 ? 0 : fx >= c->list_nx ? c->list_nx - 1 : (int)fx, iy = fy < 0 ? 0 : fy >= c->list_ny ? c->list_ny - 1 : (int)fy;
+    if (col) *col = ix;
     if (row) *row = iy;
-    return iy * c->list_nx + ix;
+    return (int64_t)iy * c->list_nx + ix;
 }
 
 /* Room for the list's strip table of n strips (a strip keeps its buffer for the next build). */

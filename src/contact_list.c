@@ -10,6 +10,7 @@ void contact_reserve_strips(Contact *c, int n)
 {
     if (n <= c->strips_cap) return;
     c->strip = ph_realloc(c->strip, (size_t)n * sizeof *c->strip);
+    c->strip_id = ph_realloc(c->strip_id, (size_t)n * sizeof *c->strip_id);
     memset(c->strip + c->strips_cap, 0, (size_t)(n - c->strips_cap) * sizeof *c->strip);
     c->strips_cap = n;
 }
@@ -126,7 +127,7 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
 /* The first of the sorted edges sel[from .. n) in a cell >= cell, for a cell at or after the one
  * whose first edge is sel[from]: galloping from there, since successive calls look a little
  * further each time. */
-static int sel_lower(const Sel *sel, int from, int n, int cell)
+static int sel_lower(const Sel *sel, int from, int n, int64_t cell)
 {
     int lo = from, step = 1;
     while (lo + step < n && sel[lo + step].cell < cell) { lo += step; step *= 2; }
@@ -142,17 +143,22 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
                         const Sel *dv, int ndv, const Sel *sel, int nsel)
 {
     const double reach = params_reach(P), skin = c->list_skin, list2[2] = { (reach + skin) * (reach + skin), (P->h + skin) * (P->h + skin) };
-    const float margin = (float)(1e-5 * c->list_cs + 64 * ldexp(c->list_extent + c->moved + c->list_nx * c->list_cs + c->list_ny * c->list_cs, -24));
+    const double cs = c->list_cs;
+    /* (coordinates from a cell's corner, up to a few cells, a vertex that left the grid's box up
+     * to `moved` beyond its clamped cell; the corners rounded far from the origin) */
+    const float margin = (float)(1e-5 * cs + 64 * ldexp(8 * cs + c->moved, -24) + ldexp(c->list_extent + c->moved + 8 * cs, -46));
     const float lim0[2] = { (float)(reach + skin) + margin, (float)(P->h + skin) + margin };
-    const int nx = c->list_nx;
-    int from[3] = { 0 }, to[3] = { 0 }, cell = -1, at[3] = { 0 };   /* (at: where row r's search starts) */
+    const int64_t nx = c->list_nx;
+    int from[3] = { 0 }, to[3] = { 0 }, at[3] = { 0 }, cx = 0, row = 0;   /* (at: where row r's search starts) */
+    int64_t cell = -1;
     for (int d = 0; d < ndv; d++) {
         int i = dv[d].k;
         if (dv[d].cell != cell) {   /* a new cell: the ranges of its stencil's rows */
             cell = dv[d].cell;
-            int row = cell / nx, cx = cell - row * nx, x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < nx ? cx + 1 : cx;
+            row = (int)(cell / nx); cx = (int)(cell - row * nx);
+            int x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < nx ? cx + 1 : cx;
             for (int r = 0; r < 3; r++) {
-                int y = row - 1 + r;
+                int64_t y = row - 1 + r;
                 from[r] = to[r] = 0;
                 if (y < 0 || y >= c->list_ny) continue;
                 from[r] = at[r] = sel_lower(sel, at[r], nsel, y * nx + x0);
@@ -160,14 +166,16 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
             }
         }
         int p = e->pid[i], rigid = e->rigid[p], s0 = e->start[p], n0 = e->count[p], iprev = ens_prev(e, i);
-        double px = e->x[i], py = e->y[i];
-        float fx = (float)(px - c->list_x0), fy = (float)(py - c->list_y0);
+        double px = e->x[i], py = e->y[i], ox = px - c->list_x0 - cx * cs, oy = py - c->list_y0 - row * cs;
+        const float fx[3] = { (float)(ox + cs), (float)ox, (float)(ox - cs) };   /* (from the corner of column cx - 1, cx, cx + 1) */
         size_t at = st->n, nl = 0;
-        for (int r = 0; r < 3; r++)
+        for (int r = 0; r < 3; r++) {
+            const int64_t base = (int64_t)(row - 1 + r) * nx + cx - 1;   /* (the key of column cx - 1 in row r) */
+            const float fy = (float)(oy - (r - 1) * cs);
             for (int a = from[r]; a < to[r]; a++) {
                 const Sel *q = &sel[a];
                 int k = q->k, same = (unsigned)(k - s0) < (unsigned)n0;
-                float dx = fx - q->x, dy = fy - q->y, lim = q->r + lim0[same];
+                float dx = fx[q->cell - base] - q->x, dy = fy - q->y, lim = q->r + lim0[same];
                 if (dx * dx + dy * dy >= lim * lim || k == i || k == iprev || (!same && rigid && e->rigid[e->pid[k]])) continue;
                 double w, gx, gy;
                 int k1 = ens_next(e, k);
@@ -176,6 +184,7 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
                 st->rec[at + 2 + 2 * nl] = k; st->rec[at + 3 + 2 * nl] = k1;
                 nl++;
             }
+        }
         if (nl) { st->rec[at] = i; st->rec[at + 1] = (int)nl; st->n = at + 2 + 2 * nl; record_sort(st->rec + at + 2, (int)nl); }
     }
 }
@@ -191,10 +200,69 @@ static void adopt_wander(Contact *c, int np)
     for (int p = 0; p < np; p++) c->wander_max = fmax(c->wander_max, c->wander[p]);
 }
 
+/* The marks of the cells: a byte per cell of the build's grid where the grid has few cells (as
+ * many as 16 per vertex), else a hash table (open addressing, Fibonacci hashing) of the marked
+ * cells only, so that their memory and time follow the marked cells, not the grid's extent. */
+static inline size_t mark_home(int64_t cell, int hcap) { return (size_t)(((uint64_t)cell * 0x9E3779B97F4A7C15ull) >> 32) & (size_t)(hcap - 1); }
+
+/* The mark of a cell (0: none). */
+static inline int mark_get(const struct ContactSnap *sn, int64_t cell)
+{
+    if (!sn->sparse) return sn->mark[cell];
+    if (!sn->hcap) return 0;   /* (nothing marked) */
+    for (size_t h = mark_home(cell, sn->hcap);; h = (h + 1) & (size_t)(sn->hcap - 1))
+        if (sn->hkey[h] == cell || sn->hkey[h] < 0) return sn->hkey[h] < 0 ? 0 : sn->hval[h];
+}
+
+/* Raises the mark of a cell to level. */
+static void mark_raise(struct ContactSnap *sn, int64_t cell, int level)
+{
+    if (!sn->sparse) {
+        if (!sn->mark[cell]) { PH_RESERVE(sn->marked, sn->marked_cap, sn->marked_n + 1); sn->marked[sn->marked_n++] = cell; }
+        if (level > sn->mark[cell]) sn->mark[cell] = (unsigned char)level;
+        return;
+    }
+    if (2 * ((int64_t)sn->marked_n + 1) > sn->hcap) {   /* (at most half full: twice as large, the marks moved over) */
+        int old = sn->hcap, cap = old ? 2 * old : 1024;
+        int64_t *key = sn->hkey;
+        unsigned char *val = sn->hval;
+        sn->hkey = ph_realloc(NULL, (size_t)cap * sizeof *sn->hkey);
+        sn->hval = ph_realloc(NULL, (size_t)cap);
+        sn->hcap = cap;
+        for (int h = 0; h < cap; h++) sn->hkey[h] = -1;
+        for (int h = 0; h < old; h++)
+            if (key[h] >= 0) {
+                size_t at = mark_home(key[h], cap);
+                while (sn->hkey[at] >= 0) at = (at + 1) & (size_t)(cap - 1);
+                sn->hkey[at] = key[h]; sn->hval[at] = val[h];
+            }
+        free(key); free(val);
+    }
+    size_t h = mark_home(cell, sn->hcap);
+    while (sn->hkey[h] >= 0 && sn->hkey[h] != cell) h = (h + 1) & (size_t)(sn->hcap - 1);
+    if (sn->hkey[h] < 0) {
+        sn->hkey[h] = cell; sn->hval[h] = 0;
+        PH_RESERVE(sn->marked, sn->marked_cap, sn->marked_n + 1);
+        sn->marked[sn->marked_n++] = cell;
+    }
+    if (level > sn->hval[h]) sn->hval[h] = (unsigned char)level;
+}
+
+static void clear_marks(struct ContactSnap *sn)
+{
+    if (sn->sparse) {   /* (the whole table; one much larger than this patch needed is given back) */
+        if (sn->hcap > 8 * sn->marked_n + 4096) { free(sn->hkey); free(sn->hval); sn->hkey = NULL; sn->hval = NULL; sn->hcap = 0; }
+        for (int h = 0; h < sn->hcap; h++) sn->hkey[h] = -1;
+    } else
+        for (int k = 0; k < sn->marked_n; k++) sn->mark[sn->marked[k]] = 0;
+    sn->marked_n = 0;
+}
+
 /* Marks the cells within r of the bounding box of polygon p (level 3: their vertices get new
  * records), the cells next to them (2: the candidate edges' midpoints lie there) and the cells
- * next to those (1: the candidate edges' first ends lie there, an edge being shorter than a cell). */
-static void mark_around(Contact *c, const Ensemble *e, int p, double r)
+ * next to those (1: the candidate edges' first ends lie there, an edge being shorter than a cell).
+ * Returns the cells it visited. */
+static int64_t mark_around(Contact *c, const Ensemble *e, int p, double r)
 {
     struct ContactSnap *sn = c->snap;
     double xmin = INFINITY, ymin = INFINITY, xmax = -INFINITY, ymax = -INFINITY;
@@ -203,20 +271,21 @@ static void mark_around(Contact *c, const Ensemble *e, int p, double r)
         xmin = x < xmin ? x : xmin; xmax = x > xmax ? x : xmax;
         ymin = y < ymin ? y : ymin; ymax = y > ymax ? y : ymax;
     }
-    int r0, r1, c0 = list_cell(c, xmin - r, ymin - r, &r0), c1 = list_cell(c, xmax + r, ymax + r, &r1);
-    c0 -= r0 * c->list_nx; c1 -= r1 * c->list_nx;
+    int r0, r1, c0, c1;
+    list_cell(c, xmin - r, ymin - r, &c0, &r0);
+    list_cell(c, xmax + r, ymax + r, &c1, &r1);
+    int64_t visited = 0;
     for (int y = r0 > 1 ? r0 - 2 : 0; y <= r1 + 2 && y < c->list_ny; y++)
-        for (int x = c0 > 1 ? c0 - 2 : 0; x <= c1 + 2 && x < c->list_nx; x++) {
-            int cell = y * c->list_nx + x, dy = y < r0 ? r0 - y : y > r1 ? y - r1 : 0, dx = x < c0 ? c0 - x : x > c1 ? x - c1 : 0;
-            int level = 3 - (dx > dy ? dx : dy);
-            if (!sn->mark[cell]) { PH_RESERVE(sn->marked, sn->marked_cap, sn->marked_n + 1); sn->marked[sn->marked_n++] = cell; }
-            if (level > sn->mark[cell]) sn->mark[cell] = (unsigned char)level;
+        for (int x = c0 > 1 ? c0 - 2 : 0; x <= c1 + 2 && x < c->list_nx; x++, visited++) {
+            int dy = y < r0 ? r0 - y : y > r1 ? y - r1 : 0, dx = x < c0 ? c0 - x : x > c1 ? x - c1 : 0;
+            mark_raise(sn, (int64_t)y * c->list_nx + x, 3 - (dx > dy ? dx : dy));
         }
+    return visited;
 }
 
 /* Sorts a[0 .. n) by cell, keeping the order of equal cells (LSD radix sort, 11 bits a pass,
  * through b); cells are below ncell. */
-static void sort_by_cell(Sel *a, Sel *b, int n, int ncell)
+static void sort_by_cell(Sel *a, Sel *b, int n, int64_t ncell)
 {
     Sel *from = a, *to = b;
     for (int shift = 0; shift == 0 || (ncell - 1) >> shift; shift += 11) {
@@ -227,12 +296,6 @@ static void sort_by_cell(Sel *a, Sel *b, int n, int ncell)
         Sel *swap = from; from = to; to = swap;
     }
     if (from != a) memcpy(a, from, (size_t)n * sizeof *a);
-}
-
-static void clear_marks(struct ContactSnap *sn)
-{
-    for (int k = 0; k < sn->marked_n; k++) sn->mark[sn->marked[k]] = 0;
-    sn->marked_n = 0;
 }
 
 /* Patches the list to the polygons of e (see contact.h), refreshing the polygons that have used a
@@ -271,17 +334,24 @@ static int match_polygons(Contact *c, const Ensemble *e, double refresh, long *n
     return nchanged;
 }
 
-/* Patch step 2: the cells around the changed polygons (mark_around). */
-static void mark_cells(Contact *c, const Ensemble *e, int nchanged, double r)
+/* Patch step 2: the cells around the changed polygons (mark_around), of a grid with nv vertices.
+ * Returns 0, or -1 when the marks of a sparse grid (one with more than 16 cells per vertex) would
+ * visit more cells than that (polygons with large boxes of empty cells): a rebuild costs less
+ * then. (A grid with fewer cells has its bytes: its marks cost at most its cells, as before.) */
+static int mark_cells(Contact *c, const Ensemble *e, int nchanged, double r, long nv)
 {
     struct ContactSnap *sn = c->snap;
-    int ncell = c->list_nx * c->list_ny;
-    if (ncell > sn->mark_cap) {
+    const int64_t ncell = (int64_t)c->list_nx * c->list_ny, most = 16 * (int64_t)nv + 1024;
+    sn->sparse = ncell > most;
+    if (!sn->sparse && ncell > sn->mark_cap) {
         sn->mark = ph_realloc(sn->mark, (size_t)ncell);
         memset(sn->mark + sn->mark_cap, 0, (size_t)(ncell - sn->mark_cap));
-        sn->mark_cap = ncell;
+        sn->mark_cap = (int)ncell;
     }
-    for (int k = 0; k < nchanged; k++) mark_around(c, e, sn->changed[k], r);
+    int64_t visited = 0;
+    for (int k = 0; k < nchanged && visited <= most; k++) visited += mark_around(c, e, sn->changed[k], r);
+    if (sn->sparse && visited > most) { clear_marks(sn); return -1; }
+    return 0;
 }
 
 /* Patch step 3: the vertices in the marked cells get new records (sn->dirty, and each thread's
@@ -302,19 +372,22 @@ static void select_vertices(Contact *c, const Ensemble *e, int nt, int *ndv, int
         struct ContactWork *wk = &c->work[tid];
         wk->dv_n = wk->sel_n = 0;
         for (int t = nth; t < nt && tid == 0; t++) c->work[t].dv_n = c->work[t].sel_n = 0;
-        int p0 = (int)((int64_t)e->np * tid / nth), p1 = (int)((int64_t)e->np * (tid + 1) / nth);
+        int p0 = (int)((int64_t)e->np * tid / nth), p1 = (int)((int64_t)e->np * (tid + 1) / nth), last = 0, mx0, my0;
+        int64_t at = -1;   /* (the last cell looked up, whose mark is `last`: a polygon's vertices share cells) */
         for (int p = p0; p < p1; p++)
             for (int i = e->start[p], end = i + e->count[p]; i < end; i++) {
                 int j = i + 1 < end ? i + 1 : e->start[p];
-                int vc = list_cell(c, e->x[i], e->y[i], NULL), mv = sn->mark[vc];
+                int64_t vc = list_cell(c, e->x[i], e->y[i], NULL, NULL);
+                int mv = vc == at ? last : mark_get(sn, vc);
+                at = vc; last = mv;
                 sn->dirty[i] = mv == 3;
                 if (!mv) continue;
                 if (mv == 3) { PH_RESERVE(wk->dv, wk->dv_cap, wk->dv_n + 1); wk->dv[wk->dv_n++] = (Sel){ vc, i, 0, 0, 0 }; }
                 double mx = 0.5 * (e->x[i] + e->x[j]), my = 0.5 * (e->y[i] + e->y[j]);
-                int mc = list_cell(c, mx, my, NULL);
-                if (sn->mark[mc] >= 2) {
+                int64_t mc = list_cell(c, mx, my, &mx0, &my0);
+                if (mark_get(sn, mc) >= 2) {   /* (the midpoint from its cell's corner) */
                     PH_RESERVE(wk->sel, wk->sel_cap, wk->sel_n + 1);
-                    wk->sel[wk->sel_n++] = (Sel){ mc, i, (float)(mx - c->list_x0), (float)(my - c->list_y0),
+                    wk->sel[wk->sel_n++] = (Sel){ mc, i, (float)(mx - c->list_x0 - mx0 * c->list_cs), (float)(my - c->list_y0 - my0 * c->list_cs),
                                                   (float)(0.5 * hypot(e->x[j] - e->x[i], e->y[j] - e->y[i])) };
                 }
             }
@@ -326,11 +399,13 @@ static void select_vertices(Contact *c, const Ensemble *e, int nt, int *ndv, int
 
 /* Patch step 4: the candidates (sn->sel) and the dirty vertices (sn->dv) joined in thread order
  * and sorted by (cell, slot); strips are runs of rows, so the dirty vertices of strip s are the
- * range sn->dv[dv_at[s] .. dv_at[s + 1]). */
-static void order_selection(Contact *c, int nt, int ndv, int nsel)
+ * range sn->dv[dv_at[s] .. dv_at[s + 1]). Returns 0, or -1 if a dirty vertex lies in a strip that
+ * the build's table does not have (grid.h: it keeps the strips next to its vertices, and a vertex
+ * that moved less than two cells stays in them). */
+static int order_selection(Contact *c, int nt, int ndv, int nsel)
 {
     struct ContactSnap *sn = c->snap;
-    int ncell = c->list_nx * c->list_ny;
+    const int64_t ncell = (int64_t)c->list_nx * c->list_ny, per = (int64_t)GRID_STRIP * c->list_nx;
     PH_RESERVE(sn->sel, sn->sel_cap, 2 * nsel);   /* (and the sorts' work space) */
     PH_RESERVE(sn->dv, sn->dv_cap, ndv);
     PH_RESERVE(sn->dv_at, sn->dv_at_cap, c->nstrips + 1);
@@ -344,11 +419,13 @@ static void order_selection(Contact *c, int nt, int ndv, int nsel)
     sort_by_cell(sn->sel, sn->sel + nsel, nsel, ncell);   /* (slot order within a cell: they were in slot order) */
     PH_RESERVE(sn->sel, sn->sel_cap, nsel + ndv);
     sort_by_cell(sn->dv, sn->sel + nsel, ndv, ncell);
-    for (int s = 0, a = 0; s <= c->nstrips; s++) {
-        while (a < ndv && sn->dv[a].cell / c->list_nx < s * GRID_STRIP) a++;
+    int a = 0;
+    for (int s = 0; s < c->nstrips; s++) {
         sn->dv_at[s] = a;
+        while (a < ndv && sn->dv[a].cell / per == c->strip_id[s]) a++;
     }
-    sn->dv_at[c->nstrips] = ndv;
+    sn->dv_at[c->nstrips] = a;
+    return a < ndv ? -1 : 0;
 }
 
 /* Patch step 5: each slot of the snapshot -> its slot now (-1: its polygon changed or vanished). */
@@ -369,7 +446,7 @@ static void renew_strips(Contact *c, const Ensemble *e, const Params *P, int nse
     #pragma omp parallel
     {
         int s0, s1;   /* (the strips of this thread's band, as in the walks over the list: bands.h) */
-        bands_strips(e, c->list_y0, GRID_STRIP * c->list_cs, c->nstrips, &s0, &s1);
+        bands_strips(e, c->list_y0, GRID_STRIP * c->list_cs, c->strip_id, c->nstrips, &s0, &s1);
         for (int s = s0; s < s1; s++) {
             struct ContactStrip *st = &c->strip[s];
             size_t w = 0;
@@ -401,14 +478,13 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
      * of 480,000 vertices new records raised a packing's peak memory by 11 % over a rebuild) */
     const long most = nv < GRID_LARGE ? nv / 2 : nv / 8;   /* (vertices, not slots: the same after a restart) */
     if (nvchanged > most) return -1;
-    mark_cells(c, e, nchanged, params_reach(P) + c->list_skin);
+    if (mark_cells(c, e, nchanged, params_reach(P) + c->list_skin, nv)) return -1;
     int nt = 1, ndv, nsel;   /* (the threads of this step: c->nthreads is the most any step has had) */
 #ifdef _OPENMP
     nt = omp_get_max_threads();
 #endif
     select_vertices(c, e, nt, &ndv, &nsel);
-    if (ndv > most) return -1;
-    order_selection(c, nt, ndv, nsel);
+    if (ndv > most || order_selection(c, nt, ndv, nsel)) return -1;
     map_slots(c->snap);
     renew_strips(c, e, P, nsel);
     contact_take_snapshot(c, e);
@@ -429,6 +505,7 @@ void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t
                      c->flow[0], c->flow[1], c->flow[2], c->flow[3], c->flow[4], c->flow[5], c->lazy, c->flow_helps, (double)c->motion_patch };
     int32_t n[4] = { c->list_nx, c->list_ny, c->nstrips, sn->np };
     put(out, d, sizeof d); put(out, n, 3 * sizeof *n);
+    if (c->nstrips && c->nstrips < (c->list_ny + GRID_STRIP - 1) / GRID_STRIP) put(out, c->strip_id, (size_t)c->nstrips * sizeof *c->strip_id);   /* (a table of some strips: their numbers) */
     /* Slots are written as if the snapshot's polygons lay contiguously (remodel.h leaves gaps
      * between them), so that the file does not depend on the gaps: a restarted run, whose
      * ensemble is contiguous, writes the same bytes as one never interrupted. */
@@ -515,10 +592,10 @@ static int numbers_ok(const double *d, const int32_t *n, const Params *P, int64_
     if (d[2] != P->h) return corrupt(why, len, "its h = %g is not this run's %g", d[2], P->h);
     if (!(d[8] > 0 && d[7] >= 0.5 * d[8] + d[1] + d[0]))
         return corrupt(why, len, "its cells of side %g are too small for its longest edge %g and the reach plus skin %g", d[7], d[8], d[1] + d[0]);
-    if (n[0] < 1 || n[1] < 1 || (int64_t)n[0] * n[1] >= INT32_MAX)
-        return corrupt(why, len, "its grid of %d x %d cells is out of range (1 to %d cells)", (int)n[0], (int)n[1], INT32_MAX - 1);
-    if (n[2] != ((int64_t)n[1] + GRID_STRIP - 1) / GRID_STRIP)
-        return corrupt(why, len, "its %d strips are not the %d rows of its grid in strips of %d", (int)n[2], (int)n[1], GRID_STRIP);
+    if (n[0] < 1 || n[1] < 1 || n[0] > GRID_MAX_CELLS || n[1] > GRID_MAX_CELLS)
+        return corrupt(why, len, "its grid of %d x %d cells is out of range (1 to %.0f across)", (int)n[0], (int)n[1], GRID_MAX_CELLS);
+    if (n[2] < 0 || n[2] > ((int64_t)n[1] + GRID_STRIP - 1) / GRID_STRIP)
+        return corrupt(why, len, "its %d strips are more than the %d rows of its grid in strips of %d", (int)n[2], (int)n[1], GRID_STRIP);
     double extent = fmax(fmax(fabs(d[5]), fabs(d[6])), fmax(fabs(d[5] + n[0] * d[7]), fabs(d[6] + n[1] * d[7])));
     if (d[3] != extent) return corrupt(why, len, "its extent %g is not that of its grid, %g", d[3], extent);
     double most = 2 * d[7] - d[1] - d[8] + 2 * P->h;
@@ -538,7 +615,7 @@ int contact_load(Contact *c, FILE *f, size_t left, const Params *P, int64_t step
 {
     int32_t state = 0, n[4] = { 0 };
     double d[18] = { 0 };
-    int *data = NULL;
+    int *data = NULL, *id = NULL;
     size_t *at = NULL;
     struct ContactSnap *sn = c->snap;
     contact_invalidate(c);
@@ -548,9 +625,17 @@ int contact_load(Contact *c, FILE *f, size_t left, const Params *P, int64_t step
     if (!state) return 0;
     if (fread(d, sizeof d, 1, f) != 1 || fread(n, sizeof *n, 3, f) != 3) return corrupt(why, whylen, "cut short");
     if (numbers_ok(d, n, P, step, why, whylen)) return -1;
-    /* (the cells and strips against the bytes of the file: a corrupt count cannot ask for all memory) */
-    int ok = (size_t)n[0] * (size_t)n[1] <= left * 64 + 64 && (size_t)n[2] <= left / sizeof(int64_t) &&
-             (at = malloc(((size_t)n[2] + 1) * sizeof *at)) != NULL && (data = malloc(left + sizeof *data)) != NULL;
+    /* the strip table: all strips of the grid, or some, whose numbers follow (grid.h: increasing,
+     * each of its place's parity); its length against the bytes of the file (a corrupt count
+     * cannot ask for all memory) */
+    const int strips = (int)(((int64_t)n[1] + GRID_STRIP - 1) / GRID_STRIP);
+    int ok = (size_t)n[2] <= left / sizeof(int64_t) && (at = malloc(((size_t)n[2] + 1) * sizeof *at)) != NULL &&
+             (data = malloc(left + sizeof *data)) != NULL && (id = malloc(((size_t)n[2] + 1) * sizeof *id)) != NULL;
+    if (ok && n[2] < strips) {
+        ok = fread(id, sizeof *id, (size_t)n[2], f) == (size_t)n[2];
+        for (int s = 0; ok && s < n[2]; s++) ok = id[s] >= (s ? id[s - 1] + 1 : 0) && (id[s] - s) % 2 == 0 && id[s] < strips;
+    } else
+        for (int s = 0; ok && s < n[2]; s++) id[s] = s;
     if (ok) at[0] = 0;
     for (int k = 0; ok && k < n[2]; k++) {
         int64_t len;
@@ -569,7 +654,7 @@ int contact_load(Contact *c, FILE *f, size_t left, const Params *P, int64_t step
     }
     sn->np = ok ? n[3] : 0;
     ok = ok && list_fits(sn, data, at, n[2]);
-    if (!ok) { free(data); free(at); sn->np = sn->nv = 0; return corrupt(why, whylen, "its records or polygons are cut short or do not fit together"); }
+    if (!ok) { free(data); free(at); free(id); sn->np = sn->nv = 0; return corrupt(why, whylen, "its records or polygons are cut short or do not fit together"); }
     sn->nv = sn->np ? sn->start[sn->np - 1] + sn->count[sn->np - 1] : 0;
     sn->next_id = next_id;
     contact_reserve_strips(c, n[2]);
@@ -581,7 +666,8 @@ int contact_load(Contact *c, FILE *f, size_t left, const Params *P, int64_t step
         st->n = len;
         for (size_t m = 0; m < len; m += 2 + 2 * (size_t)st->rec[m + 1]) record_sort(st->rec + m + 2, st->rec[m + 1]);   /* (files of earlier versions) */
     }
-    free(data); free(at);
+    if (n[2]) memcpy(c->strip_id, id, (size_t)n[2] * sizeof *id);
+    free(data); free(at); free(id);
     adopt_wander(c, sn->np);
     c->nstrips = n[2];
     c->list_ok = 1;

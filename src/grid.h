@@ -1,46 +1,85 @@
-/* The contact grid (paper 3.4, docs/model.md 2): vertices and edges binned into square cells by
- * a counting sort of slots, so that everything that looks for nearby edges scans a 3x3 stencil
- * of cells in contiguous memory. Built anew for each use; owned by the contact module, which
- * finds the pairs with it, and also used alone for the overlap check of the input (overlap.c).
+/* The contact grid (paper 3.4, docs/model.md 2): vertices and edges binned into square cells and
+ * sorted by cell, so that everything that looks for nearby edges scans a 3x3 stencil of cells in
+ * contiguous memory. Built anew for each use; owned by the contact module, which finds the pairs
+ * with it, and also used alone for the overlap check of the input and the frame check
+ * (grid_crossing). Its cost is linear in the vertices whatever the extent: only cells that hold
+ * something are stored, and the cells are as small as the caller asks.
  *
- * Layout: cells of side cs from (x0, y0), nx * ny of them, row-major. The edges (one per vertex
- * slot k, the edge k -> next(k)) are sorted by the cell of their midpoint, in slot order within a
- * cell, into gs: the edges of cell c are gs[cell_start[c] .. cell_start[c + 1]), so a row of a
- * stencil is one contiguous range. The vertex slots are sorted the same way by the cell of their
- * position into vitems, and the rows are cut into strips of GRID_STRIP rows: the vertices of
- * strip s are vitems[vstrip[s] .. vstrip[s + 1]) (the contact module's unit of parallel work). */
+ * Search cells: of side cs from (x0, y0) (the lowest coordinates), nx * ny of them; cell
+ * (ix, iy) has the key iy nx + ix, so keys run row by row, column by column within a row, with
+ * no bound on the extent (a 64-bit key; indices below 2^30). The edges (one per vertex slot k,
+ * the edge k -> next(k)) are sorted by the key of their midpoint's cell, in slot order within a
+ * cell, into gs. The cells are numbered by "entries": the edges of entry m are gs[start[m] ..
+ * start[m + 1]). A dense grid (nx ny small: at most the earlier grids' bound, see
+ * GRID_CELLS_PER_VERTEX, 4 times it below GRID_LARGE) has an entry per cell, entry = key, found
+ * by index; a sparse one an entry per occupied cell only, with its key in ckey (increasing),
+ * found by a search that gallops from the last answer (grid_lower). Either way the occupied
+ * cells of a row of a stencil are consecutive entries (grid_rows), whose edges are one
+ * contiguous range.
+ *
+ * Walk cells (with grid_build's walk): the vertex slots sorted by walk cell, in slot order within
+ * a cell, into vitems, the walk rows cut into strips of GRID_STRIP rows, the contact module's
+ * unit of parallel work (contact.h). The walk cells are the search cells, except where the
+ * earlier grids (which had at most GRID_CELLS_PER_VERTEX cells per vertex and enlarged the cells
+ * to stay below it) enlarged them at most GRID_WALK_ENLARGE times: the walk keeps those cells,
+ * so that the pair forces are summed in the same order as before and the runs of earlier
+ * versions are reproduced bit for bit. The strip table: strip s holds the vertices
+ * vitems[vstrip[s] .. vstrip[s + 1]) and is real strip strip_id[s] (walk rows / GRID_STRIP). A
+ * dense walk has them all, as before; a sparse one only the occupied strips, their neighbours
+ * (where a vertex may be at a later patch of the contact list) and fillers, so that strip_id[s]
+ * has the parity of s: strips two apart in the table are at least two real strips apart. */
 #ifndef PH_GRID_H
 #define PH_GRID_H
 #include "ensemble.h"
+#include <math.h>
 
-/* grid rows per strip: the parallel sort sorts strip by strip, and the contact module runs
- * strips two apart at once (see contact.h) */
+/* grid rows per strip: the contact module runs strips two apart at once (see contact.h) */
 enum { GRID_STRIP = 4 };
 
 /* A large ensemble: from this many vertex slots on, memory counts more than a little time. The
- * grid then sorts in parallel, has fewer cells per vertex and is released while the contact list
- * serves (grid_release), and a patch of the list renews at most an eighth of the vertices. */
+ * grid then sorts in parallel, keeps fewer dense cells per vertex and is released while the
+ * contact list serves (grid_release), and a patch of the list renews at most an eighth of the
+ * vertices. */
 enum { GRID_LARGE = 1 << 16 };
 
-/* Memory stays bounded by the vertex count: never more than GRID_CELLS_PER_VERTEX cells per
- * vertex (+16), or half that in a large ensemble, where memory matters more than the longer
- * scans of larger cells in a sparse ensemble; a vertex that escaped far away enlarges the cells
- * instead. */
+/* The earlier grids' bound, GRID_CELLS_PER_VERTEX cells per vertex (+16; half that in a large
+ * ensemble): it decides the walk cells (above), and where a dense grid is cheaper than a sparse
+ * one (4 times that below GRID_LARGE, where the memory is small). */
 enum { GRID_CELLS_PER_VERTEX = 4 };
+#define GRID_WALK_ENLARGE 2.0
 
-/* An edge in the grid: its midpoint relative to the grid origin and half its length (single
- * precision, for a cheap first test) and the slots k, k1 of its ends. */
+/* Cells across and up stay below this; beyond it (a vertex 2^30 cells away) the cells grow. */
+#define GRID_MAX_CELLS 1073741824.0
+
+/* An edge in the grid: its midpoint relative to the lower left corner of its cell and half its
+ * length (single precision, for a cheap first test) and the slots k, k1 of its ends. */
 typedef struct GridScan { float x, y, r; int k, k1; } GridScan;
 
 typedef struct Grid {
-    double x0, y0, cs, inv;   /* origin and side of the cells (inv = 1 / cs) */
-    int nx, ny, ncell_cap, nv_cap;
-    int *cell_start;          /* edges of cell c: gs[cell_start[c] .. cell_start[c + 1]) */
+    double x0, y0, cs, inv;   /* origin and side of the search cells (inv = 1 / cs) */
+    int nx, ny;               /* search cells across and up */
+    int dense;                /* 1: an entry per cell (entry = key); 0: per occupied cell */
+    int nentries;             /* entries of start, less one */
+    int64_t *ckey;            /* sparse: the key of each entry, increasing */
+    int *start;               /* edges of entry m: gs[start[m] .. start[m + 1]) */
     GridScan *gs;             /* the edges by cell of their midpoint, slot order within a cell */
     double scan_margin;       /* covers the rounding of the single-precision test */
-    int *cell;                /* sort keys by slot: the cell of each vertex, then of each edge's midpoint */
-    int *vitems;              /* the vertex slots sorted by the cell of their position */
-    int *vstrip, vstrip_cap;  /* the vertices of strip s: vitems[vstrip[s] .. vstrip[s + 1]) */
+    int nitems;               /* the edges' items: an edge, or the pieces of an edge longer than lpiece */
+    int pieces;               /* whether some edge is in pieces */
+    double lpiece;
+    int64_t *key;             /* sort keys by item: walk cells of the vertices, then search cells of the edges' items */
+    int *item, *piece;        /* per item: its slot (a vertex, or an edge's first end); the piece */
+    int *poff;                /* per polygon: its first vertex item; then its first edge item */
+    size_t poff_cap;
+    double wcs;               /* walk cells: side (>= cs), wnx * wny of them from (x0, y0) */
+    int wnx, wny;
+    int *vitems;              /* the vertex slots sorted by walk cell */
+    int nstrips;              /* the strip table: vitems[vstrip[s] .. vstrip[s + 1]), real strip strip_id[s] */
+    int *vstrip, *strip_id;
+    size_t start_cap, ckey_cap, strip_cap;
+    int item_cap, vcap;
+    int64_t *rkey;            /* work space of the sparse sort (radix): keys, slots, twice */
+    int *rslot, rcap;
     int *scount, *tmp;        /* work space of the parallel sort: counts per thread and strip, slots */
     size_t scount_cap;
     int tmp_cap;
@@ -49,44 +88,103 @@ typedef struct Grid {
 void grid_init(Grid *g);
 void grid_free(Grid *g);
 
-/* Bins all vertices, and all edges by their midpoints, into square cells of side >= cell_size
- * (larger where GRID_CELLS_PER_VERTEX demands it). */
-void grid_build(Grid *g, const Ensemble *e, double cell_size);
+/* Bins all edges by their midpoints into square cells of side cell_size (larger only beyond
+ * GRID_MAX_CELLS across, and by the rounding of coordinates far from the origin), and with walk,
+ * the vertices into walk cells and strips. cell_size serves edges up to lpiece long: a longer
+ * edge is binned as pieces of at most lpiece (grid_piece: each an item in gs, with the edge's
+ * ends), so that one long edge (a division's cut before remodeling) does not make every cell as
+ * large; unless the pieces would be more than 8 per vertex (an edge to a vertex that escaped
+ * far away): then edges are not cut, and the cells grow by the longest edge's excess over
+ * lpiece. lpiece INFINITY: cell_size serves every edge. */
+void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int walk);
 
-/* The number of strips of the built grid. */
-static inline int grid_strips(const Grid *g) { return (g->ny + GRID_STRIP - 1) / GRID_STRIP; }
-
-/* The cell of point (x, y): always computed by this one expression, so that the sort and the scan
- * agree (clamped: guards against rounding at the edges). */
-static inline int grid_cell(const Grid *g, double x, double y)
+/* The pieces edge (ex, ey) is binned as: 1, or as many as cut it into pieces at most lpiece long. */
+static inline int grid_pieces(double ex, double ey, double lpiece)
 {
-    int ix = (int)((x - g->x0) * g->inv), iy = (int)((y - g->y0) * g->inv);
-    ix = ix < 0 ? 0 : ix >= g->nx ? g->nx - 1 : ix;
-    iy = iy < 0 ? 0 : iy >= g->ny ? g->ny - 1 : iy;
-    return iy * g->nx + ix;
+    double l2 = ex * ex + ey * ey;
+    if (!(l2 > lpiece * lpiece)) return 1;
+    double n = ceil(sqrt(l2) / lpiece);
+    return n < 1e9 ? (int)n : 1000000000;
 }
 
-/* The 3x3 stencil of a cell, clipped to the grid: columns x0..x1 of rows y0..y1 (row y is the
- * items cell_start[y nx + x0] .. cell_start[y nx + x1 + 1]); returns how many edges it holds. */
-static inline int grid_stencil(const Grid *g, int cell, int *x0, int *x1, int *y0, int *y1)
+/* The midpoint and half length of piece q of n of the edge i -> j. */
+static inline void grid_piece(const Ensemble *e, int i, int j, int q, int n, double *mx, double *my, double *r)
 {
-    int nx = g->nx, cx = cell % nx, cy = cell / nx, n = 0;
-    *x0 = cx > 0 ? cx - 1 : 0; *x1 = cx + 1 < nx ? cx + 1 : cx;
-    *y0 = cy > 0 ? cy - 1 : 0; *y1 = cy + 1 < g->ny ? cy + 1 : cy;
-    for (int y = *y0; y <= *y1; y++) n += g->cell_start[y * nx + *x1 + 1] - g->cell_start[y * nx + *x0];
-    return n;
+    double ex = e->x[j] - e->x[i], ey = e->y[j] - e->y[i], t = (q + 0.5) / n;
+    *mx = n == 1 ? 0.5 * (e->x[i] + e->x[j]) : e->x[i] + t * ex;
+    *my = n == 1 ? 0.5 * (e->y[i] + e->y[j]) : e->y[i] + t * ey;
+    *r = 0.5 * sqrt(ex * ex + ey * ey) / n;
 }
 
-/* Appends to cand[nc..] the items among [jb, je) (a row of a stencil) whose edge's midpoint lies
- * within half its length plus a reach of (px, py), the reach being h for the edges of the
- * vertex's own polygon (slots s0 .. s0 + n0 - 1) and `reach` for the others; leaves out the two
- * edges that end at vertex i (iprev -> i, i -> next). Returns the new count. A cheap first test
- * in single precision, widened by scan_margin: the caller projects exactly. */
-int grid_scan(const Grid *g, int jb, int je, int i, int iprev, double px, double py,
+/* The search cell (*ix, *iy) of point (x, y) and its key: always computed by this one
+ * expression, so that the sort and the scans agree (clamped: guards against rounding at the
+ * edges). */
+static inline int64_t grid_cell(const Grid *g, double x, double y, int *ix, int *iy)
+{
+    double fx = (x - g->x0) * g->inv, fy = (y - g->y0) * g->inv;
+    int cx = fx < 0 ? 0 : fx >= g->nx ? g->nx - 1 : (int)fx, cy = fy < 0 ? 0 : fy >= g->ny ? g->ny - 1 : (int)fy;
+    *ix = cx; *iy = cy;
+    return (int64_t)cy * g->nx + cx;
+}
+
+/* The first entry whose key is >= key, searched from entry `from` (an earlier answer: galloping
+ * forward or back from there, so that a search for a nearby key costs a few comparisons). */
+static inline int grid_lower(const Grid *g, int64_t key, int from)
+{
+    if (g->dense) return (int)key;
+    const int64_t *ck = g->ckey;
+    int n = g->nentries, lo, hi, step = 1;
+    from = from < n ? from : n;
+    if (from < n && ck[from] < key) {   /* (after from: entries before lo are below key) */
+        lo = from + 1;
+        while (lo + step - 1 < n && ck[lo + step - 1] < key) { lo += step; step *= 2; }
+        hi = lo + step - 1 < n ? lo + step - 1 : n;
+    } else {   /* (at or before from: the answer is at most hi) */
+        hi = from;
+        while (hi - step >= 0 && ck[hi - step] >= key) { hi -= step; step *= 2; }
+        lo = hi - step + 1 > 0 ? hi - step + 1 : 0;
+    }
+    while (lo < hi) { int m = lo + (hi - lo) / 2; if (ck[m] < key) lo = m + 1; else hi = m; }
+    return lo;
+}
+
+/* The key of entry m. */
+static inline int64_t grid_key(const Grid *g, int m) { return g->dense ? m : g->ckey[m]; }
+
+/* The occupied rows of the 3x3 stencil of search cell (ix, iy), clipped to the grid: row
+ * iy + dy[r] (r < n) has the entries [b[r], e[r]), whose columns are grid_key - base[r]. */
+typedef struct GridRows { int n, b[3], e[3], dy[3]; int64_t base[3]; } GridRows;
+
+/* Fills r for cell (ix, iy) and returns how many edges its stencil holds. hint (3 ints, or
+ * NULL): where the last search of each row ended, for successive cells near each other. */
+static inline int grid_rows(const Grid *g, int ix, int iy, int *hint, GridRows *r)
+{
+    int x0 = ix > 0 ? ix - 1 : 0, x1 = ix + 1 < g->nx ? ix + 1 : ix, n = 0, items = 0;
+    for (int dy = -1; dy <= 1; dy++) {
+        if (iy + dy < 0 || iy + dy >= g->ny) continue;
+        int64_t base = (int64_t)(iy + dy) * g->nx;
+        int b = grid_lower(g, base + x0, hint ? hint[dy + 1] : 0), e = grid_lower(g, base + x1 + 1, b);
+        if (hint) hint[dy + 1] = b;
+        if (g->start[e] == g->start[b]) continue;
+        r->b[n] = b; r->e[n] = e; r->dy[n] = dy; r->base[n] = base;
+        items += g->start[e] - g->start[b];
+        n++;
+    }
+    r->n = n;
+    return items;
+}
+
+/* Appends to cand[nc..] the items among [jb, je) (one cell) whose edge's midpoint lies within
+ * half its length plus a reach of the vertex at (px, py) (relative to that cell's lower left
+ * corner), the reach being h for the edges of the vertex's own polygon (slots s0 .. s0 + n0 - 1)
+ * and `reach` for the others; leaves out the two edges that end at vertex i (iprev -> i,
+ * i -> next). Returns the new count. A cheap first test in single precision, widened by
+ * scan_margin: the caller projects exactly. */
+int grid_scan(const Grid *g, int jb, int je, int i, int iprev, float px, float py,
               int s0, int n0, double h, double reach, int *restrict cand, int nc);
 
-/* Frees the sort's work space (the keys and the strip sort's slots, 8 bytes per vertex) and, with
- * all, the rest of the grid. Only for large ensembles (65,536 vertices on): for small ones,
+/* Frees the sort's work space (the keys and the sorts' slots, 8 to 32 bytes per vertex) and,
+ * with all, the rest of the grid. Only for large ensembles (65,536 vertices on): for small ones,
  * allocating it anew and malloc_trim cost more than the memory is worth (the foam ran 25 %
  * slower). */
 void grid_release(Grid *g, int all);
@@ -94,10 +192,14 @@ void grid_release(Grid *g, int all);
 /* Whether the grid's arrays are allocated (for tests of memory use). */
 static inline int grid_allocated(const Grid *g) { return g->gs != NULL; }
 
+/* The bytes the grid holds (for tests of memory use). */
+size_t grid_bytes(const Grid *g);
+
 /* Finds two different polygons whose edges cross, or with self a polygon that crosses itself
- * (two of its edges that share no vertex cross), with a grid of its own with cells lmax wide
- * (lmax: the longest edge; O(vertices)). Returns 1 and the polygon indices *a <= *b of the first
- * such pair in slot order (with self, *a == *b), or 0. */
-int grid_crossing(const Ensemble *e, double lmax, int self, int *a, int *b);
+ * (two of its edges that share no vertex cross), with a grid of its own with cells lcut wide,
+ * edges longer than lcut in pieces (lcut: the longest edge, or less: O(vertices and pieces)).
+ * Returns 1 and the polygon indices *a <= *b of the first such pair in slot order (with self,
+ * *a == *b), or 0. */
+int grid_crossing(const Ensemble *e, double lcut, int self, int *a, int *b);
 
 #endif

@@ -35,14 +35,18 @@ static long find_meeting(const Ensemble *e, const Grid *g, double h, OverlapPair
     for (int q = 0; q < e->np; q++) mark[q] = -1;
     long count = 0;
     double touch = OVERLAP_TOUCH * h;
+    GridRows r = { 0 };
+    int64_t cell = -1;
+    int hint[3] = { 0, 0, 0 };   /* (successive edges lie in nearby cells) */
     for (int p = 0; p < e->np; p++) {
         int n = 0;
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-            int x0, x1, y0, y1, i1 = ens_next(e, i);
+            int ix, iy, i1 = ens_next(e, i);
             Vec2 a = { e->x[i], e->y[i] }, b = { e->x[i1], e->y[i1] };
-            grid_stencil(g, g->cell[i], &x0, &x1, &y0, &y1);   /* (cell holds each edge's midpoint cell) */
-            for (int y = y0; y <= y1; y++)
-                for (int m = g->cell_start[y * g->nx + x0]; m < g->cell_start[y * g->nx + x1 + 1]; m++) {
+            int64_t c = grid_cell(g, 0.5 * (a.x + b.x), 0.5 * (a.y + b.y), &ix, &iy);   /* (the stencil of edge i's midpoint's cell) */
+            if (c != cell) { cell = c; grid_rows(g, ix, iy, hint, &r); }
+            for (int row = 0; row < r.n; row++)
+                for (int m = g->start[r.b[row]]; m < g->start[r.e[row]]; m++) {
                     int j = g->gs[m].k, q = e->pid[j];
                     if (q <= p || (e->rigid[p] && e->rigid[q]) || (mark[q] == p && crosses[q])) continue;
                     Vec2 c = { e->x[j], e->y[j] }, d = { e->x[g->gs[m].k1], e->y[g->gs[m].k1] };
@@ -70,23 +74,37 @@ static long find_meeting(const Ensemble *e, const Grid *g, double h, OverlapPair
  * lowest vertex of a polygon), the one farther right just above is nearer. */
 static int ray_left(const Ensemble *e, const Grid *g, double lmax, int p, double vx, double vy, int *inside)
 {
-    int c = grid_cell(g, vx, vy), cx = c % g->nx, cy = c / g->nx, best = -1;
+    int cx, cy, best = -1, n = 0, pos[3], first[3];
     double bx = -INFINITY, bslope = 0;
-    for (int col = cx + 1 < g->nx ? cx + 1 : cx; col >= 0; col--) {
-        if (best >= 0 && g->x0 + (col + 1) * g->cs + 0.5 * lmax < bx) break;   /* (every edge of this column lies left of the hit) */
-        for (int row = cy > 0 ? cy - 1 : 0; row <= cy + 1 && row < g->ny; row++)
-            for (int m = g->cell_start[row * g->nx + col]; m < g->cell_start[row * g->nx + col + 1]; m++) {
-                int j = g->gs[m].k, j1 = g->gs[m].k1;
-                if (e->pid[j] == p) continue;
-                double xa = e->x[j], ya = e->y[j], xb = e->x[j1], yb = e->y[j1];
-                if ((ya > vy) == (yb > vy)) continue;
-                double slope = (xb - xa) / (yb - ya), x = xa + (vy - ya) * slope;
-                if (!(x < vx)) continue;
-                if (x > bx || (x == bx && (slope > bslope || (slope == bslope && j < best)))) {
-                    best = j; bx = x; bslope = slope;
-                    *inside = ya > vy;   /* running downwards */
-                }
+    int64_t base[3];
+    grid_cell(g, vx, vy, &cx, &cy);
+    /* the cells of rows cy - 1 .. cy + 1 from column cx + 1 leftwards: per row, its entries down
+     * to its first (only occupied cells in a sparse grid), the rows merged by column */
+    for (int row = cy > 0 ? cy - 1 : 0; row <= cy + 1 && row < g->ny; row++, n++) {
+        base[n] = (int64_t)row * g->nx;
+        first[n] = grid_lower(g, base[n], 0);
+        pos[n] = grid_lower(g, base[n] + (cx + 1 < g->nx ? cx + 1 : cx) + 1, first[n]) - 1;
+    }
+    for (;;) {
+        int r = -1;
+        int64_t col = -1;
+        for (int k = 0; k < n; k++)
+            if (pos[k] >= first[k] && grid_key(g, pos[k]) - base[k] > col) { col = grid_key(g, pos[k]) - base[k]; r = k; }
+        if (r < 0) break;
+        if (best >= 0 && g->x0 + (double)(col + 1) * g->cs + 0.5 * lmax < bx) break;   /* (every edge of this column lies left of the hit) */
+        int q = pos[r]--;
+        for (int m = g->start[q]; m < g->start[q + 1]; m++) {
+            int j = g->gs[m].k, j1 = g->gs[m].k1;
+            if (e->pid[j] == p) continue;
+            double xa = e->x[j], ya = e->y[j], xb = e->x[j1], yb = e->y[j1];
+            if ((ya > vy) == (yb > vy)) continue;
+            double slope = (xb - xa) / (yb - ya), x = xa + (vy - ya) * slope;
+            if (!(x < vx)) continue;
+            if (x > bx || (x == bx && (slope > bslope || (slope == bslope && j < best)))) {
+                best = j; bx = x; bslope = slope;
+                *inside = ya > vy;   /* running downwards */
             }
+        }
     }
     return best < 0 ? -1 : e->pid[best];
 }
@@ -168,7 +186,7 @@ long overlap_find(const Ensemble *e, double lmax, double h, OverlapPair *first)
     Grid g;
     grid_init(&g);
     /* the midpoints of two edges that meet are at most the longest edge apart: neighbouring cells */
-    grid_build(&g, use, longest * (1 + 1e-9) + OVERLAP_TOUCH * h);
+    grid_build(&g, use, longest * (1 + 1e-9) + OVERLAP_TOUCH * h, INFINITY, 0);
     long count = find_meeting(use, &g, h, first);
     if (count == 0) count = find_nested(use, &g, longest, first);
     grid_free(&g);

@@ -125,10 +125,29 @@ int runlog_events(const char *dir, Sim *s, char *err, size_t len)
     return 0;
 }
 
+/* A centroid in the sorted cells of nested_count: its cell's key (row by row) and its polygon. */
+typedef struct { int64_t key; int p; } Centroid;
+
+static int by_key(const void *a, const void *b)
+{
+    const Centroid *u = a, *w = b;
+    return u->key != w->key ? (u->key > w->key) - (u->key < w->key) : (u->p > w->p) - (u->p < w->p);
+}
+
+/* The first of the n sorted centroids whose key is >= key. */
+static int first_key(const Centroid *c, int n, int64_t key)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) { int m = lo + (hi - lo) / 2; if (c[m].key < key) lo = m + 1; else hi = m; }
+    return lo;
+}
+
 /* The movable polygons whose centroid lies inside another movable polygon of larger area
- * (projectiles delivered into a cell, nested drops and vesicles). Centroids are binned in a grid
- * of about one cell per polygon; each polygon tests the centroids in the cells its bounding box
- * covers, so the work stays near linear for polygons of similar size. Needs e->A. */
+ * (projectiles delivered into a cell, nested drops and vesicles). Centroids are binned in cells
+ * as wide as the polygons are on average, sorted by cell (only the occupied cells: polygons far
+ * apart do not make the cells larger); each polygon tests the centroids in the cells its bounding
+ * box covers, a binary search per row, so the work stays near linear for polygons of similar size
+ * (the rows all boxes cover are at most twice the polygons). Needs e->A. */
 static int nested_count(const Ensemble *e)
 {
     int np = e->np, count = 0;
@@ -147,38 +166,32 @@ static int nested_count(const Ensemble *e)
         gx0 = fmin(gx0, g.x); gx1 = fmax(gx1, g.x); gy0 = fmin(gy0, g.y); gy1 = fmax(gy1, g.y);
         wsum += fmax(b[2] - b[0], b[3] - b[1]);
     }
-    double side = fmax(wsum / np, 1e-12);
-    while (((gx1 - gx0) / side + 1) * ((gy1 - gy0) / side + 1) > 4.0 * np + 16) side *= 2;
-    int nx = (int)((gx1 - gx0) / side) + 1, ny = (int)((gy1 - gy0) / side) + 1;
-    int *start = memset(ph_realloc(NULL, ((size_t)nx * ny + 1) * sizeof *start), 0, ((size_t)nx * ny + 1) * sizeof *start);
-    int *item = ph_realloc(NULL, (size_t)np * sizeof *item), *cell = ph_realloc(NULL, (size_t)np * sizeof *cell);
+    /* (at most 2^30 cells across, for 64-bit keys) */
+    double side = fmax(fmax(wsum / np, 1e-12), fmax(gx1 - gx0, gy1 - gy0) / 1073741824.0);
+    int64_t nx = (int64_t)((gx1 - gx0) / side) + 1, ny = (int64_t)((gy1 - gy0) / side) + 1;
+    Centroid *cell = ph_realloc(NULL, (size_t)np * sizeof *cell);
     unsigned char *in = memset(ph_realloc(NULL, (size_t)np), 0, (size_t)np);
     for (int p = 0; p < np; p++) {
-        int a = (int)fmin((c[2 * p] - gx0) / side, nx - 1), b = (int)fmin((c[2 * p + 1] - gy0) / side, ny - 1);
-        cell[p] = b * nx + a;
-        start[cell[p] + 1]++;
+        int64_t a = (int64_t)fmin((c[2 * p] - gx0) / side, (double)(nx - 1)), b = (int64_t)fmin((c[2 * p + 1] - gy0) / side, (double)(ny - 1));
+        cell[p] = (Centroid){ b * nx + a, p };
     }
-    for (int k = 0; k < nx * ny; k++) start[k + 1] += start[k];
-    for (int p = 0; p < np; p++) item[start[cell[p]]++] = p;   /* (start[k] now ends cell k) */
+    qsort(cell, (size_t)np, sizeof *cell, by_key);
     for (int q = 0; q < np; q++) {
         if (e->rigid[q]) continue;
         const double *b = box + 4 * q;
-        int a0 = (int)fmax(0, floor((b[0] - gx0) / side)), a1 = (int)fmin(nx - 1, floor((b[2] - gx0) / side));
-        int b0 = (int)fmax(0, floor((b[1] - gy0) / side)), b1 = (int)fmin(ny - 1, floor((b[3] - gy0) / side));
-        for (int r = b0; r <= b1; r++)
-            for (int s = a0; s <= a1; s++) {
-                int k = r * nx + s;
-                for (int u = k ? start[k - 1] : 0; u < start[k]; u++) {
-                    int p = item[u];
-                    if (p != q && !in[p] && !e->rigid[p] && e->A[p] < e->A[q] &&
-                        geom_point_inside(e->x + e->start[q], e->y + e->start[q], e->count[q], c[2 * p], c[2 * p + 1])) {
-                        in[p] = 1;
-                        count++;
-                    }
+        int64_t a0 = (int64_t)fmax(0, floor((b[0] - gx0) / side)), a1 = (int64_t)fmin((double)(nx - 1), floor((b[2] - gx0) / side));
+        int64_t b0 = (int64_t)fmax(0, floor((b[1] - gy0) / side)), b1 = (int64_t)fmin((double)(ny - 1), floor((b[3] - gy0) / side));
+        for (int64_t r = b0; r <= b1; r++)
+            for (int u = first_key(cell, np, r * nx + a0); u < np && cell[u].key <= r * nx + a1; u++) {
+                int p = cell[u].p;
+                if (p != q && !in[p] && !e->rigid[p] && e->A[p] < e->A[q] &&
+                    geom_point_inside(e->x + e->start[q], e->y + e->start[q], e->count[q], c[2 * p], c[2 * p + 1])) {
+                    in[p] = 1;
+                    count++;
                 }
             }
     }
-    free(c); free(start); free(item); free(cell); free(in);
+    free(c); free(cell); free(in);
     return count;
 }
 

@@ -219,10 +219,11 @@ int sim_check_frame(Sim *s)
     int bad = -1, a, b;
     for (int p = 0; p < e->np && bad < 0; p++)
         if (!(geom_area(e->x + e->start[p], e->y + e->start[p], e->count[p]) > 0)) bad = p;
-    if (bad < 0 && grid_crossing(e, forces_update_geometry(e), 1, &a, &b)) {
+    /* (edges longer than remodeling leaves, a division's cut, go into the grid in pieces) */
+    if (bad < 0 && grid_crossing(e, fmin(forces_update_geometry(e), s->P.lmax), 1, &a, &b)) {
         uint64_t layout = e->layout;
         remodel_apply(e, &s->P, &s->remodel);   /* (what the next step begins with) */
-        if (e->layout == layout || grid_crossing(e, forces_update_geometry(e), 1, &a, &b)) bad = a;
+        if (e->layout == layout || grid_crossing(e, fmin(forces_update_geometry(e), s->P.lmax), 1, &a, &b)) bad = a;
     }
     if (bad < 0) {
         s->dt_max = sim_stable_dt(s, &s->dt_stiff, &s->dt_type);

@@ -319,22 +319,242 @@ void test_contact_grid_matches_brute_force(void)
     ensemble_free(&e);
 }
 
-/* A vertex far away must not make the grid large: at most GRID_CELLS_PER_VERTEX cells per vertex
- * (+16), with the cell size that the pair search asks for. */
+/* The edges in the 3x3 stencils of the vertices' search cells, summed over the vertices (what
+ * the pair search scans, up to the skipped edges of a vertex's own polygon); *most: the largest. */
+static long stencil_load(const Grid *g, const Ensemble *e, int *most)
+{
+    long sum = 0;
+    *most = 0;
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+            int ix, iy, n;
+            GridRows r;
+            grid_cell(g, e->x[i], e->y[i], &ix, &iy);
+            n = grid_rows(g, ix, iy, NULL, &r);
+            sum += n;
+            *most = n > *most ? n : *most;
+        }
+    return sum;
+}
+
+/* Whether the grid's tables are consistent: every vertex once in vitems, in strips whose real
+ * numbers increase with the parity of their place, each vertex in the strip of its walk row;
+ * every edge in gs as often as it has pieces, each item in the entry of its midpoint's cell (its
+ * midpoint within that cell), entries in increasing keys. */
+static int grid_consistent(const Grid *g, const Ensemble *e)
+{
+    int nv = ensemble_vertex_count(e), ok = g->nstrips > 0 && g->vstrip[0] == 0 && g->vstrip[g->nstrips] == nv;
+    int *seen = calloc((size_t)e->nv_used, 2 * sizeof *seen);
+    for (int s = 0; ok && s < g->nstrips; s++) {
+        ok = (g->strip_id[s] - s) % 2 == 0 && (s == 0 || g->strip_id[s] > g->strip_id[s - 1]) && g->vstrip[s] <= g->vstrip[s + 1];
+        for (int m = g->vstrip[s]; ok && m < g->vstrip[s + 1]; m++) {
+            int i = g->vitems[m];
+            double fy = (e->y[i] - g->y0) / g->wcs;
+            int row = fy >= g->wny ? g->wny - 1 : (int)fy;
+            ok = !seen[2 * i]++ && row / GRID_STRIP == g->strip_id[s];
+        }
+    }
+    const float lo = (float)(-1e-3 * g->cs), hi = (float)(1.001 * g->cs);
+    for (int m = 0; ok && m < g->nentries; m++) {
+        ok = g->start[m] <= g->start[m + 1] && (g->dense || m == 0 || g->ckey[m] > g->ckey[m - 1]);
+        for (int q = g->start[m]; ok && q < g->start[m + 1]; q++) {
+            const GridScan *it = &g->gs[q];
+            int64_t key = grid_key(g, m), iy = key / g->nx, ix = key - iy * g->nx;
+            double x = g->x0 + ix * g->cs + it->x, y = g->y0 + iy * g->cs + it->y, w, gx, gy;   /* (its midpoint, from its cell's corner, on its edge) */
+            ok = it->k1 == ens_next(e, it->k) && it->x >= lo && it->x <= hi && it->y >= lo && it->y <= hi &&
+                 project(e, x, y, it->k, it->k1, &w, &gx, &gy) <= 1e-10 * g->cs * g->cs;
+            seen[2 * it->k + 1]++;
+        }
+    }
+    for (int p = 0; ok && p < e->np; p++)
+        for (int i = e->start[p]; ok && i < e->start[p] + e->count[p]; i++) {
+            int j = ens_next(e, i), pieces = g->pieces ? grid_pieces(e->x[j] - e->x[i], e->y[j] - e->y[i], g->lpiece) : 1;
+            ok = seen[2 * i] == (g->nstrips > 0) && seen[2 * i + 1] == pieces;
+        }
+    free(seen);
+    return ok;
+}
+
+/* A vertex far away must not make the grid large, nor its cells: a 40-gon with one vertex moved
+ * 10^6 away keeps the search cells that the pair search asks for (10^7 of them across), its
+ * tables consistent and its memory in proportion to the vertices (at most 256 bytes each, and a
+ * few kilobytes); one moved 10^9 away (10^10 cells across) enlarges them only as far as 2^30
+ * cells across ask. */
 void test_contact_grid_bounded_memory(void)
 {
     Params P = pair_params();
+    const double far[2] = { 1e6, 1e9 };
+    for (int k = 0; k < 2; k++) {
+        Ensemble e;
+        Grid g;
+        ensemble_init(&e, 1);
+        grid_init(&g);
+        fx_add_ngon(&e, 40, 1, 0, 0, 0);
+        double cs = 0.5 * forces_update_geometry(&e) + params_reach(&P);   /* (the hoop's cells: the far vertex's edges are long) */
+        e.x[7] = far[k]; e.y[7] = far[k];
+        grid_build(&g, &e, cs, INFINITY, 1);
+        ENSURE(grid_consistent(&g, &e));
+        ENSURE_MSG(k ? g.cs <= 1.001 * far[k] / GRID_MAX_CELLS && g.cs > cs : g.cs <= cs * (1 + 1e-6),
+                   "cells %g wide for %g asked, the far vertex %g away", g.cs, cs, far[k]);
+        ENSURE_MSG(!g.dense && g.nentries <= 40 && g.nstrips <= 6 * 40 && grid_bytes(&g) <= 256 * 40 + 16384,
+                   "far vertex %g away: %d entries, %d strips, %zu bytes", far[k], g.nentries, g.nstrips, grid_bytes(&g));
+        grid_free(&g);
+        ensemble_free(&e);
+    }
+}
+
+/* The (P, Q) pairs of a force evaluation from a new grid (records: P = r.i, Q = the picking end),
+ * as a sorted list of P * base + Q; *n of them. */
+static long *grid_pairs(Ensemble *e, const Params *P, long base, int *n)
+{
+    Contact c;
+    contact_init(&c);
+    contact_keep_records(&c, 1);
+    pair_energy(&c, e, P);
+    int nrec;
+    PairRec *rec = all_records(&c, &nrec);
+    long *pairs = malloc((2 * (size_t)nrec + 1) * sizeof *pairs);
+    *n = 0;
+    for (int m = 0; m < nrec; m++) {
+        if (rec[m].ends & 1) pairs[(*n)++] = rec[m].i * base + rec[m].k;
+        if (rec[m].ends & 2) pairs[(*n)++] = rec[m].i * base + rec[m].k1;
+    }
+    qsort(pairs, (size_t)*n, sizeof *pairs, cmp_long);
+    free(rec);
+    contact_free(&c);
+    return pairs;
+}
+
+/* A far polygon changes no pair: small random ensembles find the same (P, Q) pairs with a
+ * triangle added 3 10^4, 10^7 or 10^12 away (right, diagonally, below; the cells stay as asked
+ * up to 2^30 across, a sparse grid) as without it, and with it the pairs of an all-pairs search
+ * and its forces up to rounding (compare_with_brute_force). */
+void test_contact_far_polygon_same_pairs(void)
+{
+    Params P = pair_params();
+    const double dist[3] = { 3e4, 1e7, 1e12 }, dir[3][2] = { { 1, 0 }, { 0.6, 0.8 }, { 0, -1 } };
+    for (int trial = 0; trial < 9; trial++) {
+        Ensemble e;
+        ensemble_init(&e, 1);
+        uint64_t st = 77 + (uint64_t)trial;
+        int np = 10 + 4 * trial;
+        double box = 0.15 * sqrt(np);
+        for (int p = 0; p < np; p++)
+            fx_add_ngon(&e, 3 + (int)fx_uniform(&st, 0, 10), fx_uniform(&st, 0.03, 0.15), fx_uniform(&st, 0, box), fx_uniform(&st, 0, box), fx_uniform(&st, 0, 6.3));
+        int near = e.nv_used, n0, n1;
+        long base = near + 3;
+        long *alone = grid_pairs(&e, &P, base, &n0);
+        double d = dist[trial % 3], x[3], y[3];
+        for (int k = 0; k < 3; k++) {
+            x[k] = box / 2 + d * dir[trial / 3][0] + 0.3 * cos(2.1 * k);
+            y[k] = box / 2 + d * dir[trial / 3][1] + 0.3 * sin(2.1 * k);
+        }
+        ensemble_add_polygon(&e, 3, x, y, 1, 0);
+        long *with = grid_pairs(&e, &P, base, &n1);
+        ENSURE_MSG(n0 > 0 && n0 == n1, "trial %d, triangle %g away: %d pairs without it, %d with it", trial, d, n0, n1);
+        for (int k = 0; k < n0 && k < n1; k++) ENSURE_MSG(alone[k] == with[k], "trial %d: pair %d differs", trial, k);
+        Grid g;
+        grid_init(&g);
+        double cs = (0.5 * forces_update_geometry(&e) + params_reach(&P)) * (1 + 1e-9);
+        grid_build(&g, &e, cs, INFINITY, 1);
+        ENSURE(grid_consistent(&g, &e) && !g.dense && (d > 1e9 || g.cs <= cs * (1 + 1e-6)));
+        grid_free(&g);
+        compare_with_brute_force(&e, &P);
+        free(alone); free(with);
+        ensemble_free(&e);
+    }
+}
+
+/* The number of polygons whose edges cross one of another polygon, the first pair (a <= b) in
+ * slot order, by testing every pair of edges. */
+static int crossing_brute(const Ensemble *e, int *a, int *b)
+{
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
+            for (int q = 0; q < e->np; q++)
+                for (int j = e->start[q]; q != p && j < e->start[q] + e->count[q]; j++) {
+                    int i1 = ens_next(e, i), j1 = ens_next(e, j);
+                    if (geom_segments_cross((Vec2){ e->x[i], e->y[i] }, (Vec2){ e->x[i1], e->y[i1] }, (Vec2){ e->x[j], e->y[j] }, (Vec2){ e->x[j1], e->y[j1] })) {
+                        *a = p < q ? p : q; *b = p < q ? q : p;
+                        return 1;
+                    }
+                }
+    return 0;
+}
+
+/* grid_crossing in a sparse ensemble: a row of hoops with a triangle 10^5 away finds no
+ * crossing; two hoops planted across each other, by the row or by the far triangle, are found,
+ * the same first pair as a test of every pair of edges. */
+void test_contact_grid_crossing_sparse(void)
+{
+    for (int plant = 0; plant < 3; plant++) {
+        Ensemble e;
+        ensemble_init(&e, 1);
+        for (int k = 0; k < 12; k++) fx_add_ngon(&e, 20, 0.5, 1.2 * k, 0.1 * (k % 3), 0.1 * k);
+        double x[3] = { 1e5, 1e5 + 0.4, 1e5 }, y[3] = { -1e5, -1e5, -1e5 + 0.4 };
+        ensemble_add_polygon(&e, 3, x, y, 1, 0);
+        if (plant == 1) fx_add_ngon(&e, 16, 0.3, 1.2 * 5 + 0.6, 0, 0);           /* across hoops 5 and 6 */
+        if (plant == 2) fx_add_ngon(&e, 16, 0.3, 1e5 + 0.3, -1e5 + 0.1, 0);      /* across the triangle */
+        int a = -1, b = -1, ba = -1, bb = -1, found = grid_crossing(&e, forces_update_geometry(&e), 0, &a, &b), brute = crossing_brute(&e, &ba, &bb);
+        ENSURE_MSG(found == (plant > 0) && brute == found && a == ba && b == bb,
+                   "planted %d: grid %d (%d, %d), all pairs %d (%d, %d)", plant, found, a, b, brute, ba, bb);
+        ensemble_free(&e);
+    }
+}
+
+/* The cost of the pair search follows the vertices, not the extent (counted, not timed): in a
+ * packing of 100 cells of 48 vertices (3.5 edges per stencil) the stencils hold as many edges with
+ * a small triangle 3 10^4 away as without it; the earlier grids, limited to 4 cells per vertex,
+ * made cells 218 wide, one for the whole packing, 4,803 edges in every stencil. The grid's memory
+ * stays below 200 bytes per vertex (91 measured). A ring of 100,000 vertices 0.1 apart (extent
+ * 3,200: the earlier cells were 7.1 wide, 70 edges each) has at most 30 edges in a stencil (4
+ * measured), no crossing and no neighbour. */
+void test_contact_sparse_grid_counted(void)
+{
+    Params P = params_compiled;
     Ensemble e;
-    Grid g;
     ensemble_init(&e, 1);
+    for (int r = 0; r < 10; r++)
+        for (int k = 0; k < 10; k++) fx_add_ngon(&e, 48, 1, (2 + P.h) * (k + 0.5 * (r % 2)), (2 + P.h) * 0.8660254037844386 * r, 0);
+    long load[2];
+    int most[2];
+    for (int far = 0; far < 2; far++) {
+        if (far) { double x[3] = { 3e4, 3e4 + 0.08, 3e4 }, y[3] = { 3e4, 3e4, 3e4 + 0.08 }; ensemble_add_polygon(&e, 3, x, y, 1, 0); }
+        Grid g;
+        grid_init(&g);
+        grid_build(&g, &e, (0.5 * forces_update_geometry(&e) + params_reach(&P)) * (1 + 1e-9), INFINITY, 1);
+        load[far] = stencil_load(&g, &e, &most[far]);
+        int nv = ensemble_vertex_count(&e);
+        ENSURE_MSG(grid_consistent(&g, &e) && grid_bytes(&g) <= 200 * (size_t)nv, "%zu bytes for %d vertices", grid_bytes(&g), nv);
+        grid_free(&g);
+    }
+    ENSURE_MSG(load[1] <= load[0] + 100 && most[1] <= most[0] + 2 && load[0] < 5 * 4800, "stencils hold %ld edges (at most %d) with the far triangle, %ld (%d) without",
+               load[1], most[1], load[0], most[0]);
+    ensemble_free(&e);
+    /* the ring */
+    ensemble_init(&e, 1);
+    int n = 100000;
+    double pi = acos(-1), R = 0.1 / (2 * sin(pi / n)), *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    for (int k = 0; k < n; k++) { x[k] = R * cos(2 * pi * k / n); y[k] = R * sin(2 * pi * k / n); }
+    ensemble_add_polygon(&e, n, x, y, 1, 0);
+    free(x); free(y);
+    double lmax = forces_update_geometry(&e);
+    Grid g;
     grid_init(&g);
-    fx_add_ngon(&e, 40, 1, 0, 0, 0);
-    e.x[7] = 1e9; e.y[7] = 1e9;
-    grid_build(&g, &e, 0.5 * forces_update_geometry(&e) + params_reach(&P));
-    ENSURE((double)g.nx * g.ny <= (double)GRID_CELLS_PER_VERTEX * 40 + 16);
-    /* and every vertex is inside its cell's range */
-    for (int i = 0; i < 40; i++) ENSURE(g.cell[i] >= 0 && g.cell[i] < g.nx * g.ny);
+    grid_build(&g, &e, (0.5 * lmax + params_reach(&P)) * (1 + 1e-9), INFINITY, 1);
+    int ring_most;
+    long ring = stencil_load(&g, &e, &ring_most);
+    ENSURE_MSG(grid_consistent(&g, &e) && ring_most <= 30 && grid_bytes(&g) <= 200 * (size_t)n, "ring: at most %d edges in a stencil (%ld in all), %zu bytes",
+               ring_most, ring, grid_bytes(&g));
     grid_free(&g);
+    int a, b, *nb = malloc(sizeof *nb);
+    ENSURE(!grid_crossing(&e, lmax, 1, &a, &b));
+    Contact c;
+    contact_init(&c);
+    contact_count_neighbors(&c, &e, &P, lmax, nb);
+    ENSURE(nb[0] == 0);
+    contact_free(&c);
+    free(nb);
     ensemble_free(&e);
 }
 
@@ -550,4 +770,180 @@ void test_contact_records_in_slot_order(void)
     rmdir(dir);
     ENSURE_MSG(hash[0] == hash[1], "the file with reversed records went on differently");
     sim_free(&s);
+}
+
+/* Two dividing tissues of 20 cells, 1.2 10^4 apart: a sparse grid, whose walk is in the search
+ * cells and whose list keeps a table of some strips. */
+static void two_tissues(Sim *s)
+{
+    sim_init(s, &params_compiled, 1);
+    for (int c = 0; c < 40; c++) {
+        double far = c < 20 ? 0 : 1;
+        fx_add_ngon(&s->e, 24, 1, 2.01 * (c % 5) + 0.3 * (c / 5 % 2) + 6e3 * far, 1.8 * (c / 5 % 4) + 1e4 * far, 0);
+    }
+    sim_draw_traits(s);
+    for (int p = 0; p < s->e.np; p += 5) s->e.Amax[p] = 3;   /* (these divide at once) */
+}
+
+/* A growable buffer for contact_save. */
+typedef struct { char *b; size_t n; } Buf;
+static void buf_put(void *out, const void *d, size_t n)
+{
+    Buf *w = out;
+    w->b = realloc(w->b, w->n + n);
+    memcpy(w->b + w->n, d, n);
+    w->n += n;
+}
+
+/* contact_load of the bytes b[0 .. n), the list of a run with parameters P at step */
+static int load_bytes(Contact *c, const char *b, size_t n, const Params *P, int64_t step)
+{
+    char why[512];
+    FILE *f = fmemopen((void *)b, n, "rb");
+    int r = contact_load(c, f, n, P, step, why, sizeof why);
+    fclose(f);
+    return r;
+}
+
+/* The list of a sparse grid keeps its guarantees: 300 steps of two dividing tissues 1.2 10^4
+ * apart (built, patched and reused; a table of some strips, far fewer than the grid's rows ask)
+ * reach the same state bit for bit at 1, 2, 3 and 7 threads; a checkpoint written at frame 1
+ * (step 1,000) and read back goes on for 300 steps to the same state as the run never stopped;
+ * and its section's strip numbers are checked: one that repeats the one before, or of the
+ * wrong parity, or past the grid, is refused. */
+void test_contact_sparse_list_threads_restart(void)
+{
+    const int counts[] = { 1, 2, 3, 7 }, threads = omp_get_max_threads();
+    uint64_t hash[4], resumed = 0, straight = 0;
+    char dir[] = "/tmp/ph_test_sparse_XXXXXX", path[96], err[512] = "", input[64];
+    ENSURE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/c.bin", dir);
+    for (int t = 0; t < 4; t++) {
+        static Sim s, r;
+        two_tissues(&s);
+        omp_set_num_threads(counts[t]);
+        for (int k = 0; k < 300; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+        hash[t] = fx_state_hash(&s.e);
+        int64_t builds, patches, reuses;
+        contact_counts(&s.contact, &builds, &patches, &reuses);
+        const Contact *c = &s.contact;
+        ENSURE_MSG(builds > 0 && patches > 0 && reuses > 0 && s.e.np > 40, "%d cells; list built %lld, patched %lld, reused %lld",
+                   s.e.np, (long long)builds, (long long)patches, (long long)reuses);
+        ENSURE_MSG(c->list_ok && (double)c->list_nx * c->list_ny > 1e8 && c->nstrips < 100 && c->nstrips < (c->list_ny + GRID_STRIP - 1) / GRID_STRIP,
+                   "the list's grid: %d x %d cells, %d strips", c->list_nx, c->list_ny, c->nstrips);
+        ENSURE_MSG(hash[t] == hash[0], "%d threads: another state than 1 thread after 300 steps", counts[t]);
+        if (t == 0) {   /* on to frame 1, its checkpoint, 300 steps more; and the same from the checkpoint */
+            for (int k = 300; k < s.P.Ns; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+            ENSURE_MSG(checkpoint_write(path, &s, 1, "in.off", NULL, err, sizeof err) == 0, "%s", err);
+            int frame;
+            sim_init(&r, &params_compiled, 1);
+            ENSURE_MSG(checkpoint_read(path, &r, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
+            for (int k = 0; k < 300; k++) ENSURE_MSG(sim_step(&s) == 0 && sim_step(&r) == 0, "%s%s", s.error, r.error);
+            resumed = fx_state_hash(&r.e);
+            straight = fx_state_hash(&s.e);
+            sim_free(&r);
+            /* the section's strip numbers (after int32 state, 18 doubles and int32 nx, ny, strips) */
+            Buf w = { NULL, 0 };
+            contact_save(c, buf_put, &w);
+            static Contact back;
+            contact_init(&back);
+            ENSURE(load_bytes(&back, w.b, w.n, &s.P, s.e.step) == 0 && back.nstrips == c->nstrips && !memcmp(back.strip_id, c->strip_id, (size_t)c->nstrips * sizeof *c->strip_id));
+            int32_t *id = (int32_t *)(w.b + 4 + 18 * 8 + 12), keep = id[1];
+            ENSURE(c->nstrips >= 3 && id[0] == c->strip_id[0] && id[c->nstrips - 1] == c->strip_id[c->nstrips - 1]);
+            const int32_t bad[3] = { id[0], id[1] + 1, (c->list_ny + GRID_STRIP - 1) / GRID_STRIP + 1 };
+            for (int b = 0; b < 3; b++) {
+                id[b < 2 ? 1 : c->nstrips - 1] = bad[b];
+                ENSURE_MSG(load_bytes(&back, w.b, w.n, &s.P, s.e.step) == -1 && !back.list_ok, "strip number %d (%d) accepted", b, bad[b]);
+                id[1] = keep; id[c->nstrips - 1] = c->strip_id[c->nstrips - 1];
+            }
+            ENSURE(load_bytes(&back, w.b, w.n, &s.P, s.e.step) == 0);
+            contact_free(&back);
+            free(w.b);
+        }
+        sim_free(&s);
+    }
+    omp_set_num_threads(threads);
+    ENSURE_MSG(resumed == straight, "the run continued from the checkpoint differs");
+    remove(path);
+    rmdir(dir);
+}
+
+/* A patch of a sparse grid's list with no polygon to renew (the layout changed, every polygon
+ * unchanged: as after a removal) marks nothing and renumbers the list; then a patch that renews
+ * one polygon: both give the forces of a new grid, bit for bit (the same records, in the same
+ * strips, in the same order). */
+void test_contact_sparse_patch_without_marks(void)
+{
+    Params P = params_compiled;
+    Ensemble e;
+    static Contact c, fresh;
+    ensemble_init(&e, 1);
+    contact_init(&c);
+    for (int k = 0; k < 8; k++) fx_add_ngon(&e, 24, 0.5, 1.02 * (k % 4) + (k < 4 ? 0 : 3e4), 1.02 * (k % 2) + (k < 4 ? 0 : 3e4), 0);
+    double lmax = forces_update_geometry(&e);
+    int nv = e.nv_used;
+    double *f = malloc(2 * (size_t)nv * sizeof *f);
+    contact_forces_step(&c, &e, &P, lmax);
+    for (int t = 0; t < 2; t++) {
+        if (t) e.edits[5]++;   /* (rewritten in place: the same vertices) */
+        e.layout++;
+        for (int i = 0; i < nv; i++) e.fx[i] = e.fy[i] = 0;
+        contact_forces_step(&c, &e, &P, lmax);
+        memcpy(f, e.fx, (size_t)nv * sizeof *f); memcpy(f + nv, e.fy, (size_t)nv * sizeof *f);
+        for (int i = 0; i < nv; i++) e.fx[i] = e.fy[i] = 0;
+        contact_init(&fresh);
+        contact_forces(&fresh, &e, &P, lmax, NULL);
+        contact_free(&fresh);
+        int64_t builds, patches, reuses;
+        contact_counts(&c, &builds, &patches, &reuses);
+        ENSURE_MSG(builds == 1 && patches == t + 1 && c.nstrips < (c.list_ny + GRID_STRIP - 1) / GRID_STRIP,
+                   "list built %lld times, patched %lld; %d strips of %d rows", (long long)builds, (long long)patches, c.nstrips, c.list_ny);
+        ENSURE_MSG(!memcmp(f, e.fx, (size_t)nv * sizeof *f) && !memcmp(f + nv, e.fy, (size_t)nv * sizeof *f), "patch %d: other forces than a new grid's", t);
+    }
+    free(f);
+    contact_free(&c);
+    ensemble_free(&e);
+}
+
+/* An edge longer than remodeling leaves (a division's cut, until the next step remodels it) goes
+ * into a grid of its own in pieces, so it does not make every cell as large: hoops of 12 vertices
+ * along a strip 30 long and 0.05 thick (two edges of 30, 150 pieces each), touching it, find the
+ * pairs and forces of an all-pairs search, and the neighbour count of the records; the stencils
+ * hold at most 40 items (16 measured: cells for the 0.2 that remodeling leaves, 0.13 wide; cells
+ * for an edge of 30 would be 15 wide, a stencil every hoop); grid_crossing finds no crossing, then
+ * a hoop planted across the middle of a long edge, as an all-pairs test does. */
+void test_contact_long_edge_in_pieces(void)
+{
+    Params P = pair_params();
+    for (int plant = 0; plant < 2; plant++) {
+        Ensemble e;
+        ensemble_init(&e, 1);
+        double x[4] = { 0, 30, 30, 0 }, y[4] = { 0, 0, 0.05, 0.05 };
+        ensemble_add_polygon(&e, 4, x, y, 1, 0);
+        for (int k = 0; k < 40; k++) fx_add_ngon(&e, 12, 0.1, 0.5 + 0.72 * k, k % 2 ? 0.16 : -0.11, 0.1 * k);   /* (0.01 from the strip) */
+        if (plant) fx_add_ngon(&e, 12, 0.1, 15.3, 0.02, 0);
+        double lmax = forces_update_geometry(&e), lc = fmin(lmax, P.lmax);
+        int a = -1, b = -1, ba = -1, bb = -1, found = grid_crossing(&e, lc, 0, &a, &b), brute = crossing_brute(&e, &ba, &bb);
+        ENSURE_MSG(found == plant && brute == found && a == ba && b == bb, "planted %d: grid %d (%d, %d), all pairs %d (%d, %d)", plant, found, a, b, brute, ba, bb);
+        if (plant) { ensemble_free(&e); break; }
+        Grid g;
+        grid_init(&g);
+        grid_build(&g, &e, (0.5 * lc + params_reach(&P)) * (1 + 1e-9), lc, 1);
+        int most;
+        long load = stencil_load(&g, &e, &most);
+        ENSURE_MSG(lmax > 29 && g.pieces && g.nitems == e.nv_used - 2 + 300 && most <= 40 && grid_consistent(&g, &e),
+                   "longest edge %g: %d items for %d edges, stencils of at most %d items (%ld in all)", lmax, g.nitems, e.nv_used, most, load);
+        grid_free(&g);
+        compare_with_brute_force(&e, &P);
+        int *nb = malloc((size_t)e.np * sizeof *nb), *ref = malloc((size_t)e.np * sizeof *ref);
+        static Contact c;
+        contact_init(&c);
+        contact_count_neighbors(&c, &e, &P, lmax, nb);
+        neighbors_from_records(&e, &P, ref);
+        for (int p = 0; p < e.np; p++) ENSURE_MSG(nb[p] == ref[p], "polygon %d: %d neighbours counted, %d from records", p, nb[p], ref[p]);
+        for (int p = 1; p <= 40; p++) ENSURE_MSG(nb[p] == 1, "hoop %d: %d neighbours (the strip, through its long edges)", p, nb[p]);
+        contact_free(&c);
+        free(nb); free(ref);
+        ensemble_free(&e);
+    }
 }

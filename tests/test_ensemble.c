@@ -118,7 +118,7 @@ static void bands_check(Ensemble *e, int team, int expect_bands)
             { twice += owner[p] >= 0; owner[p] = t; }
             verts[t] += e->count[p];
         }
-        bands_strips(e, -50, 1.0, 77, &s0[t], &s1[t]);
+        bands_strips(e, -50, 1.0, NULL, 77, &s0[t], &s1[t]);
     }
     ENSURE(twice == 0 && used_bands == (expect_bands ? team : 0));
     for (int p = 0; p < e->np; p++) ENSURE_MSG(owner[p] >= 0, "polygon %d has no thread", p);
@@ -150,5 +150,14 @@ void test_bands_partition(void)
     bands_check(&e, 5, 1);
     fx_add_ngon(&e, 8, 0.3, 0, 0, 0);
     bands_check(&e, 5, 0);   /* a polygon added */
+    /* one polygon 3 10^4 above the others, then another 3 10^12 above: the bands still hold about
+     * equal counts (the histogram's bins, 25 and 2.5 10^9 high, are refined once and 4 times) */
+    for (int k = 0; k < 2; k++) {
+        fx_add_ngon(&e, 8, 0.3, 0, k ? 3e12 : 3e4, 0);
+        bands_update(&e, 3);
+        bands_check(&e, 3, 1);
+        bands_update(&e, 4);
+        bands_check(&e, 4, 1);
+    }
     ensemble_free(&e);
 }

@@ -66,3 +66,33 @@ void test_runlog_observables_of_a_known_state(void)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ENSURE(system(cmd) == 0);
 }
+
+/* The nested count (the last column): 10 hoops each holding a smaller one, 10 small hoops alone,
+ * and with a small hoop 10^6 away: 10 either way. (The count's cells no longer grow with the
+ * extent: it enlarged them to at most 4 per polygon, one cell for all with the far hoop.) */
+void test_runlog_nested_with_far_polygon(void)
+{
+    for (int far = 0; far < 2; far++) {
+        char dir[] = "/tmp/ph_test_runlog_XXXXXX", err[512], path[128], cmd[200];
+        ENSURE(mkdtemp(dir));
+        static Sim s;
+        sim_init(&s, &params_compiled, 1);
+        for (int k = 0; k < 10; k++) {
+            fx_add_ngon(&s.e, 24, 1, 3.0 * k, 0, 0);
+            fx_add_ngon(&s.e, 12, 0.2, 3.0 * k + 0.3, 0.1, 0);   /* (inside the last) */
+            fx_add_ngon(&s.e, 12, 0.2, 3.0 * k, 5, 0);
+        }
+        if (far) fx_add_ngon(&s.e, 12, 0.2, 1e6, 1e6, 0);
+        int *nb = calloc((size_t)s.e.np, sizeof *nb);
+        ENSURE_MSG(runlog_open(dir, &s, 0, 0, 0, err, sizeof err) == 0, "%s", err);
+        ENSURE_MSG(runlog_frame(dir, &s, 0, nb, NULL, err, sizeof err) == 0, "%s", err);
+        snprintf(path, sizeof path, "%s/observables.csv", dir);
+        double v[32];
+        ENSURE(last_line(path, v, 32) == 9 + U_TERMS + 3);
+        ENSURE_MSG(v[11 + U_TERMS] == 10, "%g nested polygons%s, expected 10", v[11 + U_TERMS], far ? " with a hoop far away" : "");
+        free(nb);
+        sim_free(&s);
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        ENSURE(system(cmd) == 0);
+    }
+}

@@ -303,6 +303,35 @@ void test_sim_patched_list_complete(void)
     sim_free(&s);
 }
 
+/* The same in a sparse grid (its walk in the search cells, a list with a table of some strips,
+ * marks in a hash table): two growing, dividing, jostling tissues of 16 cells, 2 10^4 apart
+ * diagonally, a few of their cells removed at once, find the same pairs and forces from the
+ * patched list as from a new grid at every step (and patch about as often as the same tissues
+ * 12 apart: 86 patches and 79 builds in 600 steps against 84 and 79, measured without the
+ * removals). */
+void test_sim_sparse_list_complete(void)
+{
+    Params P = params_compiled;
+    P.alpha_mu = 10; P.Amax_CV = 0.2; P.Amin = 0.5;
+    static Sim s;
+    sim_init(&s, &P, 3);
+    uint64_t rng = 5;
+    for (int k = 0; k < 32; k++) {   /* (a few small ones, removed at once: a patch with no polygon to mark) */
+        double far = k < 16 ? 0 : 2e4;
+        fx_add_moving_ngon(&s.e, 20, k % 7 == 3 ? 0.35 : 0.9, 1.86 * (k % 4) + 0.93 * (k / 4 % 2) + far, 1.61 * (k / 4 % 4) + far, 0.1 * k, &rng, 3);
+    }
+    sim_draw_traits(&s);
+    int lo, hi;
+    list_matches_grid(&s, 600, &lo, &hi);
+    int64_t builds, patches, reuses;
+    contact_counts(&s.contact, &builds, &patches, &reuses);
+    ENSURE_MSG(s.divisions >= 5 && s.removals >= 3 && patches > 50 && builds > 0, "%lld divisions, %lld removals; list built %lld times, patched %lld, reused %lld",
+               (long long)s.divisions, (long long)s.removals, (long long)builds, (long long)patches, (long long)reuses);
+    ENSURE_MSG(s.contact.nstrips < (s.contact.list_ny + GRID_STRIP - 1) / GRID_STRIP && (double)s.contact.list_nx * s.contact.list_ny > 16.0 * s.e.nv_used + 1024,
+               "the list's grid is not sparse: %d strips of %d x %d cells", s.contact.nstrips, s.contact.list_nx, s.contact.list_ny);
+    sim_free(&s);
+}
+
 static int same_state(const Ensemble *a, const Ensemble *b)
 {
     if (a->np != b->np || a->t != b->t) return 0;
