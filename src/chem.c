@@ -263,6 +263,8 @@ int chem_respond(Chem *ch, Ensemble *e)
         ch->byid[b] = q;
     }
     ch->held = e->np;
+    ch->forces = 0;   /* (whether any polygon has a force: else chem_add_forces has nothing to add) */
+    for (int p = 0; p < e->np && !ch->forces; p++) ch->forces = ch->fx[p] != 0 || ch->fy[p] != 0;
     return bad ? -2 : 0;
 }
 
@@ -282,7 +284,7 @@ static int held_index(const Chem *ch, int p, int64_t id)
 
 void chem_add_forces(const Chem *ch, Ensemble *e)
 {
-    if (ch->m.ns == 0 || !ch->m.response) return;
+    if (ch->m.ns == 0 || !ch->m.response || !ch->forces) return;
     #pragma omp parallel for schedule(static)
     for (int p = 0; p < e->np; p++) {
         int q = e->rigid[p] ? -1 : held_index(ch, p, e->id[p]);

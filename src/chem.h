@@ -98,6 +98,7 @@ typedef struct Chem {
     int64_t *fid;              /* per polygon of the last chemical step: its id (to find its force again) */
     int *byid;                 /* those polygons in the order of their ids */
     int held;                  /* how many there were */
+    int forces;                /* whether any of them has a force */
     double *sum;               /* per polygon and species: c, gx, gy sums; then the count */
     size_t owner_cap, poly_cap;
     double *cross;             /* (row, x) of one polygon's scan-line crossings */
