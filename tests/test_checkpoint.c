@@ -125,6 +125,18 @@ static void reseal(unsigned char *b, long n)
     memcpy(b + n - 4, &crc, 4);
 }
 
+/* Case k of a doctored checkpoint b (its checksum made right again): refused with a message
+ * holding want, or (want NULL) read */
+static void expect_case(const Ckpt *c, unsigned char *b, int k, const char *want)
+{
+    char err[1024] = "";
+    reseal(b, c->n);
+    int r = read_bytes(c, b, c->n, err, sizeof err);
+    if (want) ENSURE_MSG(r == -1 && strstr(err, want), "case %d: expected \"%s\", got %d \"%s\"", k, want, r, r ? err : "");
+    else ENSURE_MSG(r == 0, "case %d: %s", k, err);
+}
+
+
 static void put_f64(unsigned char *b, long at, double v) { memcpy(b + at, &v, 8); }
 static void put_i64(unsigned char *b, long at, int64_t v) { memcpy(b + at, &v, 8); }
 static void put_i32(unsigned char *b, long at, int32_t v) { memcpy(b + at, &v, 4); }
@@ -141,7 +153,6 @@ void test_checkpoint_bad_fields_named(void)
     const long rec0 = H_SIZE, rec1 = H_SIZE + R_SIZE, vert = H_SIZE + (long)np * R_SIZE;   /* polygon 0's vertices first */
     int64_t id1 = get_i64(c.bytes, rec1 + R_ID), next = get_i64(c.bytes, H_NEXT_ID);
     unsigned char *b = malloc((size_t)c.n);
-    char err[1024];
     int tried = 0;
     for (int k = 0; ; k++) {
         memcpy(b, c.bytes, (size_t)c.n);
@@ -176,10 +187,7 @@ void test_checkpoint_bad_fields_named(void)
         default: want = ""; break;
         }
         if (want && !*want) break;
-        reseal(b, c.n);
-        int r = read_bytes(&c, b, c.n, err, sizeof err);
-        if (want) ENSURE_MSG(r == -1 && strstr(err, want), "case %d: expected \"%s\", got %d \"%s\"", k, want, r, r ? err : "");
-        else ENSURE_MSG(r == 0, "case %d: %s", k, err);
+        expect_case(&c, b, k, want);
         tried++;
     }
     ENSURE(tried == 26);
@@ -243,10 +251,7 @@ void test_checkpoint_history_bounds(void)
         default: want = ""; break;
         }
         if (want && !*want) break;
-        reseal(b, c.n);
-        int r = read_bytes(&c, b, c.n, err, sizeof err);
-        if (want) ENSURE_MSG(r == -1 && strstr(err, want), "case %d: expected \"%s\", got %d \"%s\"", k, want, r, r ? err : "");
-        else ENSURE_MSG(r == 0, "case %d: %s", k, err);
+        expect_case(&c, b, k, want);
         tried++;
     }
     ENSURE(tried == 13);
@@ -308,7 +313,6 @@ void test_checkpoint_contact_list_bounds(void)
     double reach = get_f64(c.bytes, list + C_REACH);
     ENSURE(reach == 0.03 && get_f64(c.bytes, list + C_SKIN) == reach);
     unsigned char *b = malloc((size_t)c.n);
-    char err[1024];
     int tried = 0;
     for (int k = 0; ; k++) {
         memcpy(b, c.bytes, (size_t)c.n);
@@ -329,10 +333,7 @@ void test_checkpoint_contact_list_bounds(void)
         default: want = ""; break;
         }
         if (want && !*want) break;
-        reseal(b, c.n);
-        int r = read_bytes(&c, b, c.n, err, sizeof err);
-        if (want) ENSURE_MSG(r == -1 && strstr(err, want), "case %d: expected \"%s\", got %d \"%s\"", k, want, r, r ? err : "");
-        else ENSURE_MSG(r == 0, "case %d: %s", k, err);
+        expect_case(&c, b, k, want);
         tried++;
     }
     ENSURE(tried == 12);

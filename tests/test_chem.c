@@ -269,6 +269,21 @@ static void coupled_sim(Sim *s, int threads, int advect)
     sim_draw_traits(s);
 }
 
+/* Writes coupled run c's checkpoint into file (in the new folder path, a mkdtemp template) and
+ * puts a fresh coupled run (advect as given) in its place, read from it */
+static void through_checkpoint(Sim *c, int advect, char *path, char *file, size_t len)
+{
+    char err[512], input[64];
+    int frame;
+    ENSURE(mkdtemp(path));
+    snprintf(file, len, "%s/checkpoint.bin", path);
+    ENSURE_MSG(checkpoint_write(file, c, 7, "in.off", NULL, err, sizeof err) == 0, "%s", err);
+    sim_free(c);
+    coupled_sim(c, 1, advect);
+    ENSURE_MSG(checkpoint_read(file, c, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
+}
+
+
 static uint64_t fields_hash(const Sim *s)
 {
     uint64_t h = fx_state_hash(&s->e);
@@ -301,13 +316,8 @@ void test_chem_coupled_threads_and_checkpoint(void)
     coupled_sim(&c, 1, 0);
     for (int k = 0; k < 700; k++) ENSURE(sim_step(&c) == 0);
     char path[] = "/tmp/ph_test_chem_XXXXXX", file[64], err[512], input[64];
-    ENSURE(mkdtemp(path));
-    snprintf(file, sizeof file, "%s/checkpoint.bin", path);
-    ENSURE_MSG(checkpoint_write(file, &c, 7, "in.off", NULL, err, sizeof err) == 0, "%s", err);
-    sim_free(&c);
-    coupled_sim(&c, 1, 0);
     int frame;
-    ENSURE_MSG(checkpoint_read(file, &c, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
+    through_checkpoint(&c, 0, path, file, sizeof file);
     for (int k = 0; k < 800; k++) ENSURE(sim_step(&c) == 0);
     ENSURE_MSG(fields_hash(&a) == fields_hash(&c), "the run continued from its checkpoint differs");
     /* a build with another grid refuses the checkpoint */
@@ -839,13 +849,8 @@ void test_chem_advect_threads_and_checkpoint(void)
     ENSURE_MSG(early != fields_hash(&d), "advection changed nothing");
     for (int k = 0; k < 700; k++) ENSURE(sim_step(&c) == 0);
     char path[] = "/tmp/ph_test_chem_XXXXXX", file[64], err[512], input[64];
-    ENSURE(mkdtemp(path));
-    snprintf(file, sizeof file, "%s/checkpoint.bin", path);
-    ENSURE_MSG(checkpoint_write(file, &c, 7, "in.off", NULL, err, sizeof err) == 0, "%s", err);
-    sim_free(&c);
-    coupled_sim(&c, 1, 1);
     int frame;
-    ENSURE_MSG(checkpoint_read(file, &c, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
+    through_checkpoint(&c, 1, path, file, sizeof file);
     for (int k = 0; k < 800; k++) ENSURE(sim_step(&c) == 0);
     ENSURE_MSG(fields_hash(&a) == fields_hash(&c), "the run continued from its checkpoint differs");
     /* a build without advection refuses the checkpoint */
