@@ -645,6 +645,21 @@ static int grep_file(const char *path, const char *needle)
     return found;
 }
 
+/* sim_load_input of path with what it writes to stderr going to the file log */
+static int load_input_logged(Sim *s, const char *path, const char *log)
+{
+    fflush(stderr);
+    int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ENSURE(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    int r = sim_load_input(s, path, 0);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    return r;
+}
+
 /* Polygons of an input below Amin are not dropped silently: the warning counts them and names the
  * first, and the first step removes exactly those. */
 void test_sim_input_below_amin_reported(void)
@@ -659,15 +674,7 @@ void test_sim_input_below_amin_reported(void)
     P.Amin = 0.5; P.alpha_mu = 0; P.Amax_mu = INFINITY;
     static Sim s;
     sim_init(&s, &P, 1);
-    fflush(stderr);
-    int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ENSURE(saved >= 0 && fd >= 0);
-    dup2(fd, 2);
-    close(fd);
-    int r = sim_load_input(&s, path, 0);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
+    int r = load_input_logged(&s, path, log);
     ENSURE(r == 0);
     ENSURE_MSG(grep_file(log, "warning: 1 of 3 polygons (the first: polygon 1) have an area below Amin = 0.5: the first step removes them"),
                "no warning naming the small polygon (%s)", log);
@@ -752,15 +759,7 @@ void test_sim_overlap_without_repulsion_named(void)
         P.kr = kr ? 1e7 : 0;
         static Sim s;
         sim_init(&s, &P, 1);
-        fflush(stderr);
-        int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ENSURE(saved >= 0 && fd >= 0);
-        dup2(fd, 2);
-        close(fd);
-        int r = sim_load_input(&s, path, 0);
-        fflush(stderr);
-        dup2(saved, 2);
-        close(saved);
+        int r = load_input_logged(&s, path, log);
         ENSURE(r == 0);
         ENSURE_MSG(grep_file(log, "polygons 0 (line 11) and 1 (line 12) overlap on 25% of the smaller one's area (their edges cross)"),
                    "no warning naming the pair (%s)", log);
