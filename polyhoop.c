@@ -33,18 +33,30 @@
 #define PH_VERSION "unknown"
 #endif
 
-/* SIGINT, SIGTERM: in the step loop, noted and acted on after the step (checkpoint, exit
- * 128 + signal); before it (reading, checking, frame 0), the run ends at once, leaving no
- * half-written file. */
+/* SIGINT, SIGTERM: in the step loop, said at once and acted on after the step (and the frame
+ * being written): a checkpoint, exit 128 + signal; a second signal ends the run at once, leaving
+ * the frames and the checkpoint written before and no half-written file. Before the loop
+ * (reading, checking, frame 0), the first signal ends the run at once, without a checkpoint. */
 static volatile sig_atomic_t stop_signal, in_loop;
+static void say(const char *text, size_t n)
+{
+    if (write(2, text, n) < 0) { /* (nothing more to do) */ }
+}
+#define SAY(text) say(text, sizeof text - 1)
 static void on_signal(int sig)
 {
-    if (in_loop) { stop_signal = sig; return; }
-    static const char term[] = "polyhoop: stopped by SIGTERM while setting up (before the first step); no checkpoint\n",
-                      intr[] = "polyhoop: stopped by SIGINT while setting up (before the first step); no checkpoint\n";
+    int term = sig == SIGTERM;
+    if (in_loop && !stop_signal) {
+        stop_signal = sig;
+        if (term) SAY("polyhoop: SIGTERM: stopping after this step with a checkpoint (a second signal stops at once, without one)\n");
+        else SAY("polyhoop: SIGINT: stopping after this step with a checkpoint (a second signal stops at once, without one)\n");
+        return;
+    }
     atomic_abandon();
-    size_t n = sig == SIGTERM ? sizeof term - 1 : sizeof intr - 1;
-    if (write(2, sig == SIGTERM ? term : intr, n) < 0) { /* (nothing more to do) */ }
+    if (in_loop && term) SAY("polyhoop: stopped by a second signal (SIGTERM); the frames and the checkpoint written before are intact\n");
+    else if (in_loop) SAY("polyhoop: stopped by a second signal (SIGINT); the frames and the checkpoint written before are intact\n");
+    else if (term) SAY("polyhoop: stopped by SIGTERM while setting up (before the first step); no checkpoint\n");
+    else SAY("polyhoop: stopped by SIGINT while setting up (before the first step); no checkpoint\n");
     _exit(128 + sig);
 }
 
