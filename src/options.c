@@ -68,6 +68,11 @@ static void usage(FILE *f)
         params_file, params_compiled.Nf, params_compiled.Ns, VERTICES_PER_THREAD, vtp_cell_array_list(), species);
 }
 
+/* --png-view's rectangle: corners within VIEW_MAX of the origin (a run's vertices stay within 1e8
+ * lmax, checkpoint.c), sides at least VIEW_MIN (a polygon side is at least lmin) */
+#define VIEW_MAX 1e9
+#define VIEW_MIN 1e-6
+
 /* An integer option's value in [min, INT_MAX], or -1 after saying what was wrong. */
 static long parse_count(const char *opt, const char *arg, long min)
 {
@@ -210,8 +215,13 @@ int options_parse(Options *o, int argc, char **argv)
         } else if (!strcmp(a, "--png-view") && next) {
             PngView *w = &o->png_view;
             char c;
-            if (sscanf(next, "%lf,%lf,%lf,%lf%c", &w->x0, &w->y0, &w->x1, &w->y1, &c) != 4 || !(w->x1 > w->x0) || !(w->y1 > w->y0)) {
-                fprintf(stderr, "polyhoop: --png-view needs x0,y0,x1,y1 with x0 < x1 and y0 < y1, got '%s'\n", TEXT_ESC(next));
+            /* (a rectangle a picture can show: finite, not empty, and within VIEW_MAX, so that its
+             * pixels per unit are finite and its scale bar a number) */
+            int n = sscanf(next, "%lf,%lf,%lf,%lf%c", &w->x0, &w->y0, &w->x1, &w->y1, &c);
+            if (n != 4 || !(fabs(w->x0) <= VIEW_MAX && fabs(w->y0) <= VIEW_MAX && fabs(w->x1) <= VIEW_MAX && fabs(w->y1) <= VIEW_MAX) ||
+                !(w->x1 - w->x0 >= VIEW_MIN) || !(w->y1 - w->y0 >= VIEW_MIN)) {
+                fprintf(stderr, "polyhoop: --png-view needs x0,y0,x1,y1 with x0 < x1 and y0 < y1, each side at least %g and every "
+                        "number within %g of 0, got '%s'\n", VIEW_MIN, VIEW_MAX, TEXT_ESC(next));
                 return -1;
             }
             o->png = o->png_fixed = 1;

@@ -2,7 +2,8 @@
 # The frames a run writes: the default run's are the same at 1 and 2 threads, byte for byte, and
 # VTK's own reader opens them (scripts/check_vtp.py with Debian's /usr/bin/python3, skipped
 # without python3-vtk9); every cell array can colour the pictures; the pictures' colour range is
-# each frame's own, their camera the series' own across a kill and restart.
+# each frame's own, their camera the series' own across a kill and restart, and --png-view takes
+# only a rectangle a picture can show.
 source "$(dirname "$0")/lib.sh"
 
 # The default run (one cell growing to t = 10) at 1 and 2 threads: the tissue reaches 127 or 128
@@ -103,6 +104,21 @@ for f in sys.argv[1:]:
 print("scale bars after frame 12: %s pixels" % sorted(lengths))
 sys.exit(0 if len(lengths) > 1 and min(lengths) > 10 else 1)
 PY
+}
+
+# --png-view takes a rectangle a picture can show: not empty, finite, within 1e9 of the origin,
+# each side at least 1e-6 long. Anything else (inf, nan, a zero, negative or tiny side, an absurd
+# corner) is refused with one line on stderr and exit status 2, and nothing is written.
+test_png_view_refused() {
+    local v
+    for v in 0,0,inf,1 0,-inf,1,1 nan,0,1,1 0,0,1,nan 0,0,0,1 0,0,1,-1 0,0,1,1e-9 -1e300,0,1,1 0,0,1,2e9 0,0,1 0,0,1,1,1; do
+        status 2 errs "$D/err" ./polyhoop -q -n 0 --png-view "$v" -o "$D/out"
+        has "$D/err" "polyhoop: --png-view needs x0,y0,x1,y1 with x0 < x1 and y0 < y1, each side at least 1e-06 and every number within 1e+09 of 0, got '$v'"
+        [ "$(wc -l < "$D/err")" = 1 ] || fail "--png-view $v: more than one line: $(cat "$D/err")"
+        [ ! -e "$D/out" ] || fail "--png-view $v: output written"
+    done
+    ./polyhoop -q -n 0 --png-view -1e9,-1,1e9,1e-6 -o "$D/ok" > /dev/null
+    [ -s "$D/ok/frame000000.png" ] || fail "the widest view allowed drew nothing"
 }
 
 run_file "$@"
