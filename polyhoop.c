@@ -139,7 +139,7 @@ int main(int argc, char **argv)
     omp_set_num_threads(options_threads(&opt, ensemble_vertex_count(&sim.e)));
     int rc = output_open(&out, &opt, &sim, input, PH_VERSION, opt.restart ? frame + 1 : 0);
     if (rc) status_exit(rc, "%s", out.error);
-    out.range = run.range;   /* (the pictures' colour range so far) */
+    out.camera = run.camera;   /* (the pictures' camera so far) */
     if (runlog_open(opt.dir, &sim, opt.restart != NULL, sim.e.step, frame, err, sizeof err))
         status_exit(PH_EXIT_OUTPUT, "cannot start the run's log: %s", TEXT_ESC(err));
     if (!opt.restart) write_frame(&out, &sim, 0);

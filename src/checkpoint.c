@@ -1,7 +1,7 @@
 /* Layout (host byte order, checked on reading): a fixed header (magic, version, byte-order mark,
  * sizes, the Params struct whole, so every member of PARAMS_LIST in list order, random stream,
  * time and counters, input name, the run's record: its options as command-line words and the
- * pictures' colour range), then per polygon in order its record: the fields of
+ * pictures' camera), then per polygon in order its record: the fields of
  * ENSEMBLE_POLYGON_STORED (ensemble.h) in list order, each as its file type (int32 count, int32
  * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32 edits, uint8 attracted,
  * double polarity h_div h_death), then per vertex, polygon by polygon, the doubles of
@@ -18,7 +18,9 @@
  * parameters, version 7 the projectile parameters v_pass and A_pass (and later, in a field that
  * had been zero, the count of twists that remodeling cut out, and in a reserved one the count of
  * postponed divisions), version 8 the cell type and the chemistry's fields, version 9 the box
- * walls' parameters (box_x0, box_y0, box_x1, box_y1, box_k at the end of Params); files of older
+ * walls' parameters (box_x0, box_y0, box_x1, box_y1, box_k at the end of Params), version 10 the
+ * pictures' camera (PngCamera, 40 bytes) in the run's record in place of their colour range
+ * (PngRange, 32 bytes: the pictures' range is now each frame's own); files of older
  * versions are refused with a message saying so (continue them with the program that wrote
  * them, or rerun from the input). On reading, the checksum is
  * checked first (one streaming pass over the file), then every field as it is parsed, then what
@@ -54,7 +56,7 @@ typedef struct Header {
 } Header;
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
-enum { VERSION = 9 };
+enum { VERSION = 10 };
 
 /* Coordinates beyond COORD_LMAX lmax of the origin are refused: far beyond any run (frames every
  * Ns steps stop a vertex that moves farther than h per step), and within what the contact grid's
@@ -69,6 +71,11 @@ enum { VERSION = 9 };
  * and the arithmetic that goes on from the checkpoint's values (next_id++, divisions += n) never
  * overflows. */
 #define COUNT_MAX ((int64_t)1 << 62)
+
+/* The pictures' camera holds the vertices (within COORD_LMAX lmax) with a margin, widened to the
+ * picture's aspect ratio (at most 16384:1), so within about 1e4 COORD_LMAX lmax of the origin; one
+ * beyond CAMERA_MAX is refused, which keeps the picture's arithmetic finite. */
+#define CAMERA_MAX 1e30
 
 /* the bytes of one polygon record */
 #define RECORD_SIZE(type, name, file_type, init) + sizeof(file_type)
@@ -102,7 +109,7 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     h.t = e->t; h.frame = frame; h.np = e->np; h.nv = ensemble_vertex_count(e);
     snprintf(h.input, sizeof h.input, "%s", input);
     if (run) h.run = *run;
-    h.run.range.reserved = 0;
+    h.run.camera.reserved = 0;
     Out b = { atomic_open(path, err, len), 0, crc32(0, NULL, 0) };
     if (!b.f) return -1;
     char vbuf[1 << 16];   /* (stdio's default buffer of 4 KiB would mean a system call per 100 vertices) */
@@ -176,9 +183,13 @@ static int header_ok(const Header *h, char *why, size_t len)
     if (params_check(&h->P, msg, sizeof msg)) return refuse(why, len, "parameters: %s", msg);
     if (!memchr(h->input, 0, sizeof h->input)) return refuse(why, len, "the input name is not terminated");
     if (!memchr(h->run.options, 0, sizeof h->run.options)) return refuse(why, len, "the run's options are not terminated");
-    const PngRange *r = &h->run.range;
-    if (r->state < 0 || r->state > 2 || r->reserved || (r->state && !(isfinite(r->lo) && isfinite(r->hi) && r->lo <= r->hi && r->since >= 0 && r->since <= h->t)))
-        return refuse(why, len, "the pictures' colour range is out of range");
+    const PngCamera *c = &h->run.camera;   /* (fitted: a rectangle the pictures can take, see CAMERA_MAX; else all 0) */
+    const PngView *v = &c->view;
+    if (c->state < 0 || c->state > 1 || c->reserved ||
+        (c->state ? !(fabs(v->x0) <= CAMERA_MAX && fabs(v->y0) <= CAMERA_MAX && fabs(v->x1) <= CAMERA_MAX &&
+                      fabs(v->y1) <= CAMERA_MAX && v->x0 < v->x1 && v->y0 < v->y1)
+                  : v->x0 != 0 || v->y0 != 0 || v->x1 != 0 || v->y1 != 0))
+        return refuse(why, len, "the pictures' camera is out of range");
     if (h->twists < 0) return refuse(why, len, "the count of twists cut out is negative");
     if (h->seed > INT32_MAX) return refuse(why, len, "seed %llu is out of range (0 to %d)", (unsigned long long)h->seed, INT32_MAX);
     if (h->draws > (1ull << 53)) return refuse(why, len, "the random stream's draw count %llu is more than a run can take", (unsigned long long)h->draws);

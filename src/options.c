@@ -40,11 +40,15 @@ static void usage(FILE *f)
         "  --png-color A  colour the cells by cell array A (default area), one of:\n"
         "                 %s;\n"
         "                 or velocity (magnitude of the polygon's mean vertex velocity).\n"
-        "                 Integer arrays get a colour per value; the others one range for all\n"
-        "                 pictures, fitted to frame 0 and widened when a value falls outside\n"
+        "                 Integer arrays with at most 10 values in a frame get a colour per\n"
+        "                 value present; the others the colour map over the 2nd to 98th\n"
+        "                 percentile of the frame's cells (a few outliers do not flatten it)\n"
         "  --png-size WxH picture size in pixels (default 800x800)\n"
-        "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fit each frame)\n"
-        "  --png-range MIN,MAX  fixed colour range (default: fitted to frame 0, widened when needed)\n"
+        "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fitted to frame 0 and\n"
+        "                 widened only when cells leave it, so sizes compare across frames;\n"
+        "                 the scale bar gives the length)\n"
+        "  --png-range MIN,MAX  fixed colour range, the same in every frame (default: each\n"
+        "                 frame's own, as above)\n"
         "  --png-field S  draw chemical species S under the cells, which are outlined (its colour\n"
         "                 range: --png-range, else each frame's least to largest value)%s\n"
         "  --overwrite    replace the output of an earlier run in the output folder\n"
@@ -63,6 +67,11 @@ static void usage(FILE *f)
         "Exit status: 0 done, 1 out of memory, 2 bad input or usage, 3 numerical blow-up, 4 output error.\n",
         params_file, params_compiled.Nf, params_compiled.Ns, VERTICES_PER_THREAD, vtp_cell_array_list(), species);
 }
+
+/* --png-view's rectangle: corners within VIEW_MAX of the origin (a run's vertices stay within 1e8
+ * lmax, checkpoint.c), sides at least VIEW_MIN (a polygon side is at least lmin) */
+#define VIEW_MAX 1e9
+#define VIEW_MIN 1e-6
 
 /* An integer option's value in [min, INT_MAX], or -1 after saying what was wrong. */
 static long parse_count(const char *opt, const char *arg, long min)
@@ -206,8 +215,13 @@ int options_parse(Options *o, int argc, char **argv)
         } else if (!strcmp(a, "--png-view") && next) {
             PngView *w = &o->png_view;
             char c;
-            if (sscanf(next, "%lf,%lf,%lf,%lf%c", &w->x0, &w->y0, &w->x1, &w->y1, &c) != 4 || !(w->x1 > w->x0) || !(w->y1 > w->y0)) {
-                fprintf(stderr, "polyhoop: --png-view needs x0,y0,x1,y1 with x0 < x1 and y0 < y1, got '%s'\n", TEXT_ESC(next));
+            /* (a rectangle a picture can show: finite, not empty, and within VIEW_MAX, so that its
+             * pixels per unit are finite and its scale bar a number) */
+            int n = sscanf(next, "%lf,%lf,%lf,%lf%c", &w->x0, &w->y0, &w->x1, &w->y1, &c);
+            if (n != 4 || !(fabs(w->x0) <= VIEW_MAX && fabs(w->y0) <= VIEW_MAX && fabs(w->x1) <= VIEW_MAX && fabs(w->y1) <= VIEW_MAX) ||
+                !(w->x1 - w->x0 >= VIEW_MIN) || !(w->y1 - w->y0 >= VIEW_MIN)) {
+                fprintf(stderr, "polyhoop: --png-view needs x0,y0,x1,y1 with x0 < x1 and y0 < y1, each side at least %g and every "
+                        "number within %g of 0, got '%s'\n", VIEW_MIN, VIEW_MAX, TEXT_ESC(next));
                 return -1;
             }
             o->png = o->png_fixed = 1;
