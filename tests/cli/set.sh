@@ -106,14 +106,14 @@ test_set_banner_and_frames_echo() {
 # and so is a --set of one the run did not set; the same value again is taken.
 test_set_restart_keeps_sets() {
     local set=(--set D=0.002 --set v0=0.5 --set Dr=1 --set k_div=2 --set k_death=0.2 --set gamma=1500)
-    ./polyhoop -q -j 1 -n 12 -s 1000 "${set[@]}" -o "$D/a" > /dev/null
+    ./polyhoop -q -j 1 -n 24 -s 1000 "${set[@]}" -o "$D/a" > /dev/null
     has "$D/a/events.csv" ',division,'
-    ./polyhoop -q -j 1 -n 12 -s 1000 "${set[@]}" -o "$D/c" > /dev/null &
+    ./polyhoop -q -j 1 -n 24 -s 1000 "${set[@]}" -o "$D/c" > /dev/null &
     local pid=$! f
     for _ in $(seq 200); do [ -f "$D/c/frame000006.vtp" ] && break; sleep 0.05; done
     kill -KILL $pid || true
     wait $pid 2> /dev/null || true   # (137: killed)
-    [ ! -f "$D/c/frame000012.vtp" ] || fail "the run ended before it was killed"
+    [ ! -f "$D/c/frame000024.vtp" ] || fail "the run ended before it was killed"
     status 2 errs "$D/err" ./polyhoop -q --restart "$D/c" --set gamma=1000
     has "$D/err" "polyhoop: cannot restart $D/c: --set gamma=1000: the run was started with gamma = 1500"
     status 2 errs "$D/err" ./polyhoop -q --restart "$D/c" --set kb=1
@@ -123,8 +123,8 @@ test_set_restart_keeps_sets() {
     for f in "$D"/a/*; do
         cmp -s "$f" "$D/c/${f##*/}" || fail "${f##*/} differs after the kill and a restart without --set"
     done
-    ./polyhoop -q -n 13 --restart "$D/c" --set gamma=1500 --set D=0.002 > /dev/null || fail "the run's own values were refused"
-    [ -f "$D/c/frame000013.vtp" ] || fail "no frame 13"
+    ./polyhoop -q -n 25 --restart "$D/c" --set gamma=1500 --set D=0.002 > /dev/null || fail "the run's own values were refused"
+    [ -f "$D/c/frame000025.vtp" ] || fail "no frame 25"
 }
 
 # A checkpoint of the format before the parameters set were kept (version 9) is refused, saying
