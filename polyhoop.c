@@ -108,11 +108,18 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     omp_set_num_threads(opt.threads ? opt.threads : opt.free_cores);   /* (reading; then by size) */
-    char err[8192], saved_input[1024];
+    char err[8192], saved_input[1024], sets[4096], from[8192];
     RunRecord run = { 0 };
-    if (params_check(&params_compiled, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s: %s", params_file, err);
-    sim_init(&sim, &params_compiled, opt.seed);
-    if (sim_chemistry(&sim, &chem_compiled)) status_exit(PH_EXIT_USAGE, "%s: %s", params_file, sim.error);
+    /* the parameters: the header's with the command line's --set, and on a restart the run's own */
+    Params P = opt.P;
+    ParamsSet set = opt.set;
+    if (opt.restart && checkpoint_params(opt.restart, &P, &set, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s", err);
+    params_set_text(&P, &set, 1, sets, sizeof sets);
+    snprintf(from, sizeof from, "%s%s%s", params_file, sets[0] ? " with " : "", sets);   /* (what the messages name) */
+    if (params_check(&P, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s: %s", from, err);
+    sim_init(&sim, &P, opt.seed);
+    sim.set = set;
+    if (sim_chemistry(&sim, &chem_compiled)) status_exit(PH_EXIT_USAGE, "%s: %s", from, sim.error);
     const SimSetup setup = { opt.frames, opt.steps, opt.check, opt.strict, opt.max_vertices, opt.velocities };
     const char *input = opt.input;
     int frame = 0;

@@ -118,8 +118,11 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
     size_t metalen = 0;
     FILE *m = open_memstream(&out->meta, &metalen);
     if (!m) return failed(out, PH_EXIT_MEMORY, "out of memory (the frames' description)");
-    fprintf(m, "polyhoop %s\nparameters: %s\ninput: %s\nseed: %llu\n", version, params_file, input,
-            (unsigned long long)s->e.seed);
+    char sets[2048];   /* (the parameters set on the command line: a line only when there are any) */
+    params_set_text(P, &s->set, 0, sets, sizeof sets);
+    fprintf(m, "polyhoop %s\nparameters: %s\n", version, params_file);
+    if (sets[0]) fprintf(m, "set: %s\n", sets);
+    fprintf(m, "input: %s\nseed: %llu\n", input, (unsigned long long)s->e.seed);
     params_print(m, P, "  ");
     chem_print(m, &s->chem.m, "  ");
     fclose(m);
@@ -135,6 +138,7 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
            version, params_file, PH_ARCH, threads, o->restart ? "restart from" : "input", TEXT_ESC(o->restart ? o->restart : input),
            s->e.np, ensemble_vertex_count(&s->e), P->Nr, TEXT_ESC(o->dir), o->ascii ? "ASCII" : "zlib",
            frame0, P->Nf, P->Ns, P->dt, P->Nf * (double)P->Ns * P->dt, (unsigned long long)s->e.seed);
+    if (sets[0]) printf("set on the command line (--set), in place of the header's: %s\n", sets);
     params_print(stdout, P, "  ");
     chem_print(stdout, &s->chem.m, "  ");
     fflush(stdout);

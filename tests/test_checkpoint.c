@@ -13,20 +13,22 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* The byte offsets of the version-10 layout (checkpoint.c's Header with a Params of 376 bytes and
- * the run's record, then records of 91 bytes, then 40 bytes per vertex), for doctoring single
- * fields (tests/cli/restart.sh doctors some through the program at these offsets too). */
+/* The byte offsets of the version-10 layout (checkpoint.c's Header with a Params of 376 bytes, the
+ * run's record with the pictures' camera, and the parameters set on its command line, then
+ * records of 91 bytes, then 40 bytes per vertex), for doctoring single fields
+ * (tests/cli/restart.sh doctors some through the program at these offsets too). */
 enum {
     H_DT = 40 + 26 * 8, H_SEED = 416, H_DRAWS = 424, H_STEP = 432, H_NEXT_ID = 440, H_DIVISIONS = 448, H_T = 480,
     H_POSTPONED = 36, H_FRAME = 488, H_NP = 492, H_NV = 496, H_TWISTS = 500, H_INPUT = 504, H_OPTIONS = 1528, H_CAMERA = 2040,
-    H_SIZE = 2088, R_COUNT = 0, R_GEN = 4, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_EDITS = 58,
+    H_SET = 2088, H_SIZE = 2104, R_COUNT = 0, R_GEN = 4, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_EDITS = 58,
     R_ATTRACTED = 62, R_SIZE = 91, V_SIZE = 40,
     /* the contact list's section, from its start: int32 state, then doubles skin, reach, h, extent,
      * moved, x0, y0, cell side, longest edge, flow (6), lazy, flow helps, step of the last patch,
      * then int32 nx, ny, strips */
     C_SKIN = 4, C_REACH = 12, C_H = 20, C_EXTENT = 28, C_MOVED = 36, C_LAZY = 124, C_PATCH = 140, C_NY = 152, C_STRIPS = 156
 };
-_Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) + 8 &&
+_Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) + 8 + sizeof(ParamsSet) &&
+               H_SET == H_SIZE - sizeof(ParamsSet) &&
                H_CAMERA == H_OPTIONS + sizeof ((RunRecord *)0)->options, "the header layout of this test is out of date");
 
 typedef struct { char dir[64], path[128]; unsigned char *bytes; long n; } Ckpt;
@@ -191,13 +193,17 @@ void test_checkpoint_bad_fields_named(void)
         case 28: put_i32(b, H_CAMERA + 32, 1); put_f64(b, H_CAMERA, -3); put_f64(b, H_CAMERA + 8, -1); put_f64(b, H_CAMERA + 16, 4);
             put_f64(b, H_CAMERA + 24, 2); want = NULL; break;   /* (a fitted camera) */
         case 29: put_i32(b, 24, 9); want = "format version 9 is no longer read (this polyhoop reads version 10)"; break;   /* (the colour range's) */
+        /* the parameters set on the command line: a place beyond PARAMS_LIST, or Nf (-n, never kept as set) */
+        case 30: b[H_SET + 15] = 0x80; want = "its parameters set on the command line name one this program does not have"; break;
+        case 31: b[H_SET + PARAM_Nf / 8] |= (unsigned char)(1 << PARAM_Nf % 8); want = "name Nf or Ns (-n, -s)"; break;
+        case 32: b[H_SET + PARAM_gamma / 8] |= (unsigned char)(1 << PARAM_gamma % 8); want = NULL; break;   /* (gamma set: read) */
         default: want = ""; break;
         }
         if (want && !*want) break;
         expect_case(&c, b, k, want);
         tried++;
     }
-    ENSURE(tried == 30);
+    ENSURE(tried == 33);
     free(b);
     drop_run(&c);
 }

@@ -88,11 +88,11 @@ test_faults_noise_kill_and_restart() {
 }
 
 # A run's checkpoint is edited below at the byte offsets of its version-10 layout, which
-# tests/test_checkpoint.c states and checks against the structs: a header of 2088 bytes (the
-# Params of 376 bytes from offset 40; the step at 432, the polygon count at 492), then a record of
-# 91 bytes per polygon, then 40 bytes per vertex (x first), ..., and last the CRC-32 of all the
-# bytes before it.
-H_STEP=432 H_T=480 H_FRAME=488 H_NP=492 H_NV=496 H_TWISTS=500 H_POSTPONED=36 H_SIZE=2088 R_SIZE=91 V_SIZE=40
+# tests/test_checkpoint.c states and checks against the structs: a header of 2104 bytes (the
+# Params of 376 bytes from offset 40; the step at 432, the polygon count at 492; last the
+# parameters set on the command line), then a record of 91 bytes per polygon, then 40 bytes per
+# vertex (x first), ..., and last the CRC-32 of all the bytes before it.
+H_STEP=432 H_T=480 H_FRAME=488 H_NP=492 H_NV=496 H_TWISTS=500 H_POSTPONED=36 H_SIZE=2104 R_SIZE=91 V_SIZE=40
 C_NY=152   # (in the contact list's section, which follows the vertices: its grid's rows)
 
 # checkpoint_run ARGS...: a short default run into $D/run (with ARGS), its checkpoint kept as
