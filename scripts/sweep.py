@@ -13,8 +13,8 @@ stopped early) and, for a failed run or build, its first error line, and stdout.
 stderr.txt what it printed. A run that fails (values that the program refuses too: a range or a
 rule of the parameters, exit status 2) is reported as failed, and the others go on; if the build
 fails, every run is reported as "build failed". At the end OUT/summary.csv and OUT/summary.txt
-hold one row per run (summary.txt also the first error line of each failed run); the exit status
-is 0 when every run succeeded, 1 otherwise, and 2 for bad arguments (one line on stderr). Options
+hold one row per run (and the first error line of each failed run: summary.csv's last column,
+below the table in summary.txt); the exit status is 0 when every run succeeded, 1 otherwise, and 2 for bad arguments (one line on stderr). Options
 after -- go to every run (frames, steps, pictures, ...; a -n or -s there counts over a swept Nf
 or Ns).
 
@@ -360,7 +360,7 @@ class Sweep:
         """summary.csv and summary.txt from every run's result.json (missing: not run yet)."""
         names = [n for n, _ in self.sets]
         header = ["run"] + names + ["seed", "status", "exit", "wall_s", "polygons", "vertices"]
-        rows, errors = [], []
+        rows, errors, why = [], [], []
         for k in range(len(self.runs)):
             params, seed = self.params_of(k)
             try:
@@ -370,13 +370,14 @@ class Sweep:
                 r = {"status": "missing"}
             rows.append([self.run_label(k)] + [params[n] for n in names] + [seed] +
                         ["" if r.get(x) is None else r[x] for x in ("status", "exit", "wall_s", "polygons", "vertices")])
+            why.append(r.get("error") or "")
             if r.get("error"):
                 errors.append("  %s: %s" % (self.run_label(k), r["error"]))
         os.makedirs(self.out, exist_ok=True)
         with open(os.path.join(self.out, "summary.csv"), "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
-            w.writerow(header)
-            w.writerows(rows)
+            w.writerow(header + ["error"])
+            w.writerows(row + [e] for row, e in zip(rows, why))
         table = [header] + [[str(x) for x in r] for r in rows]
         widths = [max(len(r[i]) for r in table) for i in range(len(header))]
         text = "\n".join("  ".join(x.ljust(wd) for x, wd in zip(r, widths)).rstrip() for r in table)
