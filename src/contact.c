@@ -128,13 +128,12 @@ static int first_slot_at(const Grid *g, int b, int end, int k)
     return b;
 }
 
-/* Drops the repeats from the n edges (k, k1) at r, sorted by k (pairs of ints); returns how many
- * are left. */
+/* Drops the repeats from the n edges k at r, sorted; returns how many are left. */
 static int dedupe_edges(int *r, int n)
 {
     int u = 0;
     for (int a = 0; a < n; a++)
-        if (!u || r[2 * a] != r[2 * (u - 1)]) { r[2 * u] = r[2 * a]; r[2 * u + 1] = r[2 * a + 1]; u++; }
+        if (!u || r[a] != r[u - 1]) r[u++] = r[a];
     return u;
 }
 
@@ -186,13 +185,13 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
                 nc = grid_scan(g, hi, se[k], i, iprev, fx, fy, s0, n0, h, reach, cand, nc);
             } else nc = grid_scan(g, sb[k], se[k], i, iprev, fx, fy, s0, n0, h + sk, reach + sk, cand, nc);
         }
-        if (keep) PH_RESERVE(st->rec, st->cap, st->n + 2 + 2 * (size_t)nc);
-        int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0, wrap = 0;
+        if (keep) PH_RESERVE(st->rec, st->cap, st->n + 2 + (size_t)nc);
+        int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0, wrap = 0, lwrap = 0;
         for (int a = 0; a < nc; a++) {
             int k = g->gs[cand[a]].k, k1 = g->gs[cand[a]].k1, same = (unsigned)(k - s0) < (unsigned)n0;
             if (!same && rigid && e->rigid[e->pid[k]]) continue;
             double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
-            if (keep && d2 < list2[same]) { rec[2 + 2 * nl] = k; rec[3 + 2 * nl] = k1; nl++; }
+            if (keep && d2 < list2[same]) { rec[2 + nl++] = k; lwrap |= k1 < k; }
             if (d2 >= reach2[same]) continue;
             PH_RESERVE(wk->near, wk->near_cap, nn + 1);
             wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
@@ -206,7 +205,7 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
                 if (!u || wk->near[a].k != wk->near[u - 1].k) wk->near[u++] = wk->near[a];
             nn = u;
         } else near_sort(wk->near, nn);   /* (in slot order, as a record keeps them) */
-        if (nl) { rec[0] = i; rec[1] = nl; st->n += 2 + 2 * (size_t)nl; record_sort(rec + 2, nl); }
+        if (nl) { rec[0] = i; rec[1] = nl | (lwrap ? REC_WRAP : 0); st->n += 2 + (size_t)nl; record_sort(rec + 2, nl); }
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
         else vertex_forces(c, e, P, efx, efy, tid, what == WANT_ENERGY, i, rigid, nn, wrap);
     }
@@ -221,11 +220,11 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, do
     const struct ContactStrip *st = &c->strip[strip];
     if (!st->n) return;   /* (it may have no buffer) */
     for (const int *q = st->rec, *end = q + st->n; q < end; ) {
-        int i = q[0], nl = q[1], p = e->pid[i], s0 = e->start[p], n0 = e->count[p], nn = 0, wrap = 0;
+        int i = q[0], nl = rec_count(q[1]), lw = q[1] & REC_WRAP, p = e->pid[i], s0 = e->start[p], n0 = e->count[p], nn = 0, wrap = 0;
         double px = e->x[i], py = e->y[i];
         q += 2;
-        for (int a = 0; a < nl; a++, q += 2) {
-            int k = q[0], k1 = q[1], same = (unsigned)(k - s0) < (unsigned)n0;
+        for (int a = 0; a < nl; a++, q++) {
+            int k = q[0], k1 = rec_next(e, k, lw), same = (unsigned)(k - s0) < (unsigned)n0;
             double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
             if (d2 >= reach2[same]) continue;
             PH_RESERVE(wk->near, wk->near_cap, nn + 1);

@@ -24,11 +24,13 @@
  *
  * Neighbour list (contact_forces_step): while building, each vertex also keeps the edges within
  * the reach plus a skin as thick as the reach; the steps evaluate it instead of the grid while
- * every pair within the reach is surely in it. Layout: per strip a stream of records (i, n, k_1,
- * k1_1, ..., k_n, k1_n), one for each vertex i with n > 0 edges k -> k1 within the reach plus the
- * skin, in slot order (k_1 < ... < k_n: an edge's neighbours along its polygon stand next to it,
- * where the picking ends find them). The strips of the build are kept, so the reactions stay
- * race-free and the sums in a fixed order.
+ * every pair within the reach is surely in it. Layout: per strip a stream of int32 records (i, n,
+ * k_1, ..., k_n), one for each vertex i with n > 0 edges k -> k1 within the reach plus the skin, in
+ * slot order (k_1 < ... < k_n: an edge's neighbours along its polygon stand next to it, where the
+ * picking ends find them). An edge's far end k1 is k + 1 but for a polygon's last edge, which a
+ * flag in n marks (contact_impl.h): 4 bytes an edge and 8 a record, the list's whole memory (a
+ * tissue has about 2.3 edges and 1 record per vertex, a packing 0.7 and 0.4). The strips of the
+ * build are kept, so the reactions stay race-free and the sums in a fixed order.
  *
  * Motion budgets (docs/model.md 2.2): a pair not in the list was farther than reach + skin when
  * its vertex's record was made. Each polygon accumulates a bound on how far its vertices moved
@@ -144,7 +146,8 @@ int contact_saved_state(const Contact *c);
  * h, extent, motion, grid origin x0, y0, cell side, longest edge, flow (6), lazy motion,
  * whether the flow helps and the step of the last patch for motion alone (doubles), int32 nx, ny, strips,
  * when the strips are fewer than the ny / GRID_STRIP (rounded up) of the grid (a sparse grid's
- * table) their int32 real numbers, then per strip an int64 length and its ints, then the
+ * table) their int32 real numbers, then per strip an int64 length and its ints (records (i, n, k_1,
+ * k1_1, ..., k_n, k1_n): each edge with its far end), then the
  * snapshot: int32 polygons, int64 next id, and per polygon int64 id, int32 start (slots numbered as if the polygons lay contiguously), count, edits,
  * double wander. Each piece goes through put(out, bytes, n), the checkpoint's writer (which
  * checksums it and keeps the first error). */

@@ -717,9 +717,9 @@ static int records_in_slot_order(const Contact *c, int *nrec)
     *nrec = 0;
     for (int s = 0; s < c->nstrips; s++) {
         const int *q = c->strip[s].rec;
-        for (size_t m = 0; m < c->strip[s].n; m += 2 + 2 * (size_t)q[m + 1], ++*nrec)
-            for (int a = 1; a < q[m + 1]; a++)
-                if (q[m + 2 + 2 * a] <= q[m + 2 * a]) return 0;
+        for (size_t m = 0; m < c->strip[s].n; m += 2 + (size_t)rec_count(q[m + 1]), ++*nrec)
+            for (int a = 1; a < rec_count(q[m + 1]); a++)
+                if (q[m + 2 + a] <= q[m + 1 + a]) return 0;
     }
     return 1;
 }
@@ -748,9 +748,8 @@ void test_contact_records_in_slot_order(void)
         if (v)   /* the second file: each record's edges in reverse order */
             for (int st = 0; st < s.contact.nstrips; st++) {
                 int *q = s.contact.strip[st].rec;
-                for (size_t m = 0; m < s.contact.strip[st].n; m += 2 + 2 * (size_t)q[m + 1])
-                    for (int a = 0, b = q[m + 1] - 1; a < b; a++, b--, reversed++)
-                        for (int d = 0; d < 2; d++) { int t = q[m + 2 + 2 * a + d]; q[m + 2 + 2 * a + d] = q[m + 2 + 2 * b + d]; q[m + 2 + 2 * b + d] = t; }
+                for (size_t m = 0; m < s.contact.strip[st].n; m += 2 + (size_t)rec_count(q[m + 1]))
+                    for (int a = 0, b = rec_count(q[m + 1]) - 1; a < b; a++, b--, reversed++) { int t = q[m + 2 + a]; q[m + 2 + a] = q[m + 2 + b]; q[m + 2 + b] = t; }
             }
         ENSURE_MSG(checkpoint_write(path[v], &s, 1, "in.off", NULL, err, sizeof err) == 0, "%s", err);
     }
