@@ -188,7 +188,7 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
         if (keep) PH_RESERVE(st->rec, st->cap, st->n + 2 + (size_t)nc);
         int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0, wrap = 0, lwrap = 0;
         for (int a = 0; a < nc; a++) {
-            int k = g->gs[cand[a]].k, k1 = g->gs[cand[a]].k1, same = (unsigned)(k - s0) < (unsigned)n0;
+            int k = g->gs[cand[a]].k, k1 = ens_next(e, k), same = (unsigned)(k - s0) < (unsigned)n0;
             if (!same && rigid && e->rigid[e->pid[k]]) continue;
             double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
             if (keep && d2 < list2[same]) { rec[2 + nl++] = k; lwrap |= k1 < k; }
@@ -393,7 +393,7 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
     for (int p = 0; p < e->np; p++) c->wander[p] = 0;
     c->builds++;
     contact_take_snapshot(c, e);
-    grid_release(&c->grid, 1);   /* (about 36 bytes per vertex, unneeded while the list serves) */
+    grid_release(&c->grid, 1);   /* (about 20 bytes per vertex, unneeded while the list serves) */
 }
 
 static int cmp_pair(const void *a, const void *b)

@@ -27,7 +27,11 @@
  * vitems[vstrip[s] .. vstrip[s + 1]) and is real strip strip_id[s] (walk rows / GRID_STRIP). A
  * dense walk has them all, as before; a sparse one only the occupied strips, their neighbours
  * (where a vertex may be at a later patch of the contact list) and fillers, so that strip_id[s]
- * has the parity of s: strips two apart in the table are at least two real strips apart. */
+ * has the parity of s: strips two apart in the table are at least two real strips apart.
+ *
+ * Memory: 8 bytes per edge (gs, GridScan), 4 per vertex (vitems) and 4 per entry (start), 12 for
+ * a sparse grid's; its sorts keep no key per item (grid.c), only counts per strip and a buffer as
+ * large as the largest strip. A packing of 480,000 vertices: about 20 bytes per vertex. */
 #ifndef PH_GRID_H
 #define PH_GRID_H
 #include "ensemble.h"
@@ -51,9 +55,12 @@ enum { GRID_CELLS_PER_VERTEX = 4 };
 /* Cells across and up stay below this; beyond it (a vertex 2^30 cells away) the cells grow. */
 #define GRID_MAX_CELLS 1073741824.0
 
-/* An edge in the grid: its midpoint relative to the lower left corner of its cell and half its
- * length (single precision, for a cheap first test) and the slots k, k1 of its ends. */
-typedef struct GridScan { float x, y, r; int k, k1; } GridScan;
+/* An edge (or a piece of one) in the grid, 8 bytes: for a cheap first test, its midpoint relative
+ * to the lower left corner of its cell in steps of qxy = cs / 2048 (11 bits a coordinate: the
+ * step's centre stands for it, within half a step) and half its length in steps of qr = the
+ * longest edge's half length / 1023, rounded up (10 bits), packed into xyr; and the slot k of its
+ * first end (the far end is ens_next). */
+typedef struct GridScan { uint32_t xyr; int k; } GridScan;
 
 typedef struct Grid {
     double x0, y0, cs, inv;   /* origin and side of the search cells (inv = 1 / cs) */
@@ -63,12 +70,12 @@ typedef struct Grid {
     int64_t *ckey;            /* sparse: the key of each entry, increasing */
     int *start;               /* edges of entry m: gs[start[m] .. start[m + 1]) */
     GridScan *gs;             /* the edges by cell of their midpoint, slot order within a cell */
-    double scan_margin;       /* covers the rounding of the single-precision test */
+    double scan_margin;       /* covers gs's steps and the rounding of the single-precision test */
+    double qxy, qr;           /* gs's steps (see GridScan) */
     int nitems;               /* the edges' items: an edge, or the pieces of an edge longer than lpiece */
     int pieces;               /* whether some edge is in pieces */
     double lpiece;
-    int64_t *key;             /* sort keys by item: walk cells of the vertices, then search cells of the edges' items */
-    int *item, *piece;        /* per item: its slot (a vertex, or an edge's first end); the piece */
+    int *item, *piece;        /* with pieces, per item: its slot (an edge's first end) and piece */
     int *poff;                /* per polygon: its first vertex item; then its first edge item */
     size_t poff_cap;
     double wcs;               /* walk cells: side (>= cs), wnx * wny of them from (x0, y0) */
@@ -77,12 +84,10 @@ typedef struct Grid {
     int nstrips;              /* the strip table: vitems[vstrip[s] .. vstrip[s + 1]), real strip strip_id[s] */
     int *vstrip, *strip_id;
     size_t start_cap, ckey_cap, strip_cap;
-    int item_cap, vcap;
-    int64_t *rkey;            /* work space of the sparse sort (radix): keys, slots, twice */
-    int *rslot, rcap;
-    int *scount, *tmp;        /* work space of the parallel sort: counts per thread and strip, slots */
-    size_t scount_cap;
-    int tmp_cap;
+    int item_cap, vcap;       /* the room of gs (and item, piece) and of vitems */
+    int *scount;              /* work space of the sorts (grid.c): counts per thread and strip, */
+    int *bat, *bid, *nocc;    /* the buckets' first items, strips and occupied cells */
+    size_t scount_cap, bat_cap, bid_cap, nocc_cap;
 } Grid;
 
 void grid_init(Grid *g);
@@ -183,11 +188,18 @@ static inline int grid_rows(const Grid *g, int ix, int iy, int *hint, GridRows *
 int grid_scan(const Grid *g, int jb, int je, int i, int iprev, float px, float py,
               int s0, int n0, double h, double reach, int *restrict cand, int nc);
 
-/* Frees the sort's work space (the keys and the sorts' slots, 8 to 32 bytes per vertex) and,
- * with all, the rest of the grid. Only for large ensembles (65,536 vertices on): for small ones,
+/* Frees the sort's work space (counts per strip, and with pieces 8 bytes per item) and, with all,
+ * the rest of the grid. Only for large ensembles (65,536 vertices on): for small ones,
  * allocating it anew and malloc_trim cost more than the memory is worth (the foam ran 25 %
  * slower). */
 void grid_release(Grid *g, int all);
+
+/* The midpoint (relative to its cell's corner) and half length that gs[q]'s first test uses. */
+static inline void grid_unpack(const Grid *g, int q, double *x, double *y, double *r)
+{
+    uint32_t v = g->gs[q].xyr;
+    *x = ((v & 2047) + 0.5) * g->qxy; *y = ((v >> 11 & 2047) + 0.5) * g->qxy; *r = (v >> 22) * g->qr;
+}
 
 /* Whether the grid's arrays are allocated (for tests of memory use). */
 static inline int grid_allocated(const Grid *g) { return g->gs != NULL; }

@@ -354,15 +354,18 @@ static int grid_consistent(const Grid *g, const Ensemble *e)
             ok = !seen[2 * i]++ && row / GRID_STRIP == g->strip_id[s];
         }
     }
-    const float lo = (float)(-1e-3 * g->cs), hi = (float)(1.001 * g->cs);
     for (int m = 0; ok && m < g->nentries; m++) {
         ok = g->start[m] <= g->start[m + 1] && (g->dense || m == 0 || g->ckey[m] > g->ckey[m - 1]);
         for (int q = g->start[m]; ok && q < g->start[m + 1]; q++) {
             const GridScan *it = &g->gs[q];
             int64_t key = grid_key(g, m), iy = key / g->nx, ix = key - iy * g->nx;
-            double x = g->x0 + ix * g->cs + it->x, y = g->y0 + iy * g->cs + it->y, w, gx, gy;   /* (its midpoint, from its cell's corner, on its edge) */
-            ok = it->k1 == ens_next(e, it->k) && it->x >= lo && it->x <= hi && it->y >= lo && it->y <= hi &&
-                 project(e, x, y, it->k, it->k1, &w, &gx, &gy) <= 1e-10 * g->cs * g->cs;
+            int k1 = ens_next(e, it->k), pieces = g->pieces ? grid_pieces(e->x[k1] - e->x[it->k], e->y[k1] - e->y[it->k], g->lpiece) : 1;
+            double x, y, r, w, gx, gy, half = 0.5 * hypot(e->x[k1] - e->x[it->k], e->y[k1] - e->y[it->k]) / pieces;
+            grid_unpack(g, q, &x, &y, &r);
+            /* (its midpoint within its cell and within half a step of its edge, its half length
+             * rounded up by less than a step) */
+            ok = x > 0 && x < g->cs && y > 0 && y < g->cs && r >= half * (1 - 1e-9) && r <= half + g->qr * (1 + 1e-9) &&
+                 project(e, g->x0 + ix * g->cs + x, g->y0 + iy * g->cs + y, it->k, k1, &w, &gx, &gy) <= 0.5 * g->qxy * g->qxy + 1e-10 * g->cs * g->cs;
             seen[2 * it->k + 1]++;
         }
     }
