@@ -101,6 +101,11 @@ void contact_free(Contact *c);
  * energy != NULL the total pair energy is stored there (summed in slot order). */
 void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, double *energy);
 
+/* The total pair energy that contact_forces stores (the same sum in the same order), without the
+ * forces and without an energy per vertex: a grid of its own (released again for large
+ * ensembles), the vertices' energies summed in slot order a block at a time. For a frame's log. */
+double contact_energy(Contact *c, const Ensemble *e, const Params *P, double lmax);
+
 /* The same for a step of a simulation (no energy): reuses the neighbour list of the last call
  * while it is complete, patches it when polygons changed, else builds the grid and a new list
  * (see above). The caller reports every motion of the vertices with contact_moved; any other

@@ -714,6 +714,48 @@ void test_contact_same_sums_any_thread_count(void)
     free(ref);
 }
 
+/* contact_energy (a frame's log) sums each vertex's pair energy in slot order a block of 2,048
+ * vertices at a time, without the forces: the same bits as contact_forces' energy, at 1 and 2
+ * threads, in a jostling packing of 2,640 vertices with rigid polygons (two blocks, a polygon
+ * split between them), and no force touched. */
+void test_contact_energy_matches_forces(void)
+{
+    static Sim s;
+    sim_init(&s, &params_compiled, 1);
+    for (int c = 0; c < 80; c++) fx_add_ngon(&s.e, 33, 1, 2.01 * (c % 10) + 0.3 * (c / 10 % 2), 1.75 * (c / 10), 0);
+    s.e.rigid[3] = s.e.rigid[44] = 1;
+    sim_draw_traits(&s);
+    int threads = omp_get_max_threads(), checked = 0;
+    for (int st = 1; st <= 60; st++) {
+        ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+        if (st % 20) continue;
+        Ensemble *e = &s.e;
+        size_t nbytes = (size_t)e->nv_used * sizeof(double);
+        double *fx = malloc(nbytes), *fy = malloc(nbytes), U = 0, lmax = forces_update_geometry(e);
+        memcpy(fx, e->fx, nbytes); memcpy(fy, e->fy, nbytes);
+        for (int t = 1; t <= 2; t++) {
+            static Contact c;
+            omp_set_num_threads(t);
+            contact_init(&c);
+            double Uref;
+            contact_forces(&c, e, &s.P, lmax, &Uref);
+            memcpy(e->fx, fx, nbytes); memcpy(e->fy, fy, nbytes);
+            contact_free(&c);
+            contact_init(&c);
+            U = contact_energy(&c, e, &s.P, lmax);
+            contact_free(&c);
+            ENSURE_MSG(memcmp(&U, &Uref, sizeof U) == 0 && U != 0, "step %d, %d threads: energy %.17g, contact_forces' %.17g", st, t, U, Uref);
+            ENSURE_MSG(!memcmp(fx, e->fx, nbytes) && !memcmp(fy, e->fy, nbytes), "step %d: contact_energy changed the forces", st);
+        }
+        omp_set_num_threads(threads);
+        ENSURE(ensemble_vertex_count(e) > 2048);
+        free(fx); free(fy);
+        checked++;
+    }
+    ENSURE(checked == 3);
+    sim_free(&s);
+}
+
 /* Whether every record of c's list names its edges in slot order; *nrec = the records. */
 static int records_in_slot_order(const Contact *c, int *nrec)
 {
