@@ -434,6 +434,7 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
      * patches can go on when an edge grows */
     double lcell = fmax(lmax, fmin(P->lmax, lmax + skin));
     const Grid *g = &c->grid;
+    contact_trim(c);
     from_grid(c, e, P, e->fx, e->fy, lcell, skin, WANT_FORCES, NULL, 1);
     c->list_ok = 1;
     c->list_layout = e->layout;

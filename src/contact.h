@@ -119,6 +119,12 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax);
 /* The next contact_forces_step starts afresh, as after contact_init. */
 void contact_invalidate(Contact *c);
 
+/* Gives back the work space that patches keep from one to the next (in an ensemble of 65,536
+ * vertex slots or more: the largest patch's vertices and edges and a few bytes per slot, about 20
+ * bytes per vertex of a packing), for a time when something else needs the memory: a rebuild of
+ * the list calls it before its grid, a frame before its grids. The next patch allocates it anew. */
+void contact_trim(Contact *c);
+
 /* nb[p] = the number of other polygons q such that a vertex of p and an edge of q interact: the
  * pairs whose forces contact_forces evaluates, but without evaluating them (fx, fy untouched).
  * From the list if it is usable, else from a new grid (released again for large ensembles). The

@@ -4,6 +4,9 @@
  * the grid or the list are in contact.c, which calls this file; this file calls nothing there. */
 #include "contact_impl.h"
 #include "bands.h"
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 
 void contact_reserve_strips(Contact *c, int n)
@@ -33,6 +36,25 @@ void contact_reserve_threads(Contact *c, int what)
 }
 
 void contact_invalidate(Contact *c) { c->list_ok = 0; }
+
+void contact_trim(Contact *c)
+{
+    struct ContactSnap *sn = c->snap;
+    if (sn->nv < GRID_LARGE) return;   /* (small: allocating anew costs more than the memory is worth) */
+    free(sn->smap); free(sn->changed); free(sn->mark); free(sn->hkey); free(sn->hval); free(sn->marked); free(sn->dirty);
+    free(sn->dv); free(sn->dv_at); free(sn->sel);
+    sn->smap = sn->changed = sn->dv_at = NULL; sn->mark = sn->hval = sn->dirty = NULL; sn->hkey = sn->marked = NULL; sn->dv = sn->sel = NULL;
+    sn->smap_cap = sn->changed_cap = sn->mark_cap = sn->hcap = sn->marked_cap = sn->dirty_cap = sn->dv_cap = sn->dv_at_cap = sn->sel_cap = 0;
+    for (int t = 0; t < c->nthreads; t++) {
+        struct ContactWork *w = &c->work[t];
+        free(w->dv); free(w->sel);
+        w->dv = w->sel = NULL;
+        w->dv_n = w->dv_cap = w->sel_n = w->sel_cap = 0;
+    }
+#ifdef __GLIBC__
+    malloc_trim(0);   /* (the pieces below the mapping threshold are in the heap) */
+#endif
+}
 
 /* Room for a snapshot of np polygons. */
 static void snap_reserve(struct ContactSnap *sn, int np)
