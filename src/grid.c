@@ -16,7 +16,7 @@ void grid_init(Grid *g) { memset(g, 0, sizeof *g); }
 
 void grid_free(Grid *g)
 {
-    free(g->start); free(g->ckey); free(g->item); free(g->piece); free(g->vstrip); free(g->strip_id); free(g->vitems);
+    free(g->start); free(g->ckey); free(g->ckey32); free(g->item); free(g->piece); free(g->vstrip); free(g->strip_id); free(g->vitems);
     free(g->gs); free(g->scount); free(g->bat); free(g->bid); free(g->nocc); free(g->poff);
     memset(g, 0, sizeof *g);
 }
@@ -210,7 +210,11 @@ static void by_cell(Grid *g, const Order *o, int nb, int *out, int stride)
             } else {
                 int occ = 0;
                 for (int m = 0; m < n; m++)
-                    if (m == 0 || s[m].key != s[m - 1].key) { g->ckey[a + occ] = base + s[m].key; g->start[a + occ++] = a + m; }
+                    if (m == 0 || s[m].key != s[m - 1].key) {
+                        if (g->ckey32) g->ckey32[a + occ] = (uint32_t)(base + s[m].key);
+                        else g->ckey[a + occ] = base + s[m].key;
+                        g->start[a + occ++] = a + m;
+                    }
                 g->nocc[u] = occ;
             }
         }
@@ -285,11 +289,17 @@ static void reserve(Grid *g, int n, int nv, int pieces)
     }
 }
 
-/* Room for n ints in start and, for a sparse grid, n keys in ckey (as reserve). */
-static void reserve_entries(Grid *g, size_t n, int keys)
+/* Room for n ints in start and, for a sparse grid, n keys in ckey or ckey32 (as reserve). */
+static void reserve_entries(Grid *g, size_t n, int keys, int wide)
 {
     if (n > g->start_cap) { g->start_cap = n + n / 2; free(g->start); g->start = ph_realloc(NULL, g->start_cap * sizeof *g->start); }
-    if (keys && n > g->ckey_cap) { g->ckey_cap = n + n / 2; free(g->ckey); g->ckey = ph_realloc(NULL, g->ckey_cap * sizeof *g->ckey); }
+    if (keys && (n > g->ckey_cap || (wide ? !g->ckey : !g->ckey32))) {
+        g->ckey_cap = n + n / 2;
+        free(g->ckey); free(g->ckey32);
+        g->ckey = NULL; g->ckey32 = NULL;
+        if (wide) g->ckey = ph_realloc(NULL, g->ckey_cap * sizeof *g->ckey);
+        else g->ckey32 = ph_realloc(NULL, g->ckey_cap * sizeof *g->ckey32);
+    }
 }
 
 void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int walk)
@@ -361,7 +371,7 @@ void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int
         }
     }
     const int64_t ncell = (int64_t)g->nx * g->ny;
-    reserve_entries(g, g->dense ? (size_t)ncell + 1 : (size_t)nitems + 1, !g->dense);
+    reserve_entries(g, g->dense ? (size_t)ncell + 1 : (size_t)nitems + 1, !g->dense, ncell > UINT32_MAX);
     Order o = { e, *g, 1, eoff, nitems };
     int nb = by_strip(g, &o, &g->gs[0].k, (int)(sizeof *g->gs / sizeof(int)), g->dense);
     PH_RESERVE(g->nocc, g->nocc_cap, (size_t)nb + 1);
@@ -373,7 +383,8 @@ void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int
         int m = 0;
         for (int u = 0; u < nb; m += g->nocc[u++])
             if (m < g->bat[u] && g->nocc[u]) {
-                memmove(g->ckey + m, g->ckey + g->bat[u], (size_t)g->nocc[u] * sizeof *g->ckey);
+                if (g->ckey32) memmove(g->ckey32 + m, g->ckey32 + g->bat[u], (size_t)g->nocc[u] * sizeof *g->ckey32);
+                else memmove(g->ckey + m, g->ckey + g->bat[u], (size_t)g->nocc[u] * sizeof *g->ckey);
                 memmove(g->start + m, g->start + g->bat[u], (size_t)g->nocc[u] * sizeof *g->start);
             }
         g->start[m] = nitems;
@@ -381,7 +392,8 @@ void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int
         if (nitems >= GRID_LARGE) {   /* (the pages of the rest, written to or not, go back) */
             g->start_cap = g->ckey_cap = (size_t)m + 1;
             g->start = ph_realloc(g->start, g->start_cap * sizeof *g->start);
-            g->ckey = ph_realloc(g->ckey, g->ckey_cap * sizeof *g->ckey);
+            if (g->ckey32) g->ckey32 = ph_realloc(g->ckey32, g->ckey_cap * sizeof *g->ckey32);
+            else g->ckey = ph_realloc(g->ckey, g->ckey_cap * sizeof *g->ckey);
         }
     }
     if (walk) {   /* (then the walk: its vertices, but not the edges' unpacked entries, beside gs) */
@@ -437,9 +449,10 @@ void grid_release(Grid *g, int all)
     g->item = g->piece = g->scount = g->bat = g->bid = g->nocc = g->poff = NULL;
     g->scount_cap = g->bat_cap = g->bid_cap = g->nocc_cap = g->poff_cap = 0;
     if (all) {
-        free(g->start); free(g->ckey); free(g->vstrip); free(g->strip_id); free(g->vitems); free(g->gs);
+        free(g->start); free(g->ckey); free(g->ckey32); free(g->vstrip); free(g->strip_id); free(g->vitems); free(g->gs);
         g->start = g->vstrip = g->strip_id = g->vitems = NULL;
         g->ckey = NULL;
+        g->ckey32 = NULL;
         g->gs = NULL;
         g->item_cap = g->vcap = 0;
         g->start_cap = g->ckey_cap = g->strip_cap = 0;
@@ -451,7 +464,7 @@ void grid_release(Grid *g, int all)
 
 size_t grid_bytes(const Grid *g)
 {
-    return g->start_cap * sizeof *g->start + g->ckey_cap * sizeof *g->ckey + g->strip_cap * (sizeof *g->vstrip + sizeof *g->strip_id) +
+    return g->start_cap * sizeof *g->start + g->ckey_cap * (g->ckey ? sizeof *g->ckey : g->ckey32 ? sizeof *g->ckey32 : 0) + g->strip_cap * (sizeof *g->vstrip + sizeof *g->strip_id) +
            (size_t)(g->gs ? g->item_cap : 0) * sizeof *g->gs + (size_t)(g->item ? g->item_cap : 0) * (sizeof *g->item + sizeof *g->piece) +
            (size_t)(g->vitems ? g->vcap : 0) * sizeof *g->vitems + g->scount_cap * sizeof *g->scount +
            (g->bat_cap + g->bid_cap + g->nocc_cap + g->poff_cap) * sizeof(int);

@@ -12,7 +12,8 @@
  * cell, into gs. The cells are numbered by "entries": the edges of entry m are gs[start[m] ..
  * start[m + 1]). A dense grid (nx ny small: at most the earlier grids' bound, see
  * GRID_CELLS_PER_VERTEX, 4 times it below GRID_LARGE) has an entry per cell, entry = key, found
- * by index; a sparse one an entry per occupied cell only, with its key in ckey (increasing),
+ * by index; a sparse one an entry per occupied cell only, with its key in ckey (increasing; 4
+ * bytes where the keys allow),
  * found by a search that gallops from the last answer (grid_lower). Either way the occupied
  * cells of a row of a stencil are consecutive entries (grid_rows), whose edges are one
  * contiguous range.
@@ -29,8 +30,8 @@
  * (where a vertex may be at a later patch of the contact list) and fillers, so that strip_id[s]
  * has the parity of s: strips two apart in the table are at least two real strips apart.
  *
- * Memory: 8 bytes per edge (gs, GridScan), 4 per vertex (vitems) and 4 per entry (start), 12 for
- * a sparse grid's; its sorts keep no key per item (grid.c), only counts per strip and a buffer as
+ * Memory: 8 bytes per edge (gs, GridScan), 4 per vertex (vitems) and 4 per entry (start), 8 for
+ * a sparse grid's (12 beyond 2^32 cells); its sorts keep no key per item (grid.c), only counts per strip and a buffer as
  * large as the largest strip. A packing of 480,000 vertices: about 20 bytes per vertex. */
 #ifndef PH_GRID_H
 #define PH_GRID_H
@@ -67,7 +68,8 @@ typedef struct Grid {
     int nx, ny;               /* search cells across and up */
     int dense;                /* 1: an entry per cell (entry = key); 0: per occupied cell */
     int nentries;             /* entries of start, less one */
-    int64_t *ckey;            /* sparse: the key of each entry, increasing */
+    int64_t *ckey;            /* sparse: the key of each entry, increasing; or, where every key is */
+    uint32_t *ckey32;         /* below 2^32 (nx ny cells at most), ckey32 instead (ckey NULL) */
     int *start;               /* edges of entry m: gs[start[m] .. start[m + 1]) */
     GridScan *gs;             /* the edges by cell of their midpoint, slot order within a cell */
     double scan_margin;       /* covers gs's steps and the rounding of the single-precision test */
@@ -132,29 +134,28 @@ static inline int64_t grid_cell(const Grid *g, double x, double y, int *ix, int 
     return (int64_t)cy * g->nx + cx;
 }
 
+/* The key of entry m. */
+static inline int64_t grid_key(const Grid *g, int m) { return g->dense ? m : g->ckey32 ? (int64_t)g->ckey32[m] : g->ckey[m]; }
+
 /* The first entry whose key is >= key, searched from entry `from` (an earlier answer: galloping
  * forward or back from there, so that a search for a nearby key costs a few comparisons). */
 static inline int grid_lower(const Grid *g, int64_t key, int from)
 {
     if (g->dense) return (int)key;
-    const int64_t *ck = g->ckey;
     int n = g->nentries, lo, hi, step = 1;
     from = from < n ? from : n;
-    if (from < n && ck[from] < key) {   /* (after from: entries before lo are below key) */
+    if (from < n && grid_key(g, from) < key) {   /* (after from: entries before lo are below key) */
         lo = from + 1;
-        while (lo + step - 1 < n && ck[lo + step - 1] < key) { lo += step; step *= 2; }
+        while (lo + step - 1 < n && grid_key(g, lo + step - 1) < key) { lo += step; step *= 2; }
         hi = lo + step - 1 < n ? lo + step - 1 : n;
     } else {   /* (at or before from: the answer is at most hi) */
         hi = from;
-        while (hi - step >= 0 && ck[hi - step] >= key) { hi -= step; step *= 2; }
+        while (hi - step >= 0 && grid_key(g, hi - step) >= key) { hi -= step; step *= 2; }
         lo = hi - step + 1 > 0 ? hi - step + 1 : 0;
     }
-    while (lo < hi) { int m = lo + (hi - lo) / 2; if (ck[m] < key) lo = m + 1; else hi = m; }
+    while (lo < hi) { int m = lo + (hi - lo) / 2; if (grid_key(g, m) < key) lo = m + 1; else hi = m; }
     return lo;
 }
-
-/* The key of entry m. */
-static inline int64_t grid_key(const Grid *g, int m) { return g->dense ? m : g->ckey[m]; }
 
 /* The occupied rows of the 3x3 stencil of search cell (ix, iy), clipped to the grid: row
  * iy + dy[r] (r < n) has the entries [b[r], e[r]), whose columns are grid_key - base[r]. */

@@ -355,7 +355,7 @@ static int grid_consistent(const Grid *g, const Ensemble *e)
         }
     }
     for (int m = 0; ok && m < g->nentries; m++) {
-        ok = g->start[m] <= g->start[m + 1] && (g->dense || m == 0 || g->ckey[m] > g->ckey[m - 1]);
+        ok = g->start[m] <= g->start[m + 1] && (g->dense || m == 0 || grid_key(g, m) > grid_key(g, m - 1));
         for (int q = g->start[m]; ok && q < g->start[m + 1]; q++) {
             const GridScan *it = &g->gs[q];
             int64_t key = grid_key(g, m), iy = key / g->nx, ix = key - iy * g->nx;
