@@ -149,6 +149,11 @@ void contact_counts(const Contact *c, int64_t *builds, int64_t *patches, int64_t
 /* Whether the grid's memory is held (tests of memory use: a serving list frees it). */
 int contact_holds_grid(const Contact *c);
 
+/* The bytes contact detection holds (tests of memory use): the list's strips with their room, the
+ * snapshot and the patches' work space, the threads' work lists and the grid (grid_bytes). Not
+ * the pair energies of contact_forces' energy (8 bytes per slot, tests only). */
+size_t contact_bytes(const Contact *c);
+
 /* Checkpoints carry the neighbour list, so that a continued run takes the same path: whether
  * there is one (0 or 1). */
 int contact_saved_state(const Contact *c);

@@ -37,6 +37,24 @@ void contact_reserve_threads(Contact *c, int what)
 
 void contact_invalidate(Contact *c) { c->list_ok = 0; }
 
+size_t contact_bytes(const Contact *c)
+{
+    size_t b = (size_t)c->strips_cap * (sizeof *c->strip + sizeof *c->strip_id) + (size_t)c->done_cap * sizeof *c->done +
+               (size_t)c->nthreads * sizeof *c->work + (size_t)c->wander_cap * sizeof *c->wander + grid_bytes(&c->grid);
+    for (int k = 0; k < c->strips_cap; k++) b += c->strip[k].cap * sizeof *c->strip[k].rec;
+    for (int t = 0; t < c->nthreads; t++) {
+        const struct ContactWork *w = &c->work[t];
+        b += (size_t)w->rec_cap * sizeof *w->rec + (size_t)w->near_cap * sizeof *w->near + (size_t)w->cand_cap * sizeof *w->cand +
+             (size_t)w->nb_cap * sizeof *w->nb + (size_t)(w->dv_cap + w->sel_cap) * sizeof(Sel);
+    }
+    const struct ContactSnap *sn = c->snap;
+    b += sizeof *sn + (size_t)sn->cap * (sizeof *sn->id + sizeof *sn->start + sizeof *sn->count + sizeof *sn->edits + sizeof *sn->newstart) +
+         (size_t)(sn->smap_cap + sn->changed_cap + sn->dv_at_cap) * sizeof(int) + (size_t)sn->mark_cap + (size_t)sn->hcap * (sizeof *sn->hkey + 1) +
+         (size_t)sn->marked_cap * sizeof *sn->marked + (size_t)sn->dirty_cap + (size_t)(sn->dv_cap + sn->sel_cap) * sizeof(Sel) +
+         (size_t)(sn->mean_cap + sn->wander_cap) * sizeof(double);
+    return b;
+}
+
 void contact_trim(Contact *c)
 {
     struct ContactSnap *sn = c->snap;
@@ -146,6 +164,16 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
     for (int k = 0; k < 6; k++) c->flow[k] = isfinite(g[k]) ? g[k] : 0;
 }
 
+/* A Sel's packed midpoint (rx, ry from its cell's corner) and half length r: steps of 5 cs / 2048
+ * from -2 cs, and of lcell / 2046 (new_records reads them). */
+static inline uint32_t sel_pack(const Contact *c, double rx, double ry, double r)
+{
+    const double q = 5 * c->list_cs / 2048, qr = c->list_lcell / 2046;
+    const double fx = floor((rx + 2 * c->list_cs) / q), fy = floor((ry + 2 * c->list_cs) / q), fr = ceil(r / qr);
+    uint32_t ux = fx > 0 ? (fx < 2047 ? (uint32_t)fx : 2047) : 0, uy = fy > 0 ? (fy < 2047 ? (uint32_t)fy : 2047) : 0;
+    return ux | uy << 11 | (fr > 0 ? (fr < 1023 ? (uint32_t)fr : 1023) : 0) << 22;
+}
+
 /* The first of the sorted edges sel[from .. n) in a cell >= cell, for a cell at or after the one
  * whose first edge is sel[from]: galloping from there, since successive calls look a little
  * further each time. */
@@ -168,7 +196,9 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
     const double cs = c->list_cs;
     /* (coordinates from a cell's corner, up to a few cells, a vertex that left the grid's box up
      * to `moved` beyond its clamped cell; the corners rounded far from the origin) */
-    const float margin = (float)(1e-5 * cs + 64 * ldexp(8 * cs + c->moved, -24) + ldexp(c->list_extent + c->moved + 8 * cs, -46));
+    const float margin = (float)(1e-5 * cs + 64 * ldexp(8 * cs + c->moved, -24) + ldexp(c->list_extent + c->moved + 8 * cs, -46) +
+                                 5 * cs / 2048);   /* (+ a step of the packed midpoints: sel_pack) */
+    const float qs = (float)(5 * cs / 2048), qr = (float)(c->list_lcell / 2046), x2 = (float)(2 * cs) - 0.5f * qs;   /* (a step's centre) */
     const float lim0[2] = { (float)(reach + skin) + margin, (float)(P->h + skin) + margin };
     const int64_t nx = c->list_nx;
     int from[3] = { 0 }, to[3] = { 0 }, at[3] = { 0 }, cx = 0, row = 0;   /* (at: where row r's search starts) */
@@ -198,7 +228,9 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
             for (int a = from[r]; a < to[r]; a++) {
                 const Sel *q = &sel[a];
                 int k = q->k, same = (unsigned)(k - s0) < (unsigned)n0;
-                float dx = fx[q->cell - base] - q->x, dy = fy - q->y, lim = q->r + lim0[same];
+                const uint32_t v = q->xyr;
+                float dx = fx[q->cell - base] - ((float)(v & 2047) * qs - x2), dy = fy - ((float)(v >> 11 & 2047) * qs - x2);
+                float lim = (float)(v >> 22) * qr + lim0[same];
                 if (dx * dx + dy * dy >= lim * lim || k == i || k == iprev || (!same && rigid && e->rigid[e->pid[k]])) continue;
                 double w, gx, gy;
                 int k1 = ens_next(e, k);
@@ -405,13 +437,13 @@ static void select_vertices(Contact *c, const Ensemble *e, int nt, int *ndv, int
                 at = vc; last = mv;
                 sn->dirty[i] = mv == 3;
                 if (!mv) continue;
-                if (mv == 3) { PH_RESERVE(wk->dv, wk->dv_cap, wk->dv_n + 1); wk->dv[wk->dv_n++] = (Sel){ vc, i, 0, 0, 0 }; }
+                if (mv == 3) { PH_RESERVE(wk->dv, wk->dv_cap, wk->dv_n + 1); wk->dv[wk->dv_n++] = (Sel){ vc, i, 0 }; }
                 double mx = 0.5 * (e->x[i] + e->x[j]), my = 0.5 * (e->y[i] + e->y[j]);
                 int64_t mc = list_cell(c, mx, my, &mx0, &my0);
                 if (mark_get(sn, mc) >= 2) {   /* (the midpoint from its cell's corner) */
                     PH_RESERVE(wk->sel, wk->sel_cap, wk->sel_n + 1);
-                    wk->sel[wk->sel_n++] = (Sel){ mc, i, (float)(mx - c->list_x0 - mx0 * c->list_cs), (float)(my - c->list_y0 - my0 * c->list_cs),
-                                                  (float)(0.5 * hypot(e->x[j] - e->x[i], e->y[j] - e->y[i])) };
+                    wk->sel[wk->sel_n++] = (Sel){ mc, i, sel_pack(c, mx - c->list_x0 - mx0 * c->list_cs, my - c->list_y0 - my0 * c->list_cs,
+                                                                  0.5 * hypot(e->x[j] - e->x[i], e->y[j] - e->y[i])) };
                 }
             }
     }

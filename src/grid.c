@@ -283,7 +283,7 @@ static void reserve(Grid *g, int n, int nv, int pieces)
         g->piece = ph_realloc(NULL, (size_t)g->item_cap * sizeof *g->piece);
     }
     if (nv + 1 > g->vcap || !g->vitems) {
-        g->vcap = nv + nv / 2 + 1;
+        g->vcap = nv >= GRID_LARGE ? nv + 1 : nv + nv / 2 + 1;
         free(g->vitems);
         g->vitems = ph_realloc(NULL, (size_t)g->vcap * sizeof *g->vitems);
     }

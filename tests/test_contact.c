@@ -756,6 +756,61 @@ void test_contact_energy_matches_forces(void)
     sim_free(&s);
 }
 
+/* The memory of contact detection per vertex (docs/performance.md, Memory), in a packing of
+ * 72,000 vertices (above GRID_LARGE: the grid freed while the list serves, the patches' work
+ * space given back for a frame's grids), a few of its cells thrown in so that the list is
+ * patched: the bytes its structures hold (contact_bytes, grid_bytes; their rooms included), not
+ * the process's resident memory, so the bounds hold on any machine. Measured 2026-11-26, bytes
+ * per vertex (the bounds): the list with its snapshot 9.0 (10.5), with a patch's work space
+ * 22.9 (26), the grid of a list build 17.8 (20.5), a frame's grid (no walk cells, smaller
+ * cells) 18.7 (21.5). A list of two ints an edge, a grid of 20-byte edges or 64-bit keys of
+ * occupied cells would each break one. */
+void test_contact_memory_per_vertex(void)
+{
+    Params P = params_compiled;
+    P.alpha_mu = 0; P.Amax_mu = INFINITY;   /* no growth, no division */
+    static Sim s;
+    sim_init(&s, &P, 1);
+    uint64_t rng = 7;
+    for (int r = 0; r < 30; r++)
+        for (int c = 0; c < 50; c++) {
+            double x = (2 + P.h) * (c + 0.5 * (r % 2)), y = (2 + P.h) * 0.8660254037844386 * r;
+            if ((r * 50 + c) % 97 == 5) fx_add_moving_ngon(&s.e, 48, 1, x, y, 0, &rng, 0.2 * P.h / P.dt);
+            else fx_add_ngon(&s.e, 48, 1, x, y, 0);
+        }
+    sim_draw_traits(&s);
+    const double nv = ensemble_vertex_count(&s.e);
+    ENSURE(nv == 72000 && s.e.nv_used >= GRID_LARGE);
+    int64_t builds = 0, patches = 0, reuses = 0, before = 0;
+    for (int k = 0; k < 200 && !(builds > 0 && patches > before); k++) {   /* (until a step patches the list) */
+        before = patches;
+        ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+        contact_counts(&s.contact, &builds, &patches, &reuses);
+    }
+    double serving = contact_bytes(&s.contact) / nv;
+    contact_trim(&s.contact);
+    double list = contact_bytes(&s.contact) / nv;
+    /* the grid a list build makes (contact_forces_step: cells for the reach plus the skin) */
+    const double lmax = forces_update_geometry(&s.e), reach = params_reach(&P), lcell = fmax(lmax, fmin(P.lmax, lmax + SKIN * reach));
+    Grid g;
+    grid_init(&g);
+    grid_build(&g, &s.e, (0.5 * lcell + reach + SKIN * reach) * (1 + 1e-9), lcell, 1);
+    grid_release(&g, 0);
+    double build = grid_bytes(&g) / nv;
+    grid_free(&g);
+    grid_init(&g);   /* (a frame's: contact_energy, the neighbour count) */
+    grid_build(&g, &s.e, (0.5 * fmin(lmax, P.lmax) + reach) * (1 + 1e-9), fmin(lmax, P.lmax), 0);
+    grid_release(&g, 0);
+    double frame = grid_bytes(&g) / nv;
+    grid_free(&g);
+    ENSURE_MSG(builds > 0 && patches > 0 && reuses > 0 && !contact_holds_grid(&s.contact), "list built %lld, patched %lld, reused %lld",
+               (long long)builds, (long long)patches, (long long)reuses);
+    ENSURE_MSG(serving <= 26 && list <= 10.5 && list < serving, "the list and its snapshot: %.1f bytes per vertex, %.1f with the patches' work space",
+               list, serving);
+    ENSURE_MSG(build <= 20.5 && frame <= 21.5, "the grid of a list build: %.1f bytes per vertex, a frame's: %.1f", build, frame);
+    sim_free(&s);
+}
+
 /* Whether every record of c's list names its edges in slot order; *nrec = the records. */
 static int records_in_slot_order(const Contact *c, int *nrec)
 {
