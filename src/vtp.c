@@ -1,7 +1,8 @@
 /* The frame writer. The per-polygon arrays are gathered and compressed into small buffers; the
  * per-vertex arrays (points, velocity, connectivity) are generated, compressed and written a batch
- * of blocks at a time, so that a frame needs a few MB whatever its size (see vtp_write). The file
- * is written atomically (a .tmp file, synced, then renamed). Layout of a frame, one Piece:
+ * of blocks at a time, so that a frame needs 0.5 MB per thread whatever its size (see
+ * vtp_write). The file is written atomically (a .tmp file, synced, then renamed). Layout of a
+ * frame, one Piece:
  *   FieldData  TIME (simulated time, so ParaView shows it instead of the frame index)
  *   CellData   per polygon, in polygon order
  *   PointData  velocity of every vertex
