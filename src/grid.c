@@ -17,7 +17,7 @@ void grid_init(Grid *g) { memset(g, 0, sizeof *g); }
 void grid_free(Grid *g)
 {
     free(g->start); free(g->ckey); free(g->ckey32); free(g->item); free(g->piece); free(g->vstrip); free(g->strip_id); free(g->vitems);
-    free(g->gs); free(g->scount); free(g->bat); free(g->bid); free(g->nocc); free(g->poff);
+    free(g->gs); free(g->scount); free(g->bat); free(g->bid); free(g->nocc); free(g->poff); free(g->sbuf);
     memset(g, 0, sizeof *g);
 }
 
@@ -182,9 +182,15 @@ static void by_cell(Grid *g, const Order *o, int nb, int *out, int stride)
     const int64_t nx = o->cells.nx, per = (int64_t)GRID_STRIP * nx, ncell = nx * o->cells.ny;
     int most = 0;
     for (int u = 0; u < nb; u++) most = g->bat[u + 1] - g->bat[u] > most ? g->bat[u + 1] - g->bat[u] : most;
-    #pragma omp parallel if (o->n >= GRID_LARGE)
+    const int large = o->n >= GRID_LARGE;
+    if (!large && 2 * (size_t)most + 1 > g->sbuf_cap) {   /* (a small grid keeps its one buffer, as the rest) */
+        g->sbuf_cap = 3 * (size_t)most + 64;
+        free(g->sbuf);
+        g->sbuf = ph_realloc(NULL, g->sbuf_cap * sizeof(KeyPay));
+    }
+    #pragma omp parallel if (large)
     {
-        KeyPay *buf = ph_realloc(NULL, 2 * (size_t)most * sizeof *buf + 1);
+        KeyPay *buf = large ? ph_realloc(NULL, 2 * (size_t)most * sizeof *buf + 1) : g->sbuf;   /* (a thread's own) */
         #pragma omp for schedule(dynamic, 4)
         for (int u = 0; u < nb; u++) {
             const int a = g->bat[u], n = g->bat[u + 1] - a;
@@ -218,7 +224,7 @@ static void by_cell(Grid *g, const Order *o, int nb, int *out, int stride)
                 g->nocc[u] = occ;
             }
         }
-        free(buf);
+        if (large) free(buf);
     }
 }
 
@@ -467,7 +473,7 @@ size_t grid_bytes(const Grid *g)
     return g->start_cap * sizeof *g->start + g->ckey_cap * (g->ckey ? sizeof *g->ckey : g->ckey32 ? sizeof *g->ckey32 : 0) + g->strip_cap * (sizeof *g->vstrip + sizeof *g->strip_id) +
            (size_t)(g->gs ? g->item_cap : 0) * sizeof *g->gs + (size_t)(g->item ? g->item_cap : 0) * (sizeof *g->item + sizeof *g->piece) +
            (size_t)(g->vitems ? g->vcap : 0) * sizeof *g->vitems + g->scount_cap * sizeof *g->scount +
-           (g->bat_cap + g->bid_cap + g->nocc_cap + g->poff_cap) * sizeof(int);
+           (g->bat_cap + g->bid_cap + g->nocc_cap + g->poff_cap) * sizeof(int) + g->sbuf_cap * sizeof(KeyPay);
 }
 
 static int edges_cross(const Ensemble *e, int i, int j)

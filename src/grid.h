@@ -88,8 +88,9 @@ typedef struct Grid {
     size_t start_cap, ckey_cap, strip_cap;
     int item_cap, vcap;       /* the room of gs (and item, piece) and of vitems */
     int *scount;              /* work space of the sorts (grid.c): counts per thread and strip, */
-    int *bat, *bid, *nocc;    /* the buckets' first items, strips and occupied cells */
-    size_t scount_cap, bat_cap, bid_cap, nocc_cap;
+    int *bat, *bid, *nocc;    /* the buckets' first items, strips and occupied cells, */
+    void *sbuf;               /* and a small grid's buffer of the largest strip (a large one's */
+    size_t scount_cap, bat_cap, bid_cap, nocc_cap, sbuf_cap;   /* threads allocate their own) */
 } Grid;
 
 void grid_init(Grid *g);
