@@ -78,9 +78,14 @@ run: polyhoop
 	./polyhoop --overwrite -o outputs
 
 # the C tests, then the command-line tests of tests/cli/ (tests/run.sh), which run ./polyhoop,
-# ./tests/polyhoop_unstable and ./tests/polyhoop_noise themselves; FILTER=name: only those
+# ./tests/polyhoop_unstable and ./tests/polyhoop_noise themselves; FILTER=name: only those.
+# make test leaves out the slow tests of tests/slow.list (showcases, other builds, long runs);
+# make test-full runs every test (CI does).
 test: polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
 	@tests/run.sh $(FILTER)
+
+test-full: polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
+	@PH_TEST_ALL=1 tests/run.sh $(FILTER)
 
 # a showcase of the paper into outputs/NAME/ (scripts/showcase.sh), QUICK=1 for 10 frames. NAME is
 # taken as text, never expanded or run by a shell, and must be one of scripts/showcase.sh --list.
@@ -111,7 +116,7 @@ valgrind:
 clean:
 	rm -rf build build-bench build-check build-valgrind polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
 
-.PHONY: all run test showcase bench check valgrind clean FORCE
+.PHONY: all run test test-full showcase bench check valgrind clean FORCE
 
 # ---- make fuzz: libFuzzer on the OFF reader (tests/fuzz_off.c), FUZZ_SECONDS long -------------
 # The seeds of tests/corpus_off/ are copied into build-fuzz/corpus/, where the fuzzer adds what it

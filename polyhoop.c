@@ -33,18 +33,30 @@
 #define PH_VERSION "unknown"
 #endif
 
-/* SIGINT, SIGTERM: in the step loop, noted and acted on after the step (checkpoint, exit
- * 128 + signal); before it (reading, checking, frame 0), the run ends at once, leaving no
- * half-written file. */
+/* SIGINT, SIGTERM: in the step loop, said at once and acted on after the step (and the frame
+ * being written): a checkpoint, exit 128 + signal; a second signal ends the run at once, leaving
+ * the frames and the checkpoint written before and no half-written file. Before the loop
+ * (reading, checking, frame 0), the first signal ends the run at once, without a checkpoint. */
 static volatile sig_atomic_t stop_signal, in_loop;
+static void say(const char *text, size_t n)
+{
+    if (write(2, text, n) < 0) { /* (nothing more to do) */ }
+}
+#define SAY(text) say(text, sizeof text - 1)
 static void on_signal(int sig)
 {
-    if (in_loop) { stop_signal = sig; return; }
-    static const char term[] = "polyhoop: stopped by SIGTERM while setting up (before the first step); no checkpoint\n",
-                      intr[] = "polyhoop: stopped by SIGINT while setting up (before the first step); no checkpoint\n";
+    int term = sig == SIGTERM;
+    if (in_loop && !stop_signal) {
+        stop_signal = sig;
+        if (term) SAY("polyhoop: SIGTERM: stopping after this step with a checkpoint (a second signal stops at once, without one)\n");
+        else SAY("polyhoop: SIGINT: stopping after this step with a checkpoint (a second signal stops at once, without one)\n");
+        return;
+    }
     atomic_abandon();
-    size_t n = sig == SIGTERM ? sizeof term - 1 : sizeof intr - 1;
-    if (write(2, sig == SIGTERM ? term : intr, n) < 0) { /* (nothing more to do) */ }
+    if (in_loop && term) SAY("polyhoop: stopped by a second signal (SIGTERM); the frames and the checkpoint written before are intact\n");
+    else if (in_loop) SAY("polyhoop: stopped by a second signal (SIGINT); the frames and the checkpoint written before are intact\n");
+    else if (term) SAY("polyhoop: stopped by SIGTERM while setting up (before the first step); no checkpoint\n");
+    else SAY("polyhoop: stopped by SIGINT while setting up (before the first step); no checkpoint\n");
     _exit(128 + sig);
 }
 
@@ -96,11 +108,18 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     omp_set_num_threads(opt.threads ? opt.threads : opt.free_cores);   /* (reading; then by size) */
-    char err[8192], saved_input[1024];
+    char err[8192], saved_input[1024], sets[4096], from[8192];
     RunRecord run = { 0 };
-    if (params_check(&params_compiled, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s: %s", params_file, err);
-    sim_init(&sim, &params_compiled, opt.seed);
-    if (sim_chemistry(&sim, &chem_compiled)) status_exit(PH_EXIT_USAGE, "%s: %s", params_file, sim.error);
+    /* the parameters: the header's with the command line's --set, and on a restart the run's own */
+    Params P = opt.P;
+    ParamsSet set = opt.set;
+    if (opt.restart && checkpoint_params(opt.restart, &P, &set, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s", err);
+    params_set_text(&P, &set, 1, sets, sizeof sets);
+    snprintf(from, sizeof from, "%s%s%s", params_file, sets[0] ? " with " : "", sets);   /* (what the messages name) */
+    if (params_check(&P, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s: %s", from, err);
+    sim_init(&sim, &P, opt.seed);
+    sim.set = set;
+    if (sim_chemistry(&sim, &chem_compiled)) status_exit(PH_EXIT_USAGE, "%s: %s", from, sim.error);
     const SimSetup setup = { opt.frames, opt.steps, opt.check, opt.strict, opt.max_vertices, opt.velocities };
     const char *input = opt.input;
     int frame = 0;
@@ -127,7 +146,7 @@ int main(int argc, char **argv)
     omp_set_num_threads(options_threads(&opt, ensemble_vertex_count(&sim.e)));
     int rc = output_open(&out, &opt, &sim, input, PH_VERSION, opt.restart ? frame + 1 : 0);
     if (rc) status_exit(rc, "%s", out.error);
-    out.range = run.range;   /* (the pictures' colour range so far) */
+    out.camera = run.camera;   /* (the pictures' camera so far) */
     if (runlog_open(opt.dir, &sim, opt.restart != NULL, sim.e.step, frame, err, sizeof err))
         status_exit(PH_EXIT_OUTPUT, "cannot start the run's log: %s", TEXT_ESC(err));
     if (!opt.restart) write_frame(&out, &sim, 0);

@@ -1,21 +1,22 @@
 #!/usr/bin/env python3
-"""Parameter sweeps: one program per set of parameter values, runs for each seed, a summary.
+"""Parameter sweeps: one program for the base header, runs for each set of values and seed, a summary.
 
     scripts/sweep.py params/foam.h --set gamma=1e2,1e3 --set kh=0,25 --seeds 1,2 -- -n 20
 
-builds a program for each combination of the values (here 4) in its own folder
-build/sweep/NAME/VARIANT/, from a generated header that #includes the base header and
-#undefs/#defines the swept parameters, with the Makefile's rules (make B=... PARAMS=...), J builds
-at a time. Then it runs every combination with every seed (here 8 runs), at most J at a time, each
-with -j THREADS and --seed S on the same input, into OUT/VARIANT-seedS/ (OUT:
-outputs/sweep-NAME/), where result.json keeps the parameters, the input, the command, its exit
-status, wall time, the final polygon and vertex counts (from the program's closing line, or its
-last frame when it stopped early) and, for a failed run or build, its first error line, and
-stdout.txt and stderr.txt what it printed. A run or build that fails is reported as failed; the
-others go on. At the end OUT/summary.csv and OUT/summary.txt hold one row per run (summary.txt
-also the first error line of each failed run); the exit status is 0 when every run succeeded, 1
-otherwise, and 2 for bad arguments (one line on stderr). Options after -- go to every run
-(frames, steps, pictures, ...).
+builds one program, for the base header, in build/sweep/NAME/ with the Makefile's rules (make
+B=... PARAMS=...). Then it runs every combination of the values (here 4) with every seed (here 8
+runs), at most J at a time, each with the combination's values as the program's --set NAME=VALUE,
+-j THREADS and --seed S on the same input, into OUT/VARIANT-seedS/ (OUT: outputs/sweep-NAME/),
+where result.json keeps the parameters, the input, the command, its exit status, wall time, the
+final polygon and vertex counts (from the program's closing line, or its last frame when it
+stopped early) and, for a failed run or build, its first error line, and stdout.txt and
+stderr.txt what it printed. A run that fails (values that the program refuses too: a range or a
+rule of the parameters, exit status 2) is reported as failed, and the others go on; if the build
+fails, every run is reported as "build failed". At the end OUT/summary.csv and OUT/summary.txt
+hold one row per run (and the first error line of each failed run: summary.csv's last column,
+below the table in summary.txt); the exit status is 0 when every run succeeded, 1 otherwise, and 2 for bad arguments (one line on stderr). Options
+after -- go to every run (frames, steps, pictures, ...; a -n or -s there counts over a swept Nf
+or Ns).
 
 The input of every run is --input FILE, or else the one the base header's showcase uses
 (params/NAME.h of scripts/showcase.sh's list, inputs/foam.off for params/foam.h; a generated
@@ -26,9 +27,9 @@ deterministic variant (D, v0, Dr, k_div, k_death, alpha_CV, Amax_CV and att_n al
 header chain) gives a warning: its runs would be identical but for their seed.
 
 On a cluster, scripts/sweep.slurm runs the same sweep as a Slurm job array through three modes:
---build (every program and the input), --task K (run K of --list alone; builds its program if it
-is missing) and --summarise (the summary of whatever runs have finished). NAME is the base
-header's name unless --name says otherwise."""
+--build (the program and the input), --task K (run K of --list alone; builds the program if it is
+missing or out of date) and --summarise (the summary of whatever runs have finished). NAME is the
+base header's name unless --name says otherwise."""
 import argparse
 import concurrent.futures
 import csv
@@ -216,7 +217,7 @@ class Sweep:
         if not re.fullmatch(r"[-.\w]+", self.name):
             raise ValueError("--name %r: letters, digits and . - _ only" % self.name)
         self.out = os.path.abspath(a.out or os.path.join(ROOT, "outputs", "sweep-" + self.name))
-        self.build_root = os.path.join("build", "sweep", self.name)
+        self.build_dir = os.path.join("build", "sweep", self.name)
         self.threads = a.threads
         self.extra = a.extra
         if polyhoop_inputs(self.extra):
@@ -230,7 +231,7 @@ class Sweep:
             self.input, self.showcase, self.input_from = default_input(self.files)
             if self.input is not None:
                 self.check_input()
-        # a combination of values is one build; with a seed it is one run
+        # a combination of values is one variant (--set words for the program); with a seed it is one run
         self.combos = [list(zip(names, vals)) for vals in itertools.product(*[v for _, v in self.sets])]
         self.runs = [(c, s) for c in range(len(self.combos)) for s in self.seeds]
 
@@ -283,31 +284,30 @@ class Sweep:
         c, s = self.runs[k]
         return "%s-seed%d" % (self.combo_label(c), s)
 
-    def build_dir(self, c):
-        return os.path.join(self.build_root, self.combo_label(c))
+    def header(self):
+        """The base header as make's PARAMS: its path from the repository root (as the banner and
+        the frames then name it), or else absolute; a path that make cannot take (a space, $, #,
+        ...) is #included by a header of one line in the build folder."""
+        rel = os.path.relpath(self.base, ROOT)
+        path = self.base if rel.startswith("..") else rel
+        if re.fullmatch(r"[-\w./+]+", path):
+            return path, None
+        return os.path.join(self.build_dir, "params.h"), '/* Generated by scripts/sweep.py: the base header. */\n#include "%s"\n' % self.base
 
-    def header_text(self, c):
-        lines = ["/* Generated by scripts/sweep.py: %s with %s. */" % (self.base, ", ".join(
-            "%s = %s" % nv for nv in self.combos[c]) or "nothing changed"), '#include "%s"' % self.base]
-        for n, v in self.combos[c]:
-            lines += ["#undef P_%s" % n, "#define P_%s %s" % (n, v)]
-        return "\n".join(lines) + "\n"
-
-    def build(self, c):
-        """Builds combination c (make, serialised per build folder by a lock); returns (ok, log)."""
-        d = os.path.join(ROOT, self.build_dir(c))
+    def build(self):
+        """Builds the program for the base header (make, serialised by a lock: concurrent array
+        tasks build it once); returns (ok, log)."""
+        d = os.path.join(ROOT, self.build_dir)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, ".lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            header = os.path.join(d, "params.h")
-            text = self.header_text(c)
-            if not os.path.exists(header) or open(header).read() != text:
-                with open(header + ".tmp", "w") as f:
+            params, text = self.header()
+            if text is not None and not (os.path.exists(os.path.join(ROOT, params)) and open(os.path.join(ROOT, params)).read() == text):
+                with open(os.path.join(ROOT, params) + ".tmp", "w") as f:
                     f.write(text)
-                os.replace(header + ".tmp", header)
-            rel = self.build_dir(c)
-            p = subprocess.run(["make", "-s", "--no-print-directory", "B=" + rel, "PARAMS=" + rel + "/params.h",
-                                rel + "/polyhoop"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                os.replace(os.path.join(ROOT, params) + ".tmp", os.path.join(ROOT, params))
+            p = subprocess.run(["make", "-s", "--no-print-directory", "B=" + self.build_dir, "PARAMS=" + params,
+                                self.build_dir + "/polyhoop"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                universal_newlines=True)
             with open(os.path.join(d, "build.log"), "w") as f:
                 f.write(p.stdout)
@@ -322,8 +322,11 @@ class Sweep:
         c, seed = self.runs[k]
         d = os.path.join(self.out, self.run_label(k))
         os.makedirs(d, exist_ok=True)
-        prog = os.path.join(ROOT, self.build_dir(c), "polyhoop")
-        cmd = [prog, "-q", "--overwrite", "-o", d, "--seed", str(seed), "-j", str(self.threads)] + self.extra
+        prog = os.path.join(ROOT, self.build_dir, "polyhoop")
+        cmd = [prog, "-q", "--overwrite", "-o", d, "--seed", str(seed), "-j", str(self.threads)]
+        for n, v in self.combos[c]:   # (the value as the program reads it: a number without parentheses)
+            cmd += ["--set", "%s=%s" % (n, re.sub(r"^[(\s]*(.*?)[)\s]*$", r"\1", v))]
+        cmd += self.extra
         if self.velocities is not None:
             cmd += ["--velocities", self.velocities]
         if self.input is not None:
@@ -344,9 +347,9 @@ class Sweep:
                 res["error"] = first_error(os.path.join(d, "stderr.txt")) or (
                     "killed by signal %d" % -p.returncode if p.returncode < 0 else "exit status %d, nothing on stderr" % p.returncode)
         else:
-            why = first_error(os.path.join(ROOT, self.build_dir(c), "build.log"), "error")
+            why = first_error(os.path.join(ROOT, self.build_dir, "build.log"), "error")
             with open(os.path.join(d, "stderr.txt"), "w") as err:
-                err.write("the build failed: see %s/build.log%s\n" % (self.build_dir(c), ": " + why if why else ""))
+                err.write("the build failed: see %s/build.log%s\n" % (self.build_dir, ": " + why if why else ""))
             res["error"] = first_error(os.path.join(d, "stderr.txt"))
         with open(os.path.join(d, "result.json.tmp"), "w") as f:
             json.dump(res, f, indent=1)
@@ -357,7 +360,7 @@ class Sweep:
         """summary.csv and summary.txt from every run's result.json (missing: not run yet)."""
         names = [n for n, _ in self.sets]
         header = ["run"] + names + ["seed", "status", "exit", "wall_s", "polygons", "vertices"]
-        rows, errors = [], []
+        rows, errors, why = [], [], []
         for k in range(len(self.runs)):
             params, seed = self.params_of(k)
             try:
@@ -367,13 +370,14 @@ class Sweep:
                 r = {"status": "missing"}
             rows.append([self.run_label(k)] + [params[n] for n in names] + [seed] +
                         ["" if r.get(x) is None else r[x] for x in ("status", "exit", "wall_s", "polygons", "vertices")])
+            why.append(r.get("error") or "")
             if r.get("error"):
                 errors.append("  %s: %s" % (self.run_label(k), r["error"]))
         os.makedirs(self.out, exist_ok=True)
         with open(os.path.join(self.out, "summary.csv"), "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
-            w.writerow(header)
-            w.writerows(rows)
+            w.writerow(header + ["error"])
+            w.writerows(row + [e] for row, e in zip(rows, why))
         table = [header] + [[str(x) for x in r] for r in rows]
         widths = [max(len(r[i]) for r in table) for i in range(len(header))]
         text = "\n".join("  ".join(x.ljust(wd) for x, wd in zip(r, widths)).rstrip() for r in table)
@@ -445,7 +449,7 @@ def main():
     p.add_argument("-j", "--jobs", type=int, help="builds and runs at a time (default: cores / threads)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--list", action="store_true", help="print the runs, K and folder, one a line; build nothing")
-    mode.add_argument("--build", action="store_true", help="only build every variant's program")
+    mode.add_argument("--build", action="store_true", help="only build the program (and make the input)")
     mode.add_argument("--task", type=int, metavar="K", help="only run K of --list (0-based; a Slurm array task)")
     mode.add_argument("--summarise", action="store_true", help="only write the summary of the runs found in OUT")
     argv = sys.argv[1:]
@@ -481,27 +485,26 @@ def main():
     if a.task is not None:
         if not 0 <= a.task < len(sw.runs):
             p.error("--task %d: there are runs 0 to %d" % (a.task, len(sw.runs) - 1))
-        ok, log = sw.build(sw.runs[a.task][0])
+        ok, log = sw.build()
         r = sw.run(a.task, ok)
         print("%s: %s (exit %s, %s s)" % (r["run"], r["status"], r["exit"], r["wall_s"]))
         return 0 if r["status"] == "ok" else 1
 
-    print("sweep %s: %d builds, %d runs, %d at a time, %d thread%s each, input %s (%s), into %s" % (
-        sw.name, len(sw.combos), len(sw.runs), jobs, a.threads, "s" if a.threads > 1 else "",
-        os.path.relpath(sw.input) if sw.input else "inputs/ensemble.off", sw.input_from, sw.out), flush=True)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        built = list(pool.map(sw.build, range(len(sw.combos))))
-    for c, (ok, log) in enumerate(built):
-        if not ok:
-            print("build %s failed (%s/build.log):\n%s" % (sw.combo_label(c), sw.build_dir(c), log.strip()[-600:]), flush=True)
-    if a.build:   # (the runs of a variant that did not build get their result now: no task will run them)
-        for k in range(len(sw.runs)):
-            if not built[sw.runs[k][0]][0]:
+    print("sweep %s: 1 build (%s), %d variant%s, %d runs, %d at a time, %d thread%s each, input %s (%s), into %s" % (
+        sw.name, sw.build_dir, len(sw.combos), "s" if len(sw.combos) > 1 else "", len(sw.runs), jobs, a.threads,
+        "s" if a.threads > 1 else "", os.path.relpath(sw.input) if sw.input else "inputs/ensemble.off", sw.input_from, sw.out),
+        flush=True)
+    built, log = sw.build()
+    if not built:
+        print("the build failed (%s/build.log):\n%s" % (sw.build_dir, log.strip()[-600:]), flush=True)
+    if a.build:   # (if the build failed, every run gets its result now: no task will run them)
+        if not built:
+            for k in range(len(sw.runs)):
                 sw.run(k, False)
-        return 0 if all(ok for ok, _ in built) else 1
+        return 0 if built else 1
 
     def one(k):
-        r = sw.run(k, built[sw.runs[k][0]][0])
+        r = sw.run(k, built)
         print("%s: %s (exit %s, %s s)" % (r["run"], r["status"], r["exit"], r["wall_s"]), flush=True)
         return r
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:

@@ -31,14 +31,14 @@ FILE *atomic_open(const char *path, char *err, size_t errlen)
     char tmp[TMP_MAX_LEN];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) { fail(err, errlen, path, "path too long", ENAMETOOLONG); return NULL; }
     if (unlink(tmp) != 0 && errno != ENOENT) { fail(err, errlen, path, "cannot remove the stale .tmp file", errno); return NULL; }
+    is_writing = 0;   /* (named for atomic_abandon before it exists: a signal at any point leaves no .tmp) */
+    memcpy(writing, tmp, sizeof tmp);
+    is_writing = 1;
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (f) {
-        is_writing = 0;
-        memcpy(writing, tmp, sizeof tmp);
-        is_writing = 1;
-    } else {
+    if (!f) {
         int e = errno;
+        is_writing = 0;
         if (fd >= 0) { close(fd); unlink(tmp); }
         fail(err, errlen, path, "cannot create the .tmp file", e);
     }
@@ -49,7 +49,6 @@ int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, siz
 {
     char tmp[TMP_MAX_LEN];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);   /* (atomic_open checked the length) */
-    is_writing = 0;
     const char *why = "write failed";
     int e = failed;
     if (!e && fflush(f) != 0) e = errno ? errno : EIO;
@@ -57,6 +56,7 @@ int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, siz
     if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
     if (!e && rename(tmp, path) != 0) { e = errno; why = "cannot rename the .tmp file"; }
     if (e) remove(tmp);
+    is_writing = 0;   /* (only now: a signal before the rename removes the .tmp, after it finds none) */
     return e ? fail(err, errlen, path, why, e) : 0;
 }
 

@@ -1,7 +1,8 @@
 /* Layout (host byte order, checked on reading): a fixed header (magic, version, byte-order mark,
  * sizes, the Params struct whole, so every member of PARAMS_LIST in list order, random stream,
  * time and counters, input name, the run's record: its options as command-line words and the
- * pictures' colour range), then per polygon in order its record: the fields of
+ * pictures' camera, the death count, the parameters set on the command line as bits of
+ * PARAMS_LIST's places), then per polygon in order its record: the fields of
  * ENSEMBLE_POLYGON_STORED (ensemble.h) in list order, each as its file type (int32 count, int32
  * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32 edits, uint8 attracted,
  * double polarity h_div h_death), then per vertex, polygon by polygon, the doubles of
@@ -18,7 +19,10 @@
  * parameters, version 7 the projectile parameters v_pass and A_pass (and later, in a field that
  * had been zero, the count of twists that remodeling cut out, and in a reserved one the count of
  * postponed divisions), version 8 the cell type and the chemistry's fields, version 9 the box
- * walls' parameters (box_x0, box_y0, box_x1, box_y1, box_k at the end of Params); files of older
+ * walls' parameters (box_x0, box_y0, box_x1, box_y1, box_k at the end of Params), version 10 the
+ * pictures' camera (PngCamera, 40 bytes) in the run's record in place of their colour range
+ * (PngRange, 32 bytes: the pictures' range is now each frame's own) and which parameters the
+ * command line set (--set: ParamsSet, at the end of the header); files of older
  * versions are refused with a message saying so (continue them with the program that wrote
  * them, or rerun from the input). On reading, the checksum is
  * checked first (one streaming pass over the file), then every field as it is parsed, then what
@@ -51,10 +55,11 @@ typedef struct Header {
     char input[1024];
     RunRecord run;
     int64_t deaths;
+    ParamsSet set;   /* the parameters its command line set (--set) */
 } Header;
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
-enum { VERSION = 9 };
+enum { VERSION = 10 };
 
 /* Coordinates beyond COORD_LMAX lmax of the origin are refused: far beyond any run (frames every
  * Ns steps stop a vertex that moves farther than h per step), and within what the contact grid's
@@ -69,6 +74,11 @@ enum { VERSION = 9 };
  * and the arithmetic that goes on from the checkpoint's values (next_id++, divisions += n) never
  * overflows. */
 #define COUNT_MAX ((int64_t)1 << 62)
+
+/* The pictures' camera holds the vertices (within COORD_LMAX lmax) with a margin, widened to the
+ * picture's aspect ratio (at most 16384:1), so within about 1e4 COORD_LMAX lmax of the origin; one
+ * beyond CAMERA_MAX is refused, which keeps the picture's arithmetic finite. */
+#define CAMERA_MAX 1e30
 
 /* the bytes of one polygon record */
 #define RECORD_SIZE(type, name, file_type, init) + sizeof(file_type)
@@ -95,14 +105,14 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     memset(&h, 0, sizeof h);
     memcpy(h.magic, MAGIC, sizeof MAGIC);
     h.version = VERSION; h.order = 0x01020304u; h.params_size = sizeof(Params);
-    h.P = s->P; h.seed = e->seed; h.draws = e->draws; h.step = e->step; h.next_id = e->next_id;
+    h.P = s->P; h.set = s->set; h.seed = e->seed; h.draws = e->draws; h.step = e->step; h.next_id = e->next_id;
     h.divisions = s->divisions; h.removals = s->removals; h.fusions1 = s->fusions1; h.fusions2 = s->fusions2; h.deaths = s->deaths;
     h.twists = (int32_t)(s->remodel.twists < INT32_MAX ? s->remodel.twists : INT32_MAX);
     h.postponed = (uint32_t)(s->topology.postponed < UINT32_MAX ? s->topology.postponed : UINT32_MAX);
     h.t = e->t; h.frame = frame; h.np = e->np; h.nv = ensemble_vertex_count(e);
     snprintf(h.input, sizeof h.input, "%s", input);
     if (run) h.run = *run;
-    h.run.range.reserved = 0;
+    h.run.camera.reserved = 0;
     Out b = { atomic_open(path, err, len), 0, crc32(0, NULL, 0) };
     if (!b.f) return -1;
     char vbuf[1 << 16];   /* (stdio's default buffer of 4 KiB would mean a system call per 100 vertices) */
@@ -176,10 +186,18 @@ static int header_ok(const Header *h, char *why, size_t len)
     if (params_check(&h->P, msg, sizeof msg)) return refuse(why, len, "parameters: %s", msg);
     if (!memchr(h->input, 0, sizeof h->input)) return refuse(why, len, "the input name is not terminated");
     if (!memchr(h->run.options, 0, sizeof h->run.options)) return refuse(why, len, "the run's options are not terminated");
-    const PngRange *r = &h->run.range;
-    if (r->state < 0 || r->state > 2 || r->reserved || (r->state && !(isfinite(r->lo) && isfinite(r->hi) && r->lo <= r->hi && r->since >= 0 && r->since <= h->t)))
-        return refuse(why, len, "the pictures' colour range is out of range");
+    const PngCamera *c = &h->run.camera;   /* (fitted: a rectangle the pictures can take, see CAMERA_MAX; else all 0) */
+    const PngView *v = &c->view;
+    if (c->state < 0 || c->state > 1 || c->reserved ||
+        (c->state ? !(fabs(v->x0) <= CAMERA_MAX && fabs(v->y0) <= CAMERA_MAX && fabs(v->x1) <= CAMERA_MAX &&
+                      fabs(v->y1) <= CAMERA_MAX && v->x0 < v->x1 && v->y0 < v->y1)
+                  : v->x0 != 0 || v->y0 != 0 || v->x1 != 0 || v->y1 != 0))
+        return refuse(why, len, "the pictures' camera is out of range");
     if (h->twists < 0) return refuse(why, len, "the count of twists cut out is negative");
+    for (int k = 0; k < 128; k++)   /* (Nf and Ns are -n and -s, never a run's --set) */
+        if (params_is_set(&h->set, k) && (k >= PARAMS_COUNT || k == PARAM_Nf || k == PARAM_Ns))
+            return refuse(why, len, "its parameters set on the command line name %s", k >= PARAMS_COUNT ?
+                          "one this program does not have" : "Nf or Ns (-n, -s), which are not kept so");
     if (h->seed > INT32_MAX) return refuse(why, len, "seed %llu is out of range (0 to %d)", (unsigned long long)h->seed, INT32_MAX);
     if (h->draws > (1ull << 53)) return refuse(why, len, "the random stream's draw count %llu is more than a run can take", (unsigned long long)h->draws);
     if (h->step < 0) return refuse(why, len, "step %lld is negative", (long long)h->step);
@@ -476,10 +494,44 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     s->divisions = h.divisions; s->removals = h.removals; s->fusions1 = h.fusions1; s->fusions2 = h.fusions2; s->deaths = h.deaths;
     s->remodel.twists = h.twists;
     s->topology.postponed = h.postponed;
+    s->set = h.set;
     *frame = h.frame;
     snprintf(input, inlen, "%s", h.input);
     if (run) *run = h.run;
     return 0;
+}
+
+int checkpoint_params(const char *dir, Params *P, ParamsSet *set, char *err, size_t len)
+{
+    char path[4200], why[1024] = "";
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    FILE *f = fopen(path, "rb");
+    Header h;
+    int got = f && fread(&h, sizeof h, 1, f) == 1;
+    if (f) fclose(f);
+    /* (a file that is not this program's checkpoint, or whose header is not sound, is left as it is:
+     * checkpoint_restart names what is wrong with it) */
+    if (!got || memcmp(h.magic, MAGIC, sizeof MAGIC) || h.version != VERSION || h.order != 0x01020304u ||
+        h.params_size != sizeof(Params) || !header_ok(&h, why, sizeof why))
+        return 0;
+    if (params_merge(P, set, &h.P, &h.set, why, sizeof why)) {
+        snprintf(err, len, "cannot restart %s: %s", TEXT_ESC(dir), why);
+        return -1;
+    }
+    return 0;
+}
+
+/* The first line of a that differs from b's (both of params_print), its spaces squeezed, into
+ * out ("none" where a has no more lines). */
+static void first_difference(const char *a, const char *b, char *out, size_t len)
+{
+    size_t k = 0, start = 0, n = 0;
+    for (; a[k] && a[k] == b[k]; k++)
+        if (a[k] == '\n') start = k + 1;
+    for (const char *c = a + start; *c && *c != '\n' && n + 1 < len; c++)
+        if (*c != ' ' || (n && out[n - 1] != ' ')) out[n++] = *c;
+    out[n] = 0;
+    if (!n) snprintf(out, len, "none");
 }
 
 int checkpoint_restart(Sim *s, const char *dir, int strict, int *frame, char *input, size_t inlen, RunRecord *run, char *err,
@@ -487,22 +539,27 @@ int checkpoint_restart(Sim *s, const char *dir, int strict, int *frame, char *in
 {
     char path[4200], why[8192];
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    Params given = s->P;   /* (the header's with the run's --set: checkpoint_params) */
     if (checkpoint_read(path, s, frame, input, inlen, run, why, sizeof why)) {
         snprintf(err, len, "cannot restart: %s", why);
         return -1;
     }
     s->first_step = s->e.step;
     s->from_checkpoint = 1;
-    /* the checkpoint's parameters must be the ones compiled in (only Nf and Ns may differ) */
-    Params compiled = params_compiled;
-    compiled.Nf = s->P.Nf;
-    compiled.Ns = s->P.Ns;
+    /* the checkpoint's parameters must be those (only Nf and Ns may differ) */
+    given.Nf = s->P.Nf;
+    given.Ns = s->P.Ns;
     char a[4096], b[4096];
     FILE *fa = fmemopen(a, sizeof a, "w"), *fb = fmemopen(b, sizeof b, "w");
-    params_print(fa, &compiled, ""); params_print(fb, &s->P, "");
+    params_print(fa, &given, ""); params_print(fb, &s->P, "");
     fclose(fa); fclose(fb);
     if (strcmp(a, b)) {
-        snprintf(err, len, "cannot restart %s: it was run with other parameters than %s", TEXT_ESC(path), params_file);
+        char there[160], here[160], sets[1024];
+        first_difference(b, a, there, sizeof there);
+        first_difference(a, b, here, sizeof here);
+        params_set_text(&s->P, &s->set, 0, sets, sizeof sets);
+        snprintf(err, len, "cannot restart %s: it was run with other parameters than %s%s%s (%s there, %s here)", TEXT_ESC(path),
+                 params_file, sets[0] ? " and its --set of " : "", sets, there, here);
         return -1;
     }
     if (sim_check_overlaps(s, path, NULL, strict)) {

@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 /* What a checkpoint keeps of the run besides its state: the options the run continues with, as
- * command-line words (options_record), and the pictures' colour range so far. */
-typedef struct RunRecord { char options[512]; PngRange range; } RunRecord;
+ * command-line words (options_record), and the pictures' camera so far. */
+typedef struct RunRecord { char options[512]; PngCamera camera; } RunRecord;
 
 /* Writes the state of s at the given frame count and input name, and run (NULL: none), to path.
  * 0 or -1 with err. */
@@ -23,10 +23,17 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
 int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, RunRecord *run,
                     char *err, size_t len);
 
-/* Replaces the state of s by the checkpoint of the run in dir, whose parameters must be the
- * compiled ones except Nf and Ns; fills *frame, its input's name and the run's record (options,
- * colour range). Polygons that overlap (sim_check_overlaps) give a warning, and with strict
- * (--strict-input) an error. 0, or -1 with the reason in err. */
+/* For a restart, before the set-up: P holds the header's parameters with the command line's
+ * --set (marked in set); the run in dir goes on with the values its own command line set, which
+ * take their place (params_merge), and set becomes the run's. A --set of another value than the
+ * run's is refused: -1 with the reason in err. A checkpoint that cannot be read, or whose header
+ * is not sound, leaves P and set as they are (checkpoint_restart names what is wrong). */
+int checkpoint_params(const char *dir, Params *P, ParamsSet *set, char *err, size_t len);
+
+/* Replaces the state of s by the checkpoint of the run in dir, whose parameters must be those of
+ * s (set up with checkpoint_params' result) except Nf and Ns; fills *frame, its input's name and
+ * the run's record (options, camera). Polygons that overlap (sim_check_overlaps) give a
+ * warning, and with strict (--strict-input) an error. 0, or -1 with the reason in err. */
 int checkpoint_restart(Sim *s, const char *dir, int strict, int *frame, char *input, size_t inlen, RunRecord *run, char *err,
                        size_t len);
 

@@ -343,7 +343,7 @@ static int64_t mark_around(Contact *c, const Ensemble *e, int p, double r)
 static void sort_by_cell(Sel *a, Sel *b, int n, int64_t ncell)
 {
     Sel *from = a, *to = b;
-    for (int shift = 0; shift == 0 || (ncell - 1) >> shift; shift += 11) {
+    for (int shift = 0; shift == 0 || (shift < 63 && (ncell - 1) >> shift); shift += 11) {
         int count[2049] = { 0 };
         for (int k = 0; k < n; k++) count[((from[k].cell >> shift) & 2047) + 1]++;
         for (int d = 0; d < 2048; d++) count[d + 1] += count[d];

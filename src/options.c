@@ -29,6 +29,12 @@ static void usage(FILE *f)
         "  -o DIR         output folder, created if missing (default outputs/)\n"
         "  -n N           number of frames after the initial one (default Nf = %d)\n"
         "  -s N           steps per frame (default Ns = %d)\n"
+        "  --set NAME=VALUE  parameter NAME (a name of the banner's parameter lines) is VALUE in\n"
+        "                 this run instead of the header's; repeat for more. Checked as the header\n"
+        "                 is, named in the banner and the frames, kept by the checkpoint: --restart\n"
+        "                 goes on with it and refuses another value. --set Nf=N is -n N, --set Ns=N\n"
+        "                 is -s N (the last given counts). The chemistry's and the cell types' own\n"
+        "                 (P_NS, P_ntypes, P_chem_*, P_TYPE_*, P_CHEM_*) need a rebuild\n"
         "  -j N           threads (default: OMP_NUM_THREADS, else automatic: one per %d vertices,\n"
         "                 up to the cores not busy at the start, chosen again every frame;\n"
         "                 at most 4 per core)\n"
@@ -40,11 +46,15 @@ static void usage(FILE *f)
         "  --png-color A  colour the cells by cell array A (default area), one of:\n"
         "                 %s;\n"
         "                 or velocity (magnitude of the polygon's mean vertex velocity).\n"
-        "                 Integer arrays get a colour per value; the others one range for all\n"
-        "                 pictures, fitted to frame 0 and widened when a value falls outside\n"
+        "                 Integer arrays with at most 10 values in a frame get a colour per\n"
+        "                 value present; the others the colour map over the 2nd to 98th\n"
+        "                 percentile of the frame's cells (a few outliers do not flatten it)\n"
         "  --png-size WxH picture size in pixels (default 800x800)\n"
-        "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fit each frame)\n"
-        "  --png-range MIN,MAX  fixed colour range (default: fitted to frame 0, widened when needed)\n"
+        "  --png-view x0,y0,x1,y1  fixed world rectangle shown (default: fitted to frame 0 and\n"
+        "                 widened only when cells leave it, so sizes compare across frames;\n"
+        "                 the scale bar gives the length)\n"
+        "  --png-range MIN,MAX  fixed colour range, the same in every frame (default: each\n"
+        "                 frame's own, as above)\n"
         "  --png-field S  draw chemical species S under the cells, which are outlined (its colour\n"
         "                 range: --png-range, else each frame's least to largest value)%s\n"
         "  --overwrite    replace the output of an earlier run in the output folder\n"
@@ -64,6 +74,11 @@ static void usage(FILE *f)
         params_file, params_compiled.Nf, params_compiled.Ns, VERTICES_PER_THREAD, vtp_cell_array_list(), species);
 }
 
+/* --png-view's rectangle: corners within VIEW_MAX of the origin (a run's vertices stay within 1e8
+ * lmax, checkpoint.c), sides at least VIEW_MIN (a polygon side is at least lmin) */
+#define VIEW_MAX 1e9
+#define VIEW_MIN 1e-6
+
 /* An integer option's value in [min, INT_MAX], or -1 after saying what was wrong. */
 static long parse_count(const char *opt, const char *arg, long min)
 {
@@ -77,41 +92,14 @@ static long parse_count(const char *opt, const char *arg, long min)
     return v;
 }
 
-/* The name of names[0 .. n-1] nearest to a (at most 2 edits away, and fewer than half its
- * letters), or NULL: for "did you mean". An exact match is returned as itself. */
-static const char *closest(const char *a, const char *const *names, size_t n)
-{
-    const char *best = NULL;
-    int best_d = 3, la = (int)strlen(a);
-    if (la > 40) return NULL;
-    for (size_t k = 0; k < n; k++) {
-        int lb = (int)strlen(names[k]), row[64];   /* Levenshtein distance, one row at a time */
-        if (lb > 60) continue;
-        for (int j = 0; j <= lb; j++) row[j] = j;
-        for (int i = 1; i <= la; i++) {
-            int diag = row[0];
-            row[0] = i;
-            for (int j = 1; j <= lb; j++) {
-                int up = row[j], d = diag + (a[i - 1] != names[k][j - 1]);
-                if (up + 1 < d) d = up + 1;
-                if (row[j - 1] + 1 < d) d = row[j - 1] + 1;
-                diag = up;
-                row[j] = d;
-            }
-        }
-        if (row[lb] < best_d && 2 * row[lb] < lb) best_d = row[lb], best = names[k];
-    }
-    return best;
-}
-
 /* The option nearest to a, or NULL (an exact match: an option that is missing its value). */
 static const char *closest_option(const char *a)
 {
     static const char *const names[] = { "-o", "-n", "-s", "-j", "-q", "-h", "--help", "--seed", "--velocities", "--ascii",
                                          "--png", "--png-color", "--png-size", "--png-view", "--png-range", "--png-field",
                                          "--overwrite", "--checkpoint-every", "--max-cells", "--max-time", "--max-vertices",
-                                         "--restart", "--check", "--strict-input" };
-    return closest(a, names, sizeof names / sizeof names[0]);
+                                         "--restart", "--check", "--strict-input", "--set" };   /* (ties: the first) */
+    return text_closest(a, names, sizeof names / sizeof names[0]);
 }
 
 /* The compiled-in species named name (chem_compiled), or NULL. */
@@ -143,15 +131,35 @@ static int check_field(const Options *o)
         names[s] = chem_compiled.sp[s].name ? chem_compiled.sp[s].name : "?";
         n += snprintf(list + n, sizeof list - (size_t)n, "%s%s", s ? ", " : "", names[s]);
     }
-    const char *near = closest(o->png_field, names, (size_t)chem_compiled.ns);
+    const char *near = text_closest(o->png_field, names, (size_t)chem_compiled.ns);
     fprintf(stderr, "polyhoop: --png-field: no species '%s' in %s (%s)%s%s%s\n", TEXT_ESC(o->png_field), params_file, list,
             near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
     return -1;
 }
 
+/* --set NAME=VALUE into o->P and o->set (params_set); Nf and Ns are -n and -s (a restart may
+ * change Nf and keeps its Ns: neither is one of the run's --set). 0, or -1 after saying why (one
+ * line). */
+static int set_parameter(Options *o, const char *text)
+{
+    const char *name = strncmp(text, "P_", 2) ? text : text + 2, *eq = strchr(text, '=');
+    if (eq && eq - name == 2 && (!strncmp(name, "Nf", 2) || !strncmp(name, "Ns", 2))) {
+        char opt[16];
+        snprintf(opt, sizeof opt, "--set %.2s", name);
+        long v = parse_count(opt, eq + 1, name[1] == 'f' ? 0 : 1);
+        if (v < 0) return -1;
+        *(name[1] == 'f' ? &o->frames : &o->steps) = (int)v;
+        return 0;
+    }
+    char msg[1024];
+    if (params_set(&o->P, &o->set, text, msg, sizeof msg) >= 0) return 0;
+    fprintf(stderr, "polyhoop: --set %s: %s\n", TEXT_ESC(text), msg);
+    return -1;
+}
+
 int options_parse(Options *o, int argc, char **argv)
 {
-    *o = (Options){ .dir = "outputs", .frames = -1, .steps = -1, .seed = 1,
+    *o = (Options){ .dir = "outputs", .frames = -1, .steps = -1, .seed = 1, .P = params_compiled,
                     .every = 1, .png_w = 800, .png_h = 800, .png_color = "area" };
     const char *given_input = NULL, *given_dir = NULL, *given_seed = NULL, *given_vel = NULL;
     for (int k = 1; k < argc; k++) {
@@ -167,6 +175,7 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "-o") && next) { o->dir = next; given_dir = a; k++; }
         else if (!strcmp(a, "--restart") && next) { o->restart = next; k++; }
         else if (!strcmp(a, "--velocities") && next) { o->velocities = next; given_vel = a; k++; }
+        else if (!strcmp(a, "--set") && next) { if (set_parameter(o, next)) return -1; k++; }
         else if (!strcmp(a, "-n")) COUNT(frames, 0);
         else if (!strcmp(a, "-s")) COUNT(steps, 1);
         else if (!strcmp(a, "-j")) COUNT(threads, 1);
@@ -206,8 +215,13 @@ int options_parse(Options *o, int argc, char **argv)
         } else if (!strcmp(a, "--png-view") && next) {
             PngView *w = &o->png_view;
             char c;
-            if (sscanf(next, "%lf,%lf,%lf,%lf%c", &w->x0, &w->y0, &w->x1, &w->y1, &c) != 4 || !(w->x1 > w->x0) || !(w->y1 > w->y0)) {
-                fprintf(stderr, "polyhoop: --png-view needs x0,y0,x1,y1 with x0 < x1 and y0 < y1, got '%s'\n", TEXT_ESC(next));
+            /* (a rectangle a picture can show: finite, not empty, and within VIEW_MAX, so that its
+             * pixels per unit are finite and its scale bar a number) */
+            int n = sscanf(next, "%lf,%lf,%lf,%lf%c", &w->x0, &w->y0, &w->x1, &w->y1, &c);
+            if (n != 4 || !(fabs(w->x0) <= VIEW_MAX && fabs(w->y0) <= VIEW_MAX && fabs(w->x1) <= VIEW_MAX && fabs(w->y1) <= VIEW_MAX) ||
+                !(w->x1 - w->x0 >= VIEW_MIN) || !(w->y1 - w->y0 >= VIEW_MIN)) {
+                fprintf(stderr, "polyhoop: --png-view needs x0,y0,x1,y1 with x0 < x1 and y0 < y1, each side at least %g and every "
+                        "number within %g of 0, got '%s'\n", VIEW_MIN, VIEW_MAX, TEXT_ESC(next));
                 return -1;
             }
             o->png = o->png_fixed = 1;

@@ -1,7 +1,8 @@
 /* The command line of polyhoop: what a run reads, writes and how often, parsed into one struct
- * (the model's parameters are compiled in, see params.h). */
+ * (the model's parameters are compiled in, see params.h, and --set changes them for a run). */
 #ifndef PH_OPTIONS_H
 #define PH_OPTIONS_H
+#include "params.h"
 #include "png.h"
 #include <stdint.h>
 
@@ -10,7 +11,9 @@ typedef struct Options {
     const char *velocities; /* --velocities FILE: the input's initial velocities, or NULL */
     const char *restart;    /* folder of the run to continue, or NULL */
     const char *dir;        /* output folder */
-    int frames, steps;      /* -n, -s; -1: the compiled Nf, Ns */
+    int frames, steps;      /* -n, -s (or --set Nf=, Ns=); -1: the compiled Nf, Ns */
+    Params P;               /* the header's parameters with the command line's --set (but Nf, Ns: frames, steps) */
+    ParamsSet set;          /* which parameters --set gave */
     int threads;            /* -j, or OMP_NUM_THREADS; 0: automatic (options_threads) */
     int free_cores;         /* cores not busy with other work when the run started (load average) */
     uint64_t seed;

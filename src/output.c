@@ -118,8 +118,11 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
     size_t metalen = 0;
     FILE *m = open_memstream(&out->meta, &metalen);
     if (!m) return failed(out, PH_EXIT_MEMORY, "out of memory (the frames' description)");
-    fprintf(m, "polyhoop %s\nparameters: %s\ninput: %s\nseed: %llu\n", version, params_file, input,
-            (unsigned long long)s->e.seed);
+    char sets[2048];   /* (the parameters set on the command line: a line only when there are any) */
+    params_set_text(P, &s->set, 0, sets, sizeof sets);
+    fprintf(m, "polyhoop %s\nparameters: %s\n", version, params_file);
+    if (sets[0]) fprintf(m, "set: %s\n", sets);
+    fprintf(m, "input: %s\nseed: %llu\n", input, (unsigned long long)s->e.seed);
     params_print(m, P, "  ");
     chem_print(m, &s->chem.m, "  ");
     fclose(m);
@@ -135,6 +138,7 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
            version, params_file, PH_ARCH, threads, o->restart ? "restart from" : "input", TEXT_ESC(o->restart ? o->restart : input),
            s->e.np, ensemble_vertex_count(&s->e), P->Nr, TEXT_ESC(o->dir), o->ascii ? "ASCII" : "zlib",
            frame0, P->Nf, P->Ns, P->dt, P->Nf * (double)P->Ns * P->dt, (unsigned long long)s->e.seed);
+    if (sets[0]) printf("set on the command line (--set), in place of the header's: %s\n", sets);
     params_print(stdout, P, "  ");
     chem_print(stdout, &s->chem.m, "  ");
     fflush(stdout);
@@ -144,7 +148,7 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
 int output_checkpoint(Output *out, Sim *s, int frame)
 {
     char path[4200], err[4400];
-    RunRecord run = { "", out->range };
+    RunRecord run = { "", out->camera };
     options_record(out->o, run.options, sizeof run.options);
     if (runlog_events(out->o->dir, s, err, sizeof err))   /* (the log holds every event up to the checkpoint) */
         return failed(out, PH_EXIT_OUTPUT, "cannot write the event log: %s", TEXT_ESC(err));
@@ -211,6 +215,16 @@ static int write_fields(Output *out, const Sim *s, int frame, char *err, size_t 
     return vtp_write_image(path, &im, err, errlen) || write_collection(out, s, VTP_FIELDS, frame, err, errlen) ? -1 : 0;
 }
 
+/* The view of a picture: --png-view, else the series' camera fitted or widened to this frame's
+ * cells (and the field f's grid, unless NULL). */
+static const PngView *picture_view(Output *out, const Sim *s, const PngField *f)
+{
+    const Options *o = out->o;
+    if (o->png_fixed) return &o->png_view;
+    png_camera_update(&out->camera, &s->e, f, o->png_w, o->png_h);
+    return &out->camera.view;
+}
+
 /* The picture of frame `frame` with species o->png_field under the outlined cells (--png-field):
  * its range --png-range, else this frame's least to largest value (a function of the frame
  * alone, so a restart draws the same). 0, or -1 with err. */
@@ -228,7 +242,7 @@ static int field_picture(Output *out, const Sim *s, int frame, char *err, size_t
     char label[256], path[4200];
     snprintf(label, sizeof label, "%s  t = %.4g%s", o->png_field, s->e.t, o->png_lo < o->png_hi ? "" : "  (range of this frame)");
     snprintf(path, sizeof path, "%s/frame%06d.png", o->dir, frame);
-    return png_write_field(path, &s->e, &f, label, o->png_lo, o->png_hi, o->png_w, o->png_h, o->png_fixed ? &o->png_view : NULL,
+    return png_write_field(path, &s->e, &f, label, o->png_lo, o->png_hi, o->png_w, o->png_h, picture_view(out, s, &f),
                            err, errlen);
 }
 
@@ -255,18 +269,17 @@ int output_frame(Output *out, Sim *s, int frame)
     } else if (o->png) {
         if (!strcmp(o->png_color, "velocity")) polygon_speeds(&s->e, out->values);
         else vtp_cell_values(&s->e, &opt, o->png_color, out->values);
+        /* integers in at most PNG_CATEGORIES values: a colour each; else the colour map, over
+         * --png-range or this frame's 2nd to 98th percentile (png_robust_range: a function of the
+         * frame alone, which no transient of another frame flattens) */
         int categorical = vtp_cell_array_integer(o->png_color);
-        double lo = o->png_lo, hi = o->png_hi;
-        char label[256], note[96] = "";
-        if (!categorical && !(lo < hi)) {   /* one range for the series, widened when needed */
-            png_range_update(&out->range, &s->e, out->values, s->e.t);
-            lo = out->range.lo, hi = out->range.hi;
-            if (out->range.state)
-                snprintf(note, sizeof note, "  (range %s t = %.4g)", out->range.state == 1 ? "of" : "widened at", out->range.since);
-        }
-        snprintf(label, sizeof label, "%s  t = %.4g%s", o->png_color, s->e.t, note);
+        int mapped = !categorical || png_categories(&s->e, out->values, NULL) > PNG_CATEGORIES;
+        char label[256];
+        snprintf(label, sizeof label, "%s  t = %.4g%s", o->png_color, s->e.t,
+                 mapped && !(o->png_lo < o->png_hi) ? "  (range: 2-98 % of cells)" : "");
         snprintf(path, sizeof path, "%s/frame%06d.png", o->dir, frame);
-        if (png_write(path, &s->e, out->values, label, lo, hi, categorical, o->png_w, o->png_h, o->png_fixed ? &o->png_view : NULL, err, sizeof err))
+        if (png_write(path, &s->e, out->values, label, o->png_lo, o->png_hi, categorical, o->png_w, o->png_h, picture_view(out, s, NULL),
+                      err, sizeof err))
             return failed(out, PH_EXIT_OUTPUT, "cannot draw frame %d: %s", frame, err);
     }
     int rc = o->every > 0 && frame % o->every == 0 ? output_checkpoint(out, s, frame) : 0;

@@ -18,7 +18,7 @@ typedef struct Output {
     double wall0, wlast; /* status line: wall clock at the loop's start and at the last line */
     int64_t slast;       /* the step of the last line */
     int threads_max;     /* the most threads the run has used */
-    PngRange range;      /* the pictures' colour range so far (kept in the checkpoint) */
+    PngCamera camera;    /* the pictures' camera so far, unless --png-view fixes it (kept in the checkpoint) */
     char error[8192];    /* why the last call failed */
 } Output;
 

@@ -5,6 +5,9 @@
 #include "params.h"
 #include "chem.h"
 #include "text.h"
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +192,153 @@ int params_check(const Params *p, char *msg, size_t len)
 #undef GIVEN
     if (!isfinite(p->dt)) { snprintf(msg, len, "dt must be finite"); return -1; }
     return 0;
+}
+
+/* The parameters' names in list order, and the P_ names of a header that are no member of it:
+ * read at build time only (the chemistry's grid and rules, the cell types' own values). */
+static const char *const names[PARAMS_COUNT] = {
+#define NAME(type, name, fmt, range) #name,
+    PARAMS_LIST(NAME)
+#undef NAME
+};
+static const char *const build_time[] = {
+    "ntypes", "NS", "chem_x0", "chem_y0", "chem_x1", "chem_y1", "chem_dx", "chem_max_substeps", "chem_every",
+    "CHEM_SPECIES", "CHEM_REACTION", "CHEM_RESPONSE", "CHEM_INIT", "TYPE_kh", "TYPE_mu",
+#define TYPE_NAME(name) "TYPE_" #name,
+    CHEM_TYPE_PARAMS(TYPE_NAME)
+#undef TYPE_NAME
+};
+
+static void mark(ParamsSet *set, int k) { set->bits[k / 64] |= (uint64_t)1 << (k % 64); }
+
+/* box_k's default is kr (params/default.h: P_box_k is P_kr, so a header that changes kr changes
+ * it): where the header's box_k is its kr, a kr set at run time carries box_k along, unless box_k
+ * is set itself. */
+static void follow(Params *p, const ParamsSet *set)
+{
+    if (!params_is_set(set, PARAM_box_k) && params_compiled.box_k == params_compiled.kr) p->box_k = p->kr;
+}
+
+/* text as a double in full (strtod's forms: 1e3, -0.5, 0x1p-4, INFINITY, nan); 0, or -1 with why */
+static int read_double(const char *text, double *v, const char *name, char *msg, size_t len)
+{
+    char *end;
+    errno = 0;
+    double x = *text && !isspace((unsigned char)*text) ? strtod(text, &end) : 0;
+    if (!*text || isspace((unsigned char)*text) || *end || end == text) {
+        snprintf(msg, len, "%s needs a number (such as 1e3, -0.5 or INFINITY), not '%s'", name, TEXT_ESC(text));
+        return -1;
+    }
+    if (errno == ERANGE && isinf(x)) {
+        snprintf(msg, len, "%s = %s is beyond the range of a double (INFINITY is written so)", name, TEXT_ESC(text));
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+/* text as an int in full (decimal, an optional sign); 0, or -1 with why */
+static int read_int(const char *text, int *v, const char *name, char *msg, size_t len)
+{
+    char *end;
+    errno = 0;
+    long x = *text && !isspace((unsigned char)*text) ? strtol(text, &end, 10) : 0;
+    if (!*text || isspace((unsigned char)*text) || *end || end == text) {
+        snprintf(msg, len, "%s is an integer parameter, and '%s' is not an integer", name, TEXT_ESC(text));
+        return -1;
+    }
+    if (errno || x < INT_MIN || x > INT_MAX) {
+        snprintf(msg, len, "%s = %s is beyond the range of an int (%d to %d)", name, TEXT_ESC(text), INT_MIN, INT_MAX);
+        return -1;
+    }
+    *v = (int)x;
+    return 0;
+}
+
+int params_set(Params *p, ParamsSet *set, const char *text, char *msg, size_t len)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq) {
+        snprintf(msg, len, "expected NAME=VALUE, such as gamma=3e3");
+        return -1;
+    }
+    char name[64];
+    const char *n0 = strncmp(text, "P_", 2) ? text : text + 2;
+    snprintf(name, sizeof name, "%.*s", (int)(eq - n0 < 63 ? eq - n0 : 63), n0);
+    for (size_t k = 0; k < sizeof build_time / sizeof build_time[0]; k++)
+        if (!strcmp(name, build_time[k])) {
+            snprintf(msg, len, "P_%s is fixed at build time: change it in %s (or a header that includes it) and rebuild "
+                     "(make PARAMS=...)", name, params_file);
+            return -1;
+        }
+    int k = 0;
+    while (k < PARAMS_COUNT && strcmp(name, names[k])) k++;
+    if (k == PARAMS_COUNT || eq - n0 > 63) {
+        const char *near = text_closest(name, names, PARAMS_COUNT);
+        snprintf(msg, len, "no parameter '%s'%s%s%s (the names are those of the banner's parameter lines)", TEXT_ESC(name),
+                 near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+        return -1;
+    }
+    /* a parameter that every cell type has of its own: the header's value acts nowhere */
+    const double *own = NULL;
+#define OWN(n) if (!strcmp(name, #n)) own = chem_compiled.type_value[CHEM_TYPE_##n];
+    CHEM_TYPE_PARAMS(OWN)
+#undef OWN
+    if (!strcmp(name, "mu")) own = chem_compiled.type_mu;
+    if (own) {
+        snprintf(msg, len, "%s is fixed at build time here: %s gives every cell type its own (P_TYPE_%s), which the "
+                 "header's %s does not change", name, params_file, name, name);
+        return -1;
+    }
+    int j = 0, rc = 0;
+#define READ(type, n, fmt, range) \
+    if (j++ == k) { type v; if ((rc = read_##type(eq + 1, &v, #n, msg, len)) == 0) p->n = v; }
+    PARAMS_LIST(READ)
+#undef READ
+    if (rc) return -1;
+    mark(set, k);
+    follow(p, set);
+    return k;
+}
+
+int params_merge(Params *p, ParamsSet *set, const Params *run, const ParamsSet *run_set, char *msg, size_t len)
+{
+    char a[32], b[32];
+    int k = 0;
+#define TEXT(type, v, buf) (!strcmp(#type, "int") ? (snprintf(buf, sizeof buf, "%d", (int)(v)), buf) : text_number((double)(v), buf))
+#define GIVEN(type, n, fmt, range) \
+    if (params_is_set(set, k) && memcmp(&p->n, &run->n, sizeof p->n)) { \
+        snprintf(msg, len, "--set %s=%s: the run was started with %s = %s, and a restart goes on with it (leave the --set " \
+                 "out, or start a new run)", #n, TEXT(type, p->n, a), #n, TEXT(type, run->n, b)); \
+        return -1; \
+    } \
+    k++;
+    PARAMS_LIST(GIVEN)
+#undef GIVEN
+    k = 0;
+#define TAKE(type, n, fmt, range) if (params_is_set(run_set, k++)) p->n = run->n;
+    PARAMS_LIST(TAKE)
+#undef TAKE
+#undef TEXT
+    *set = *run_set;
+    follow(p, set);
+    return 0;
+}
+
+void params_set_text(const Params *p, const ParamsSet *set, int values, char *buf, size_t len)
+{
+    char v[32];
+    size_t n = 0;
+    int k = 0;
+    buf[0] = 0;
+#define PUT(type, name, fmt, range) \
+    if (params_is_set(set, k++) && n < len) { \
+        if (!strcmp(#type, "int")) snprintf(v, sizeof v, "%d", (int)p->name); else text_number((double)p->name, v); \
+        if (values) n += (size_t)snprintf(buf + n, len - n, "%s--set %s=%s", n ? " " : "", #name, v); \
+        else n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", #name); \
+    }
+    PARAMS_LIST(PUT)
+#undef PUT
 }
 
 void params_print(FILE *f, const Params *p, const char *prefix)

@@ -1,6 +1,7 @@
 /* Model parameters (paper Table 2, docs/model.md 8).
  * The program's values come from one header in params/, chosen at build time
- * (make PARAMS=params/x.h) and compiled into params_compiled; tests build their own.
+ * (make PARAMS=params/x.h) and compiled into params_compiled; a run may set any of them anew on
+ * its command line (--set NAME=VALUE, params_set); tests build their own.
  *
  * PARAMS_LIST is the one list of the parameters: adding one is one line here (and its P_<name>
  * in params/default.h, which every other header includes and overrides). From it come the struct, the compiled-in values, the range checks
@@ -14,6 +15,7 @@
 #ifndef PH_PARAMS_H
 #define PH_PARAMS_H
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define PARAMS_LIST(X) PARAMS_BASE(X) PARAMS_BOX(X)
@@ -92,6 +94,37 @@ typedef struct Params {
 
 extern const Params params_compiled;  /* the values of the header named by PH_PARAMS_FILE */
 extern const char params_file[];      /* that header's path, as given to make */
+
+/* The place of each parameter in PARAMS_LIST (PARAM_h, PARAM_lmin, ...), and their count. */
+#define PARAMS_INDEX(type, name, fmt, range) PARAM_##name,
+enum { PARAMS_LIST(PARAMS_INDEX) PARAMS_COUNT };
+#undef PARAMS_INDEX
+
+/* Which parameters the command line set (--set NAME=VALUE): bit k % 64 of bits[k / 64] for the
+ * k-th of PARAMS_LIST. The checkpoint keeps it, so that a restart goes on with those values. */
+typedef struct ParamsSet { uint64_t bits[2]; } ParamsSet;
+_Static_assert(PARAMS_COUNT <= 128, "ParamsSet holds 128 parameters");
+static inline int params_is_set(const ParamsSet *s, int k) { return (int)(s->bits[k / 64] >> (k % 64) & 1); }
+
+/* One --set NAME=VALUE (NAME as in PARAMS_LIST, or with its P_): the value into p, the parameter
+ * marked in set. Where the header's box_k is its kr (its default), box_k follows a set kr unless
+ * box_k is set too, as it follows kr in a header. Returns the parameter's place in PARAMS_LIST, or
+ * -1 with the reason in msg (one line): no '=', no such parameter (naming the closest), one fixed
+ * at build time (the chemistry's and the cell types': P_NS, P_ntypes, P_chem_*, P_CHEM_*, P_TYPE_*,
+ * and a parameter that every cell type of this build has of its own), a value that is not a
+ * number in full (for an int parameter, an integer). The ranges and rules are params_check's, on
+ * the whole set once every --set is in. */
+int params_set(Params *p, ParamsSet *set, const char *text, char *msg, size_t len);
+
+/* For a restart: p holds the header's values with the command line's --set (marked in set), run
+ * and run_set those of the run's checkpoint. A parameter that the command line set to another
+ * value than the run's is refused (-1, msg naming it and both values). Else the run's --set values
+ * replace the header's in p (box_k following kr as in params_set), set becomes run_set, and 0. */
+int params_merge(Params *p, ParamsSet *set, const Params *run, const ParamsSet *run_set, char *msg, size_t len);
+
+/* The parameters marked in set, in list order, into buf: their names, separated by ", "
+ * (values = 0), or as the words "--set name=value ..." (values = 1); "" when none. */
+void params_set_text(const Params *p, const ParamsSet *set, int values, char *buf, size_t len);
 
 /* The reach of the pair interaction: a vertex and an edge closer than this interact. It is
  * h + sh + ss (docs/model.md 2) when there is adhesion, but only h when kh = 0: beyond h the

@@ -1,11 +1,12 @@
 /* The picture writer: rasterises the polygons into an RGB buffer and encodes it as a PNG.
  * Layout: one buffer of width x height pixels, 3 bytes each, rows top to bottom. A Canvas is a
- * band of whole rows of that buffer: the drawing area on top, the legend strip (26 s pixels high,
- * s = the text scale) below it. Polygons are mapped to pixel coordinates (y pointing down),
- * filled by an even-odd scanline rule at pixel centres, largest |area| first (ties by index), and
- * outlined afterwards, so a neighbour's fill never hides an edge. The PNG has one IHDR, one IDAT
- * (every row with filter type 0, deflated by zlib's compress2) and IEND; CRCs are zlib's crc32.
- * No clocks, no globals: the same input gives the same bytes. */
+ * band of whole rows of that buffer: the drawing area on top, the legend strip (34 s pixels high,
+ * s = the text scale) below it, laid out by png_legend as boxes that the drawing fills. Polygons
+ * are mapped to pixel coordinates (y pointing down), filled by an even-odd scanline rule at pixel
+ * centres, largest |area| first (ties by index), and outlined afterwards, so a neighbour's fill
+ * never hides an edge. The PNG has one IHDR, one IDAT (every row with filter type 0, deflated by
+ * zlib's compress2) and IEND; CRCs are zlib's crc32. No clocks, no globals: the same input gives
+ * the same bytes. */
 #include "png.h"
 #include "atomic.h"
 #include "geometry.h"
@@ -53,16 +54,6 @@ void png_category(double v, unsigned char rgb[3])
     memcpy(rgb, CATEGORY[(int)(k < 0 ? k + 10 : k)], 3);
 }
 
-void png_range_update(PngRange *r, const Ensemble *e, const double *value, double t)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (int p = 0; p < e->np; p++)
-        if (!e->rigid[p] && isfinite(value[p])) { lo = fmin(lo, value[p]); hi = fmax(hi, value[p]); }
-    if (!(lo <= hi)) return;
-    if (!r->state) *r = (PngRange){ lo, hi, t, 1, 0 };
-    else if (lo < r->lo || hi > r->hi) *r = (PngRange){ fmin(lo, r->lo), fmax(hi, r->hi), t, 2, 0 };
-}
-
 /* h rows of w pixels; with a mask, drawing marks the pixels there instead of colouring them */
 typedef struct { unsigned char *rgb; int w, h; unsigned char *mask; } Canvas;
 
@@ -84,6 +75,67 @@ static int cmp_double(const void *a, const void *b)
 {
     double u = *(const double *)a, v = *(const double *)b;
     return (u > v) - (u < v);
+}
+
+/* ---- the values: categories and the colour range ---- */
+
+int png_categories(const Ensemble *e, const double *value, double cat[PNG_CATEGORIES])
+{
+    double c[PNG_CATEGORIES];   /* (ascending, by insertion) */
+    int n = 0;
+    for (int p = 0; p < e->np && n <= PNG_CATEGORIES; p++) {
+        if (e->rigid[p] || !isfinite(value[p])) continue;
+        double v = floor(value[p] + 0.5);
+        int k = 0;
+        while (k < n && c[k] < v) k++;
+        if (k < n && c[k] == v) continue;
+        if (n == PNG_CATEGORIES) { n++; break; }   /* (one more: too many) */
+        memmove(c + k + 1, c + k, (size_t)(n - k) * sizeof *c);
+        c[k] = v;
+        n++;
+    }
+    if (cat) memcpy(cat, c, (size_t)(n < PNG_CATEGORIES ? n : PNG_CATEGORIES) * sizeof *c);
+    return n;
+}
+
+void png_category_slots(int n, const double *cat, int slot[PNG_CATEGORIES])
+{
+    unsigned used = 0;
+    int distinct = 1;
+    for (int k = 0; k < n; k++) {
+        double r = fmod(cat[k], 10);   /* (as png_category: v mod 10 in 0 .. 9) */
+        slot[k] = (int)(r < 0 ? r + 10 : r);
+        distinct = distinct && !(used >> slot[k] & 1);
+        used |= 1u << slot[k];
+    }
+    for (int k = 0; !distinct && k < n; k++) slot[k] = k;
+}
+
+/* The q-quantile of the n >= 1 sorted values v: at h = (n - 1) q between the values on either
+ * side, linearly (numpy's default; as a weighted mean, which cannot overflow). */
+static double quantile(const double *v, size_t n, double q)
+{
+    double h = (double)(n - 1) * q;
+    size_t j = (size_t)h;
+    double f = h - (double)j;
+    return j + 1 < n && f > 0 ? (1 - f) * v[j] + f * v[j + 1] : v[j];
+}
+
+int png_robust_range(const Ensemble *e, const double *value, double *lo, double *hi)
+{
+    *lo = INFINITY, *hi = -INFINITY;
+    double *v = malloc(((size_t)e->np + 1) * sizeof *v);
+    if (!v) return -1;
+    size_t n = 0;
+    for (int p = 0; p < e->np; p++)
+        if (!e->rigid[p] && isfinite(value[p])) v[n++] = value[p];
+    if (n) {
+        qsort(v, n, sizeof *v, cmp_double);
+        *lo = quantile(v, n, 0.02), *hi = quantile(v, n, 0.98);
+        if (!(*lo < *hi)) *lo = v[0], *hi = v[n - 1];
+    }
+    free(v);
+    return 0;
 }
 
 /* Even-odd fill of the polygon (X[k], Y[k]) in pixel coordinates: on each row the crossings of
@@ -212,52 +264,171 @@ static void draw_text(const Canvas *c, int x, int y, int s, const char *text)
     }
 }
 
-/* The legend strip (26 s rows): a framed colour bar from lo to hi, and under it lo at the bar's
- * left end, hi at its right end and the label centred. Without a range only the label shows.
- * Categorical: a swatch per value from lo to hi, each with its value under it, or, for more than
- * ten values, the ten colours with the value mod 10. */
-static void draw_legend(const Canvas *c, int s, int have_range, double lo, double hi,
-                        int categorical, const char *label)
+/* ---- the legend strip ---- */
+
+int png_legend_rows(int height, int *s)
 {
-    int x0 = 8 * s, x1 = c->w - 8 * s, y0 = 4 * s, y1 = 12 * s, ty = 15 * s;
-    int lw = 6 * (int)strlen(label) * s;
-    if (categorical && have_range) {   /* swatches on the left, the label on their right */
-        int many = hi - lo > 9, n = many ? 10 : (int)(hi - lo) + 1;
-        char text[300];
-        snprintf(text, sizeof text, "%s%s", label, many ? "  (value mod 10)" : "");
-        lw = 6 * (int)strlen(text) * s;
-        int w = (x1 - x0 - lw - 4 * s) / n;
-        if (w > 40 * s) w = 40 * s;
-        if (w < 8 * s) w = 8 * s;
-        for (int k = 0; k < n; k++) {
-            double v = many ? k : lo + k;
-            unsigned char col[3];
-            char a[32];
-            png_category(v, col);
-            int a0 = x0 + k * w, a1 = a0 + w - 2 * s;
-            for (int i = a0; i < a1; i++)
-                for (int j = y0; j < y1; j++) put(c, i, j, col);
-            snprintf(a, sizeof a, "%.0f", v);
-            draw_text(c, a0, ty, s, a);
+    int k = height / 300;
+    *s = k < 1 ? 1 : k > 4 ? 4 : k;
+    return height >= LEGEND_MIN_HEIGHT ? 34 * *s : 0;
+}
+
+/* The pixels n characters of text take across: 6 s each, less the last one's blank column. */
+static int text_width(size_t n, int s) { return n ? 6 * s * (int)n - s : 0; }
+
+static PngItem *add_item(PngLegend *l, int kind, int x0, int y0, int x1, int y1)
+{
+    PngItem *it = &l->item[l->n++];
+    *it = (PngItem){ .kind = kind, .x0 = x0, .y0 = y0, .x1 = x1, .y1 = y1 };
+    return it;
+}
+
+/* The first n bytes of t as text with its top left corner at (x, y). */
+static PngItem *add_text(PngLegend *l, int x, int y, int s, const char *t, size_t n)
+{
+    PngItem *it = add_item(l, PNG_TEXT, x, y, x + text_width(n, s), y + 7 * s);
+    snprintf(it->text, sizeof it->text, "%.*s", (int)n, t);
+    return it;
+}
+
+/* v with p significant digits, never "-0" */
+static void number(char *buf, size_t len, double v, int p) { snprintf(buf, len, "%.*g", p, v == 0 ? 0.0 : v); }
+
+/* The scale bar: the longest 1, 2 or 5 x 10^n world units within `most` (> 0) */
+static double round_length(double most)
+{
+    static const double mant[3] = { 5, 2, 1 };
+    int n = (int)floor(log10(most));
+    for (int j = n + 1; j >= n - 1; j--)   /* (log10 may round either way across a power of ten) */
+        for (int k = 0; k < 3; k++) {
+            double len = j >= 0 ? mant[k] * pow(10, j) : mant[k] / pow(10, -j);   /* (so 0.2 is the double nearest 0.2) */
+            if (len <= most && len > 0) return len;
         }
-        draw_text(c, x1 - lw + s, y0, s, text);
+    return 0;
+}
+
+/* The values under the colour bar [b0, b1) (its top row of text at y): lo at its left end, hi at
+ * its right end and their mean in the middle with a tick, each with p digits, p from the fewest
+ * that tell the three apart (at least 4) down to 1; then the same without the middle; then none. */
+static void bar_numbers(PngLegend *l, const PngKey *k, int b0, int b1, int tick0, int y, int s)
+{
+    char a[3][40];
+    double v[3] = { k->lo, 0.5 * k->lo + 0.5 * k->hi, k->hi };
+    int xm = b0 + (b1 - b0) / 2, gap = 2 * s;
+    if (!(k->lo < k->hi)) {   /* (a constant: one number, in the middle) */
+        for (int p = 4; p >= 1; p--) {
+            number(a[0], sizeof a[0], k->lo, p);
+            int w = text_width(strlen(a[0]), s);
+            if (w <= b1 - b0) { add_text(l, xm - w / 2, y, s, a[0], strlen(a[0])); return; }
+        }
         return;
     }
-    for (int i = x0; i < x1; i++) {
+    int p0 = 4;
+    for (; p0 < 17; p0++) {
+        for (int q = 0; q < 3; q++) number(a[q], sizeof a[q], v[q], p0);
+        if (strcmp(a[0], a[1]) && strcmp(a[1], a[2]) && strcmp(a[0], a[2])) break;
+    }
+    for (int mid = 1; mid >= 0; mid--)
+        for (int p = p0; p >= 1; p--) {
+            int w[3];
+            for (int q = 0; q < 3; q++) number(a[q], sizeof a[q], v[q], p), w[q] = text_width(strlen(a[q]), s);
+            int m0 = xm - w[1] / 2;
+            if (mid ? b0 + w[0] + gap > m0 || m0 + w[1] + gap > b1 - w[2] : b0 + w[0] + gap > b1 - w[2]) continue;
+            add_text(l, b0, y, s, a[0], strlen(a[0]));
+            if (mid) {
+                add_text(l, m0, y, s, a[1], strlen(a[1]));
+                add_item(l, PNG_TICK, xm, tick0, xm + s, y)->value = v[1];
+            }
+            add_text(l, b1 - w[2], y, s, a[2], strlen(a[2]));
+            return;
+        }
+}
+
+void png_legend(const PngKey *k, int width, int s, PngLegend *l)
+{
+    l->n = 0;
+    const int in0 = 8 * s, in1 = width - 8 * s, top = 3 * s, bar0 = 13 * s, bar1 = 21 * s, low = 24 * s;
+    if (in1 - in0 < 4 * s) return;   /* (no room for anything) */
+
+    /* top row: the scale bar at the right end, its length on its left */
+    int right = in1;   /* (where the label must end) */
+    double most = (in1 - in0) / 5.0 / k->scale, len = most > 0 && isfinite(most) ? round_length(most) : 0;
+    if (len > 0) {
+        char t[40];
+        snprintf(t, sizeof t, "%g L", len);
+        int px = (int)lround(len * k->scale), tw = text_width(strlen(t), s);
+        if (px >= 1 && in1 - px - 3 * s - tw >= in0) {
+            add_item(l, PNG_SCALE, in1 - px, top + 2 * s, in1, top + 8 * s)->value = len;   /* (its line under the text's baseline) */
+            add_text(l, in1 - px - 3 * s - tw, top, s, t, strlen(t));
+            right = in1 - px - 3 * s - tw - 6 * s;
+        }
+    }
+    /* the label on the left: its parts (split at two spaces) left out from the last until it fits */
+    const char *label = k->label ? k->label : "";
+    size_t n = strlen(label);
+    while (n && (text_width(n, s) > right - in0 || n >= sizeof l->item[0].text)) {
+        size_t j = n - 1;
+        while (j > 0 && !(label[j - 1] == ' ' && label[j] == ' ')) j--;
+        n = j ? j - 1 : 0;
+        while (n && label[n - 1] == ' ') n--;
+    }
+    if (n) add_text(l, in0, top, s, label, n);
+
+    /* middle and bottom rows: the swatches and their values, or the colour bar and its range */
+    if (k->ncat > 0) {
+        int w = (in1 - in0) / k->ncat, end = 0;
+        if (w > 40 * s) w = 40 * s;
+        if (w < 3 * s) return;
+        for (int c = 0; c < k->ncat; c++) {
+            int x0 = in0 + c * w, x1 = x0 + w - 2 * s;
+            PngItem *it = add_item(l, PNG_SWATCH, x0, bar0, x1, bar1);
+            it->slot = k->slot[c], it->value = k->cat[c];
+            char t[40];
+            number(t, sizeof t, k->cat[c], 17);
+            int tw = text_width(strlen(t), s), tx = x0 + (x1 - x0) / 2 - tw / 2;
+            if (tx < 0) tx = 0;
+            if ((c && tx < end + 2 * s) || tx + tw > width) continue;   /* (no room: left out) */
+            end = add_text(l, tx, low, s, t, strlen(t))->x1;
+        }
+        return;
+    }
+    add_item(l, PNG_BAR, in0 - 1, bar0 - 1, in1 + 1, bar1 + 1);
+    if (k->have_range) bar_numbers(l, k, in0, in1, bar1 + 1, low, s);
+}
+
+/* The legend of k, drawn as png_legend lays it out. */
+static void draw_legend(const Canvas *c, int s, const PngKey *k)
+{
+    PngLegend l;
+    png_legend(k, c->w, s, &l);
+    for (int q = 0; q < l.n; q++) {
+        const PngItem *it = &l.item[q];
         unsigned char col[3];
-        png_colour((i - x0 + 0.5) / (x1 - x0), col);
-        for (int j = y0; j < y1; j++) put(c, i, j, col);
+        switch (it->kind) {
+        case PNG_TEXT: draw_text(c, it->x0, it->y0, s, it->text); break;
+        case PNG_BAR:   /* (the frame is the box's outer ring of pixels) */
+            for (int i = it->x0; i < it->x1; i++) {
+                png_colour((i - it->x0 - 0.5) / (it->x1 - it->x0 - 2), col);
+                for (int j = it->y0; j < it->y1; j++)
+                    put(c, i, j, i == it->x0 || i == it->x1 - 1 || j == it->y0 || j == it->y1 - 1 ? DARK : col);
+            }
+            break;
+        case PNG_SWATCH:
+            png_category(it->slot, col);
+            for (int i = it->x0; i < it->x1; i++)
+                for (int j = it->y0; j < it->y1; j++) put(c, i, j, col);
+            break;
+        case PNG_TICK:
+            for (int i = it->x0; i < it->x1; i++)
+                for (int j = it->y0; j < it->y1; j++) put(c, i, j, DARK);
+            break;
+        case PNG_SCALE:   /* (a line s thick along the bottom, ticks at both ends) */
+            for (int i = it->x0; i < it->x1; i++)
+                for (int j = it->y0; j < it->y1; j++)
+                    if (j >= it->y1 - s || i < it->x0 + s || i >= it->x1 - s) put(c, i, j, DARK);
+            break;
+        }
     }
-    for (int i = x0 - 1; i <= x1; i++) { put(c, i, y0 - 1, DARK); put(c, i, y1, DARK); }
-    for (int j = y0 - 1; j <= y1; j++) { put(c, x0 - 1, j, DARK); put(c, x1, j, DARK); }
-    if (have_range) {
-        char a[32], b[32];
-        snprintf(a, sizeof a, "%.4g", lo);
-        snprintf(b, sizeof b, "%.4g", hi);
-        draw_text(c, x0, ty, s, a);
-        draw_text(c, x1 - (6 * (int)strlen(b) - 1) * s, ty, s, b);
-    }
-    draw_text(c, (c->w - lw + s) / 2, ty, s, label);
 }
 
 /* The least and largest finite node values of f into *lo, *hi (lo > hi: none). */
@@ -296,6 +467,57 @@ static void draw_field(const Canvas *c, const PngField *f, double lo, double hi,
     }
 }
 
+/* ---- the camera ---- */
+
+/* The bounding box x0, y0, x1, y1 of the finite vertices of e and of f's rectangle (unless NULL)
+ * into b; 0 when there is neither. */
+static int bounds(const Ensemble *e, const PngField *f, double b[4])
+{
+    b[0] = b[1] = INFINITY, b[2] = b[3] = -INFINITY;
+    for (int p = 0; p < e->np; p++)
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
+            if (isfinite(e->x[i]) && isfinite(e->y[i])) {
+                b[0] = fmin(b[0], e->x[i]), b[2] = fmax(b[2], e->x[i]);
+                b[1] = fmin(b[1], e->y[i]), b[3] = fmax(b[3], e->y[i]);
+            }
+    if (f) {
+        b[0] = fmin(b[0], f->x0), b[2] = fmax(b[2], f->x0 + (f->nx - 1) * f->dx);
+        b[1] = fmin(b[1], f->y0), b[3] = fmax(b[3], f->y0 + (f->ny - 1) * f->dx);
+    }
+    return b[0] <= b[2];
+}
+
+void png_camera_update(PngCamera *c, const Ensemble *e, const PngField *f, int width, int height)
+{
+    int s, ah = height - png_legend_rows(height, &s);
+    double b[4];
+    int any = bounds(e, f, b);
+    PngView v;
+    if (!c->state) {
+        if (!any) b[0] = b[1] = 0, b[2] = b[3] = 1;
+        double mx = 0.05 * (b[2] - b[0]), my = 0.05 * (b[3] - b[1]);
+        v = (PngView){ b[0] - mx, b[1] - my, b[2] + mx, b[3] + my };
+        if (!(v.x1 > v.x0) && !(v.y1 > v.y0)) v = (PngView){ v.x0 - 0.5, v.y0 - 0.5, v.x0 + 0.5, v.y0 + 0.5 };   /* (one point) */
+    } else {
+        v = c->view;
+        if (!any || (b[0] >= v.x0 && b[2] <= v.x1 && b[1] >= v.y0 && b[3] <= v.y1)) return;
+        double mx = 0.1 * (v.x1 - v.x0), my = 0.1 * (v.y1 - v.y0);
+        v = (PngView){ fmin(v.x0, b[0] - mx), fmin(v.y0, b[1] - my), fmax(v.x1, b[2] + mx), fmax(v.y1, b[3] + my) };
+    }
+    /* widened about its centre to the area's aspect ratio r (never inward, whatever the rounding) */
+    double w = v.x1 - v.x0, h = v.y1 - v.y0, r = (double)width / (ah > 0 ? ah : 1);
+    if (w < h * r) {
+        double m = 0.5 * v.x0 + 0.5 * v.x1, half = 0.5 * h * r;
+        v.x0 = fmin(v.x0, m - half), v.x1 = fmax(v.x1, m + half);
+    } else if (h < w / r) {
+        double m = 0.5 * v.y0 + 0.5 * v.y1, half = 0.5 * w / r;
+        v.y0 = fmin(v.y0, m - half), v.y1 = fmax(v.y1, m + half);
+    }
+    *c = (PngCamera){ v, 1, 0 };
+}
+
+/* ---- the picture ---- */
+
 typedef struct { double area; int p; } Order;
 
 static int cmp_order(const void *a, const void *b)
@@ -311,46 +533,43 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
                   const double *value, const char *label, double vmin, double vmax,
                   int categorical, const PngView *view, const PngField *field)
 {
-    int s = height / 300 < 1 ? 1 : height / 300 > 4 ? 4 : height / 300;
-    int legend = height >= LEGEND_MIN_HEIGHT ? 26 * s : 0;
+    int s, legend = png_legend_rows(height, &s);
     Canvas area = { rgb, width, height - legend, NULL };
     Canvas strip = { rgb + 3 * (size_t)width * (size_t)area.h, width, legend, NULL };
     for (size_t k = 0; k < (size_t)width * (size_t)height; k++) memcpy(rgb + 3 * k, WHITE, 3);
 
-    /* colour range; rigid polygons (drawn grey) do not count */
-    int have_range = 1;
-    double lo = vmin, hi = vmax;
-    if (categorical || !(vmin < vmax) || !isfinite(vmin) || !isfinite(vmax)) {
-        lo = INFINITY, hi = -INFINITY;
-        for (int p = 0; value && p < e->np; p++)
-            if (!e->rigid[p] && isfinite(value[p])) { lo = fmin(lo, value[p]); hi = fmax(hi, value[p]); }
-        if (field) field_range(field, &lo, &hi);
-        have_range = lo <= hi;
+    /* categories (at most PNG_CATEGORIES integers), else the colour range; rigid polygons (drawn
+     * grey) do not count */
+    PngKey key = { .label = label ? label : "" };
+    int ncat = categorical && value && !field ? png_categories(e, value, key.cat) : PNG_CATEGORIES + 1,
+        cats = ncat <= PNG_CATEGORIES;
+    if (cats) {
+        key.ncat = ncat;
+        png_category_slots(ncat, key.cat, key.slot);
     }
+    double lo = vmin, hi = vmax;
+    if (!cats && (!(vmin < vmax) || !isfinite(vmin) || !isfinite(vmax))) {
+        lo = INFINITY, hi = -INFINITY;
+        if (field) field_range(field, &lo, &hi);
+        else if (value && png_robust_range(e, value, &lo, &hi)) return -1;
+    }
+    key.have_range = !cats && lo <= hi, key.lo = lo, key.hi = hi;
 
     /* world rectangle -> pixels: centre (cx, cy) at the centre of the area, scale px/unit */
-    double bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY;
+    double bx0, by0, bx1, by1;
     if (view) {
         bx0 = view->x0, by0 = view->y0, bx1 = view->x1, by1 = view->y1;
     } else {
-        for (int p = 0; p < e->np; p++)
-            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
-                if (isfinite(e->x[i]) && isfinite(e->y[i])) {
-                    bx0 = fmin(bx0, e->x[i]); bx1 = fmax(bx1, e->x[i]);
-                    by0 = fmin(by0, e->y[i]); by1 = fmax(by1, e->y[i]);
-                }
-        if (field) {   /* (and the grid's rectangle) */
-            bx0 = fmin(bx0, field->x0), bx1 = fmax(bx1, field->x0 + (field->nx - 1) * field->dx);
-            by0 = fmin(by0, field->y0), by1 = fmax(by1, field->y0 + (field->ny - 1) * field->dx);
-        }
-        if (!(bx0 <= bx1)) bx0 = by0 = 0, bx1 = by1 = 1;   /* no vertices */
-        double mx = 0.05 * (bx1 - bx0), my = 0.05 * (by1 - by0);
-        bx0 -= mx, bx1 += mx, by0 -= my, by1 += my;
+        double b[4];
+        if (!bounds(e, field, b)) b[0] = b[1] = 0, b[2] = b[3] = 1;   /* no vertices */
+        double mx = 0.05 * (b[2] - b[0]), my = 0.05 * (b[3] - b[1]);
+        bx0 = b[0] - mx, bx1 = b[2] + mx, by0 = b[1] - my, by1 = b[3] + my;
     }
     double cx = 0.5 * (bx0 + bx1), cy = 0.5 * (by0 + by1), sw = fabs(bx1 - bx0),
            sh = fabs(by1 - by0);
     double scale = fmin(sw > 0 ? area.w / sw : INFINITY, sh > 0 ? area.h / sh : INFINITY);
     if (!(scale < INFINITY)) scale = 1;   /* a single point: any scale shows it */
+    key.scale = scale;
 
     /* pixel coordinates of every vertex slot; drawing order by |area|. A polygon with a vertex
      * beyond far_px pixels (a blow-up) is left out, which keeps every later product finite. */
@@ -380,7 +599,12 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
         double v = value ? value[p] : NAN;
         if (e->rigid[p]) memcpy(col, MID_GREY, 3);
         else if (isnan(v)) memcpy(col, LIGHT_GREY, 3);
-        else if (categorical) png_category(v, col);
+        else if (cats) {   /* (a value that png_categories did not count, an infinite one, light grey) */
+            int c = 0;
+            while (c < key.ncat && key.cat[c] != floor(v + 0.5)) c++;
+            if (c < key.ncat) png_category(key.slot[c], col);
+            else memcpy(col, LIGHT_GREY, 3);
+        }
         else png_colour(hi > lo ? (v - lo) / (hi - lo) : 0.5, col);
         fill_polygon(&area, X + e->start[p], Y + e->start[p], e->count[p], cross, col);
     }
@@ -396,7 +620,7 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
             memcpy(px, 299 * px[0] + 587 * px[1] + 114 * px[2] < 128000 ? WHITE : DARK, 3);
         }
     free(mask);
-    if (legend) draw_legend(&strip, s, have_range, lo, hi, categorical, label ? label : "");
+    if (legend) draw_legend(&strip, s, &key);
     free(X); free(Y); free(cross); free(order);
     return 0;
 }

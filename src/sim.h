@@ -26,6 +26,7 @@ extern const char *const timer_names[T_COUNT];
 
 typedef struct Sim {
     Params P;
+    ParamsSet set;             /* the parameters of P that the run's command line set (--set), for the output and checkpoint */
     Ensemble e;
     Contact contact;
     Remodel remodel;

@@ -47,3 +47,28 @@ const char *text_number(double v, char buf[32])
     }
     return buf;
 }
+
+const char *text_closest(const char *a, const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    int best_d = 3, la = (int)strlen(a);
+    if (la > 40) return NULL;
+    for (size_t k = 0; k < n; k++) {
+        int lb = (int)strlen(names[k]), row[64];   /* Levenshtein distance, one row at a time */
+        if (lb > 60) continue;
+        for (int j = 0; j <= lb; j++) row[j] = j;
+        for (int i = 1; i <= la; i++) {
+            int diag = row[0];
+            row[0] = i;
+            for (int j = 1; j <= lb; j++) {
+                int up = row[j], d = diag + (a[i - 1] != names[k][j - 1]);
+                if (up + 1 < d) d = up + 1;
+                if (row[j - 1] + 1 < d) d = row[j - 1] + 1;
+                diag = up;
+                row[j] = d;
+            }
+        }
+        if (row[lb] < best_d && 2 * row[lb] < lb) best_d = row[lb], best = names[k];
+    }
+    return best;
+}

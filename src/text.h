@@ -30,4 +30,8 @@ enum { TEXT_ESC_SIZE = 2048 };
  * frames' parameters). */
 const char *text_number(double v, char buf[32]);
 
+/* The name of names[0 .. n-1] nearest to a (at most 2 edits away, and fewer than half its
+ * letters), or NULL: for "did you mean". An exact match is returned as itself. */
+const char *text_closest(const char *a, const char *const *names, size_t n);
+
 #endif

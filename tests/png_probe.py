@@ -1,11 +1,13 @@
 """An independent reader for the tests of src/png.c (standard library only).
 
     png_probe.py FILE [X,Y ...]
+    png_probe.py FILE --colours X0,Y0,X1,Y1
 
 Checks the signature, every chunk's CRC, that IHDR comes first and IEND last, and that the image
 is 8-bit RGB without interlace; inflates the IDAT data and undoes the row filters (types 0-4).
-Prints "W H", then "R G B" for each requested pixel (x to the right, y down from the top).
-Exits with status 1 and a message on stderr if anything is wrong."""
+Prints "W H", then "R G B" for each requested pixel (x to the right, y down from the top), or
+with --colours "N R G B" for each colour of the pixels X0 <= x < X1, Y0 <= y < Y1 (N of them),
+the most frequent first (ties by colour). Exits with status 1 and a message on stderr if anything is wrong."""
 import struct
 import sys
 import zlib
@@ -70,6 +72,18 @@ def main():
         fail("usage: png_probe.py FILE [X,Y ...]")
     w, h, rows = decode(sys.argv[1])
     print(w, h)
+    if len(sys.argv) == 4 and sys.argv[2] == "--colours":
+        x0, y0, x1, y1 = (int(v) for v in sys.argv[3].split(","))
+        if not (0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h):
+            fail("region %s outside the image" % sys.argv[3])
+        count = {}
+        for y in range(y0, y1):
+            for x in range(x0, x1):
+                c = tuple(rows[y][3 * x:3 * x + 3])
+                count[c] = count.get(c, 0) + 1
+        for c, n in sorted(count.items(), key=lambda kv: (-kv[1], kv[0])):
+            print(n, *c)
+        return
     for arg in sys.argv[2:]:
         x, y = (int(v) for v in arg.split(","))
         if not (0 <= x < w and 0 <= y < h):

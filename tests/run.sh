@@ -3,7 +3,9 @@
 # property tests of the modules), then the command-line tests (every tests/cli/*.sh file that ends
 # with run_file: the program and the scripts as a user runs them). Each prints one line per test,
 # shown here after the progress count [k/N]; the last line here is the total, "N passed, N failed" (", N skipped" when a test could not run).
-# Exit status 0 only when nothing failed.
+# Exit status 0 only when nothing failed. The slow tests of tests/slow.list (10 s or more each:
+# showcases, builds of other headers, long runs) are left out, and said so, unless
+# PH_TEST_ALL=1 (`make test-full`, which CI runs).
 #   tests/run.sh [FILTER]     only the tests whose name contains FILTER
 cd "$(dirname "$0")/.." || exit 2
 # one thread unless a test asks for more (those about threads do, with -j or OMP_NUM_THREADS), and
@@ -11,6 +13,12 @@ cd "$(dirname "$0")/.." || exit 2
 # down no more than its load does
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
 filter=${1:-}
+slow=$(sed 's/#.*//' tests/slow.list | awk 'NF { print $1 }' | tr '\n' ' ')
+if [ "${PH_TEST_ALL:-0}" != 1 ]; then
+    export PH_TEST_SKIP="${PH_TEST_SKIP:-} $slow"
+    nslow=0
+    for t in $slow; do case "$t" in *"$filter"*) nslow=$((nslow + 1)) ;; esac; done
+fi
 log=$(mktemp /tmp/ph_tests_XXXXXX)
 trap 'rm -f "$log"' EXIT
 st=0
@@ -40,6 +48,7 @@ for f in tests/cli/*.sh; do
     grep -q '^run_file ' "$f" || continue
     tier "$f" "$f"
 done
+[ "${nslow:-0}" = 0 ] || echo "($nslow slow tests of tests/slow.list left out: make test-full runs them too)"
 passed=$(grep -c '^ok ' "$log") failed=$(grep -c '^FAIL ' "$log") skipped=$(grep -c '^skip ' "$log")
 if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
 else echo "$passed passed, $failed failed"; fi

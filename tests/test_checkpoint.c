@@ -13,21 +13,23 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* The byte offsets of the version-9 layout (checkpoint.c's Header with a Params of 376 bytes and
- * the run's record, then records of 91 bytes, then 40 bytes per vertex), for doctoring single
- * fields (tests/cli/restart.sh doctors some through the program at these offsets too). */
+/* The byte offsets of the version-10 layout (checkpoint.c's Header with a Params of 376 bytes, the
+ * run's record with the pictures' camera, and the parameters set on its command line, then
+ * records of 91 bytes, then 40 bytes per vertex), for doctoring single fields
+ * (tests/cli/restart.sh doctors some through the program at these offsets too). */
 enum {
     H_DT = 40 + 26 * 8, H_SEED = 416, H_DRAWS = 424, H_STEP = 432, H_NEXT_ID = 440, H_DIVISIONS = 448, H_T = 480,
-    H_POSTPONED = 36, H_FRAME = 488, H_NP = 492, H_NV = 496, H_TWISTS = 500, H_INPUT = 504, H_OPTIONS = 1528, H_RANGE = 2040,
-    H_SIZE = 2080, R_COUNT = 0, R_GEN = 4, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_EDITS = 58,
+    H_POSTPONED = 36, H_FRAME = 488, H_NP = 492, H_NV = 496, H_TWISTS = 500, H_INPUT = 504, H_OPTIONS = 1528, H_CAMERA = 2040,
+    H_SET = 2088, H_SIZE = 2104, R_COUNT = 0, R_GEN = 4, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_EDITS = 58,
     R_ATTRACTED = 62, R_SIZE = 91, V_SIZE = 40,
     /* the contact list's section, from its start: int32 state, then doubles skin, reach, h, extent,
      * moved, x0, y0, cell side, longest edge, flow (6), lazy, flow helps, step of the last patch,
      * then int32 nx, ny, strips */
     C_SKIN = 4, C_REACH = 12, C_H = 20, C_EXTENT = 28, C_MOVED = 36, C_LAZY = 124, C_PATCH = 140, C_NY = 152, C_STRIPS = 156
 };
-_Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) + 8 &&
-               H_RANGE == H_OPTIONS + sizeof ((RunRecord *)0)->options, "the header layout of this test is out of date");
+_Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) + 8 + sizeof(ParamsSet) &&
+               H_SET == H_SIZE - sizeof(ParamsSet) &&
+               H_CAMERA == H_OPTIONS + sizeof ((RunRecord *)0)->options, "the header layout of this test is out of date");
 
 typedef struct { char dir[64], path[128]; unsigned char *bytes; long n; } Ckpt;
 
@@ -179,18 +181,29 @@ void test_checkpoint_bad_fields_named(void)
         case 18: put_i64(b, rec1 + R_PARENT, id1); want = "polygon 1: parent is out of range"; break;
         case 19: put_i64(b, H_NEXT_ID, next + 1); want = NULL; break;   /* (a larger next id is harmless) */
         case 20: memset(b + H_OPTIONS, 'a', 512); want = "the run's options are not terminated"; break;
-        case 21: put_i32(b, H_RANGE + 24, 7); want = "colour range is out of range"; break;
-        case 22: put_i32(b, H_RANGE + 24, 1); put_f64(b, H_RANGE, 2); put_f64(b, H_RANGE + 8, 1); want = "colour range is out of range"; break;
+        case 21: put_i32(b, H_CAMERA + 32, 7); want = "the pictures' camera is out of range"; break;
+        case 22: put_i32(b, H_CAMERA + 32, 1); put_f64(b, H_CAMERA, 2); put_f64(b, H_CAMERA + 16, 1); put_f64(b, H_CAMERA + 24, 1);
+            want = "the pictures' camera is out of range"; break;   /* (x0 > x1) */
         case 23: put_i32(b, H_TWISTS, -1); want = "the count of twists cut out is negative"; break;
         case 24: put_i32(b, H_TWISTS, 42); want = NULL; break;   /* (a count of twists: 0 in files of earlier programs) */
         case 25: put_i32(b, H_POSTPONED, 7); want = NULL; break;   /* (postponed divisions: 0 in files of earlier programs) */
+        case 26: put_i32(b, H_CAMERA + 32, 1); put_f64(b, H_CAMERA + 16, 1); put_f64(b, H_CAMERA + 24, INFINITY);
+            want = "the pictures' camera is out of range"; break;   /* (not finite) */
+        case 27: put_f64(b, H_CAMERA + 8, 0.5); want = "the pictures' camera is out of range"; break;   /* (not fitted, yet not 0) */
+        case 28: put_i32(b, H_CAMERA + 32, 1); put_f64(b, H_CAMERA, -3); put_f64(b, H_CAMERA + 8, -1); put_f64(b, H_CAMERA + 16, 4);
+            put_f64(b, H_CAMERA + 24, 2); want = NULL; break;   /* (a fitted camera) */
+        case 29: put_i32(b, 24, 9); want = "format version 9 is no longer read (this polyhoop reads version 10)"; break;   /* (the colour range's) */
+        /* the parameters set on the command line: a place beyond PARAMS_LIST, or Nf (-n, never kept as set) */
+        case 30: b[H_SET + 15] = 0x80; want = "its parameters set on the command line name one this program does not have"; break;
+        case 31: b[H_SET + PARAM_Nf / 8] |= (unsigned char)(1 << PARAM_Nf % 8); want = "name Nf or Ns (-n, -s)"; break;
+        case 32: b[H_SET + PARAM_gamma / 8] |= (unsigned char)(1 << PARAM_gamma % 8); want = NULL; break;   /* (gamma set: read) */
         default: want = ""; break;
         }
         if (want && !*want) break;
         expect_case(&c, b, k, want);
         tried++;
     }
-    ENSURE(tried == 26);
+    ENSURE(tried == 33);
     free(b);
     drop_run(&c);
 }

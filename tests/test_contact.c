@@ -967,18 +967,15 @@ void test_contact_sparse_list_threads_restart(void)
     rmdir(dir);
 }
 
-/* A patch of a sparse grid's list with no polygon to renew (the layout changed, every polygon
- * unchanged: as after a removal) marks nothing and renumbers the list; then a patch that renews
- * one polygon: both give the forces of a new grid, bit for bit (the same records, in the same
- * strips, in the same order). */
-void test_contact_sparse_patch_without_marks(void)
+/* (test_contact_sparse_patch_without_marks, four of the hoops d away) */
+static void patch_without_marks(double d)
 {
     Params P = params_compiled;
     Ensemble e;
     static Contact c, fresh;
     ensemble_init(&e, 1);
     contact_init(&c);
-    for (int k = 0; k < 8; k++) fx_add_ngon(&e, 24, 0.5, 1.02 * (k % 4) + (k < 4 ? 0 : 3e4), 1.02 * (k % 2) + (k < 4 ? 0 : 3e4), 0);
+    for (int k = 0; k < 8; k++) fx_add_ngon(&e, 24, 0.5, 1.02 * (k % 4) + (k < 4 ? 0 : d), 1.02 * (k % 2) + (k < 4 ? 0 : d), 0);
     double lmax = forces_update_geometry(&e);
     int nv = e.nv_used;
     double *f = malloc(2 * (size_t)nv * sizeof *f);
@@ -999,9 +996,20 @@ void test_contact_sparse_patch_without_marks(void)
                    "list built %lld times, patched %lld; %d strips of %d rows", (long long)builds, (long long)patches, c.nstrips, c.list_ny);
         ENSURE_MSG(!memcmp(f, e.fx, (size_t)nv * sizeof *f) && !memcmp(f + nv, e.fy, (size_t)nv * sizeof *f), "patch %d: other forces than a new grid's", t);
     }
+    ENSURE_MSG(d < 1e6 || (double)c.list_nx * c.list_ny > 0x1p55, "the list's grid, hoops %g away: %d x %d cells", d, c.list_nx, c.list_ny);
     free(f);
     contact_free(&c);
     ensemble_free(&e);
+}
+
+/* A patch of a sparse grid's list with no polygon to renew (the layout changed, every polygon
+ * unchanged: as after a removal) marks nothing and renumbers the list; then a patch that renews
+ * one polygon: both give the forces of a new grid, bit for bit (the same records, in the same
+ * strips, in the same order). Four hoops 3 10^4 away, and 10^9 away: a grid of more than 2^55
+ * cells, whose cell numbers take every pass of the patch's radix sort. */
+void test_contact_sparse_patch_without_marks(void)
+{
+    for (int far = 0; far < 2; far++) patch_without_marks(far ? 1e9 : 3e4);
 }
 
 /* An edge longer than remodeling leaves (a division's cut, until the next step remodels it) goes

@@ -274,3 +274,137 @@ void test_params_numbers_shortest_exact(void)
     fclose(f);
     ENSURE(seen);
 }
+
+/* --set NAME=VALUE (params_set): every form of a number that the header could hold is read as the
+ * compiler reads it (1e3, 0x1p-3, -INFINITY, an int with a sign), with P_ or without, into its
+ * parameter alone; box_k follows a set kr (the header's box_k is its kr) unless it is set too.
+ * Each malformed text is refused with its reason, leaving the parameters and marks as they were:
+ * no '=', an unknown name (with the closest), a name fixed at build time, a value that is not a
+ * number in full, an int parameter given a non-integer or one beyond an int. */
+void test_params_set_reads_and_refuses(void)
+{
+    ENSURE(params_compiled.box_k == params_compiled.kr);   /* (the default header's, which the cases assume) */
+    Params P = params_compiled;
+    ParamsSet set = { { 0, 0 } };
+    char msg[512];
+    ENSURE(params_set(&P, &set, "gamma=2e3", msg, sizeof msg) == PARAM_gamma && P.gamma == 2000);
+    ENSURE(params_set(&P, &set, "P_h=0x1p-7", msg, sizeof msg) == PARAM_h && P.h == 0.0078125);
+    ENSURE(params_set(&P, &set, "box_x0=-INFINITY", msg, sizeof msg) == PARAM_box_x0 && P.box_x0 == -INFINITY);
+    ENSURE(params_set(&P, &set, "att_n=+3", msg, sizeof msg) == PARAM_att_n && P.att_n == 3);
+    ENSURE(params_set(&P, &set, "Amax_mu=3.14159265358979323846", msg, sizeof msg) == PARAM_Amax_mu && P.Amax_mu == 3.14159265358979323846);
+    ENSURE(params_set(&P, &set, "kr=2e7", msg, sizeof msg) == PARAM_kr && P.kr == 2e7 && P.box_k == 2e7);
+    int k = 0;
+#define SAME(type, name, fmt, range) \
+    ENSURE_MSG(params_is_set(&set, k) == (k == PARAM_gamma || k == PARAM_h || k == PARAM_box_x0 || k == PARAM_att_n || \
+               k == PARAM_Amax_mu || k == PARAM_kr), "%s marked %d", #name, params_is_set(&set, k)); \
+    if (!params_is_set(&set, k) && k != PARAM_box_k) ENSURE_MSG(!memcmp(&P.name, &params_compiled.name, sizeof P.name), "%s changed", #name); \
+    k++;
+    PARAMS_LIST(SAME)
+#undef SAME
+    ENSURE(set.bits[1] == 0 && k == PARAMS_COUNT);
+    ENSURE(params_set(&P, &set, "box_k=5", msg, sizeof msg) == PARAM_box_k && params_set(&P, &set, "kr=3e7", msg, sizeof msg) == PARAM_kr);
+    ENSURE(P.box_k == 5 && P.kr == 3e7);   /* (box_k set: it no longer follows kr) */
+    static const struct { const char *text, *want; } bad[] = {
+        { "gamma", "expected NAME=VALUE" },
+        { "gama=1", "no parameter 'gama'; did you mean gamma?" },
+        { "P_lmn=1", "no parameter 'lmn'; did you mean lmin?" },
+        { "xyzzy=1", "no parameter 'xyzzy' (the names are those of the banner's parameter lines)" },
+        { "NS=2", "P_NS is fixed at build time" },
+        { "P_ntypes=2", "P_ntypes is fixed at build time" },
+        { "chem_dx=0.5", "P_chem_dx is fixed at build time" },
+        { "TYPE_gamma=1", "P_TYPE_gamma is fixed at build time" },
+        { "CHEM_SPECIES=1", "P_CHEM_SPECIES is fixed at build time" },
+        { "gamma=abc", "gamma needs a number (such as 1e3, -0.5 or INFINITY), not 'abc'" },
+        { "gamma=1e", "not '1e'" },
+        { "gamma=", "not ''" },
+        { "gamma= 1", "not ' 1'" },
+        { "gamma=1 ", "not '1 '" },
+        { "gamma=1e999", "gamma = 1e999 is beyond the range of a double" },
+        { "Nr=1.5", "Nr is an integer parameter, and '1.5' is not an integer" },
+        { "att_n=1e3", "'1e3' is not an integer" },
+        { "att_n=", "'' is not an integer" },
+        { "att_n=99999999999", "att_n = 99999999999 is beyond the range of an int" },
+    };
+    for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++) {
+        Params Q = P;
+        ParamsSet before = set;
+        msg[0] = 0;
+        ENSURE_MSG(params_set(&Q, &set, bad[j].text, msg, sizeof msg) == -1 && strstr(msg, bad[j].want),
+                   "--set %s: '%s', expected '%s'", bad[j].text, msg, bad[j].want);
+        ENSURE_MSG(!memcmp(&Q, &P, sizeof P) && !memcmp(&set, &before, sizeof set), "--set %s changed the parameters", bad[j].text);
+    }
+    /* nan is a number to read, and params_check's ranges refuse it as they do for the header's values */
+    ENSURE(params_set(&P, &set, "gamma=nan", msg, sizeof msg) == PARAM_gamma);
+    ENSURE(params_check(&P, msg, sizeof msg) == -1 && !strcmp(msg, "gamma must be a number"));
+}
+
+/* The words of the banner and the messages (params_set_text): names in list order, or --set words
+ * with the values as the frames print them. */
+void test_params_set_text(void)
+{
+    Params P = params_compiled;
+    ParamsSet set = { { 0, 0 } };
+    char msg[256], text[256];
+    params_set_text(&P, &set, 0, text, sizeof text);
+    ENSURE(!strcmp(text, ""));
+    ENSURE(params_set(&P, &set, "Nr=2", msg, sizeof msg) == PARAM_Nr && params_set(&P, &set, "lmax=0.3", msg, sizeof msg) == PARAM_lmax);
+    params_set_text(&P, &set, 0, text, sizeof text);
+    ENSURE_MSG(!strcmp(text, "lmax, Nr"), "%s", text);
+    params_set_text(&P, &set, 1, text, sizeof text);
+    ENSURE_MSG(!strcmp(text, "--set lmax=0.3 --set Nr=2"), "%s", text);
+}
+
+/* A restart (params_merge): the run's --set values replace the header's, and its marks become the
+ * run's; a --set given again with the run's value is taken, with another value refused, naming
+ * the parameter and both values; so is a --set of a parameter the run did not set, but changes. */
+void test_params_merge_restart(void)
+{
+    Params run = params_compiled, P;
+    ParamsSet run_set = { { 0, 0 } }, set;
+    char msg[512];
+    ENSURE(params_set(&run, &run_set, "gamma=3e3", msg, sizeof msg) >= 0 && params_set(&run, &run_set, "att_n=2", msg, sizeof msg) >= 0);
+    ENSURE(params_set(&run, &run_set, "kr=2e7", msg, sizeof msg) >= 0);
+    /* no --set on the restart: the run's */
+    P = params_compiled, set = (ParamsSet){ { 0, 0 } };
+    ENSURE(params_merge(&P, &set, &run, &run_set, msg, sizeof msg) == 0);
+    ENSURE(!memcmp(&P, &run, sizeof P) && !memcmp(&set, &run_set, sizeof set));   /* (box_k followed kr again) */
+    /* the run's value again, and a parameter it did not set at the header's value */
+    P = params_compiled, set = (ParamsSet){ { 0, 0 } };
+    ENSURE(params_set(&P, &set, "gamma=3000", msg, sizeof msg) >= 0 && params_set(&P, &set, "kb=0", msg, sizeof msg) >= 0);
+    ENSURE_MSG(params_merge(&P, &set, &run, &run_set, msg, sizeof msg) == 0, "%s", msg);
+    ENSURE(!memcmp(&P, &run, sizeof P) && !memcmp(&set, &run_set, sizeof set));
+    /* another value: refused */
+    static const char *const bad[][2] = { { "gamma=2e3", "--set gamma=2000: the run was started with gamma = 3000" },
+                                          { "att_n=1", "--set att_n=1: the run was started with att_n = 2" },
+                                          { "kb=1", "--set kb=1: the run was started with kb = 0" } };
+    for (int j = 0; j < 3; j++) {
+        P = params_compiled, set = (ParamsSet){ { 0, 0 } };
+        ENSURE(params_set(&P, &set, bad[j][0], msg, sizeof msg) >= 0);
+        ENSURE_MSG(params_merge(&P, &set, &run, &run_set, msg, sizeof msg) == -1 && strstr(msg, bad[j][1]), "--set %s: %s", bad[j][0], msg);
+    }
+}
+
+/* The parameters set on the command line survive a checkpoint, bit for bit. */
+void test_params_set_checkpoint_roundtrip(void)
+{
+    static Sim s, r;
+    char dir[] = "/tmp/ph_test_params_XXXXXX", path[96], err[512] = "", input[64];
+    Params P = params_compiled;
+    ParamsSet set = { { 0, 0 } };
+    ENSURE(params_set(&P, &set, "gamma=1500", err, sizeof err) >= 0 && params_set(&P, &set, "box_k=7", err, sizeof err) >= 0);
+    sim_init(&s, &P, 3);
+    s.set = set;
+    fx_add_ngon(&s.e, 12, 1, 0, 0, 0);
+    sim_draw_traits(&s);
+    ENSURE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    ENSURE_MSG(checkpoint_write(path, &s, 0, "in.off", NULL, err, sizeof err) == 0, "%s", err);
+    sim_init(&r, &params_compiled, 1);
+    int frame;
+    ENSURE_MSG(checkpoint_read(path, &r, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
+    remove(path);
+    rmdir(dir);
+    ENSURE(!memcmp(&r.set, &set, sizeof set) && r.P.gamma == 1500 && r.P.box_k == 7);
+    sim_free(&s);
+    sim_free(&r);
+}

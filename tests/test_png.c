@@ -1,6 +1,7 @@
 /* Tests of the picture writer (src/png.c). Every picture is read back by an independent decoder,
  * tests/png_probe.py (Python's struct and zlib: chunk CRCs, inflate, row filters), which prints
- * the size and the RGB of chosen pixels; the tests skip without /usr/bin/python3. Pictures that
+ * the size and the RGB of chosen pixels, or the colours of a region with their pixel counts; the
+ * tests skip without /usr/bin/python3. Pictures that
  * check pixels use an explicit view of [0, 2] x [0, 2] on 40 x 40 pixels (20 pixels per unit,
  * no legend since the height is below 60), so world (x, y) is pixel (20 x, 40 - 20 y) and an edge
  * at a multiple of 0.25 falls exactly on a pixel boundary. Each test works in its own mkdtemp
@@ -96,8 +97,9 @@ static void ensure_pixels(const char *path, const int *xy, int n, int (*want)[3]
 
 /* Auto-fitted 200 x 150 picture with a legend; the ensemble is laid out by hand with a gap slot
  * at (99, 99) between the polygons, which must neither be drawn nor widen the fitted view. The
- * rectangle [0, 4] x [0, 2] plus 5 % margins, 44 x 22 units, fits 200 x 124 pixels (150 less the
- * 26-row legend) at 45.45 pixels per unit: it covers pixels x 9.1..190.9, y 16.5..107.5. */
+ * rectangle [0, 4] x [0, 2] plus 5 % margins, 4.4 x 2.2 units, fits 200 x 116 pixels (150 less
+ * the 34-row legend) at 45.45 pixels per unit: it covers pixels x 9.1..190.9, y 8.0..108.0. The
+ * values 0 and 1 take the ends of the map (their range 0.02..0.98 clamps them). */
 void test_png_valid_file(void)
 {
     double x[8] = { 0, 4, 4, 0, 99, 0.5, 1.5, 1 }, y[8] = { 0, 0, 2, 2, 99, 0.5, 0.5, 1.5 };
@@ -113,25 +115,25 @@ void test_png_valid_file(void)
                "%s", err);
     ENSURE(!exists(d.tmp));
 
-    /* triangle centre (1, 0.83) -> pixel (54, 70); rectangle; margins; then column 100 of the
-     * legend strip (rows 124..149): colour bar and the label */
-    int xy[2 * 32] = { 54, 70, 150, 62, 4, 62, 195, 62, 100, 10, 100, 112 }, n = 6;
-    for (int j = 124; j < 150; j++, n++) xy[2 * n] = 100, xy[2 * n + 1] = j;
-    int wh[2], rgb[32][3], top[3], bottom[3], mid[3];
+    /* triangle centre (1, 0.83) -> pixel (54, 65); rectangle; margins; then columns 100 and 8 of
+     * the legend strip (rows 116..149): the colour bar's middle, the label's first letter */
+    int xy[2 * 80] = { 54, 65, 150, 62, 4, 62, 195, 62, 100, 5, 100, 112 }, n = 6;
+    for (int j = 116; j < 150; j++, n += 2) xy[2 * n] = 100, xy[2 * n + 1] = j, xy[2 * n + 2] = 8, xy[2 * n + 3] = j;
+    int wh[2], rgb[80][3], top[3], bottom[3], mid[3];
     probe(d.path, xy, n, wh, rgb);
     ENSURE(wh[0] == 200 && wh[1] == 150);
     map_colour(1, top);
     map_colour(0, bottom);
     map_colour(0.5, mid);
-    ensure_colour(rgb[0], top, 54, 70);
+    ensure_colour(rgb[0], top, 54, 65);
     ensure_colour(rgb[1], bottom, 150, 62);
     for (int k = 2; k < 6; k++) ensure_colour(rgb[k], WHITE, xy[2 * k], xy[2 * k + 1]);
     int bar = 0, text = 0;
-    for (int k = 6; k < n; k++) {
+    for (int k = 6; k < n; k += 2) {
         bar += abs(rgb[k][0] - mid[0]) + abs(rgb[k][1] - mid[1]) + abs(rgb[k][2] - mid[2]) <= 6;
-        text += same(rgb[k], DARK);
+        text += same(rgb[k + 1], DARK);
     }
-    ENSURE_MSG(bar >= 3 && text >= 3, "legend column: %d bar pixels, %d text pixels", bar, text);
+    ENSURE_MSG(bar >= 3 && text >= 6, "legend columns: %d bar pixels, %d text pixels", bar, text);
     dir_close(&d);
 }
 
@@ -186,8 +188,9 @@ void test_png_colours(void)
     dir_close(&d);
 }
 
-/* Without a range (vmin >= vmax) the values 2 and 4 span the map, the rigid polygon's 100 does
- * not count; a constant value gives the middle colour. */
+/* Without a range (vmin >= vmax) the values 2 and 4 span the map (their 2nd to 98th percentile,
+ * 2.04 to 3.96, clamps them to its ends), the rigid polygon's 100 does not count; a constant
+ * value gives the middle colour. */
 void test_png_auto_range(void)
 {
     Ensemble e;
@@ -348,8 +351,11 @@ void test_png_range_option(void)
     ENSURE(system(cmd) == 0);
 }
 
-/* Integer arrays are drawn in categories: value v in colour v mod 10, ten colours all different
- * and none of them a grey, whatever the other values are. */
+/* Integer arrays are drawn in categories: png_category(v) is colour v mod 10, ten colours all
+ * different and none of them a grey. In a picture each value present gets its own colour:
+ * 3, 5 and 4 (residues all different) those of their residues, the same whatever else the
+ * picture holds; 3, 13 and 4 (3 and 13 share a residue) the first three colours in the order
+ * of the values, so that 3 and 13 differ. */
 void test_png_categorical(void)
 {
     unsigned char c[10][3], d[3];
@@ -367,15 +373,16 @@ void test_png_categorical(void)
     add_rect(&e, 0.25, 0.75, 0.75, 1.25, 0);
     add_rect(&e, 1.25, 0.75, 1.75, 1.25, 0);
     add_rect(&e, 0.75, 1.5, 1.25, 1.75, 0);
-    const double value[2][3] = { { 3, 13, 4 }, { 3, 1003, 4 } };   /* (a far value changes no colour) */
+    const double value[2][3] = { { 3, 5, 4 }, { 3, 13, 4 } };
+    const int slot[2][3] = { { 3, 5, 4 }, { 0, 2, 1 } };
     Dir d0;
     dir_open(&d0);
     char err[256] = "";
     const int xy[] = { 10, 20, 30, 20, 20, 7 };
     int want[3][3];
-    for (int k = 0; k < 3; k++)
-        for (int q = 0; q < 3; q++) want[k][q] = c[k == 2 ? 4 : 3][q];
     for (int r = 0; r < 2; r++) {
+        for (int k = 0; k < 3; k++)
+            for (int q = 0; q < 3; q++) want[k][q] = c[slot[r][k]][q];
         ENSURE_MSG(png_write(d0.path, &e, value[r], "v", 0, 0, 1, 40, 40, &VIEW, err, sizeof err) == 0, "%s", err);
         ensure_pixels(d0.path, xy, 3, want);
     }
@@ -383,34 +390,327 @@ void test_png_categorical(void)
     dir_close(&d0);
 }
 
-/* The range of a series: fitted to the first picture's values (rigid ones and NaN aside), kept
- * while later ones fall inside it, widened (and the time noted) when they do not. */
-void test_png_range_update(void)
+/* 13 rectangles 0.25 wide in two rows, values 0 .. 12 of an integer array: more than ten
+ * categories, so drawn in the colour map over their 2nd to 98th percentile (0.24 to 11.76): 0
+ * and 12 at its ends, 6 at its middle, 3 and 13 nowhere the same colour as they were mod 10. */
+void test_png_many_categories(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    double value[13];
+    for (int k = 0; k < 13; k++) {
+        add_rect(&e, 0.25 * (k % 7), k < 7 ? 0.25 : 1.25, 0.25 * (k % 7) + 0.25, k < 7 ? 0.75 : 1.75, 0);
+        value[k] = k;
+    }
+    double cat[PNG_CATEGORIES];
+    ENSURE(png_categories(&e, value, cat) == PNG_CATEGORIES + 1);
+    Dir d;
+    dir_open(&d);
+    char err[256] = "";
+    ENSURE_MSG(png_write(d.path, &e, value, "generation", 0, 0, 1, 40, 40, &VIEW, err, sizeof err) == 0, "%s", err);
+    const int xy[] = { 2, 30, 27, 10, 32, 30 };   /* (centres of the rectangles of 0, 12 and 6) */
+    int want[3][3];
+    map_colour(0, want[0]);
+    map_colour(1, want[1]);
+    map_colour(0.5, want[2]);
+    ensure_pixels(d.path, xy, 3, want);
+    ensemble_free(&e);
+    dir_close(&d);
+}
+
+/* The colour range of a picture: of 1 .. 100 and one outlier 1e6 (a rigid polygon's 1e9 and a NaN
+ * aside) the 2nd and 98th percentiles 3 and 99, so that the outlier does not flatten the rest;
+ * two values: 2 % and 98 % of the way between them; all equal but one: the least and largest. */
+void test_png_robust_range(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    double v[103], lo, hi;
+    for (int k = 0; k < 103; k++) {
+        add_rect(&e, k, 0, k + 0.5, 0.5, k == 101);
+        v[k] = k < 100 ? 100 - k : k == 100 ? 1e6 : k == 101 ? 1e9 : NAN;
+    }
+    ENSURE(png_robust_range(&e, v, &lo, &hi) == 0);
+    ENSURE_CLOSE(lo, 3, 1e-12);
+    ENSURE_CLOSE(hi, 99, 1e-12);
+    e.np = 2;
+    v[0] = 2, v[1] = 4;
+    ENSURE(png_robust_range(&e, v, &lo, &hi) == 0);
+    ENSURE_CLOSE(lo, 2.04, 1e-12);
+    ENSURE_CLOSE(hi, 3.96, 1e-12);
+    e.np = 100;
+    for (int k = 0; k < 100; k++) v[k] = k == 37 ? -5 : 7;
+    ENSURE(png_robust_range(&e, v, &lo, &hi) == 0);
+    ENSURE(lo == -5 && hi == 7);
+    e.np = 0;
+    ENSURE(png_robust_range(&e, v, &lo, &hi) == 0 && lo > hi);
+    ensemble_free(&e);
+}
+
+/* Whether boxes a and b share a pixel */
+static int overlap(const PngItem *a, const PngItem *b) { return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1; }
+
+/* Lays out k at width w (the text scale of a picture max(w, 200) pixels high) and checks it: every box
+ * inside the strip and not empty, no TEXT box overlapping any other item, the scale bar (where
+ * there is one) round(value * scale) pixels long with its label "value L"; a middle tick only
+ * with its number. Returns the layout. */
+static PngLegend check_layout(const PngKey *k, int w)
+{
+    int s, rows = png_legend_rows(w > 200 ? w : 200, &s);
+    PngLegend l;
+    png_legend(k, w, s, &l);
+    ENSURE(rows == 34 * s && l.n <= PNG_LEGEND_ITEMS);
+    int texts = 0, ticks = 0;
+    for (int a = 0; a < l.n; a++) {
+        const PngItem *p = &l.item[a];
+        ENSURE_MSG(p->x0 >= 0 && p->x1 <= w && p->y0 >= 0 && p->y1 <= rows && p->x0 < p->x1 && p->y0 < p->y1,
+                   "width %d: item %d (kind %d, '%s') at %d..%d x %d..%d is outside the %d x %d strip", w, a, p->kind,
+                   p->text, p->x0, p->x1, p->y0, p->y1, w, rows);
+        if (p->kind == PNG_TEXT) {
+            texts++;
+            ENSURE(p->x1 - p->x0 == 6 * s * (int)strlen(p->text) - s && p->y1 - p->y0 == 7 * s);
+            for (int b = 0; b < l.n; b++)
+                ENSURE_MSG(b == a || !overlap(p, &l.item[b]), "width %d: text '%s' at %d..%d x %d..%d overlaps item %d "
+                           "(kind %d, '%s') at %d..%d x %d..%d", w, p->text, p->x0, p->x1, p->y0, p->y1, b, l.item[b].kind,
+                           l.item[b].text, l.item[b].x0, l.item[b].x1, l.item[b].y0, l.item[b].y1);
+        }
+        if (p->kind == PNG_SCALE) {
+            char t[64];
+            snprintf(t, sizeof t, "%g L", p->value);
+            ENSURE(p->x1 - p->x0 == (int)lround(p->value * k->scale));
+            int labelled = 0;
+            for (int b = 0; b < l.n; b++) labelled |= l.item[b].kind == PNG_TEXT && !strcmp(l.item[b].text, t);
+            ENSURE_MSG(labelled, "width %d: the scale bar of %g has no label '%s'", w, p->value, t);
+        }
+        ticks += p->kind == PNG_TICK;
+    }
+    ENSURE(ticks == 0 || texts >= 3);
+    return l;
+}
+
+static int has_text(const PngLegend *l, const char *t)
+{
+    for (int a = 0; a < l->n; a++)
+        if (l->item[a].kind == PNG_TEXT && !strcmp(l->item[a].text, t)) return 1;
+    return 0;
+}
+
+static int count_kind(const PngLegend *l, int kind)
+{
+    int n = 0;
+    for (int a = 0; a < l->n; a++) n += l->item[a].kind == kind;
+    return n;
+}
+
+/* The legend's layout at 200, 400 and 800 pixels (png_legend's boxes): for a long label with the
+ * range -1.234567e-05 .. 987654.3, one whose ends differ only in the sixth digit, a constant, ten
+ * categories of six-digit ids and two of phase, at scales from 1e-3 to 1e4 pixels per unit, no
+ * text overlaps anything and nothing leaves the strip; what must show does: at 200 pixels the
+ * default run's "pressure  t = 2" and its range's ends, the range's three numbers with digits
+ * enough to tell 1627.29 and 1627.32 apart, the constant, both phases and the scale bar. */
+void test_png_legend_layout(void)
+{
+    const int widths[3] = { 200, 400, 800 };
+    const double scales[4] = { 1e-3, 36.6, 181.8, 1e4 };
+    for (int wi = 0; wi < 3; wi++)
+        for (int si = 0; si < 4; si++) {
+            int w = widths[wi];
+            PngKey k = { .label = "target_area  t = 123.5  (range: 2-98 % of cells)", .have_range = 1, .lo = -1.234567e-05,
+                         .hi = 987654.3, .scale = scales[si] };
+            PngLegend l = check_layout(&k, w);
+            ENSURE(count_kind(&l, PNG_SCALE) == 1 && count_kind(&l, PNG_BAR) == 1);
+            ENSURE(has_text(&l, "target_area") || has_text(&l, "target_area  t = 123.5") ||
+                   has_text(&l, "target_area  t = 123.5  (range: 2-98 % of cells)"));
+            k.label = "pressure  t = 2  (range: 2-98 % of cells)", k.lo = 1627.29, k.hi = 1627.32;
+            l = check_layout(&k, w);
+            ENSURE(has_text(&l, "1627.29") && has_text(&l, "1627.32") && (w < 400 || has_text(&l, "1627.3") || has_text(&l, "1627.31")));
+            ENSURE(has_text(&l, "pressure  t = 2") || has_text(&l, "pressure  t = 2  (range: 2-98 % of cells)"));
+            k.lo = 1739.5, k.hi = 2166.5;
+            l = check_layout(&k, w);
+            ENSURE(has_text(&l, "1740") && has_text(&l, "2166") && has_text(&l, "1953"));
+            k.lo = k.hi = -0.0;
+            l = check_layout(&k, w);
+            ENSURE(has_text(&l, "0") && !has_text(&l, "-0"));
+            PngKey c = { .label = "id  t = 12.25", .ncat = 10, .scale = scales[si] };
+            for (int q = 0; q < 10; q++) c.cat[q] = 123450 + q, c.slot[q] = q;
+            l = check_layout(&c, w);
+            ENSURE(count_kind(&l, PNG_SWATCH) == 10 && has_text(&l, "123450") && count_kind(&l, PNG_TEXT) >= 4);
+            PngKey ph = { .label = "phase  t = 1", .ncat = 2, .cat = { -1, 1 }, .slot = { 9, 1 }, .scale = scales[si] };
+            l = check_layout(&ph, w);
+            ENSURE(count_kind(&l, PNG_SWATCH) == 2 && has_text(&l, "-1") && has_text(&l, "1") && has_text(&l, "phase  t = 1"));
+        }
+    /* a picture too narrow for it all: what does not fit is left out, nothing is clipped */
+    for (int w = 1; w < 200; w += 7) {
+        PngKey k = { .label = "target_area  t = 123.5", .have_range = 1, .lo = -1.234567e-05, .hi = 987654.3, .scale = 50 };
+        check_layout(&k, w);
+    }
+}
+
+/* Decodes path with tests/png_probe.py --colours: the colours of region x0 <= x < x1, y0 <= y < y1
+ * into c[k] = { count, R, G, B }, most frequent first; returns how many (at most max). */
+static int colours(const char *path, int x0, int y0, int x1, int y1, int (*c)[4], int max)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/png_probe.py %s --colours %d,%d,%d,%d", path, x0, y0, x1, y1);
+    FILE *p = popen(cmd, "r");
+    ENSURE(p != NULL);
+    int wh[2], n = 0, got = fscanf(p, "%d %d", &wh[0], &wh[1]) == 2, row[4];
+    while (got && fscanf(p, "%d %d %d %d", &row[0], &row[1], &row[2], &row[3]) == 4)
+        if (n < max) memcpy(c[n++], row, sizeof row);
+    int status = pclose(p);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) SKIP("/usr/bin/python3 missing");
+    ENSURE_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0 && got, "png_probe.py rejected %s (status %d)", path, status);
+    return n;
+}
+
+/* The pixels of region x0 <= x < x1, y0 <= y < y1 that are not white */
+static int not_white(const char *path, int x0, int y0, int x1, int y1)
+{
+    int c[4096][4], n = colours(path, x0, y0, x1, y1, c, 4096), sum = 0;
+    for (int k = 0; k < n; k++) sum += same(c[k] + 1, WHITE) ? 0 : c[k][0];
+    return sum;
+}
+
+/* A legend shows only the values present: phase -1 and 1 drawn in a 400 x 100 picture give two
+ * swatches in the legend's swatch row (strip rows 13 .. 20, picture row 66 + 16), 38 pixels each,
+ * in the colours of slots 9 and 1 (-1 and 1 mod 10), and nothing else there but white; no swatch
+ * for 0, which no cell has. */
+void test_png_legend_present_values(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    add_rect(&e, 0.25, 0.25, 0.75, 0.75, 0);
+    add_rect(&e, 1.25, 0.25, 1.75, 0.75, 0);
+    add_rect(&e, 0.75, 1.25, 1.25, 1.75, 0);
+    const double value[3] = { -1, 1, 1 };
+    double cat[PNG_CATEGORIES];
+    ENSURE(png_categories(&e, value, cat) == 2 && cat[0] == -1 && cat[1] == 1);
+    Dir d;
+    dir_open(&d);
+    char err[256] = "";
+    ENSURE_MSG(png_write(d.path, &e, value, "phase", 0, 0, 1, 400, 100, &VIEW, err, sizeof err) == 0, "%s", err);
+    int c[8][4], n = colours(d.path, 0, 82, 400, 83, c, 8);
+    unsigned char minus[3], plus[3];
+    png_category(9, minus);
+    png_category(1, plus);
+    int want_minus[3] = { minus[0], minus[1], minus[2] }, want_plus[3] = { plus[0], plus[1], plus[2] }, m = 0, p = 0;
+    for (int k = 0; k < n; k++) {
+        if (same(c[k] + 1, want_minus)) m = c[k][0];
+        else if (same(c[k] + 1, want_plus)) p = c[k][0];
+        else ENSURE_MSG(same(c[k] + 1, WHITE), "the swatch row holds %d pixels of %d %d %d", c[k][0], c[k][1], c[k][2], c[k][3]);
+    }
+    ENSURE_MSG(n == 3 && m == 38 && p == 38, "swatch row: %d colours, %d pixels of -1's, %d of 1's", n, m, p);
+    ensemble_free(&e);
+    dir_close(&d);
+}
+
+/* The scale bar: a 400 x 400 picture of the view [0, 10]^2 has a drawing area of 400 x 366 pixels,
+ * so 36.6 pixels per unit; a fifth of the legend's inner width, 384 / 5 pixels, is 2.1 units, so
+ * the bar is 2 units long: 73 pixels (round(73.2)), drawn dark on the strip's row 10 (picture row
+ * 376) ending 8 pixels from the right edge, with white on either side; png_legend says "2 L". */
+void test_png_scale_bar(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    add_rect(&e, 2, 2, 8, 8, 0);
+    double value[1] = { 1 };
+    const PngView view = { 0, 0, 10, 10 };
+    Dir d;
+    dir_open(&d);
+    char err[256] = "";
+    ENSURE_MSG(png_write(d.path, &e, value, "area", 0, 0, 0, 400, 400, &view, err, sizeof err) == 0, "%s", err);
+    int c[8][4], n = colours(d.path, 300, 376, 400, 377, c, 8), dark = 0;
+    for (int k = 0; k < n; k++) dark += same(c[k] + 1, DARK) ? c[k][0] : 0;
+    const int xy[] = { 318, 376, 319, 376, 391, 376, 392, 376 };
+    int want[4][3], wh[2], rgb[4][3];
+    probe(d.path, xy, 4, wh, rgb);
+    for (int k = 0; k < 4; k++) memcpy(want[k], k == 1 || k == 2 ? DARK : WHITE, sizeof want[k]);
+    for (int k = 0; k < 4; k++) ensure_colour(rgb[k], want[k], xy[2 * k], xy[2 * k + 1]);
+    PngKey k = { .label = "area", .scale = 366 / 10.0 };
+    PngLegend l = check_layout(&k, 400);
+    int bar = -1;
+    for (int q = 0; q < l.n; q++) bar = l.item[q].kind == PNG_SCALE ? q : bar;
+    ENSURE(bar >= 0 && l.item[bar].value == 2 && has_text(&l, "2 L"));
+    ENSURE_MSG(dark == 73 && l.item[bar].x1 - l.item[bar].x0 == 73, "the scale bar is %d pixels (%d laid out), not 2 x 36.6",
+               dark, l.item[bar].x1 - l.item[bar].x0);
+    ensemble_free(&e);
+    dir_close(&d);
+}
+
+/* The camera of a series: fitted to the unit square of a cell with 5 % margins and widened to the
+ * 400 x 366 drawing area's aspect ratio; the cell grown by 1.05 (still inside) leaves it as it is,
+ * and the cell's pixels grow by 1.05^2 (to 2 %); moved out to [5, 6]^2, the camera grows to take
+ * it in and holds the old view too (never shrinks); moved back, it stays. No cells: the unit
+ * square. */
+void test_png_camera(void)
 {
     Ensemble e;
     ensemble_init(&e, 1);
     add_rect(&e, 0, 0, 1, 1, 0);
-    add_rect(&e, 2, 0, 3, 1, 0);
-    add_rect(&e, 4, 0, 5, 1, 1);
-    PngRange r = { 0 };
-    const double a[3] = { 2, 5, 100 }, b[3] = { 3, 4, -100 }, c[3] = { 1, NAN, 0 }, d[3] = { 6, 4, 0 };
-    png_range_update(&r, &e, a, 0.5);
-    ENSURE(r.state == 1 && r.lo == 2 && r.hi == 5 && r.since == 0.5);
-    png_range_update(&r, &e, b, 1);
-    ENSURE(r.state == 1 && r.lo == 2 && r.hi == 5 && r.since == 0.5);
-    png_range_update(&r, &e, c, 2);
-    ENSURE(r.state == 2 && r.lo == 1 && r.hi == 5 && r.since == 2);
-    png_range_update(&r, &e, d, 3);
-    ENSURE(r.state == 2 && r.lo == 1 && r.hi == 6 && r.since == 3);
+    PngCamera cam = { { 0, 0, 0, 0 }, 0, 0 };
+    png_camera_update(&cam, &e, NULL, 400, 400);
+    const PngView v = cam.view;
+    ENSURE(cam.state == 1 && v.y0 == -0.05 && v.y1 == 1.05 && v.x0 < -0.05 && v.x1 > 1.05);
+    ENSURE_CLOSE((v.x1 - v.x0) / (v.y1 - v.y0), 400 / 366.0, 1e-12);
+    ENSURE_CLOSE(v.x0 + v.x1, 1, 1e-12);
+    double value[1] = { 1 };
+    Dir d;
+    dir_open(&d);
+    char err[256] = "";
+    ENSURE_MSG(png_write(d.path, &e, value, "area", 0, 0, 0, 400, 400, &cam.view, err, sizeof err) == 0, "%s", err);
+    int before = not_white(d.path, 0, 0, 400, 366);
+    for (int i = 0; i < 4; i++) e.x[i] = 0.5 + 1.05 * (e.x[i] - 0.5), e.y[i] = 0.5 + 1.05 * (e.y[i] - 0.5);
+    png_camera_update(&cam, &e, NULL, 400, 400);
+    ENSURE(!memcmp(&cam.view, &v, sizeof v));
+    ENSURE_MSG(png_write(d.path, &e, value, "area", 0, 0, 0, 400, 400, &cam.view, err, sizeof err) == 0, "%s", err);
+    int after = not_white(d.path, 0, 0, 400, 366);
+    ENSURE_MSG(fabs((double)after / before - 1.1025) < 0.02, "the cell's pixels went from %d to %d (x %.4f), not x 1.1025",
+               before, after, (double)after / before);
+    for (int i = 0; i < 4; i++) e.x[i] += 5, e.y[i] += 5;
+    png_camera_update(&cam, &e, NULL, 400, 400);
+    const PngView w = cam.view;
+    ENSURE(w.x0 <= v.x0 && w.y0 <= v.y0 && w.x1 >= 6.025 && w.y1 >= 6.025 && w.x1 >= v.x1 && w.y1 >= v.y1);
+    ENSURE_CLOSE((w.x1 - w.x0) / (w.y1 - w.y0), 400 / 366.0, 1e-12);
+    for (int i = 0; i < 4; i++) e.x[i] -= 5, e.y[i] -= 5;
+    png_camera_update(&cam, &e, NULL, 400, 400);
+    ENSURE(!memcmp(&cam.view, &w, sizeof w));
+    e.np = 0;
+    PngCamera none = { { 0, 0, 0, 0 }, 0, 0 };
+    png_camera_update(&none, &e, NULL, 40, 40);
+    ENSURE(none.state == 1 && none.view.x0 == -0.05 && none.view.x1 == 1.05 && none.view.y0 == -0.05 && none.view.y1 == 1.05);
+    e.np = 1;
     ensemble_free(&e);
+    dir_close(&d);
 }
 
-/* A series through the program: two cells far apart, both growing. With the range of frame 0
- * kept, the smaller cell leaves the bottom colour as it grows (a range refitted every picture
- * would keep it there), and the larger one stays at the top. A restart continues with the
- * run's picture options and colour range: every file equals the uninterrupted run's. A picture
- * option given again with another value is refused; velocity is a colouring too. */
-void test_png_series_fixed_range(void)
+/* The sum of the cell array `area` of an ASCII frame */
+static double frame_area(const char *path)
+{
+    long n;
+    FILE *f = fopen(path, "rb");
+    ENSURE(f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0);
+    rewind(f);
+    char *b = malloc((size_t)n + 1);
+    ENSURE(b && fread(b, 1, (size_t)n, f) == (size_t)n);
+    fclose(f);
+    b[n] = 0;
+    char *a = strstr(b, "Name=\"area\"");
+    ENSURE(a && (a = strchr(a, '>')));
+    double sum = 0;
+    for (char *end; (sum += strtod(a + 1, &end)), end != a + 1; a = end) {}
+    free(b);
+    return sum;
+}
+
+/* A series through the program: two cells far apart, both growing, drawn without --png-view. The
+ * camera stays as frame 0 fitted it (bounding box -0.715 .. 4.015 across, 42.28 pixels per unit
+ * in the 200 x 166 drawing area; cell centres (0, 0) and (3, 0) at pixels (30, 83) and (157, 83)),
+ * so the cells' pixels grow with their area, to 1.5 % (a view refitted every frame grows them
+ * 4 % less here); each frame's colour range is its own, the smaller cell at the map's bottom and
+ * the larger at its top in frame 0 and in frame 4. A restart continues with the run's picture
+ * options and camera: every file equals the uninterrupted run's. A picture option given again
+ * with another value is refused; velocity is a colouring too. */
+void test_png_series_camera(void)
 {
     char dir[] = "/tmp/ph_test_pngseries_XXXXXX", cmd[2048], path[300];
     ENSURE(mkdtemp(dir));
@@ -427,33 +727,33 @@ void test_png_series_fixed_range(void)
     for (int k = 0; k < 40; k++) fprintf(f, " %d", 40 + k);
     fprintf(f, "\n");
     fclose(f);
-    const char *png = "--png --png-size 200x200 --png-view -1,-2,4.5,2";
+    const char *png = "--ascii --png --png-size 200x200";
     snprintf(cmd, sizeof cmd, "./polyhoop -q -n 4 -s 500 %s -o %s/a %s > /dev/null && "
              "./polyhoop -q -n 4 -s 500 %s --max-time 0.1 -o %s/b %s > /dev/null && "
              "./polyhoop -q --restart %s/b > /dev/null && [ -f %s/b/frame000004.png ] && "
              "for f in %s/a/*; do cmp -s $f %s/b/${f##*/} || { echo $f; exit 1; }; done",
              png, dir, path, png, dir, path, dir, dir, dir, dir);
     ENSURE_MSG(system(cmd) == 0, "the series and its restart differ (%s)", dir);
-    /* centres at pixels: 200 x 174 drawing area, 36.36 px per unit, world (1.75, 0) at (100, 87) */
-    const int xy[4] = { 36, 87, 145, 87 };
+    const int xy[4] = { 30, 83, 157, 83 };
     int wh[2], first[2][3], last[2][3], bottom[3], top[3];
     snprintf(path, sizeof path, "%s/a/frame000000.png", dir);
     probe(path, xy, 2, wh, first);
+    int px0 = not_white(path, 0, 0, 200, 166);
     snprintf(path, sizeof path, "%s/a/frame000004.png", dir);
     probe(path, xy, 2, wh, last);
+    int px4 = not_white(path, 0, 0, 200, 166);
     map_colour(0, bottom);
     map_colour(1, top);
     ensure_colour(first[0], bottom, xy[0], xy[1]);
     ensure_colour(first[1], top, xy[2], xy[3]);
+    ensure_colour(last[0], bottom, xy[0], xy[1]);
     ensure_colour(last[1], top, xy[2], xy[3]);
-    ENSURE_MSG(!same(last[0], bottom), "the smaller cell is still at the bottom of the range in frame 4");
-    int on_map = 0;   /* (and it is a colour of the map, not the background) */
-    for (int k = 1; k < 1000 && !on_map; k++) {
-        int c[3];
-        map_colour(k / 1000.0, c);
-        on_map = same(c, last[0]);
-    }
-    ENSURE_MSG(on_map, "pixel %d,%d of frame 4 is %d %d %d, not a colour of the map", xy[0], xy[1], last[0][0], last[0][1], last[0][2]);
+    snprintf(path, sizeof path, "%s/a/frame000000.vtp", dir);
+    double a0 = frame_area(path);
+    snprintf(path, sizeof path, "%s/a/frame000004.vtp", dir);
+    double a4 = frame_area(path);
+    ENSURE_MSG(a4 > 1.1 * a0 && fabs((double)px4 / px0 / (a4 / a0) - 1) < 0.015,
+               "the cells' area grew x %.4f, their pixels x %.4f (%d to %d)", a4 / a0, (double)px4 / px0, px0, px4);
     snprintf(cmd, sizeof cmd, "./polyhoop -q --restart %s/b --png-color id 2> %s/err; [ $? = 2 ] && "
              "grep -q -- '--png-color cannot change on --restart' %s/err && "
              "./polyhoop -q -n 1 -s 10 --png-color velocity -o %s/v %s/two.off > /dev/null && [ -f %s/v/frame000001.png ]",

@@ -35,7 +35,26 @@ test_sim_sigterm_checkpoint() {
     wait_for "$D/b/frame000015.vtp" $pid
     kill -TERM $pid
     status 143 wait $pid
-    has "$D/err" "checkpoint written. Continue with: ./polyhoop --restart"
+    has "$D/err" "checkpoint written. Continue with: ./polyhoop --restart" "polyhoop: SIGTERM: stopping after this step with a checkpoint"
+    ./polyhoop -q --restart "$D/b" > /dev/null || fail "the restart failed"
+    diff -r -x checkpoint.bin "$D/a" "$D/b" > /dev/null || fail "the continued run differs from the uninterrupted one"
+}
+
+# A signal is said at once; a second one ends the run at once (SIGINT and SIGTERM sent together,
+# handled in either order: status 128 + the second), with no .tmp file and every frame whole;
+# the checkpoint written before continues it to the uninterrupted run's frames.
+test_sim_second_signal_stops_at_once() {
+    ./polyhoop -q -n 40 -s 1000 -o "$D/a" > /dev/null || fail "the uninterrupted run failed"
+    ./polyhoop -q -n 40 -s 1000 -o "$D/b" > /dev/null 2> "$D/err" &
+    pid=$!
+    wait_for "$D/b/frame000010.vtp" $pid
+    kill -INT $pid; kill -TERM $pid
+    st=0; wait $pid || st=$?
+    case $st in 130) first=TERM second=INT ;; 143) first=INT second=TERM ;; *) fail "exit status $st, expected 130 or 143" ;; esac
+    has "$D/err" "polyhoop: SIG$first: stopping after this step with a checkpoint (a second signal stops at once, without one)" \
+                 "polyhoop: stopped by a second signal (SIG$second); the frames and the checkpoint written before are intact"
+    ! ls "$D/b" | grep -q '\.tmp$' || fail "a .tmp file was left: $(ls "$D/b" | grep '\.tmp$')"
+    for f in "$D"/b/frame*.vtp; do tail -c 12 "$f" | grep -q '</VTKFile>' || fail "$f is not whole"; done
     ./polyhoop -q --restart "$D/b" > /dev/null || fail "the restart failed"
     diff -r -x checkpoint.bin "$D/a" "$D/b" > /dev/null || fail "the continued run differs from the uninterrupted one"
 }

@@ -24,6 +24,19 @@ test_registry_cli_files_run() {
     done
 }
 
+# every name of tests/slow.list is a test (a renamed test would else be run by make test again,
+# or a typo leave nothing out), listed once
+test_registry_slow_list_names_tests() {
+    { export PH_TEST_SKIP=; ./tests/run_tests --list; for f in tests/cli/*.sh; do grep -q '^run_file ' "$f" && "$f" --list; done; } | sort > "$D/all"
+    sed 's/#.*//' tests/slow.list | awk 'NF { print $1 }' | sort > "$D/slow"
+    [ "$(wc -l < "$D/slow")" -ge 10 ] || fail "tests/slow.list names only $(wc -l < "$D/slow") tests"
+    comm -23 "$D/slow" "$D/all" > "$D/unknown"
+    [ ! -s "$D/unknown" ] || fail "tests/slow.list names tests that do not exist: $(tr '\n' ' ' < "$D/unknown")"
+    [ -z "$(uniq -d "$D/slow")" ] || fail "tests/slow.list names twice: $(uniq -d "$D/slow" | tr '\n' ' ')"
+    PH_TEST_ALL= tests/run.sh readme_minimal > "$D/out" 2>&1 || true
+    has "$D/out" "(1 slow tests of tests/slow.list left out: make test-full runs them too)" "0 passed, 0 failed"
+}
+
 # make test's runner counts the tests first and shows each line after its place, [k/N], over both
 # tiers, and runs the tests on one thread with threads that wait passively (unless a test asks)
 test_registry_progress_count_and_one_thread() {

@@ -87,22 +87,22 @@ test_faults_noise_kill_and_restart() {
     done
 }
 
-# A run's checkpoint is edited below at the byte offsets of its version-9 layout, which
-# tests/test_checkpoint.c states and checks against the structs: a header of 2080 bytes (the
-# Params of 376 bytes from offset 40; the step at 432, the polygon count at 492), then a record of
-# 91 bytes per polygon, then 40 bytes per vertex (x first), ..., and last the CRC-32 of all the
-# bytes before it.
-H_STEP=432 H_T=480 H_FRAME=488 H_NP=492 H_NV=496 H_TWISTS=500 H_POSTPONED=36 H_SIZE=2080 R_SIZE=91 V_SIZE=40
+# A run's checkpoint is edited below at the byte offsets of its version-10 layout, which
+# tests/test_checkpoint.c states and checks against the structs: a header of 2104 bytes (the
+# Params of 376 bytes from offset 40; the step at 432, the polygon count at 492; last the
+# parameters set on the command line), then a record of 91 bytes per polygon, then 40 bytes per
+# vertex (x first), ..., and last the CRC-32 of all the bytes before it.
+H_STEP=432 H_T=480 H_FRAME=488 H_NP=492 H_NV=496 H_TWISTS=500 H_POSTPONED=36 H_SIZE=2104 R_SIZE=91 V_SIZE=40
 C_NY=152   # (in the contact list's section, which follows the vertices: its grid's rows)
 
 # checkpoint_run ARGS...: a short default run into $D/run (with ARGS), its checkpoint kept as
 # $D/good.bin; fails unless the checkpoint is of the layout above, written little-endian (its
-# version 9, byte-order mark 0x01020304 and Params size 376 at offset 24, as their bytes)
+# version 10, byte-order mark 0x01020304 and Params size 376 at offset 24, as their bytes)
 checkpoint_run() {
     ./polyhoop -q "$@" -o "$D/run" > /dev/null
     cp "$D/run/checkpoint.bin" "$D/good.bin"
-    [ "$(od -An -tx1 -j 24 -N 12 "$D/good.bin" | tr -d ' \n')" = 090000000403020178010000 ] ||
-        fail "the checkpoint is not of version 9, little-endian, with a Params of 376 bytes: this test's offsets are out of date"
+    [ "$(od -An -tx1 -j 24 -N 12 "$D/good.bin" | tr -d ' \n')" = 0a0000000403020178010000 ] ||
+        fail "the checkpoint is not of version 10, little-endian, with a Params of 376 bytes: this test's offsets are out of date"
 }
 # put AT HEX: writes the bytes HEX (little-endian numbers, as the checkpoint holds them) at offset AT of the checkpoint
 put() { printf '%b' "$(printf '\\x%s' $(fold -w 2 <<< "$2"))" | dd of="$D/run/checkpoint.bin" bs=1 seek="$1" conv=notrunc status=none; }

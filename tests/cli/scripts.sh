@@ -153,30 +153,36 @@ EOF
 # scripts/sweep.py: a 2 x 2 sweep of the default parameters, dt = 1e-4 and dt = 1e-2 (far too
 # large: those runs blow up with status 3), seeds 1 and 2, two runs at a time: four run folders
 # with result.json, the blown-up runs reported as failed and the others as ok with their counts,
-# a summary of four rows, exit status 1. A variant that does not compile (lmin = 0.2 breaks
-# lmax > 2 lmin), run alone as an array task would (--task 0), is reported as a failed build.
-# Last, scripts/sweep.slurm submit through a stand-in sbatch that runs each job at once, array
-# tasks one after the other: its summary has the same four rows.
+# a summary of four rows, exit status 1. A variant whose values the program refuses (lmin = 0.2
+# breaks lmax > 2 lmin), run alone as an array task would (--task 0), is a failed run with the
+# program's line and exit status 2; a base header that does not compile makes every run a failed
+# build, with the compiler's error. Last, scripts/sweep.slurm submit through a stand-in sbatch
+# that runs each job at once, array tasks one after the other: its summary has the same four rows.
 test_scripts_sweep_runs_and_failures() {
     need_python3
     S='scripts/sweep.py params/default.h --name test_sweep --set dt=1e-4,1e-2 --seeds 1,2'
     status 1 $S -j 2 --out "$D/s" -- -n 2 -s 50 > "$D/s.log" 2>&1
     [ "$(ls "$D"/s/*-seed*/result.json | wc -l)" = 4 ] || fail "not 4 runs with result.json"
     [ "$(wc -l < "$D/s/summary.csv")" = 5 ] || fail "not 4 rows in summary.csv"
-    head -n 1 "$D/s/summary.csv" | grep -qx 'run,dt,seed,status,exit,wall_s,polygons,vertices' || fail "summary.csv's header"
+    head -n 1 "$D/s/summary.csv" | grep -qx 'run,dt,seed,status,exit,wall_s,polygons,vertices,error' || fail "summary.csv's header"
     for s in 1 2; do
-        grep -Eqx "dt_1e-4-seed$s,1e-4,$s,ok,0,[0-9.]+,1,[0-9]+" "$D/s/summary.csv" || fail "no ok row for dt 1e-4, seed $s"
-        grep -Eqx "dt_1e-2-seed$s,1e-2,$s,failed,3,[0-9.]+,[0-9]*,[0-9]*" "$D/s/summary.csv" || fail "no failed row for dt 1e-2, seed $s"
+        grep -Eqx "dt_1e-4-seed$s,1e-4,$s,ok,0,[0-9.]+,1,[0-9]+," "$D/s/summary.csv" || fail "no ok row for dt 1e-4, seed $s"
+        grep -Eqx "dt_1e-2-seed$s,1e-2,$s,failed,3,[0-9.]+,[0-9]*,[0-9]*,\"?polyhoop: .*numerical blow-up.*" "$D/s/summary.csv" || fail "no failed row for dt 1e-2, seed $s"
         has "$D/s/dt_1e-2-seed$s/stderr.txt" "numerical blow-up"
         [ -f "$D/s/dt_1e-4-seed$s/frame000002.vtp" ] || fail "no last frame for dt 1e-4, seed $s"
     done
     has "$D/s/summary.txt" "2 of 4 runs ok"
     has "$D/s.log" "2 of 4 runs ok"
-    B='scripts/sweep.py params/default.h --name test_sweep_bad --set lmin=0.2'
+    B='scripts/sweep.py params/default.h --name test_sweep --set lmin=0.2'
     [ "$($B --list)" = "$(printf '0\tlmin_0.2-seed1')" ] || fail "--list: $($B --list)"
     status 1 $B --out "$D/b" --task 0 > "$D/b.log" 2>&1
-    has "$D/b/lmin_0.2-seed1/result.json" '"status": "build failed"'
-    has build/sweep/test_sweep_bad/lmin_0.2/build.log "lmax must be > 2 lmin"
+    has "$D/b/lmin_0.2-seed1/result.json" '"status": "failed"' '"exit": 2' \
+        '"error": "polyhoop: params/default.h with --set lmin=0.2: lmax must be > 2 lmin"'
+    printf '#include "%s/params/default.h"\n#undef P_lmin\n#define P_lmin 0.2\n' "$PWD" > "$D/bad.h"
+    status 1 scripts/sweep.py "$D/bad.h" --name test_sweep_bad --set gamma=1e3,2e3 --out "$D/c" > "$D/c.log" 2>&1
+    has "$D/c/summary.txt" "gamma_1e3-seed1: the build failed" "gamma_2e3-seed1: the build failed" "lmax must be > 2 lmin" "0 of 2 runs ok"
+    has "$D/c/gamma_2e3-seed1/result.json" '"status": "build failed"'
+    has build/sweep/test_sweep_bad/build.log "lmax must be > 2 lmin"
     mkdir "$D/bin"
     cat > "$D/bin/sbatch" << 'EOF'
 #!/usr/bin/env bash
@@ -194,6 +200,33 @@ EOF
     grep -q '^sweep.slurm: 4 runs' "$D/submit.log" || fail "sweep.slurm did not submit 4 runs"
     [ "$(wc -l < "$D/slurm/summary.csv")" = 5 ] || fail "not 4 rows in the Slurm sweep's summary.csv"
     has "$D/slurm/summary.txt" "2 of 4 runs ok"
+}
+
+# scripts/sweep.py builds one program for a sweep of two values and two seeds (make is called
+# once: a stand-in make first on PATH counts the calls), with no folder per variant, and each run
+# gets its values as --set: the frames name the parameter set and hold its value, the runs differ.
+test_scripts_sweep_builds_once() {
+    need_python3
+    local real
+    real=$(command -v make)
+    mkdir "$D/bin"
+    printf '#!/bin/sh
+echo "$*" >> "%s/make.calls"
+exec "%s" "$@"
+' "$D" "$real" > "$D/bin/make"
+    chmod +x "$D/bin/make"
+    rm -rf build/sweep/test_sweep_once
+    PATH=$D/bin:$PATH scripts/sweep.py params/default.h --name test_sweep_once --set gamma=1e3,2e3 --seeds 1,2 -j 2 \
+        --out "$D/s" -- -n 1 -s 20 > "$D/log" 2>&1 || fail "the sweep failed: $(cat "$D/log")"
+    [ "$(wc -l < "$D/make.calls")" = 1 ] || fail "make was called $(wc -l < "$D/make.calls") times: $(cat "$D/make.calls")"
+    has "$D/make.calls" "PARAMS=params/default.h build/sweep/test_sweep_once/polyhoop"
+    has "$D/log" "sweep test_sweep_once: 1 build (build/sweep/test_sweep_once), 2 variants, 4 runs" "4 of 4 runs ok"
+    [ "$(ls build/sweep/test_sweep_once | grep -c gamma)" = 0 ] || fail "a folder per variant: $(ls build/sweep/test_sweep_once)"
+    has "$D/s/gamma_2e3-seed2/result.json" '"--set"' '"gamma=2e3"'
+    has "$D/s/gamma_2e3-seed2/frame000001.vtp" "parameters: params/default.h" "set: gamma" "  gamma     = 2000"
+    has "$D/s/gamma_1e3-seed1/frame000001.vtp" "set: gamma" "  gamma     = 1000"
+    ! cmp -s "$D/s/gamma_1e3-seed1/frame000001.vtp" "$D/s/gamma_2e3-seed1/frame000001.vtp" || fail "the variants wrote the same frame"
+    rm -rf build/sweep/test_sweep_once
 }
 
 # scripts/plot_log.py draws a column of observables.csv as one polyline with a point per row,

@@ -48,16 +48,24 @@ test_sweep_input_given_and_error_line() {
     lacks "$D/err" "warning"   # one seed: no warning
 }
 
-# a variant that does not compile: its first compiler error is the run's error line
+# a base header that does not compile: its first compiler error is the run's error line; a
+# variant whose values the program refuses: the program's line
 test_sweep_input_build_error_line() {
     need_python3
     local st=0
-    scripts/sweep.py params/default.h --name test_sweep_bad --set lmin=0.2 --out "$D/b" --task 0 > "$D/log" 2>&1 || st=$?
+    printf '#include "%s/params/default.h"\n#undef P_lmin\n#define P_lmin 0.2\n' "$PWD" > "$D/bad.h"
+    scripts/sweep.py "$D/bad.h" --name test_sweep_bad --set gamma=1e3 --out "$D/b" --task 0 > "$D/log" 2>&1 || st=$?
     [ $st = 1 ] || fail "a failed build exited $st"
-    json "$D/b/lmin_0.2-seed1/result.json" error > "$D/error"
+    json "$D/b/gamma_1e3-seed1/result.json" error > "$D/error"
     has "$D/error" "the build failed" "error:" "lmax must be > 2 lmin"
-    scripts/sweep.py params/default.h --name test_sweep_bad --set lmin=0.2 --out "$D/b" --summarise > /dev/null || true
-    has "$D/b/summary.txt" "lmin_0.2-seed1: the build failed" "lmax must be > 2 lmin"
+    scripts/sweep.py "$D/bad.h" --name test_sweep_bad --set gamma=1e3 --out "$D/b" --summarise > /dev/null || true
+    has "$D/b/summary.txt" "gamma_1e3-seed1: the build failed" "lmax must be > 2 lmin"
+    st=0
+    scripts/sweep.py params/default.h --name test_sweep --set lmin=0.2 --out "$D/r" --task 0 > "$D/log" 2>&1 || st=$?
+    [ $st = 1 ] || fail "a refused run exited $st"
+    json "$D/r/lmin_0.2-seed1/result.json" error > "$D/error"
+    has "$D/error" "polyhoop: params/default.h with --set lmin=0.2: lmax must be > 2 lmin"
+    [ "$(json "$D/r/lmin_0.2-seed1/result.json" exit)" = 2 ] || fail "the refused run's exit status is not 2"
 }
 
 # the seed warning: a deterministic header with two seeds (also only some variants of a sweep),

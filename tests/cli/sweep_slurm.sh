@@ -178,8 +178,8 @@ wait_jobs() {
 
 # The template under a real Slurm: a sweep of two runs is built by one job, run by a job array of
 # two tasks (-j from --cpus-per-task) and summed up by a last job; every job writes its log under
-# its name. A build that fails (lmax below 2 lmin stops the compiler) makes the cleanup job cancel
-# the array, which would otherwise wait forever, and the summary still comes.
+# its name. A build that fails (a base header with lmin above lmax / 2 stops the compiler) makes
+# the cleanup job cancel the array, which would otherwise wait forever, and the summary still comes.
 test_sweep_slurm_real_cluster() {
     need_python3
     local_slurm
@@ -198,7 +198,8 @@ test_sweep_slurm_real_cluster() {
         "$D/ok/gamma_1e2-seed1/result.json" || fail "the task did not run with -j 4 (its --cpus-per-task)"
     [ -s "$D/ok/gamma_1e3-seed1/frame000001.vtp" ] || fail "the run wrote no frame 1"
 
-    scripts/sweep.slurm submit params/foam.h --set lmax=0.001 --seeds 1 --out "$D/bad" -- -n 1 -s 10 > "$D/submit" 2>&1 ||
+    printf '#include "%s/params/foam.h"\n#undef P_lmax\n#define P_lmax 0.001\n' "$PWD" > "$D/bad.h"
+    scripts/sweep.slurm submit "$D/bad.h" --set gamma=1e3 --seeds 1 --out "$D/bad" -- -n 1 -s 10 > "$D/submit" 2>&1 ||
         fail "submit failed: $(cat "$D/submit")"
     read -r build array summary cleanup < <(sed -n 's/.*jobs \([0-9]*\) (build), \([0-9]*\) (array), \([0-9]*\) (summary), \([0-9]*\) (cleanup.*/\1 \2 \3 \4/p' "$D/submit")
     wait_jobs
@@ -207,7 +208,7 @@ test_sweep_slurm_real_cluster() {
     done
     has "$D/slurm-polyhoop-sweep-cleanup-$cleanup.out" "the build failed; cancelling the array job(s) $array"
     [ ! -e slurm-polyhoop-sweep-run-"$array"_0.out ] || fail "an array task ran after a failed build"
-    has "$D/bad/summary.csv" "lmax_0.001-seed1,0.001,1,build failed"
+    has "$D/bad/summary.csv" "gamma_1e3-seed1,1e3,1,build failed"
     has "$D/bad/summary.txt" "lmax must be > 2 lmin"
 }
 
