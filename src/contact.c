@@ -70,7 +70,7 @@ static inline int picking_ends(const Ensemble *e, const Near *nr, int nn, int a,
 /* The forces between vertex i and its nn nearby edges (all within the reach), counted once per
  * picking end, on i and as reactions on the edge's ends (forces on rigid vertices discarded;
  * none with efx NULL). Returns the pair energy that i owns with want_u, else 0. */
-static double vertex_forces(Contact *c, const Ensemble *e, const Params *P, double *restrict efx, double *restrict efy,
+static inline __attribute__((always_inline)) double vertex_forces(Contact *c, const Ensemble *e, const Params *P, double *restrict efx, double *restrict efy,
                             int tid, int want_u, int i, int rigid, int nn, int wrap)
 {
     struct ContactWork *wk = &c->work[tid];

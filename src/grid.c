@@ -73,7 +73,8 @@ static KeyPay *radix_sort(KeyPay *a, KeyPay *b, int n, uint64_t kmax)
     while (kbits < 32 && (kmax - 1) >> kbits) kbits++;
     const int passes = (kbits + most - 1) / most, bits = passes ? (kbits + passes - 1) / passes : 0, nb = 1 << bits;
     for (int d = 0; d < passes; d++) {
-        int count[2049] = { 0 };
+        int count[2049];
+        memset(count, 0, (size_t)(nb + 1) * sizeof *count);   /* (not all 2049: most sorts are short) */
         for (int k = 0; k < n; k++) count[((a[k].key >> (d * bits)) & (uint32_t)(nb - 1)) + 1]++;
         if (count[((a[0].key >> (d * bits)) & (uint32_t)(nb - 1)) + 1] == n) continue;   /* (a digit all keys share) */
         for (int c = 0; c < nb; c++) count[c + 1] += count[c];
