@@ -68,9 +68,10 @@ static inline int picking_ends(const Ensemble *e, const Near *nr, int nn, int a,
 }
 
 /* The forces between vertex i and its nn nearby edges (all within the reach), counted once per
- * picking end, on i and as reactions on the edge's ends (forces on rigid vertices discarded). */
-static void vertex_forces(Contact *c, const Ensemble *e, const Params *P, double *restrict efx, double *restrict efy,
-                          int tid, int want_u, int i, int rigid, int nn, int wrap)
+ * picking end, on i and as reactions on the edge's ends (forces on rigid vertices discarded;
+ * none with efx NULL). Returns the pair energy that i owns with want_u, else 0. */
+static inline __attribute__((always_inline)) double vertex_forces(Contact *c, const Ensemble *e, const Params *P, double *restrict efx, double *restrict efy,
+                            int tid, int want_u, int i, int rigid, int nn, int wrap)
 {
     struct ContactWork *wk = &c->work[tid];
     const Near *nr = wk->near;
@@ -82,7 +83,7 @@ static void vertex_forces(Contact *c, const Ensemble *e, const Params *P, double
         f1x *= n; f1y *= n;
         fx += f1x; fy += f1y;
         if (want_u) u += n * u1;
-        if (!e->rigid[e->pid[k]]) {
+        if (efx && !e->rigid[e->pid[k]]) {
             efx[k] -= (1 - w) * f1x; efy[k] -= (1 - w) * f1y;
             efx[k1] -= w * f1x; efy[k1] -= w * f1y;
         }
@@ -91,8 +92,8 @@ static void vertex_forces(Contact *c, const Ensemble *e, const Params *P, double
             wk->rec[wk->rec_n++] = (PairRec){ i, k, k1, ends, w };
         }
     }
-    if (!rigid) { efx[i] += fx; efy[i] += fy; }
-    if (want_u) c->u[i] = u;
+    if (efx && !rigid) { efx[i] += fx; efy[i] += fy; }
+    return u;
 }
 
 /* The polygons that interact with vertex i through its nn nearby edges, exactly as
@@ -128,14 +129,85 @@ static int first_slot_at(const Grid *g, int b, int end, int k)
     return b;
 }
 
-/* Drops the repeats from the n edges (k, k1) at r, sorted by k (pairs of ints); returns how many
- * are left. */
+/* Drops the repeats from the n edges k at r, sorted; returns how many are left. */
 static int dedupe_edges(int *r, int n)
 {
     int u = 0;
     for (int a = 0; a < n; a++)
-        if (!u || r[2 * a] != r[2 * (u - 1)]) { r[2 * u] = r[2 * a]; r[2 * u + 1] = r[2 * a + 1]; u++; }
+        if (!u || r[a] != r[u - 1]) r[u++] = r[a];
     return u;
+}
+
+/* The occupied cells of the 3x3 stencil of a search cell: their edges gs[sb .. se) and their
+ * corners relative to the cell's; kept while successive vertices lie in the same cell (hint:
+ * where grid_rows' last searches ended, for cells near each other). */
+typedef struct Stencil { int64_t cell; int n, hint[3], sb[9], se[9]; double sx[9], sy[9]; } Stencil;
+
+/* The nearby edges of vertex i from the grid into the thread's near list, in slot order; with
+ * skin >= 0 also its record of the edges within the reach plus the skin, appended to strip st.
+ * Returns how many, and in *wrap whether one of them is its polygon's last edge. */
+static inline int grid_near(Contact *c, const Ensemble *e, const Params *P, int i, int tid, int what, double skin,
+                            struct ContactStrip *st, Stencil *sc, int *wrap)
+{
+    const Grid *g = &c->grid;
+    struct ContactWork *wk = &c->work[tid];
+    const double reach = params_reach(P), h = P->h, reach2[2] = { reach * reach, h * h }, cs = g->cs;
+    const double sk = skin > 0 ? skin : 0, list2[2] = { (reach + sk) * (reach + sk), (h + sk) * (h + sk) };
+    const int keep = skin >= 0;
+    int ix, iy;
+    int64_t vc = grid_cell(g, e->x[i], e->y[i], &ix, &iy);
+    if (vc != sc->cell) {   /* a new search cell: its stencil */
+        GridRows rows = { 0 };
+        sc->cell = vc;
+        int nst = grid_rows(g, ix, iy, sc->hint, &rows);
+        PH_RESERVE(wk->cand, wk->cand_cap, nst);
+        sc->n = 0;
+        for (int r = 0; r < rows.n; r++)
+            for (int q = rows.b[r]; q < rows.e[r]; q++)
+                if (g->start[q + 1] > g->start[q]) {
+                    sc->sb[sc->n] = g->start[q]; sc->se[sc->n] = g->start[q + 1];
+                    sc->sx[sc->n] = (double)(grid_key(g, q) - rows.base[r] - ix) * cs; sc->sy[sc->n++] = rows.dy[r] * cs;
+                }
+    }
+    int *cand = wk->cand;
+    int p = e->pid[i], rigid = e->rigid[p], nc = 0;
+    int s0 = e->start[p], n0 = e->count[p], iprev = i == s0 ? s0 + n0 - 1 : i - 1;
+    double px = e->x[i], py = e->y[i], ox = px - g->x0 - ix * cs, oy = py - g->y0 - iy * cs;   /* (from its cell's corner) */
+    /* the edges within reach (h within one polygon; plus the skin for the list), with the
+     * closest point of each; the edges that end at i never act on it. First the cheap test
+     * of grid_scan (the circle around the edge's midpoint), one stencil cell at a time, in
+     * coordinates from that cell's corner, then the projection in double precision. */
+    for (int k = 0; k < sc->n; k++) {
+        const float fx = (float)(ox - sc->sx[k]), fy = (float)(oy - sc->sy[k]);
+        if (what == WANT_NEIGHBORS) {   /* only other polygons count: skip p's own edges, cell by cell */
+            int lo = first_slot_at(g, sc->sb[k], sc->se[k], s0), hi = first_slot_at(g, lo, sc->se[k], s0 + n0);
+            nc = grid_scan(g, sc->sb[k], lo, i, iprev, fx, fy, s0, n0, h, reach, cand, nc);
+            nc = grid_scan(g, hi, sc->se[k], i, iprev, fx, fy, s0, n0, h, reach, cand, nc);
+        } else nc = grid_scan(g, sc->sb[k], sc->se[k], i, iprev, fx, fy, s0, n0, h + sk, reach + sk, cand, nc);
+    }
+    if (keep) PH_RESERVE(st->rec, st->cap, st->n + 2 + (size_t)nc);
+    int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0, lwrap = 0;
+    *wrap = 0;
+    for (int a = 0; a < nc; a++) {
+        int k = g->gs[cand[a]].k, k1 = ens_next(e, k), same = (unsigned)(k - s0) < (unsigned)n0;
+        if (!same && rigid && e->rigid[e->pid[k]]) continue;
+        double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
+        if (keep && d2 < list2[same]) { rec[2 + nl++] = k; lwrap |= k1 < k; }
+        if (d2 >= reach2[same]) continue;
+        PH_RESERVE(wk->near, wk->near_cap, nn + 1);
+        wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
+        *wrap |= k1 < k;
+    }
+    if (g->pieces) {   /* (an edge in pieces may have come from several cells: once each, in slot order) */
+        if (nl) { record_sort(rec + 2, nl); nl = dedupe_edges(rec + 2, nl); }
+        near_sort(wk->near, nn);
+        int u = 0;
+        for (int a = 0; a < nn; a++)
+            if (!u || wk->near[a].k != wk->near[u - 1].k) wk->near[u++] = wk->near[a];
+        nn = u;
+    } else near_sort(wk->near, nn);   /* (in slot order, as a record keeps them) */
+    if (nl) { rec[0] = i; rec[1] = nl | (lwrap ? REC_WRAP : 0); st->n += 2 + (size_t)nl; record_sort(rec + 2, nl); }
+    return nn;
 }
 
 /* The pairs of the vertices of strip s, from the grid (see contact.h); with skin >= 0, also
@@ -144,71 +216,14 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
                          int strip, int tid, int what, double skin)
 {
     const Grid *g = &c->grid;
-    struct ContactWork *wk = &c->work[tid];
-    const double reach = params_reach(P), h = P->h, reach2[2] = { reach * reach, h * h }, cs = g->cs;
-    const double sk = skin > 0 ? skin : 0, list2[2] = { (reach + sk) * (reach + sk), (h + sk) * (h + sk) };
-    const int keep = skin >= 0;
-    struct ContactStrip *st = keep ? &c->strip[strip] : NULL;
-    if (keep) st->n = 0;
-    GridRows rows = { 0 };
-    int hint[3] = { 0, 0, 0 }, ns = 0, sb[9], se[9];   /* (hint: the vertices come in walk order, mostly growing search keys) */
-    double sx[9], sy[9];   /* the stencil's occupied cells: their edges gs[sb .. se), their corners from the vertex cell's */
-    int64_t cell = -1;
-    /* the strip's vertices, cell by cell */
-    for (int m = g->vstrip[strip]; m < g->vstrip[strip + 1]; m++) {
-        int i = g->vitems[m], ix, iy;
-        int64_t vc = grid_cell(g, e->x[i], e->y[i], &ix, &iy);
-        if (vc != cell) {   /* a new search cell: its stencil */
-            cell = vc;
-            int nst = grid_rows(g, ix, iy, hint, &rows);
-            PH_RESERVE(wk->cand, wk->cand_cap, nst);
-            ns = 0;
-            for (int r = 0; r < rows.n; r++)
-                for (int q = rows.b[r]; q < rows.e[r]; q++)
-                    if (g->start[q + 1] > g->start[q]) {
-                        sb[ns] = g->start[q]; se[ns] = g->start[q + 1];
-                        sx[ns] = (double)(grid_key(g, q) - rows.base[r] - ix) * cs; sy[ns++] = rows.dy[r] * cs;
-                    }
-        }
-        int *cand = wk->cand;
-        int p = e->pid[i], rigid = e->rigid[p], nc = 0;
-        int s0 = e->start[p], n0 = e->count[p], iprev = i == s0 ? s0 + n0 - 1 : i - 1;
-        double px = e->x[i], py = e->y[i], ox = px - g->x0 - ix * cs, oy = py - g->y0 - iy * cs;   /* (from its cell's corner) */
-        /* the edges within reach (h within one polygon; plus the skin for the list), with the
-         * closest point of each; the edges that end at i never act on it. First the cheap test
-         * of grid_scan (the circle around the edge's midpoint), one stencil cell at a time, in
-         * coordinates from that cell's corner, then the projection in double precision. */
-        for (int k = 0; k < ns; k++) {
-            const float fx = (float)(ox - sx[k]), fy = (float)(oy - sy[k]);
-            if (what == WANT_NEIGHBORS) {   /* only other polygons count: skip p's own edges, cell by cell */
-                int lo = first_slot_at(g, sb[k], se[k], s0), hi = first_slot_at(g, lo, se[k], s0 + n0);
-                nc = grid_scan(g, sb[k], lo, i, iprev, fx, fy, s0, n0, h, reach, cand, nc);
-                nc = grid_scan(g, hi, se[k], i, iprev, fx, fy, s0, n0, h, reach, cand, nc);
-            } else nc = grid_scan(g, sb[k], se[k], i, iprev, fx, fy, s0, n0, h + sk, reach + sk, cand, nc);
-        }
-        if (keep) PH_RESERVE(st->rec, st->cap, st->n + 2 + 2 * (size_t)nc);
-        int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0, wrap = 0;
-        for (int a = 0; a < nc; a++) {
-            int k = g->gs[cand[a]].k, k1 = g->gs[cand[a]].k1, same = (unsigned)(k - s0) < (unsigned)n0;
-            if (!same && rigid && e->rigid[e->pid[k]]) continue;
-            double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
-            if (keep && d2 < list2[same]) { rec[2 + 2 * nl] = k; rec[3 + 2 * nl] = k1; nl++; }
-            if (d2 >= reach2[same]) continue;
-            PH_RESERVE(wk->near, wk->near_cap, nn + 1);
-            wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
-            wrap |= k1 < k;
-        }
-        if (g->pieces) {   /* (an edge in pieces may have come from several cells: once each, in slot order) */
-            if (nl) { record_sort(rec + 2, nl); nl = dedupe_edges(rec + 2, nl); }
-            near_sort(wk->near, nn);
-            int u = 0;
-            for (int a = 0; a < nn; a++)
-                if (!u || wk->near[a].k != wk->near[u - 1].k) wk->near[u++] = wk->near[a];
-            nn = u;
-        } else near_sort(wk->near, nn);   /* (in slot order, as a record keeps them) */
-        if (nl) { rec[0] = i; rec[1] = nl; st->n += 2 + 2 * (size_t)nl; record_sort(rec + 2, nl); }
+    struct ContactStrip *st = skin >= 0 ? &c->strip[strip] : NULL;
+    if (st) st->n = 0;
+    Stencil sc = { .cell = -1 };   /* (its hint: the vertices come in walk order, mostly growing search keys) */
+    for (int m = g->vstrip[strip]; m < g->vstrip[strip + 1]; m++) {   /* the strip's vertices, cell by cell */
+        int i = g->vitems[m], wrap, nn = grid_near(c, e, P, i, tid, what, skin, st, &sc, &wrap);
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
-        else vertex_forces(c, e, P, efx, efy, tid, what == WANT_ENERGY, i, rigid, nn, wrap);
+        else if (what == WANT_ENERGY) c->u[i] = vertex_forces(c, e, P, efx, efy, tid, 1, i, e->rigid[e->pid[i]], nn, wrap);
+        else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[e->pid[i]], nn, wrap);
     }
 }
 
@@ -221,11 +236,11 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, do
     const struct ContactStrip *st = &c->strip[strip];
     if (!st->n) return;   /* (it may have no buffer) */
     for (const int *q = st->rec, *end = q + st->n; q < end; ) {
-        int i = q[0], nl = q[1], p = e->pid[i], s0 = e->start[p], n0 = e->count[p], nn = 0, wrap = 0;
+        int i = q[0], nl = rec_count(q[1]), lw = q[1] & REC_WRAP, p = e->pid[i], s0 = e->start[p], n0 = e->count[p], nn = 0, wrap = 0;
         double px = e->x[i], py = e->y[i];
         q += 2;
-        for (int a = 0; a < nl; a++, q += 2) {
-            int k = q[0], k1 = q[1], same = (unsigned)(k - s0) < (unsigned)n0;
+        for (int a = 0; a < nl; a++, q++) {
+            int k = q[0], k1 = rec_next(e, k, lw), same = (unsigned)(k - s0) < (unsigned)n0;
             double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
             if (d2 >= reach2[same]) continue;
             PH_RESERVE(wk->near, wk->near_cap, nn + 1);
@@ -329,6 +344,46 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
     from_grid(c, e, P, e->fx, e->fy, lmax, -1, energy ? WANT_ENERGY : WANT_FORCES, energy, 0);
 }
 
+double contact_energy(Contact *c, const Ensemble *e, const Params *P, double lmax)
+{
+    /* the grid of contact_forces (its search cells: the walk's are not needed), and each
+     * vertex's energy as there, summed in slot order block by block: no energy per vertex kept */
+    enum { BLOCK = 2048 };
+    const double lc = fmin(lmax, P->lmax);
+    grid_build(&c->grid, e, (0.5 * lc + params_reach(P)) * (1 + 1e-9), lc, 0);
+    grid_release(&c->grid, 0);
+    contact_reserve_threads(c, WANT_ENERGY);
+    int *first = ph_realloc(NULL, ((size_t)e->np + 1) * sizeof *first);   /* (per polygon: the vertices before it) */
+    first[0] = 0;
+    for (int p = 0; p < e->np; p++) first[p + 1] = first[p] + e->count[p];
+    const int nv = first[e->np], nblocks = (nv + BLOCK - 1) / BLOCK;
+    double total = 0;
+    #pragma omp parallel
+    {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        double u[BLOCK];
+        Stencil sc = { .cell = -1 };
+        #pragma omp for ordered schedule(static, 1)
+        for (int b = 0; b < nblocks; b++) {
+            int m0 = b * BLOCK, m1 = m0 + BLOCK < nv ? m0 + BLOCK : nv, lo = 0, hi = e->np;
+            while (lo < hi) { int mid = lo + (hi - lo) / 2; if (first[mid + 1] <= m0) lo = mid + 1; else hi = mid; }   /* (the polygon of vertex m0) */
+            for (int m = m0, p = lo; m < m1; m++) {
+                while (m >= first[p + 1]) p++;
+                int i = e->start[p] + (m - first[p]), wrap, nn = grid_near(c, e, P, i, tid, WANT_ENERGY, -1, NULL, &sc, &wrap);
+                u[m - m0] = vertex_forces(c, e, P, NULL, NULL, tid, 1, i, e->rigid[p], nn, wrap);
+            }
+            #pragma omp ordered
+            for (int m = m0; m < m1; m++) total += u[m - m0];
+        }
+    }
+    free(first);
+    grid_release(&c->grid, 1);
+    return total;
+}
+
 /* Whether the list can still serve once patched (see contact.h): built for this reach, and no
  * vertex has left the band of its strip. */
 static int list_fresh(const Contact *c, const Params *P)
@@ -379,6 +434,7 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
      * patches can go on when an edge grows */
     double lcell = fmax(lmax, fmin(P->lmax, lmax + skin));
     const Grid *g = &c->grid;
+    contact_trim(c);
     from_grid(c, e, P, e->fx, e->fy, lcell, skin, WANT_FORCES, NULL, 1);
     c->list_ok = 1;
     c->list_layout = e->layout;
@@ -394,7 +450,13 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
     for (int p = 0; p < e->np; p++) c->wander[p] = 0;
     c->builds++;
     contact_take_snapshot(c, e);
-    grid_release(&c->grid, 1);   /* (about 36 bytes per vertex, unneeded while the list serves) */
+    /* a strip keeps the room of its largest list, which a tissue's first, not yet relaxed, makes
+     * 40 % larger than its later ones: in a large ensemble, an eighth more than this one's */
+    for (int s = 0; s < c->nstrips && e->nv_used >= GRID_LARGE; s++) {
+        struct ContactStrip *st = &c->strip[s];
+        if (st->cap > st->n + st->n / 4 + 1024) { st->cap = st->n + st->n / 8 + 64; st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec); }
+    }
+    grid_release(&c->grid, 1);   /* (about 20 bytes per vertex, unneeded while the list serves; and the strips' room) */
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -408,13 +470,52 @@ void contact_count_neighbors(Contact *c, const Ensemble *e, const Params *P, dou
     contact_count_neighbor_types(c, e, P, lmax, nb, NULL);
 }
 
+static int cmp_int(const void *a, const void *b) { int u = *(const int *)a, v = *(const int *)b; return (u > v) - (u < v); }
+
+/* The neighbour count from a grid of its own (contact_count_neighbor_types without a usable
+ * list): polygon by polygon, the other polygons its vertices interact with, sorted and counted;
+ * no list of pairs for the whole ensemble. */
+static void count_from_grid(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb, int *same)
+{
+    const double lc = fmin(lmax, P->lmax);   /* (the cells of contact_forces; its walk cells are not needed) */
+    grid_build(&c->grid, e, (0.5 * lc + params_reach(P)) * (1 + 1e-9), lc, 0);
+    grid_release(&c->grid, 0);
+    contact_reserve_threads(c, WANT_NEIGHBORS);
+    #pragma omp parallel
+    {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        struct ContactWork *wk = &c->work[tid];
+        Stencil sc = { .cell = -1 };
+        #pragma omp for schedule(dynamic, 16)
+        for (int p = 0; p < e->np; p++) {
+            wk->nb_n = 0;
+            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+                int wrap, nn = grid_near(c, e, P, i, tid, WANT_NEIGHBORS, -1, NULL, &sc, &wrap);
+                vertex_neighbors(c, e, P, tid, i, nn, wrap);
+            }
+            int n = 0;   /* (the pairs (p, q): their q's, sorted) */
+            for (int k = 1; k < wk->nb_n; k += 2) wk->nb[n++] = wk->nb[k];
+            qsort(wk->nb, (size_t)n, sizeof *wk->nb, cmp_int);
+            nb[p] = 0;
+            if (same) same[p] = 0;
+            for (int k = 0; k < n; k++)
+                if (k == 0 || wk->nb[k] != wk->nb[k - 1]) {
+                    nb[p]++;
+                    if (same && e->type[p] == e->type[wk->nb[k]]) same[p]++;
+                }
+        }
+        wk->nb_n = 0;
+    }
+    grid_release(&c->grid, 1);   /* (before the frame is assembled; a step builds it again) */
+}
+
 void contact_count_neighbor_types(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb, int *same)
 {
-    if (list_usable(c, e, P)) from_list(c, e, P, NULL, NULL, WANT_NEIGHBORS);
-    else {
-        from_grid(c, e, P, NULL, NULL, lmax, -1, WANT_NEIGHBORS, NULL, 1);
-        grid_release(&c->grid, 1);   /* (before the frame is assembled; a step builds it again) */
-    }
+    if (!list_usable(c, e, P)) { count_from_grid(c, e, P, lmax, nb, same); return; }
+    from_list(c, e, P, NULL, NULL, WANT_NEIGHBORS);
     /* the pairs of all threads, sorted: the count is the same whoever found which */
     size_t n = 0;
     for (int t = 0; t < c->nthreads; t++) n += (size_t)c->work[t].nb_n / 2;

@@ -24,11 +24,13 @@
  *
  * Neighbour list (contact_forces_step): while building, each vertex also keeps the edges within
  * the reach plus a skin as thick as the reach; the steps evaluate it instead of the grid while
- * every pair within the reach is surely in it. Layout: per strip a stream of records (i, n, k_1,
- * k1_1, ..., k_n, k1_n), one for each vertex i with n > 0 edges k -> k1 within the reach plus the
- * skin, in slot order (k_1 < ... < k_n: an edge's neighbours along its polygon stand next to it,
- * where the picking ends find them). The strips of the build are kept, so the reactions stay
- * race-free and the sums in a fixed order.
+ * every pair within the reach is surely in it. Layout: per strip a stream of int32 records (i, n,
+ * k_1, ..., k_n), one for each vertex i with n > 0 edges k -> k1 within the reach plus the skin, in
+ * slot order (k_1 < ... < k_n: an edge's neighbours along its polygon stand next to it, where the
+ * picking ends find them). An edge's far end k1 is k + 1 but for a polygon's last edge, which a
+ * flag in n marks (contact_impl.h): 4 bytes an edge and 8 a record, the list's whole memory (a
+ * tissue has about 2.3 edges and 1 record per vertex, a packing 0.7 and 0.4). The strips of the
+ * build are kept, so the reactions stay race-free and the sums in a fixed order.
  *
  * Motion budgets (docs/model.md 2.2): a pair not in the list was farther than reach + skin when
  * its vertex's record was made. Each polygon accumulates a bound on how far its vertices moved
@@ -99,6 +101,11 @@ void contact_free(Contact *c);
  * energy != NULL the total pair energy is stored there (summed in slot order). */
 void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, double *energy);
 
+/* The total pair energy that contact_forces stores (the same sum in the same order), without the
+ * forces and without an energy per vertex: a grid of its own (released again for large
+ * ensembles), the vertices' energies summed in slot order a block at a time. For a frame's log. */
+double contact_energy(Contact *c, const Ensemble *e, const Params *P, double lmax);
+
 /* The same for a step of a simulation (no energy): reuses the neighbour list of the last call
  * while it is complete, patches it when polygons changed, else builds the grid and a new list
  * (see above). The caller reports every motion of the vertices with contact_moved; any other
@@ -111,6 +118,12 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax);
 
 /* The next contact_forces_step starts afresh, as after contact_init. */
 void contact_invalidate(Contact *c);
+
+/* Gives back the work space that patches keep from one to the next (in an ensemble of 65,536
+ * vertex slots or more: the largest patch's vertices and edges and a few bytes per slot, about 20
+ * bytes per vertex of a packing), for a time when something else needs the memory: a rebuild of
+ * the list calls it before its grid, a frame before its grids. The next patch allocates it anew. */
+void contact_trim(Contact *c);
 
 /* nb[p] = the number of other polygons q such that a vertex of p and an edge of q interact: the
  * pairs whose forces contact_forces evaluates, but without evaluating them (fx, fy untouched).
@@ -136,6 +149,11 @@ void contact_counts(const Contact *c, int64_t *builds, int64_t *patches, int64_t
 /* Whether the grid's memory is held (tests of memory use: a serving list frees it). */
 int contact_holds_grid(const Contact *c);
 
+/* The bytes contact detection holds (tests of memory use): the list's strips with their room, the
+ * snapshot and the patches' work space, the threads' work lists and the grid (grid_bytes). Not
+ * the pair energies of contact_forces' energy (8 bytes per slot, tests only). */
+size_t contact_bytes(const Contact *c);
+
 /* Checkpoints carry the neighbour list, so that a continued run takes the same path: whether
  * there is one (0 or 1). */
 int contact_saved_state(const Contact *c);
@@ -144,7 +162,8 @@ int contact_saved_state(const Contact *c);
  * h, extent, motion, grid origin x0, y0, cell side, longest edge, flow (6), lazy motion,
  * whether the flow helps and the step of the last patch for motion alone (doubles), int32 nx, ny, strips,
  * when the strips are fewer than the ny / GRID_STRIP (rounded up) of the grid (a sparse grid's
- * table) their int32 real numbers, then per strip an int64 length and its ints, then the
+ * table) their int32 real numbers, then per strip an int64 length and its ints (records (i, n, k_1,
+ * k1_1, ..., k_n, k1_n): each edge with its far end), then the
  * snapshot: int32 polygons, int64 next id, and per polygon int64 id, int32 start (slots numbered as if the polygons lay contiguously), count, edits,
  * double wander. Each piece goes through put(out, bytes, n), the checkpoint's writer (which
  * checksums it and keeps the first error). */

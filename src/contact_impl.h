@@ -29,10 +29,12 @@ typedef struct Near {
 enum { WANT_FORCES, WANT_ENERGY, WANT_NEIGHBORS };
 
 /* A patch's candidate edge k -> next(k), or a vertex k that gets a new record: its cell of the
- * build's walk grid (of the midpoint, or of the vertex), and for an edge its midpoint relative to
- * that cell's lower left corner and half its length in single precision, for a cheap first test
- * as in grid_scan. */
-typedef struct Sel { int64_t cell; int k; float x, y, r; } Sel;
+ * build's walk grid (of the midpoint, or of the vertex), and for an edge, for a cheap first test
+ * as in grid_scan, its midpoint relative to that cell's lower left corner and half its length,
+ * packed as the grid packs its edges (grid.h): the midpoint from -2 to 3 cells (a vertex may have
+ * left the build's box by up to 2 cells; its cell is the clamped one) in 11 bits a coordinate,
+ * the half length in 10 bits of half the longest edge the cells allow, rounded up (sel_pack). */
+typedef struct Sel { int64_t cell; int k; uint32_t xyr; } Sel;
 
 /* The work space of one thread. */
 struct ContactWork {
@@ -105,28 +107,33 @@ static inline double project(const Ensemble *e, double px, double py, int k, int
 static const int SORT_GAPS[] = { 17965, 7984, 3548, 1577, 701, 301, 132, 57, 23, 10, 4, 1 };
 enum { SORT_NGAPS = sizeof SORT_GAPS / sizeof SORT_GAPS[0] };
 
-/* Defines NAME(T *a, int n), which sorts a[0 .. n) by the member k with those gaps (the same
+/* Defines NAME(T *a, int n), which sorts a[0 .. n) by KEY(a[m]) with those gaps (the same
  * algorithm for a record's edges and for the nearby edges of contact.c). */
-#define DEFINE_SLOT_SORT(NAME, T) \
+#define DEFINE_SLOT_SORT(NAME, T, KEY) \
     static inline void NAME(T *a, int n) \
     { \
         for (int g = n > 16 ? 0 : SORT_NGAPS - 1; g < SORT_NGAPS; g++) \
             for (int gap = SORT_GAPS[g], i = gap; i < n; i++) { \
                 T v = a[i]; \
                 int b = i; \
-                for (; b >= gap && a[b - gap].k > v.k; b -= gap) a[b] = a[b - gap]; \
+                for (; b >= gap && KEY(a[b - gap]) > KEY(v); b -= gap) a[b] = a[b - gap]; \
                 a[b] = v; \
             } \
     }
+#define SLOT_OF_NEAR(x) ((x).k)
+#define SLOT_OF_EDGE(x) (x)
 
-/* An edge k -> k1 of a record, as the stream holds it (two ints). */
-typedef struct RecEdge { int k, k1; } RecEdge;
+/* Sorts the n edges k of a record at r (its ints after the header). */
+DEFINE_SLOT_SORT(record_sort, int, SLOT_OF_EDGE)
+DEFINE_SLOT_SORT(near_sort, Near, SLOT_OF_NEAR)
 
-DEFINE_SLOT_SORT(edge_sort, RecEdge)
-DEFINE_SLOT_SORT(near_sort, Near)
+/* A record's header is (i, n | REC_WRAP if one of its n edges is its polygon's last, k -> start:
+ * only there is k1 not k + 1, and it is looked up; contact.h). */
+enum { REC_WRAP = 1 << 30 };
+static inline int rec_count(int n) { return n & ~REC_WRAP; }
 
-/* Sorts the n edges (k, k1) at r (pairs of ints) by k. */
-static inline void record_sort(int *r, int n) { edge_sort((RecEdge *)r, n); }
+/* The far end of an edge k of a record with the wrap flag `wrap` (the polygons of e). */
+static inline int rec_next(const Ensemble *e, int k, int wrap) { return wrap ? ens_next(e, k) : k + 1; }
 
 /* The cell of the build's walk grid that holds (x, y), clamped like grid_cell: its key, column
  * and row. */

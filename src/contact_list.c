@@ -4,6 +4,9 @@
  * the grid or the list are in contact.c, which calls this file; this file calls nothing there. */
 #include "contact_impl.h"
 #include "bands.h"
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 
 void contact_reserve_strips(Contact *c, int n)
@@ -33,6 +36,43 @@ void contact_reserve_threads(Contact *c, int what)
 }
 
 void contact_invalidate(Contact *c) { c->list_ok = 0; }
+
+size_t contact_bytes(const Contact *c)
+{
+    size_t b = (size_t)c->strips_cap * (sizeof *c->strip + sizeof *c->strip_id) + (size_t)c->done_cap * sizeof *c->done +
+               (size_t)c->nthreads * sizeof *c->work + (size_t)c->wander_cap * sizeof *c->wander + grid_bytes(&c->grid);
+    for (int k = 0; k < c->strips_cap; k++) b += c->strip[k].cap * sizeof *c->strip[k].rec;
+    for (int t = 0; t < c->nthreads; t++) {
+        const struct ContactWork *w = &c->work[t];
+        b += (size_t)w->rec_cap * sizeof *w->rec + (size_t)w->near_cap * sizeof *w->near + (size_t)w->cand_cap * sizeof *w->cand +
+             (size_t)w->nb_cap * sizeof *w->nb + (size_t)(w->dv_cap + w->sel_cap) * sizeof(Sel);
+    }
+    const struct ContactSnap *sn = c->snap;
+    b += sizeof *sn + (size_t)sn->cap * (sizeof *sn->id + sizeof *sn->start + sizeof *sn->count + sizeof *sn->edits + sizeof *sn->newstart) +
+         (size_t)(sn->smap_cap + sn->changed_cap + sn->dv_at_cap) * sizeof(int) + (size_t)sn->mark_cap + (size_t)sn->hcap * (sizeof *sn->hkey + 1) +
+         (size_t)sn->marked_cap * sizeof *sn->marked + (size_t)sn->dirty_cap + (size_t)(sn->dv_cap + sn->sel_cap) * sizeof(Sel) +
+         (size_t)(sn->mean_cap + sn->wander_cap) * sizeof(double);
+    return b;
+}
+
+void contact_trim(Contact *c)
+{
+    struct ContactSnap *sn = c->snap;
+    if (sn->nv < GRID_LARGE) return;   /* (small: allocating anew costs more than the memory is worth) */
+    free(sn->smap); free(sn->changed); free(sn->mark); free(sn->hkey); free(sn->hval); free(sn->marked); free(sn->dirty);
+    free(sn->dv); free(sn->dv_at); free(sn->sel);
+    sn->smap = sn->changed = sn->dv_at = NULL; sn->mark = sn->hval = sn->dirty = NULL; sn->hkey = sn->marked = NULL; sn->dv = sn->sel = NULL;
+    sn->smap_cap = sn->changed_cap = sn->mark_cap = sn->hcap = sn->marked_cap = sn->dirty_cap = sn->dv_cap = sn->dv_at_cap = sn->sel_cap = 0;
+    for (int t = 0; t < c->nthreads; t++) {
+        struct ContactWork *w = &c->work[t];
+        free(w->dv); free(w->sel);
+        w->dv = w->sel = NULL;
+        w->dv_n = w->dv_cap = w->sel_n = w->sel_cap = 0;
+    }
+#ifdef __GLIBC__
+    malloc_trim(0);   /* (the pieces below the mapping threshold are in the heap) */
+#endif
+}
 
 /* Room for a snapshot of np polygons. */
 static void snap_reserve(struct ContactSnap *sn, int np)
@@ -124,6 +164,16 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
     for (int k = 0; k < 6; k++) c->flow[k] = isfinite(g[k]) ? g[k] : 0;
 }
 
+/* A Sel's packed midpoint (rx, ry from its cell's corner) and half length r: steps of 5 cs / 2048
+ * from -2 cs, and of lcell / 2046 (new_records reads them). */
+static inline uint32_t sel_pack(const Contact *c, double rx, double ry, double r)
+{
+    const double q = 5 * c->list_cs / 2048, qr = c->list_lcell / 2046;
+    const double fx = floor((rx + 2 * c->list_cs) / q), fy = floor((ry + 2 * c->list_cs) / q), fr = ceil(r / qr);
+    uint32_t ux = fx > 0 ? (fx < 2047 ? (uint32_t)fx : 2047) : 0, uy = fy > 0 ? (fy < 2047 ? (uint32_t)fy : 2047) : 0;
+    return ux | uy << 11 | (fr > 0 ? (fr < 1023 ? (uint32_t)fr : 1023) : 0) << 22;
+}
+
 /* The first of the sorted edges sel[from .. n) in a cell >= cell, for a cell at or after the one
  * whose first edge is sel[from]: galloping from there, since successive calls look a little
  * further each time. */
@@ -146,7 +196,9 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
     const double cs = c->list_cs;
     /* (coordinates from a cell's corner, up to a few cells, a vertex that left the grid's box up
      * to `moved` beyond its clamped cell; the corners rounded far from the origin) */
-    const float margin = (float)(1e-5 * cs + 64 * ldexp(8 * cs + c->moved, -24) + ldexp(c->list_extent + c->moved + 8 * cs, -46));
+    const float margin = (float)(1e-5 * cs + 64 * ldexp(8 * cs + c->moved, -24) + ldexp(c->list_extent + c->moved + 8 * cs, -46) +
+                                 5 * cs / 2048);   /* (+ a step of the packed midpoints: sel_pack) */
+    const float qs = (float)(5 * cs / 2048), qr = (float)(c->list_lcell / 2046), x2 = (float)(2 * cs) - 0.5f * qs;   /* (a step's centre) */
     const float lim0[2] = { (float)(reach + skin) + margin, (float)(P->h + skin) + margin };
     const int64_t nx = c->list_nx;
     int from[3] = { 0 }, to[3] = { 0 }, at[3] = { 0 }, cx = 0, row = 0;   /* (at: where row r's search starts) */
@@ -169,23 +221,26 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
         double px = e->x[i], py = e->y[i], ox = px - c->list_x0 - cx * cs, oy = py - c->list_y0 - row * cs;
         const float fx[3] = { (float)(ox + cs), (float)ox, (float)(ox - cs) };   /* (from the corner of column cx - 1, cx, cx + 1) */
         size_t at = st->n, nl = 0;
+        int lwrap = 0;
         for (int r = 0; r < 3; r++) {
             const int64_t base = (int64_t)(row - 1 + r) * nx + cx - 1;   /* (the key of column cx - 1 in row r) */
             const float fy = (float)(oy - (r - 1) * cs);
             for (int a = from[r]; a < to[r]; a++) {
                 const Sel *q = &sel[a];
                 int k = q->k, same = (unsigned)(k - s0) < (unsigned)n0;
-                float dx = fx[q->cell - base] - q->x, dy = fy - q->y, lim = q->r + lim0[same];
+                const uint32_t v = q->xyr;
+                float dx = fx[q->cell - base] - ((float)(v & 2047) * qs - x2), dy = fy - ((float)(v >> 11 & 2047) * qs - x2);
+                float lim = (float)(v >> 22) * qr + lim0[same];
                 if (dx * dx + dy * dy >= lim * lim || k == i || k == iprev || (!same && rigid && e->rigid[e->pid[k]])) continue;
                 double w, gx, gy;
                 int k1 = ens_next(e, k);
                 if (project(e, px, py, k, k1, &w, &gx, &gy) >= list2[same]) continue;
-                PH_RESERVE(st->rec, st->cap, at + 4 + 2 * nl);
-                st->rec[at + 2 + 2 * nl] = k; st->rec[at + 3 + 2 * nl] = k1;
-                nl++;
+                PH_RESERVE(st->rec, st->cap, at + 3 + nl);
+                st->rec[at + 2 + nl++] = k;
+                lwrap |= k1 < k;
             }
         }
-        if (nl) { st->rec[at] = i; st->rec[at + 1] = (int)nl; st->n = at + 2 + 2 * nl; record_sort(st->rec + at + 2, (int)nl); }
+        if (nl) { st->rec[at] = i; st->rec[at + 1] = (int)nl | (lwrap ? REC_WRAP : 0); st->n = at + 2 + nl; record_sort(st->rec + at + 2, (int)nl); }
     }
 }
 
@@ -382,13 +437,13 @@ static void select_vertices(Contact *c, const Ensemble *e, int nt, int *ndv, int
                 at = vc; last = mv;
                 sn->dirty[i] = mv == 3;
                 if (!mv) continue;
-                if (mv == 3) { PH_RESERVE(wk->dv, wk->dv_cap, wk->dv_n + 1); wk->dv[wk->dv_n++] = (Sel){ vc, i, 0, 0, 0 }; }
+                if (mv == 3) { PH_RESERVE(wk->dv, wk->dv_cap, wk->dv_n + 1); wk->dv[wk->dv_n++] = (Sel){ vc, i, 0 }; }
                 double mx = 0.5 * (e->x[i] + e->x[j]), my = 0.5 * (e->y[i] + e->y[j]);
                 int64_t mc = list_cell(c, mx, my, &mx0, &my0);
                 if (mark_get(sn, mc) >= 2) {   /* (the midpoint from its cell's corner) */
                     PH_RESERVE(wk->sel, wk->sel_cap, wk->sel_n + 1);
-                    wk->sel[wk->sel_n++] = (Sel){ mc, i, (float)(mx - c->list_x0 - mx0 * c->list_cs), (float)(my - c->list_y0 - my0 * c->list_cs),
-                                                  (float)(0.5 * hypot(e->x[j] - e->x[i], e->y[j] - e->y[i])) };
+                    wk->sel[wk->sel_n++] = (Sel){ mc, i, sel_pack(c, mx - c->list_x0 - mx0 * c->list_cs, my - c->list_y0 - my0 * c->list_cs,
+                                                                  0.5 * hypot(e->x[j] - e->x[i], e->y[j] - e->y[i])) };
                 }
             }
     }
@@ -439,7 +494,9 @@ static void map_slots(struct ContactSnap *sn)
 
 /* Patch step 6: each strip's records renumbered in place, without those of dirty or vanished
  * vertices and the entries of vanished edges, then the new records of its dirty vertices
- * (new_records, from the nsel candidates). */
+ * (new_records, from the nsel candidates). A kept edge belongs to an unchanged polygon, whose
+ * slots keep their order and offsets: its far end is still k + 1 unless it was the last edge (a
+ * wrap flag that outlives its edge only costs the lookups of rec_next). */
 static void renew_strips(Contact *c, const Ensemble *e, const Params *P, int nsel)
 {
     struct ContactSnap *sn = c->snap;
@@ -451,17 +508,15 @@ static void renew_strips(Contact *c, const Ensemble *e, const Params *P, int nse
             struct ContactStrip *st = &c->strip[s];
             size_t w = 0;
             for (size_t q = 0; q < st->n; ) {
-                int i = sn->smap[st->rec[q]], nl = st->rec[q + 1], kept = 0;
+                int i = sn->smap[st->rec[q]], head = st->rec[q + 1], kept = 0;
                 size_t first = q + 2;
-                q = first + 2 * (size_t)nl;
+                q = first + (size_t)rec_count(head);
                 if (i < 0 || sn->dirty[i]) continue;
-                for (size_t a = first; a < q; a += 2) {
+                for (size_t a = first; a < q; a++) {
                     int k = sn->smap[st->rec[a]];
-                    if (k < 0) continue;
-                    st->rec[w + 2 + 2 * kept] = k; st->rec[w + 3 + 2 * kept] = sn->smap[st->rec[a + 1]];
-                    kept++;
+                    if (k >= 0) st->rec[w + 2 + kept++] = k;
                 }
-                if (kept) { st->rec[w] = i; st->rec[w + 1] = kept; w += 2 + 2 * (size_t)kept; }
+                if (kept) { st->rec[w] = i; st->rec[w + 1] = kept | (head & REC_WRAP); w += 2 + (size_t)kept; }
             }
             st->n = w;
             new_records(c, e, P, st, sn->dv + sn->dv_at[s], sn->dv_at[s + 1] - sn->dv_at[s], sn->sel, nsel);
@@ -493,6 +548,14 @@ int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh
     return 0;
 }
 
+/* The snapshot polygon that owns slot k, or -1 (its starts are increasing). */
+static int snap_owner(const struct ContactSnap *sn, int k)
+{
+    int lo = 0, hi = sn->np;   /* the last polygon with start <= k */
+    while (lo < hi) { int m = (lo + hi) / 2; if (sn->start[m] <= k) lo = m + 1; else hi = m; }
+    return lo > 0 && k < sn->start[lo - 1] + sn->count[lo - 1] ? lo - 1 : -1;
+}
+
 int contact_saved_state(const Contact *c) { return c->list_ok; }
 
 void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t n), void *out)
@@ -515,17 +578,24 @@ void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t
         for (int k = 0; k < sn->count[p]; k++) canon[sn->start[p] + k] = at + k;
     for (int k = 0; k < c->nstrips; k++) {
         const struct ContactStrip *st = &c->strip[k];
-        int64_t len = (int64_t)st->n;
-        put(out, &len, sizeof len);
+        size_t len = 0;
+        for (size_t q = 0; q < st->n; q += 2 + (size_t)rec_count(st->rec[q + 1])) len += 2 + 2 * (size_t)rec_count(st->rec[q + 1]);
+        int64_t len64 = (int64_t)len;
+        put(out, &len64, sizeof len64);
         if (!len) continue;   /* (an empty strip may have no buffer) */
-        PH_RESERVE(buf, buf_cap, st->n);
-        for (size_t q = 0; q < st->n; ) {   /* records (i, n, n edges k -> k1) */
-            int nl = st->rec[q + 1];
-            buf[q] = canon[st->rec[q]]; buf[q + 1] = nl;
-            for (size_t a = q + 2; a < q + 2 + 2 * (size_t)nl; a++) buf[a] = canon[st->rec[a]];
-            q += 2 + 2 * (size_t)nl;
+        PH_RESERVE(buf, buf_cap, len);
+        size_t b = 0;
+        for (size_t q = 0; q < st->n; ) {   /* records (i, n, n edges k -> k1), k1 from the snapshot's polygons */
+            int nl = rec_count(st->rec[q + 1]), wrap = st->rec[q + 1] & REC_WRAP;
+            buf[b++] = canon[st->rec[q]]; buf[b++] = nl;
+            for (size_t a = q + 2; a < q + 2 + (size_t)nl; a++) {
+                int kk = st->rec[a], p = wrap ? snap_owner(sn, kk) : -1;
+                buf[b++] = canon[kk];
+                buf[b++] = canon[p >= 0 && kk + 1 == sn->start[p] + sn->count[p] ? sn->start[p] : kk + 1];
+            }
+            q += 2 + (size_t)nl;
         }
-        put(out, buf, st->n * sizeof *buf);
+        put(out, buf, len * sizeof *buf);
     }
     put(out, &n[3], sizeof n[3]); put(out, &sn->next_id, sizeof sn->next_id);
     for (int p = 0, at = 0; p < sn->np; at += sn->count[p], p++) {
@@ -533,14 +603,6 @@ void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t
         put(out, &sn->id[p], sizeof sn->id[p]); put(out, v, sizeof v); put(out, &c->wander[p], sizeof c->wander[p]);
     }
     free(canon); free(buf);
-}
-
-/* The snapshot polygon that owns slot k, or -1 (its starts are increasing). */
-static int snap_owner(const struct ContactSnap *sn, int k)
-{
-    int lo = 0, hi = sn->np;   /* the last polygon with start <= k */
-    while (lo < hi) { int m = (lo + hi) / 2; if (sn->start[m] <= k) lo = m + 1; else hi = m; }
-    return lo > 0 && k < sn->start[lo - 1] + sn->count[lo - 1] ? lo - 1 : -1;
 }
 
 /* Whether a read snapshot's polygons lie in slot order, and the strips' records (data[at[s] ..
@@ -552,7 +614,7 @@ static int list_fits(const struct ContactSnap *sn, const int *data, const size_t
         if (sn->start[p] < sn->start[p - 1] + sn->count[p - 1]) return 0;
     for (int s = 0; s < nstrips; s++)
         for (size_t m = at[s]; m < at[s + 1]; ) {   /* records (i, n, n edges k -> k1) */
-            if (!(m + 2 <= at[s + 1] && snap_owner(sn, data[m]) >= 0 && data[m + 1] > 0 &&
+            if (!(m + 2 <= at[s + 1] && snap_owner(sn, data[m]) >= 0 && data[m + 1] > 0 && data[m + 1] < REC_WRAP &&
                   (size_t)data[m + 1] <= (at[s + 1] - m - 2) / 2)) return 0;
             for (int a = 0; a < data[m + 1]; a++) {
                 int k = data[m + 2 + 2 * a], k1 = data[m + 3 + 2 * a], p = snap_owner(sn, k);
@@ -658,13 +720,20 @@ int contact_load(Contact *c, FILE *f, size_t left, const Params *P, int64_t step
     sn->nv = sn->np ? sn->start[sn->np - 1] + sn->count[sn->np - 1] : 0;
     sn->next_id = next_id;
     contact_reserve_strips(c, n[2]);
-    for (int s = 0; s < n[2]; s++) {
+    for (int s = 0; s < n[2]; s++) {   /* (the file's edges k -> k1 as the list keeps them: k, the wrap flag) */
         struct ContactStrip *st = &c->strip[s];
-        size_t len = at[s + 1] - at[s];
+        const int *d = data + at[s];
+        size_t len = at[s + 1] - at[s], w = 0;
         PH_RESERVE(st->rec, st->cap, len);
-        if (len) memcpy(st->rec, data + at[s], len * sizeof *data);
-        st->n = len;
-        for (size_t m = 0; m < len; m += 2 + 2 * (size_t)st->rec[m + 1]) record_sort(st->rec + m + 2, st->rec[m + 1]);   /* (files of earlier versions) */
+        for (size_t m = 0; m < len; m += 2 + 2 * (size_t)d[m + 1]) {
+            int nl = d[m + 1], wrap = 0;
+            st->rec[w] = d[m];
+            for (int a = 0; a < nl; a++) { st->rec[w + 2 + a] = d[m + 2 + 2 * a]; wrap |= d[m + 3 + 2 * a] < d[m + 2 + 2 * a]; }
+            st->rec[w + 1] = nl | (wrap ? REC_WRAP : 0);
+            record_sort(st->rec + w + 2, nl);   /* (files of earlier versions) */
+            w += 2 + (size_t)nl;
+        }
+        st->n = w;
     }
     if (n[2]) memcpy(c->strip_id, id, (size_t)n[2] * sizeof *id);
     free(data); free(at); free(id);

@@ -1,6 +1,5 @@
-/* The contact grid: binning, the sorts (counting sorts of dense grids, serial and parallel by
- * strips for large ensembles; a radix sort of sparse ones), the strip table and the stencil
- * scan. See grid.h for the layout. */
+/* The contact grid: binning, the sorts (by strip, then each strip by cell, without a key per
+ * item), the strip table and the stencil scan. See grid.h for the layout. */
 #include "grid.h"
 #include "geometry.h"
 #include <math.h>
@@ -17,128 +16,217 @@ void grid_init(Grid *g) { memset(g, 0, sizeof *g); }
 
 void grid_free(Grid *g)
 {
-    free(g->start); free(g->ckey); free(g->key); free(g->item); free(g->piece); free(g->vstrip); free(g->strip_id); free(g->vitems);
-    free(g->gs); free(g->rkey); free(g->rslot); free(g->scount); free(g->tmp); free(g->poff);
+    free(g->start); free(g->ckey); free(g->ckey32); free(g->item); free(g->piece); free(g->vstrip); free(g->strip_id); free(g->vitems);
+    free(g->gs); free(g->scount); free(g->bat); free(g->bid); free(g->nocc); free(g->poff); free(g->sbuf);
     memset(g, 0, sizeof *g);
 }
 
-/* The sorts order n items by key[m], keeping item order within a key, and write each item's
- * payload (item[m], or with item NULL, m itself) to out[pos * stride]. */
-static inline int payload(const int *item, int m) { return item ? item[m] : m; }
+/* ---- the sorts ----
+ * Items (the vertices by walk cell, or the edges' items by search cell) are sorted stably by
+ * cell without keeping a key per item, in two passes. First by strip of GRID_STRIP rows of cells
+ * (the buckets): each thread counts the items of a contiguous range of polygons per strip, then
+ * places their payloads, so item order is kept within a strip. Then each strip by cell, in a
+ * buffer of the thread's own, the keys computed again from the positions. Where the strips are
+ * many more than the items (a sparse extent, tall), the items' strip numbers are kept and radix
+ * sorted instead, and the buckets are the occupied strips only. The payload of an item is its
+ * slot (a vertex, or an edge's first end), or with pieces its number (g->item, g->piece). */
 
-/* A dense grid's serial sort, keys in [0, ncell): start[k] is the first position of key k. A few
- * memory operations per item, and no work space. */
-static void counting_sort(const int64_t *key, const int *item, int n, int ncell, int *start, int *out, int stride)
+/* What a sort orders. */
+typedef struct Order {
+    const Ensemble *e;
+    Grid cells;            /* (grid_cell with the cells it sorts by: the walk or the search cells) */
+    int edges;             /* 0: the vertices; 1: the edges' items */
+    const int *first;      /* per polygon: its first item (np + 1 of them) */
+    int n;                 /* the items */
+} Order;
+
+/* The key of the item with payload pay; for an edge's item also its midpoint and half length. */
+static inline int64_t order_key(const Order *o, const Grid *g, int pay, double *mx, double *my, double *r)
 {
-    memset(start, 0, (size_t)(ncell + 1) * sizeof *start);
-    for (int m = 0; m < n; m++) start[key[m] + 1]++;
-    for (int k = 0; k < ncell; k++) start[k + 1] += start[k];
-    /* start[k] walks to the start of key k+1, then shift back */
-    for (int m = 0; m < n; m++) out[(size_t)stride * (size_t)start[key[m]]++] = payload(item, m);
-    for (int k = ncell; k > 0; k--) start[k] = start[k - 1];
-    start[0] = 0;
+    const Ensemble *e = o->e;
+    int ix, iy;
+    if (!o->edges) return grid_cell(&o->cells, e->x[pay], e->y[pay], &ix, &iy);
+    int i = g->pieces ? g->item[pay] : pay, j = ens_next(e, i);
+    int pieces = g->pieces ? grid_pieces(e->x[j] - e->x[i], e->y[j] - e->y[i], g->lpiece) : 1;
+    grid_piece(e, i, j, g->pieces ? g->piece[pay] : 0, pieces, mx, my, r);
+    return grid_cell(&o->cells, *mx, *my, &ix, &iy);
 }
 
-/* The same in parallel, for large ensembles (keys cells of nx * ny, row-major), with the result
- * of the serial sort: first by strip of GRID_STRIP rows (each thread takes a fixed range of items
- * and counts its own, so item order is kept), then each strip by cell. */
-static void parallel_sort(Grid *g, const int64_t *key, const int *item, int n, int nx, int ny, int *start, int *out, int stride)
+/* The payload of item j of polygon p, and its key. */
+static inline int64_t item_key(const Order *o, const Grid *g, int p, int j, int *pay)
 {
-    const int ns = (ny + GRID_STRIP - 1) / GRID_STRIP, per = GRID_STRIP * nx, ncell = nx * ny;
-    #pragma omp parallel
-    {
-        int nt = 1, t = 0;
-#ifdef _OPENMP
-        nt = omp_get_num_threads();
-        t = omp_get_thread_num();
-#endif
-        #pragma omp single
-        {
-            size_t need = (size_t)(nt + 1) * (size_t)(ns + 1);   /* the last row: where each strip starts */
-            if (need > g->scount_cap) { g->scount_cap = need; g->scount = ph_realloc(g->scount, need * sizeof *g->scount); }
-            if (n > g->tmp_cap) { g->tmp_cap = n; g->tmp = ph_realloc(g->tmp, (size_t)g->tmp_cap * sizeof *g->tmp); }
-        }
-        int *cnt = g->scount + (size_t)t * (size_t)(ns + 1);
-        int m0 = (int)((long long)n * t / nt), m1 = (int)((long long)n * (t + 1) / nt);
-        memset(cnt, 0, (size_t)(ns + 1) * sizeof *cnt);
-        for (int m = m0; m < m1; m++) cnt[key[m] / per]++;
-        #pragma omp barrier
-        #pragma omp single
-        {   /* strip s gets thread 0's items, then thread 1's, ... */
-            int run = 0, *first = g->scount + (size_t)nt * (size_t)(ns + 1);
-            for (int s = 0; s < ns; s++) {
-                first[s] = run;
-                for (int u = 0; u < nt; u++) {
-                    int *q = g->scount + (size_t)u * (size_t)(ns + 1) + s, c = *q;
-                    *q = run;
-                    run += c;
-                }
-            }
-            first[ns] = run;
-        }
-        for (int m = m0; m < m1; m++) g->tmp[cnt[key[m] / per]++] = m;
-        #pragma omp barrier
-        const int *first = g->scount + (size_t)nt * (size_t)(ns + 1);
-        #pragma omp for schedule(dynamic, 4)
-        for (int s = 0; s < ns; s++) {
-            int a = first[s], b = first[s + 1];
-            int c0 = s * per, c1 = c0 + per < ncell ? c0 + per : ncell, run = a;
-            for (int k = c0; k < c1; k++) start[k] = 0;
-            for (int q = a; q < b; q++) start[key[g->tmp[q]]]++;
-            for (int k = c0; k < c1; k++) { int c = start[k]; start[k] = run; run += c; }
-            for (int q = a; q < b; q++) { int m = g->tmp[q]; out[(size_t)stride * (size_t)start[key[m]]++] = payload(item, m); }
-            for (int k = c1 - 1; k > c0; k--) start[k] = start[k - 1];   /* back to the first positions */
-            start[c0] = a;
-        }
-        #pragma omp single nowait
-        start[ncell] = first[ns];
-    }
+    double mx, my, r;
+    *pay = o->edges && g->pieces ? o->first[p] + j : o->e->start[p] + j;
+    return order_key(o, g, *pay, &mx, &my, &r);
 }
 
-/* A dense grid's sort: the n items by the nx * ny cells key[m] into out (stride apart), start[c] =
- * first position of cell c; in parallel in a large ensemble (below GRID_LARGE, the barriers of
- * the parallel sort cost more than it saves). */
-static void dense_sort(Grid *g, const int *item, int n, int nx, int ny, int *out, int stride)
-{
-    size_t need = (size_t)nx * (size_t)ny + 1;
-    if (need > g->start_cap) { g->start_cap = need; g->start = ph_realloc(g->start, need * sizeof *g->start); }
-    if (n >= GRID_LARGE) parallel_sort(g, g->key, item, n, nx, ny, g->start, out, stride);
-    else counting_sort(g->key, item, n, nx * ny, g->start, out, stride);
-}
+/* A key (below 2^32) with its payload and, for an edge's item, its packed midpoint. */
+typedef struct KeyPay { uint32_t key; int pay; uint32_t xyr; } KeyPay;
 
-/* A sparse grid's sort: the n items by key[m] (below kmax) (a radix sort, least significant digit
- * first: as few passes of at most 8 to 16 bits, as the count asks, as the largest key needs,
- * their counts in one pass over the keys; so its work space stays in proportion). Returns the
- * sorted keys; *out: the payloads. */
-static const int64_t *sparse_sort(Grid *g, const int *item, int n, int64_t kmax, const int **out)
+/* Sorts a[0 .. n) stably by key (below kmax) through b (a radix sort, least significant digit
+ * first, in as few passes of 4 to 11 bits as the count asks); returns the sorted array, a or b. */
+static KeyPay *radix_sort(KeyPay *a, KeyPay *b, int n, uint64_t kmax)
 {
-    if (n > g->rcap) {
-        g->rcap = n;
-        g->rkey = ph_realloc(g->rkey, 2 * (size_t)n * sizeof *g->rkey);
-        g->rslot = ph_realloc(g->rslot, 2 * (size_t)n * sizeof *g->rslot);
-    }
-    int64_t *ka = g->rkey, *kb = g->rkey + n;
-    int *sa = g->rslot, *sb = g->rslot + n, most = 8, kbits = 0;
-    for (int m = 0; m < n; m++) { ka[m] = g->key[m]; sa[m] = payload(item, m); }
-    while (most < 16 && (1 << most) < n) most++;
-    while (kbits < 62 && (kmax - 1) >> kbits) kbits++;
+    if (n < 2) return a;
+    int most = 4, kbits = 0;
+    while (most < 11 && (1 << most) < n) most++;
+    while (kbits < 32 && (kmax - 1) >> kbits) kbits++;
     const int passes = (kbits + most - 1) / most, bits = passes ? (kbits + passes - 1) / passes : 0, nb = 1 << bits;
-    const size_t need = (size_t)passes * (size_t)(nb + 1);
-    if (need > g->scount_cap) { g->scount_cap = need; g->scount = ph_realloc(g->scount, need * sizeof *g->scount); }
-    memset(g->scount, 0, need * sizeof *g->scount);
-    for (int k = 0; k < n; k++)
-        for (int d = 0; d < passes; d++) g->scount[(size_t)d * (size_t)(nb + 1) + (size_t)((ka[k] >> (d * bits)) & (nb - 1)) + 1]++;
     for (int d = 0; d < passes; d++) {
-        int *count = g->scount + (size_t)d * (size_t)(nb + 1), same = 0;
-        for (int c = 1; c <= nb && !same; c++) same = count[c] == n;   /* (a digit that all keys share: nothing to do) */
-        if (same) continue;
+        int count[2049];
+        memset(count, 0, (size_t)(nb + 1) * sizeof *count);   /* (not all 2049: most sorts are short) */
+        for (int k = 0; k < n; k++) count[((a[k].key >> (d * bits)) & (uint32_t)(nb - 1)) + 1]++;
+        if (count[((a[0].key >> (d * bits)) & (uint32_t)(nb - 1)) + 1] == n) continue;   /* (a digit all keys share) */
         for (int c = 0; c < nb; c++) count[c + 1] += count[c];
-        for (int k = 0; k < n; k++) { int at = count[(ka[k] >> (d * bits)) & (nb - 1)]++; kb[at] = ka[k]; sb[at] = sa[k]; }
-        int64_t *swk = ka; ka = kb; kb = swk;
-        int *sws = sa; sa = sb; sb = sws;
+        for (int k = 0; k < n; k++) b[count[(a[k].key >> (d * bits)) & (uint32_t)(nb - 1)]++] = a[k];
+        KeyPay *t = a; a = b; b = t;
     }
-    *out = sa;
-    return ka;
+    return a;
+}
+
+/* The polygons of thread t of nt: those whose first item is in [n t / nt, n (t + 1) / nt). */
+static void polygon_range(const Order *o, int np, int t, int nt, int *p0, int *p1)
+{
+    for (int k = 0; k < 2; k++) {
+        int64_t m = (int64_t)o->n * (t + k) / nt;
+        int lo = 0, hi = np;   /* the first polygon whose first item is >= m */
+        while (lo < hi) { int mid = lo + (hi - lo) / 2; if (o->first[mid] < m) lo = mid + 1; else hi = mid; }
+        *(k ? p1 : p0) = t + k == nt ? np : lo;
+    }
+}
+
+/* Pass 1: the payloads by strip into out[stride * position], in item order within a strip; the
+ * buckets into g->bat[0 .. nb] (bucket u holds the positions bat[u] .. bat[u + 1]) and their
+ * strips into g->bid (every strip a bucket when the counts are kept: bid[u] = u). Returns nb.
+ * all: every strip a bucket (a dense grid's cells all get their start). */
+static int by_strip(Grid *g, const Order *o, int *out, int stride, int all)
+{
+    const Ensemble *e = o->e;
+    const int64_t per = (int64_t)GRID_STRIP * o->cells.nx;
+    const int ns = (int)(((int64_t)o->cells.ny + GRID_STRIP - 1) / GRID_STRIP), n = o->n;
+    PH_RESERVE(g->bat, g->bat_cap, (size_t)(all || ns <= n / 16 + 4096 ? ns : n) + 1);
+    PH_RESERVE(g->bid, g->bid_cap, (size_t)(all || ns <= n / 16 + 4096 ? ns : n) + 1);
+    if (all || ns <= n / 16 + 4096) {
+        #pragma omp parallel if (n >= GRID_LARGE)
+        {
+            int nt = 1, t = 0, p0 = 0, p1 = 0, pay;
+#ifdef _OPENMP
+            nt = omp_get_num_threads();
+            t = omp_get_thread_num();
+#endif
+            #pragma omp single
+            PH_RESERVE(g->scount, g->scount_cap, (size_t)nt * (size_t)(ns + 1));
+            int *cnt = g->scount + (size_t)t * (size_t)(ns + 1);
+            polygon_range(o, e->np, t, nt, &p0, &p1);
+            memset(cnt, 0, (size_t)(ns + 1) * sizeof *cnt);
+            for (int p = p0; p < p1; p++)
+                for (int j = 0; j < o->first[p + 1] - o->first[p]; j++) cnt[item_key(o, g, p, j, &pay) / per]++;
+            #pragma omp barrier
+            #pragma omp single
+            {   /* strip s gets thread 0's items, then thread 1's, ... */
+                int run = 0;
+                for (int s = 0; s < ns; s++) {
+                    g->bat[s] = run;
+                    g->bid[s] = s;
+                    for (int u = 0; u < nt; u++) {
+                        int *q = g->scount + (size_t)u * (size_t)(ns + 1) + s, c = *q;
+                        *q = run;
+                        run += c;
+                    }
+                }
+                g->bat[ns] = run;
+            }
+            for (int p = p0; p < p1; p++)
+                for (int j = 0; j < o->first[p + 1] - o->first[p]; j++) {
+                    int64_t key = item_key(o, g, p, j, &pay);
+                    out[(size_t)stride * (size_t)cnt[key / per]++] = pay;
+                }
+        }
+        return ns;
+    }
+    /* many strips: the items' strip numbers (below 2^28), radix sorted; the occupied ones */
+    KeyPay *a = ph_realloc(NULL, 2 * (size_t)n * sizeof *a), *s;
+    for (int p = 0, m = 0; p < e->np; p++)
+        for (int j = 0; j < o->first[p + 1] - o->first[p]; j++, m++) {
+            int pay;
+            a[m].key = (uint32_t)(item_key(o, g, p, j, &pay) / per);
+            a[m].pay = pay;
+        }
+    s = radix_sort(a, a + n, n, (uint64_t)ns);
+    int nb = 0;
+    for (int m = 0; m < n; m++) {
+        if (m == 0 || s[m].key != s[m - 1].key) { g->bid[nb] = (int)s[m].key; g->bat[nb++] = m; }
+        out[(size_t)stride * (size_t)m] = s[m].pay;
+    }
+    g->bat[nb] = n;
+    free(a);
+    return nb;
+}
+
+/* An edge's item in gs: its midpoint (mx, my) in its cell (ix, iy) in 11 bits a coordinate and
+ * its half length r in 10 bits (grid.h), and the slot of its first end. */
+static inline uint32_t pack_scan(const Grid *g, double mx, double my, double r, int64_t key)
+{
+    int64_t iy = key / g->nx, ix = key - iy * g->nx;
+    double fx = floor((mx - g->x0 - (double)ix * g->cs) / g->qxy), fy = floor((my - g->y0 - (double)iy * g->cs) / g->qxy), fr = ceil(r / g->qr);
+    uint32_t ux = fx > 0 ? (fx < 2047 ? (uint32_t)fx : 2047) : 0, uy = fy > 0 ? (fy < 2047 ? (uint32_t)fy : 2047) : 0;
+    uint32_t ur = fr > 0 ? (fr < 1023 ? (uint32_t)fr : 1023) : 0;
+    return ux | uy << 11 | ur << 22;
+}
+
+/* Pass 2: each of the nb buckets by cell, from the payloads at out[stride * position]: the
+ * vertices into vitems; the edges' items into gs, with the entries (a dense grid: start of every
+ * cell; a sparse one: the keys and starts of bucket u's occupied cells at ckey, start + bat[u],
+ * their count in nocc[u]). */
+static void by_cell(Grid *g, const Order *o, int nb, int *out, int stride)
+{
+    const int64_t nx = o->cells.nx, per = (int64_t)GRID_STRIP * nx, ncell = nx * o->cells.ny;
+    int most = 0;
+    for (int u = 0; u < nb; u++) most = g->bat[u + 1] - g->bat[u] > most ? g->bat[u + 1] - g->bat[u] : most;
+    const int large = o->n >= GRID_LARGE;
+    if (!large && 2 * (size_t)most + 1 > g->sbuf_cap) {   /* (a small grid keeps its one buffer, as the rest) */
+        g->sbuf_cap = 3 * (size_t)most + 64;
+        free(g->sbuf);
+        g->sbuf = ph_realloc(NULL, g->sbuf_cap * sizeof(KeyPay));
+    }
+    #pragma omp parallel if (large)
+    {
+        KeyPay *buf = large ? ph_realloc(NULL, 2 * (size_t)most * sizeof *buf + 1) : g->sbuf;   /* (a thread's own) */
+        #pragma omp for schedule(dynamic, 4)
+        for (int u = 0; u < nb; u++) {
+            const int a = g->bat[u], n = g->bat[u + 1] - a;
+            const int64_t base = (int64_t)g->bid[u] * per;   /* (the key of the strip's first cell) */
+            for (int m = 0; m < n; m++) {
+                double mx = 0, my = 0, r = 0;
+                int pay = out[(size_t)stride * (size_t)(a + m)];
+                int64_t key = order_key(o, g, pay, &mx, &my, &r);
+                buf[m] = (KeyPay){ (uint32_t)(key - base), pay, o->edges ? pack_scan(g, mx, my, r, key) : 0 };
+            }
+            const KeyPay *s = radix_sort(buf, buf + most, n, (uint64_t)per);
+            if (!o->edges) {
+                for (int m = 0; m < n; m++) g->vitems[a + m] = s[m].pay;
+                continue;
+            }
+            for (int m = 0; m < n; m++) g->gs[a + m] = (GridScan){ s[m].xyr, g->pieces ? g->item[s[m].pay] : s[m].pay };
+            if (g->dense) {   /* (the strip's cells: the first position of each) */
+                int64_t c1 = base + per < ncell ? base + per : ncell;
+                for (int64_t c = base, m = 0; c < c1; c++) {
+                    while (m < n && base + s[m].key < c) m++;
+                    g->start[c] = a + (int)m;
+                }
+            } else {
+                int occ = 0;
+                for (int m = 0; m < n; m++)
+                    if (m == 0 || s[m].key != s[m - 1].key) {
+                        if (g->ckey32) g->ckey32[a + occ] = (uint32_t)(base + s[m].key);
+                        else g->ckey[a + occ] = base + s[m].key;
+                        g->start[a + occ++] = a + m;
+                    }
+                g->nocc[u] = occ;
+            }
+        }
+        if (large) free(buf);
+    }
 }
 
 /* The strip table (grid.h): appends real strip id (above the last) whose vertices start at
@@ -185,22 +273,40 @@ static double bounded_cells(double cs, double limit, double a, double b, double 
     return cs;
 }
 
-/* Room for n items (keys and payloads; with pieces, their numbers) and nv vertices, with room to
- * grow where the grid is kept (grid_release), not to allocate at every build. */
+/* Room for the n items in gs (with pieces, their slots and pieces) and nv vertices in vitems,
+ * with room to grow where the grid is kept (grid_release), not to allocate at every build. (No
+ * realloc: the old contents are not wanted, and a copy would hold both at once.) */
 static void reserve(Grid *g, int n, int nv, int pieces)
 {
-    if (n > g->item_cap || !g->gs || !g->key) {   /* (at least one item, even for no vertex) */
+    if (n > g->item_cap || !g->gs) {   /* (at least one item, even for no vertex) */
         int room = n + n / 2 + 1;
         g->item_cap = n >= GRID_LARGE ? n : room < GRID_LARGE ? room : GRID_LARGE - 1;
-        size_t c = (size_t)g->item_cap;
-        g->key = ph_realloc(g->key, c * sizeof *g->key);
-        g->item = ph_realloc(g->item, c * sizeof *g->item);
-        g->gs = ph_realloc(g->gs, c * sizeof *g->gs);
-        free(g->piece);
-        g->piece = NULL;
+        free(g->gs); free(g->item); free(g->piece);
+        g->gs = ph_realloc(NULL, (size_t)g->item_cap * sizeof *g->gs);
+        g->item = g->piece = NULL;
     }
-    if (pieces && !g->piece) g->piece = ph_realloc(NULL, (size_t)g->item_cap * sizeof *g->piece);
-    if (nv + 1 > g->vcap) { g->vcap = nv + nv / 2 + 1; g->vitems = ph_realloc(g->vitems, (size_t)g->vcap * sizeof *g->vitems); }
+    if (pieces && !g->item) {
+        g->item = ph_realloc(NULL, (size_t)g->item_cap * sizeof *g->item);
+        g->piece = ph_realloc(NULL, (size_t)g->item_cap * sizeof *g->piece);
+    }
+    if (nv + 1 > g->vcap || !g->vitems) {
+        g->vcap = nv >= GRID_LARGE ? nv + 1 : nv + nv / 2 + 1;
+        free(g->vitems);
+        g->vitems = ph_realloc(NULL, (size_t)g->vcap * sizeof *g->vitems);
+    }
+}
+
+/* Room for n ints in start and, for a sparse grid, n keys in ckey or ckey32 (as reserve). */
+static void reserve_entries(Grid *g, size_t n, int keys, int wide)
+{
+    if (n > g->start_cap) { g->start_cap = n + n / 2; free(g->start); g->start = ph_realloc(NULL, g->start_cap * sizeof *g->start); }
+    if (keys && (n > g->ckey_cap || (wide ? !g->ckey : !g->ckey32))) {
+        g->ckey_cap = n + n / 2;
+        free(g->ckey); free(g->ckey32);
+        g->ckey = NULL; g->ckey32 = NULL;
+        if (wide) g->ckey = ph_realloc(NULL, g->ckey_cap * sizeof *g->ckey);
+        else g->ckey32 = ph_realloc(NULL, g->ckey_cap * sizeof *g->ckey32);
+    }
 }
 
 void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int walk)
@@ -254,90 +360,73 @@ void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int
     /* covers the rounding of the single-precision first test: coordinates relative to a cell's
      * corner, lengths and distances up to a few cells, and the corner's rounding far from the
      * origin */
-    g->scan_margin = 1e-5 * cs + 64 * ldexp(4 * cs, -24) + ldexp(ext + cs, -48);
+    g->scan_margin = 1e-5 * cs + 64 * ldexp(4 * cs, -24) + ldexp(ext + cs, -48) + cs / 2048;   /* (+ gs's steps, grid.h) */
+    g->qxy = cs / 2048;
+    g->qr = l2max > 0 ? 0.5 * sqrt(l2max) / 1023 : 1;   /* (the longest edge: no piece is longer) */
     g->nstrips = 0;
-    if (walk) {
+    g->nitems = nitems;
+    /* the edges' items (an edge, or its pieces: grid_piece) by search cell, into gs: a dense
+     * grid's entries are its cells, a sparse one's its occupied cells (their keys into ckey) */
+    if (g->pieces) {
+        #pragma omp parallel for schedule(static)
+        for (int p = 0; p < e->np; p++) {
+            int s = e->start[p], n = e->count[p], m = eoff[p];
+            for (int i = s; i < s + n; i++) {
+                int j = i + 1 < s + n ? i + 1 : s, pieces = grid_pieces(e->x[j] - e->x[i], e->y[j] - e->y[i], lpiece);
+                for (int q = 0; q < pieces; q++, m++) { g->item[m] = i; g->piece[m] = q; }
+            }
+        }
+    }
+    const int64_t ncell = (int64_t)g->nx * g->ny;
+    reserve_entries(g, g->dense ? (size_t)ncell + 1 : (size_t)nitems + 1, !g->dense, ncell > UINT32_MAX);
+    Order o = { e, *g, 1, eoff, nitems };
+    int nb = by_strip(g, &o, &g->gs[0].k, (int)(sizeof *g->gs / sizeof(int)), g->dense);
+    PH_RESERVE(g->nocc, g->nocc_cap, (size_t)nb + 1);
+    by_cell(g, &o, nb, &g->gs[0].k, (int)(sizeof *g->gs / sizeof(int)));
+    if (g->dense) {
+        g->start[ncell] = nitems;
+        g->nentries = (int)ncell;
+    } else {   /* bucket u's entries were written from start + bat[u]: one after the other */
+        int m = 0;
+        for (int u = 0; u < nb; m += g->nocc[u++])
+            if (m < g->bat[u] && g->nocc[u]) {
+                if (g->ckey32) memmove(g->ckey32 + m, g->ckey32 + g->bat[u], (size_t)g->nocc[u] * sizeof *g->ckey32);
+                else memmove(g->ckey + m, g->ckey + g->bat[u], (size_t)g->nocc[u] * sizeof *g->ckey);
+                memmove(g->start + m, g->start + g->bat[u], (size_t)g->nocc[u] * sizeof *g->start);
+            }
+        g->start[m] = nitems;
+        g->nentries = m;
+        if (nitems >= GRID_LARGE) {   /* (the pages of the rest, written to or not, go back) */
+            g->start_cap = g->ckey_cap = (size_t)m + 1;
+            g->start = ph_realloc(g->start, g->start_cap * sizeof *g->start);
+            if (g->ckey32) g->ckey32 = ph_realloc(g->ckey32, g->ckey_cap * sizeof *g->ckey32);
+            else g->ckey = ph_realloc(g->ckey, g->ckey_cap * sizeof *g->ckey);
+        }
+    }
+    if (walk) {   /* (then the walk: its vertices, but not the edges' unpacked entries, beside gs) */
         /* the walk cells: the earlier grids' where they are at most GRID_WALK_ENLARGE times
-         * larger, else the search cells; the vertices' keys in them, in polygon order */
+         * larger, else the search cells */
         double wcs = bounded_cells(cs0, limit, a, b, &wx, &wy);
         if (!(wcs <= GRID_WALK_ENLARGE * cs0)) wcs = cs;
         if (wcs == cs) { wx = a / cs + 1; wy = b / cs + 1; }
         g->wcs = wcs; g->wnx = (int)wx; g->wny = (int)wy;
-        Grid w = *g;   /* (grid_cell with the walk cells) */
-        w.inv = 1 / wcs; w.nx = g->wnx; w.ny = g->wny;
-        #pragma omp parallel for schedule(static)
-        for (int p = 0; p < e->np; p++)
-            for (int k = 0; k < e->count[p]; k++) {
-                int i = e->start[p] + k, ix, iy;
-                g->key[voff[p] + k] = grid_cell(&w, e->x[i], e->y[i], &ix, &iy);
-                g->item[voff[p] + k] = i;
+        /* the vertices by walk cell, and the strips they occupy: all strips of a dense walk (as
+         * few as the cells), else the occupied ones with their neighbours */
+        Order ov = { e, *g, 0, voff, nv };
+        ov.cells.inv = 1 / wcs; ov.cells.nx = g->wnx; ov.cells.ny = g->wny;
+        nb = by_strip(g, &ov, g->vitems, 1, 0);
+        by_cell(g, &ov, nb, g->vitems, 1);
+        const int nreal = (g->wny + GRID_STRIP - 1) / GRID_STRIP;
+        if (wx * wy <= dense_limit)
+            for (int s = 0, u = 0; s < nreal; s++) {   /* (strip s starts with the first bucket at or above it) */
+                while (u < nb && g->bid[u] < s) u++;
+                strip_push(g, s, u < nb ? g->bat[u] : nv);
             }
-        /* the vertices by walk cell, and the strips they occupy */
-        const int nreal = (g->wny + GRID_STRIP - 1) / GRID_STRIP, wnx = g->wnx;
-        if (wx * wy <= dense_limit) {
-            dense_sort(g, g->item, nv, g->wnx, g->wny, g->vitems, 1);
-            for (int s = 0; s < nreal; s++) strip_push(g, s, g->start[s * GRID_STRIP * wnx]);   /* (all of them, as few as the cells) */
-        } else {
-            const int *slots;
-            const int64_t *k = sparse_sort(g, g->item, nv, (int64_t)wnx * g->wny, &slots);
-            memcpy(g->vitems, slots, (size_t)nv * sizeof *slots);
-            const int64_t per = (int64_t)GRID_STRIP * wnx;
-            for (int m = 0; m < nv; ) {   /* (a division per strip, not per vertex) */
-                int s = (int)(k[m] / per), f = m;
-                for (int64_t end = (s + 1) * per; m < nv && k[m] < end; ) m++;
-                strip_occupied(g, s, f, m, nreal);
-            }
-        }
+        else
+            for (int u = 0; u < nb; u++)
+                if (g->bat[u + 1] > g->bat[u]) strip_occupied(g, g->bid[u], g->bat[u], g->bat[u + 1], nreal);
         if (!g->nstrips) strip_push(g, 0, 0);   /* (a table, even for no vertex) */
         g->vstrip[g->nstrips] = nv;
-    }
-    /* then the edges' items, in slot order: an edge, or its pieces (grid_piece), keyed by the
-     * search cell of its midpoint */
-    #pragma omp parallel for schedule(static)
-    for (int p = 0; p < e->np; p++) {
-        int s = e->start[p], n = e->count[p], m = eoff[p];
-        for (int i = s; i < s + n; i++) {
-            int j = i + 1 < s + n ? i + 1 : s, pieces = lpiece < INFINITY ? grid_pieces(e->x[j] - e->x[i], e->y[j] - e->y[i], lpiece) : 1;
-            for (int q = 0; q < pieces; q++, m++) {
-                double mx, my, r;
-                int ix, iy;
-                grid_piece(e, i, j, q, pieces, &mx, &my, &r);
-                g->key[m] = grid_cell(g, mx, my, &ix, &iy);
-                g->item[m] = i;
-                if (g->pieces) g->piece[m] = q;
-            }
-        }
-    }
-    /* the edges by search cell (each item's number into gs[].k): a dense grid's entries are its
-     * cells, a sparse one's its occupied cells (their keys into ckey) */
-    const int stride = (int)(sizeof *g->gs / sizeof(int));
-    if (g->dense) {
-        dense_sort(g, NULL, nitems, g->nx, g->ny, &g->gs[0].k, stride);
-        g->nentries = g->nx * g->ny;
-    } else {
-        const int *order;
-        const int64_t *k = sparse_sort(g, NULL, nitems, (int64_t)g->nx * g->ny, &order);
-        size_t n = (size_t)nitems + 1;
-        if (n > g->ckey_cap) { g->ckey_cap = n; g->ckey = ph_realloc(g->ckey, n * sizeof *g->ckey); }
-        if (n > g->start_cap) { g->start_cap = n; g->start = ph_realloc(g->start, n * sizeof *g->start); }
-        int m = 0;
-        for (int q = 0; q < nitems; q++) {
-            g->gs[q].k = order[q];
-            if (q == 0 || k[q] != k[q - 1]) { g->ckey[m] = k[q]; g->start[m++] = q; }
-        }
-        g->start[m] = nitems;
-        g->nentries = m;
-    }
-    g->nitems = nitems;
-    /* the per-item copies, gathered in parallel: each midpoint relative to its cell's corner */
-    #pragma omp parallel for schedule(static)
-    for (int q = 0; q < nitems; q++) {
-        int m = g->gs[q].k, i = g->item[m], j = ens_next(e, i), ix, iy, piece = g->pieces ? g->piece[m] : 0;
-        int pieces = g->pieces ? grid_pieces(e->x[j] - e->x[i], e->y[j] - e->y[i], lpiece) : 1;
-        double mx, my, r;
-        grid_piece(e, i, j, piece, pieces, &mx, &my, &r);
-        grid_cell(g, mx, my, &ix, &iy);
-        g->gs[q] = (GridScan){ (float)(mx - xmin - ix * cs), (float)(my - ymin - iy * cs), (float)r, i, j };
     }
 }
 
@@ -348,8 +437,12 @@ __attribute__((noinline)) int grid_scan(const Grid *g, int jb, int je, int i, in
 {
     const GridScan *restrict gs = g->gs;
     const float lim0[2] = { (float)(reach + g->scan_margin), (float)(h + g->scan_margin) };   /* (a table: the compiler made a branch of ?:) */
+    const float qxy = (float)g->qxy, qr = (float)g->qr;
+    x -= 0.5f * qxy; y -= 0.5f * qxy;   /* (the midpoint is its step's centre: see grid_unpack) */
     for (int j = jb; j < je; j++) {
-        float dx = x - gs[j].x, dy = y - gs[j].y, lim = gs[j].r + lim0[(unsigned)(gs[j].k - s0) < (unsigned)n0];   /* (same polygon: slots s0 .. s0+n0-1) */
+        const uint32_t v = gs[j].xyr;
+        float dx = x - (float)(v & 2047) * qxy, dy = y - (float)(v >> 11 & 2047) * qxy;
+        float lim = (float)(v >> 22) * qr + lim0[(unsigned)(gs[j].k - s0) < (unsigned)n0];   /* (same polygon: slots s0 .. s0+n0-1) */
         cand[nc] = j;   /* (the two edges that end at i always pass the distance test) */
         nc += (dx * dx + dy * dy < lim * lim) & (gs[j].k != i) & (gs[j].k != iprev);
     }
@@ -359,14 +452,14 @@ __attribute__((noinline)) int grid_scan(const Grid *g, int jb, int je, int i, in
 void grid_release(Grid *g, int all)
 {
     if (g->item_cap < GRID_LARGE) return;
-    free(g->key); free(g->item); free(g->piece); free(g->tmp); free(g->rkey); free(g->rslot); free(g->poff);
-    g->key = NULL; g->item = g->piece = g->tmp = g->rslot = g->poff = NULL; g->rkey = NULL;
-    g->tmp_cap = g->rcap = 0;
-    g->poff_cap = 0;
+    free(g->item); free(g->piece); free(g->scount); free(g->bat); free(g->bid); free(g->nocc); free(g->poff);
+    g->item = g->piece = g->scount = g->bat = g->bid = g->nocc = g->poff = NULL;
+    g->scount_cap = g->bat_cap = g->bid_cap = g->nocc_cap = g->poff_cap = 0;
     if (all) {
-        free(g->start); free(g->ckey); free(g->vstrip); free(g->strip_id); free(g->vitems); free(g->gs);
+        free(g->start); free(g->ckey); free(g->ckey32); free(g->vstrip); free(g->strip_id); free(g->vitems); free(g->gs);
         g->start = g->vstrip = g->strip_id = g->vitems = NULL;
         g->ckey = NULL;
+        g->ckey32 = NULL;
         g->gs = NULL;
         g->item_cap = g->vcap = 0;
         g->start_cap = g->ckey_cap = g->strip_cap = 0;
@@ -378,11 +471,10 @@ void grid_release(Grid *g, int all)
 
 size_t grid_bytes(const Grid *g)
 {
-    return g->start_cap * sizeof *g->start + g->ckey_cap * sizeof *g->ckey + g->strip_cap * (sizeof *g->vstrip + sizeof *g->strip_id) +
-           (size_t)(g->key ? g->item_cap : 0) * (sizeof *g->key + sizeof *g->item) + (size_t)(g->piece ? g->item_cap : 0) * sizeof *g->piece +
-           (size_t)(g->gs ? g->item_cap : 0) * sizeof *g->gs + (size_t)(g->vitems ? g->vcap : 0) * sizeof *g->vitems +
-           2 * (size_t)g->rcap * (sizeof *g->rkey + sizeof *g->rslot) + g->scount_cap * sizeof *g->scount + (size_t)g->tmp_cap * sizeof *g->tmp +
-           g->poff_cap * sizeof *g->poff;
+    return g->start_cap * sizeof *g->start + g->ckey_cap * (g->ckey ? sizeof *g->ckey : g->ckey32 ? sizeof *g->ckey32 : 0) + g->strip_cap * (sizeof *g->vstrip + sizeof *g->strip_id) +
+           (size_t)(g->gs ? g->item_cap : 0) * sizeof *g->gs + (size_t)(g->item ? g->item_cap : 0) * (sizeof *g->item + sizeof *g->piece) +
+           (size_t)(g->vitems ? g->vcap : 0) * sizeof *g->vitems + g->scount_cap * sizeof *g->scount +
+           (g->bat_cap + g->bid_cap + g->nocc_cap + g->poff_cap) * sizeof(int) + g->sbuf_cap * sizeof(KeyPay);
 }
 
 static int edges_cross(const Ensemble *e, int i, int j)

@@ -12,7 +12,8 @@
  * cell, into gs. The cells are numbered by "entries": the edges of entry m are gs[start[m] ..
  * start[m + 1]). A dense grid (nx ny small: at most the earlier grids' bound, see
  * GRID_CELLS_PER_VERTEX, 4 times it below GRID_LARGE) has an entry per cell, entry = key, found
- * by index; a sparse one an entry per occupied cell only, with its key in ckey (increasing),
+ * by index; a sparse one an entry per occupied cell only, with its key in ckey (increasing; 4
+ * bytes where the keys allow),
  * found by a search that gallops from the last answer (grid_lower). Either way the occupied
  * cells of a row of a stencil are consecutive entries (grid_rows), whose edges are one
  * contiguous range.
@@ -27,7 +28,11 @@
  * vitems[vstrip[s] .. vstrip[s + 1]) and is real strip strip_id[s] (walk rows / GRID_STRIP). A
  * dense walk has them all, as before; a sparse one only the occupied strips, their neighbours
  * (where a vertex may be at a later patch of the contact list) and fillers, so that strip_id[s]
- * has the parity of s: strips two apart in the table are at least two real strips apart. */
+ * has the parity of s: strips two apart in the table are at least two real strips apart.
+ *
+ * Memory: 8 bytes per edge (gs, GridScan), 4 per vertex (vitems) and 4 per entry (start), 8 for
+ * a sparse grid's (12 beyond 2^32 cells); its sorts keep no key per item (grid.c), only counts per strip and a buffer as
+ * large as the largest strip. A packing of 480,000 vertices: about 20 bytes per vertex. */
 #ifndef PH_GRID_H
 #define PH_GRID_H
 #include "ensemble.h"
@@ -51,24 +56,28 @@ enum { GRID_CELLS_PER_VERTEX = 4 };
 /* Cells across and up stay below this; beyond it (a vertex 2^30 cells away) the cells grow. */
 #define GRID_MAX_CELLS 1073741824.0
 
-/* An edge in the grid: its midpoint relative to the lower left corner of its cell and half its
- * length (single precision, for a cheap first test) and the slots k, k1 of its ends. */
-typedef struct GridScan { float x, y, r; int k, k1; } GridScan;
+/* An edge (or a piece of one) in the grid, 8 bytes: for a cheap first test, its midpoint relative
+ * to the lower left corner of its cell in steps of qxy = cs / 2048 (11 bits a coordinate: the
+ * step's centre stands for it, within half a step) and half its length in steps of qr = the
+ * longest edge's half length / 1023, rounded up (10 bits), packed into xyr; and the slot k of its
+ * first end (the far end is ens_next). */
+typedef struct GridScan { uint32_t xyr; int k; } GridScan;
 
 typedef struct Grid {
     double x0, y0, cs, inv;   /* origin and side of the search cells (inv = 1 / cs) */
     int nx, ny;               /* search cells across and up */
     int dense;                /* 1: an entry per cell (entry = key); 0: per occupied cell */
     int nentries;             /* entries of start, less one */
-    int64_t *ckey;            /* sparse: the key of each entry, increasing */
+    int64_t *ckey;            /* sparse: the key of each entry, increasing; or, where every key is */
+    uint32_t *ckey32;         /* below 2^32 (nx ny cells at most), ckey32 instead (ckey NULL) */
     int *start;               /* edges of entry m: gs[start[m] .. start[m + 1]) */
     GridScan *gs;             /* the edges by cell of their midpoint, slot order within a cell */
-    double scan_margin;       /* covers the rounding of the single-precision test */
+    double scan_margin;       /* covers gs's steps and the rounding of the single-precision test */
+    double qxy, qr;           /* gs's steps (see GridScan) */
     int nitems;               /* the edges' items: an edge, or the pieces of an edge longer than lpiece */
     int pieces;               /* whether some edge is in pieces */
     double lpiece;
-    int64_t *key;             /* sort keys by item: walk cells of the vertices, then search cells of the edges' items */
-    int *item, *piece;        /* per item: its slot (a vertex, or an edge's first end); the piece */
+    int *item, *piece;        /* with pieces, per item: its slot (an edge's first end) and piece */
     int *poff;                /* per polygon: its first vertex item; then its first edge item */
     size_t poff_cap;
     double wcs;               /* walk cells: side (>= cs), wnx * wny of them from (x0, y0) */
@@ -77,12 +86,11 @@ typedef struct Grid {
     int nstrips;              /* the strip table: vitems[vstrip[s] .. vstrip[s + 1]), real strip strip_id[s] */
     int *vstrip, *strip_id;
     size_t start_cap, ckey_cap, strip_cap;
-    int item_cap, vcap;
-    int64_t *rkey;            /* work space of the sparse sort (radix): keys, slots, twice */
-    int *rslot, rcap;
-    int *scount, *tmp;        /* work space of the parallel sort: counts per thread and strip, slots */
-    size_t scount_cap;
-    int tmp_cap;
+    int item_cap, vcap;       /* the room of gs (and item, piece) and of vitems */
+    int *scount;              /* work space of the sorts (grid.c): counts per thread and strip, */
+    int *bat, *bid, *nocc;    /* the buckets' first items, strips and occupied cells, */
+    void *sbuf;               /* and a small grid's buffer of the largest strip (a large one's */
+    size_t scount_cap, bat_cap, bid_cap, nocc_cap, sbuf_cap;   /* threads allocate their own) */
 } Grid;
 
 void grid_init(Grid *g);
@@ -127,29 +135,28 @@ static inline int64_t grid_cell(const Grid *g, double x, double y, int *ix, int 
     return (int64_t)cy * g->nx + cx;
 }
 
+/* The key of entry m. */
+static inline int64_t grid_key(const Grid *g, int m) { return g->dense ? m : g->ckey32 ? (int64_t)g->ckey32[m] : g->ckey[m]; }
+
 /* The first entry whose key is >= key, searched from entry `from` (an earlier answer: galloping
  * forward or back from there, so that a search for a nearby key costs a few comparisons). */
 static inline int grid_lower(const Grid *g, int64_t key, int from)
 {
     if (g->dense) return (int)key;
-    const int64_t *ck = g->ckey;
     int n = g->nentries, lo, hi, step = 1;
     from = from < n ? from : n;
-    if (from < n && ck[from] < key) {   /* (after from: entries before lo are below key) */
+    if (from < n && grid_key(g, from) < key) {   /* (after from: entries before lo are below key) */
         lo = from + 1;
-        while (lo + step - 1 < n && ck[lo + step - 1] < key) { lo += step; step *= 2; }
+        while (lo + step - 1 < n && grid_key(g, lo + step - 1) < key) { lo += step; step *= 2; }
         hi = lo + step - 1 < n ? lo + step - 1 : n;
     } else {   /* (at or before from: the answer is at most hi) */
         hi = from;
-        while (hi - step >= 0 && ck[hi - step] >= key) { hi -= step; step *= 2; }
+        while (hi - step >= 0 && grid_key(g, hi - step) >= key) { hi -= step; step *= 2; }
         lo = hi - step + 1 > 0 ? hi - step + 1 : 0;
     }
-    while (lo < hi) { int m = lo + (hi - lo) / 2; if (ck[m] < key) lo = m + 1; else hi = m; }
+    while (lo < hi) { int m = lo + (hi - lo) / 2; if (grid_key(g, m) < key) lo = m + 1; else hi = m; }
     return lo;
 }
-
-/* The key of entry m. */
-static inline int64_t grid_key(const Grid *g, int m) { return g->dense ? m : g->ckey[m]; }
 
 /* The occupied rows of the 3x3 stencil of search cell (ix, iy), clipped to the grid: row
  * iy + dy[r] (r < n) has the entries [b[r], e[r]), whose columns are grid_key - base[r]. */
@@ -183,11 +190,18 @@ static inline int grid_rows(const Grid *g, int ix, int iy, int *hint, GridRows *
 int grid_scan(const Grid *g, int jb, int je, int i, int iprev, float px, float py,
               int s0, int n0, double h, double reach, int *restrict cand, int nc);
 
-/* Frees the sort's work space (the keys and the sorts' slots, 8 to 32 bytes per vertex) and,
- * with all, the rest of the grid. Only for large ensembles (65,536 vertices on): for small ones,
+/* Frees the sort's work space (counts per strip, and with pieces 8 bytes per item) and, with all,
+ * the rest of the grid. Only for large ensembles (65,536 vertices on): for small ones,
  * allocating it anew and malloc_trim cost more than the memory is worth (the foam ran 25 %
  * slower). */
 void grid_release(Grid *g, int all);
+
+/* The midpoint (relative to its cell's corner) and half length that gs[q]'s first test uses. */
+static inline void grid_unpack(const Grid *g, int q, double *x, double *y, double *r)
+{
+    uint32_t v = g->gs[q].xyr;
+    *x = ((v & 2047) + 0.5) * g->qxy; *y = ((v >> 11 & 2047) + 0.5) * g->qxy; *r = (v >> 22) * g->qr;
+}
 
 /* Whether the grid's arrays are allocated (for tests of memory use). */
 static inline int grid_allocated(const Grid *g) { return g->gs != NULL; }

@@ -49,7 +49,8 @@ static long find_meeting(const Ensemble *e, const Grid *g, double h, OverlapPair
                 for (int m = g->start[r.b[row]]; m < g->start[r.e[row]]; m++) {
                     int j = g->gs[m].k, q = e->pid[j];
                     if (q <= p || (e->rigid[p] && e->rigid[q]) || (mark[q] == p && crosses[q])) continue;
-                    Vec2 c = { e->x[j], e->y[j] }, d = { e->x[g->gs[m].k1], e->y[g->gs[m].k1] };
+                    int j1 = ens_next(e, j);
+                    Vec2 c = { e->x[j], e->y[j] }, d = { e->x[j1], e->y[j1] };
                     if (fmax(a.x, b.x) + touch < fmin(c.x, d.x) || fmax(c.x, d.x) + touch < fmin(a.x, b.x) ||
                         fmax(a.y, b.y) + touch < fmin(c.y, d.y) || fmax(c.y, d.y) + touch < fmin(a.y, b.y)) continue;   /* (boxes apart) */
                     int cross = geom_segments_cross(a, b, c, d);
@@ -94,7 +95,7 @@ static int ray_left(const Ensemble *e, const Grid *g, double lmax, int p, double
         if (best >= 0 && g->x0 + (double)(col + 1) * g->cs + 0.5 * lmax < bx) break;   /* (every edge of this column lies left of the hit) */
         int q = pos[r]--;
         for (int m = g->start[q]; m < g->start[q + 1]; m++) {
-            int j = g->gs[m].k, j1 = g->gs[m].k1;
+            int j = g->gs[m].k, j1 = ens_next(e, j);
             if (e->pid[j] == p) continue;
             double xa = e->x[j], ya = e->y[j], xb = e->x[j1], yb = e->y[j1];
             if ((ya > vy) == (yb > vy)) continue;

@@ -218,7 +218,7 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *s
     }
     Contact fresh;   /* (a grid of its own: the step's neighbour list stays as it is) */
     contact_init(&fresh);
-    contact_forces(&fresh, e, P, lmax, &uc);
+    uc = contact_energy(&fresh, e, P, lmax);
     contact_free(&fresh);
     /* with cell types: the share of the movable polygons' neighbours that have their own type
      * (docs/model.md 11; 1/2 for two types well mixed in equal numbers, 1 when sorted) */

@@ -25,6 +25,9 @@
 #include "text.h"
 #include "topology.h"
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <float.h>
 #include <math.h>
 #include <omp.h>
@@ -217,6 +220,7 @@ int sim_check_frame(Sim *s)
 {
     Ensemble *e = &s->e;
     int bad = -1, a, b;
+    contact_trim(&s->contact);   /* (a frame's grids: this one, the neighbour count's, the log's) */
     for (int p = 0; p < e->np && bad < 0; p++)
         if (!(geom_area(e->x + e->start[p], e->y + e->start[p], e->count[p]) > 0)) bad = p;
     /* (edges longer than remodeling leaves, a division's cut, go into the grid in pieces) */
@@ -423,6 +427,9 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u)
         return -1;
     }
     off_free(&off);
+#ifdef __GLIBC__
+    malloc_trim(0);   /* (the parsed polygons, small pieces of the heap: their pages go back before the check's grid) */
+#endif
     if (s->P.Nr > s->e.np) {
         snprintf(s->error, sizeof s->error, "%s: Nr = %d rigid polygons requested but the input has only %d",
                  params_file, s->P.Nr, s->e.np);
@@ -433,6 +440,9 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u)
     sim_pick_attracted(s);
     int rc = check_input(s, input, line, u);
     free(line);
+#ifdef __GLIBC__
+    malloc_trim(0);   /* (and the check's work's) */
+#endif
     return rc;
 }
 

@@ -354,15 +354,18 @@ static int grid_consistent(const Grid *g, const Ensemble *e)
             ok = !seen[2 * i]++ && row / GRID_STRIP == g->strip_id[s];
         }
     }
-    const float lo = (float)(-1e-3 * g->cs), hi = (float)(1.001 * g->cs);
     for (int m = 0; ok && m < g->nentries; m++) {
-        ok = g->start[m] <= g->start[m + 1] && (g->dense || m == 0 || g->ckey[m] > g->ckey[m - 1]);
+        ok = g->start[m] <= g->start[m + 1] && (g->dense || m == 0 || grid_key(g, m) > grid_key(g, m - 1));
         for (int q = g->start[m]; ok && q < g->start[m + 1]; q++) {
             const GridScan *it = &g->gs[q];
             int64_t key = grid_key(g, m), iy = key / g->nx, ix = key - iy * g->nx;
-            double x = g->x0 + ix * g->cs + it->x, y = g->y0 + iy * g->cs + it->y, w, gx, gy;   /* (its midpoint, from its cell's corner, on its edge) */
-            ok = it->k1 == ens_next(e, it->k) && it->x >= lo && it->x <= hi && it->y >= lo && it->y <= hi &&
-                 project(e, x, y, it->k, it->k1, &w, &gx, &gy) <= 1e-10 * g->cs * g->cs;
+            int k1 = ens_next(e, it->k), pieces = g->pieces ? grid_pieces(e->x[k1] - e->x[it->k], e->y[k1] - e->y[it->k], g->lpiece) : 1;
+            double x, y, r, w, gx, gy, half = 0.5 * hypot(e->x[k1] - e->x[it->k], e->y[k1] - e->y[it->k]) / pieces;
+            grid_unpack(g, q, &x, &y, &r);
+            /* (its midpoint within its cell and within half a step of its edge, its half length
+             * rounded up by less than a step) */
+            ok = x > 0 && x < g->cs && y > 0 && y < g->cs && r >= half * (1 - 1e-9) && r <= half + g->qr * (1 + 1e-9) &&
+                 project(e, g->x0 + ix * g->cs + x, g->y0 + iy * g->cs + y, it->k, k1, &w, &gx, &gy) <= 0.5 * g->qxy * g->qxy + 1e-10 * g->cs * g->cs;
             seen[2 * it->k + 1]++;
         }
     }
@@ -711,15 +714,112 @@ void test_contact_same_sums_any_thread_count(void)
     free(ref);
 }
 
+/* contact_energy (a frame's log) sums each vertex's pair energy in slot order a block of 2,048
+ * vertices at a time, without the forces: the same bits as contact_forces' energy, at 1 and 2
+ * threads, in a jostling packing of 2,640 vertices with rigid polygons (two blocks, a polygon
+ * split between them), and no force touched. */
+void test_contact_energy_matches_forces(void)
+{
+    static Sim s;
+    sim_init(&s, &params_compiled, 1);
+    for (int c = 0; c < 80; c++) fx_add_ngon(&s.e, 33, 1, 2.01 * (c % 10) + 0.3 * (c / 10 % 2), 1.75 * (c / 10), 0);
+    s.e.rigid[3] = s.e.rigid[44] = 1;
+    sim_draw_traits(&s);
+    int threads = omp_get_max_threads(), checked = 0;
+    for (int st = 1; st <= 60; st++) {
+        ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+        if (st % 20) continue;
+        Ensemble *e = &s.e;
+        size_t nbytes = (size_t)e->nv_used * sizeof(double);
+        double *fx = malloc(nbytes), *fy = malloc(nbytes), U = 0, lmax = forces_update_geometry(e);
+        memcpy(fx, e->fx, nbytes); memcpy(fy, e->fy, nbytes);
+        for (int t = 1; t <= 2; t++) {
+            static Contact c;
+            omp_set_num_threads(t);
+            contact_init(&c);
+            double Uref;
+            contact_forces(&c, e, &s.P, lmax, &Uref);
+            memcpy(e->fx, fx, nbytes); memcpy(e->fy, fy, nbytes);
+            contact_free(&c);
+            contact_init(&c);
+            U = contact_energy(&c, e, &s.P, lmax);
+            contact_free(&c);
+            ENSURE_MSG(memcmp(&U, &Uref, sizeof U) == 0 && U != 0, "step %d, %d threads: energy %.17g, contact_forces' %.17g", st, t, U, Uref);
+            ENSURE_MSG(!memcmp(fx, e->fx, nbytes) && !memcmp(fy, e->fy, nbytes), "step %d: contact_energy changed the forces", st);
+        }
+        omp_set_num_threads(threads);
+        ENSURE(ensemble_vertex_count(e) > 2048);
+        free(fx); free(fy);
+        checked++;
+    }
+    ENSURE(checked == 3);
+    sim_free(&s);
+}
+
+/* The memory of contact detection per vertex (docs/performance.md, Memory), in a packing of
+ * 72,000 vertices (above GRID_LARGE: the grid freed while the list serves, the patches' work
+ * space given back for a frame's grids), a few of its cells thrown in so that the list is
+ * patched: the bytes its structures hold (contact_bytes, grid_bytes; their rooms included), not
+ * the process's resident memory, so the bounds hold on any machine. Measured 2026-11-26, bytes
+ * per vertex (the bounds): the list with its snapshot 9.0 (10.5), with a patch's work space
+ * 22.9 (26), the grid of a list build 17.8 (20.5), a frame's grid (no walk cells, smaller
+ * cells) 18.7 (21.5). A list of two ints an edge, a grid of 20-byte edges or 64-bit keys of
+ * occupied cells would each break one. */
+void test_contact_memory_per_vertex(void)
+{
+    Params P = params_compiled;
+    P.alpha_mu = 0; P.Amax_mu = INFINITY;   /* no growth, no division */
+    static Sim s;
+    sim_init(&s, &P, 1);
+    uint64_t rng = 7;
+    for (int r = 0; r < 30; r++)
+        for (int c = 0; c < 50; c++) {
+            double x = (2 + P.h) * (c + 0.5 * (r % 2)), y = (2 + P.h) * 0.8660254037844386 * r;
+            if ((r * 50 + c) % 97 == 5) fx_add_moving_ngon(&s.e, 48, 1, x, y, 0, &rng, 0.2 * P.h / P.dt);
+            else fx_add_ngon(&s.e, 48, 1, x, y, 0);
+        }
+    sim_draw_traits(&s);
+    const double nv = ensemble_vertex_count(&s.e);
+    ENSURE(nv == 72000 && s.e.nv_used >= GRID_LARGE);
+    int64_t builds = 0, patches = 0, reuses = 0, before = 0;
+    for (int k = 0; k < 200 && !(builds > 0 && patches > before); k++) {   /* (until a step patches the list) */
+        before = patches;
+        ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+        contact_counts(&s.contact, &builds, &patches, &reuses);
+    }
+    double serving = contact_bytes(&s.contact) / nv;
+    contact_trim(&s.contact);
+    double list = contact_bytes(&s.contact) / nv;
+    /* the grid a list build makes (contact_forces_step: cells for the reach plus the skin) */
+    const double lmax = forces_update_geometry(&s.e), reach = params_reach(&P), lcell = fmax(lmax, fmin(P.lmax, lmax + SKIN * reach));
+    Grid g;
+    grid_init(&g);
+    grid_build(&g, &s.e, (0.5 * lcell + reach + SKIN * reach) * (1 + 1e-9), lcell, 1);
+    grid_release(&g, 0);
+    double build = grid_bytes(&g) / nv;
+    grid_free(&g);
+    grid_init(&g);   /* (a frame's: contact_energy, the neighbour count) */
+    grid_build(&g, &s.e, (0.5 * fmin(lmax, P.lmax) + reach) * (1 + 1e-9), fmin(lmax, P.lmax), 0);
+    grid_release(&g, 0);
+    double frame = grid_bytes(&g) / nv;
+    grid_free(&g);
+    ENSURE_MSG(builds > 0 && patches > 0 && reuses > 0 && !contact_holds_grid(&s.contact), "list built %lld, patched %lld, reused %lld",
+               (long long)builds, (long long)patches, (long long)reuses);
+    ENSURE_MSG(serving <= 26 && list <= 10.5 && list < serving, "the list and its snapshot: %.1f bytes per vertex, %.1f with the patches' work space",
+               list, serving);
+    ENSURE_MSG(build <= 20.5 && frame <= 21.5, "the grid of a list build: %.1f bytes per vertex, a frame's: %.1f", build, frame);
+    sim_free(&s);
+}
+
 /* Whether every record of c's list names its edges in slot order; *nrec = the records. */
 static int records_in_slot_order(const Contact *c, int *nrec)
 {
     *nrec = 0;
     for (int s = 0; s < c->nstrips; s++) {
         const int *q = c->strip[s].rec;
-        for (size_t m = 0; m < c->strip[s].n; m += 2 + 2 * (size_t)q[m + 1], ++*nrec)
-            for (int a = 1; a < q[m + 1]; a++)
-                if (q[m + 2 + 2 * a] <= q[m + 2 * a]) return 0;
+        for (size_t m = 0; m < c->strip[s].n; m += 2 + (size_t)rec_count(q[m + 1]), ++*nrec)
+            for (int a = 1; a < rec_count(q[m + 1]); a++)
+                if (q[m + 2 + a] <= q[m + 1 + a]) return 0;
     }
     return 1;
 }
@@ -748,9 +848,8 @@ void test_contact_records_in_slot_order(void)
         if (v)   /* the second file: each record's edges in reverse order */
             for (int st = 0; st < s.contact.nstrips; st++) {
                 int *q = s.contact.strip[st].rec;
-                for (size_t m = 0; m < s.contact.strip[st].n; m += 2 + 2 * (size_t)q[m + 1])
-                    for (int a = 0, b = q[m + 1] - 1; a < b; a++, b--, reversed++)
-                        for (int d = 0; d < 2; d++) { int t = q[m + 2 + 2 * a + d]; q[m + 2 + 2 * a + d] = q[m + 2 + 2 * b + d]; q[m + 2 + 2 * b + d] = t; }
+                for (size_t m = 0; m < s.contact.strip[st].n; m += 2 + (size_t)rec_count(q[m + 1]))
+                    for (int a = 0, b = rec_count(q[m + 1]) - 1; a < b; a++, b--, reversed++) { int t = q[m + 2 + a]; q[m + 2 + a] = q[m + 2 + b]; q[m + 2 + b] = t; }
             }
         ENSURE_MSG(checkpoint_write(path[v], &s, 1, "in.off", NULL, err, sizeof err) == 0, "%s", err);
     }
