@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Benchmarks: each scenario at 1 and 2 threads, the minimum compute time of REPEATS runs.
-# Writes bench/results.csv and prints a table, the neighbour list's statistics (bench/list.txt),
-# the ratio of a growing tissue's vertex updates per second to a static packing's, and what a
-# sparse extent costs (a packing with a far triangle against the packing alone; a ring). Frame
-# writing is excluded from the compute time (the program times it as its own phase) and reported
-# separately.
+# Writes bench/results.csv and prints a table (with the contact phase's time per listed edge that
+# the steps walked, ns_per_edge), the neighbour list's statistics (bench/list.txt), the ratio of a
+# growing tissue's vertex updates per second to a static packing's, and what a sparse extent costs
+# (a packing with a far triangle against the packing alone; a ring). Frame writing is excluded
+# from the compute time (the program times it as its own phase) and reported separately.
 #   scripts/bench.sh [REPEATS]      (make bench)
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
@@ -53,20 +53,22 @@ with open(sys.argv[1], "w") as f:
 PY
 
 csv="$out/results.csv"
-echo "scenario,threads,wall_s,compute_s,output_s,vertex_steps,mvu_per_s_per_thread,peak_rss_mb,bytes_per_vertex,vertices,remodel,internal,contact,integrate,fusion,topology" > "$csv"
+echo "scenario,threads,wall_s,compute_s,output_s,vertex_steps,mvu_per_s_per_thread,peak_rss_mb,bytes_per_vertex,vertices,remodel,internal,contact,integrate,fusion,topology,ns_per_edge" > "$csv"
 once() {   # once THREADS PROGRAM ARGS...: one run; prints wall,compute,output,vertex updates,rss MB,vertices,phase shares
     local threads=$1 prog=$2; shift 2
     rm -rf "build-bench/run"
     /usr/bin/time -f "%M" -o build-bench/rss env OMP_NUM_THREADS="$threads" "build-bench/polyhoop_$prog" -q -o build-bench/run --checkpoint-every 0 "$@" > build-bench/log
     # compute time = sum of the phases except output; vertex updates from the summary
-    awk -v rss="$(tail -n 1 build-bench/rss)" '
+    awk -v rss="$(tail -n 1 build-bench/rss)" -v th="$threads" '
         /^done:/ { for (i = 1; i <= NF; i++) { if ($i == "wall,") wall = $(i - 2); if ($i == "vertex" && $(i + 1) == "updates,") vus = $(i - 1);
                                                if ($i == "vertices" && $(i + 1) == "at") nv = $(i - 1) } }
+        /^contact list:/ { for (i = 1; i <= NF; i++) if ($i == "listed") walked = $(i - 1) }
         /^  [a-z].* %$/ { t[$1] = $(NF - 3); if ($1 != "output") comp += $(NF - 3); else outp = $(NF - 3) }
         END { tot = comp > 0 ? comp : 1
-              printf "%s,%s,%s,%.0f,%.1f,%.0f,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g", wall, comp, outp, vus, rss / 1024, nv,
+              printf "%s,%s,%s,%.0f,%.1f,%.0f,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.3g", wall, comp, outp, vus, rss / 1024, nv,
                      100 * t["remodel"] / tot, 100 * t["internal"] / tot, 100 * t["contact"] / tot,
-                     100 * t["integrate"] / tot, 100 * t["fusion"] / tot, 100 * t["topology"] / tot }' build-bench/log
+                     100 * t["integrate"] / tot, 100 * t["fusion"] / tot, 100 * t["topology"] / tot,
+                     walked > 0 ? 1e9 * t["contact"] * th / walked : 0 }' build-bench/log
 }
 scenario() {   # scenario NAME PROGRAM ARGS...: REPEATS rounds of a 1-thread and a 2-thread run, alternating
     # (so that a slow spell of this shared machine does not fall on one thread count only); keeps the fastest
@@ -87,11 +89,11 @@ scenario() {   # scenario NAME PROGRAM ARGS...: REPEATS rounds of a 1-thread and
     sed -n 's/^contact list: /'"$name"': /p' build-bench/log >> "$out/list.txt"
     for t in 1 2; do
         [ "$t" = 1 ] && line=$best1 || line=$best2
-        IFS=, read -r wall comp outp vsteps rss maxv p1 p2 p3 p4 p5 p6 <<< "$line"
+        IFS=, read -r wall comp outp vsteps rss maxv p1 p2 p3 p4 p5 p6 nse <<< "$line"
         local mvu bpv
         mvu=$(awk -v v="$vsteps" -v c="$comp" -v t="$t" 'BEGIN { printf "%.3f", v / c / t / 1e6 }')
         bpv=$(awk -v r="$rss" -v m="$maxv" 'BEGIN { printf "%.0f", (m > 0 ? r * 1048576 / m : 0) }')
-        echo "$name,$t,$wall,$comp,$outp,$vsteps,$mvu,$rss,$bpv,$maxv,$p1,$p2,$p3,$p4,$p5,$p6" >> "$csv"
+        echo "$name,$t,$wall,$comp,$outp,$vsteps,$mvu,$rss,$bpv,$maxv,$p1,$p2,$p3,$p4,$p5,$p6,$nse" >> "$csv"
     done
 }
 : > "$out/list.txt"
@@ -106,8 +108,9 @@ scenario hex400 hex build-bench/hex400.off -n 1 -s 1000
 scenario sparse hex build-bench/hex400_30000.off -n 1 -s 1000
 scenario sparse_near hex build-bench/hex400_50.off -n 1 -s 1000
 scenario ring hex build-bench/ring.off -n 1 -s 200
-echo "minimum of $repeats repeats; compute = wall time without frame writing; MVU/s = million vertex updates per second per thread"
-column -s, -t < "$csv" | cut -c1-200
+echo "minimum of $repeats repeats; compute = wall time without frame writing; MVU/s = million vertex updates per second per thread;"
+echo "ns_per_edge = the contact phase's time x threads over the listed edges its steps walked (builds included in the time)"
+column -s, -t < "$csv" | cut -c1-230
 echo "contact list (steps that built it, patched it, reused it):"
 sed 's/^/  /' "$out/list.txt"
 # what one chemical species on a 201 x 201 grid costs the default growth (params/bench_gradient.h)

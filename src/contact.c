@@ -247,6 +247,7 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, do
             wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
             wrap |= k1 < k;
         }
+        if (what == WANT_FORCES) wk->walked += nl;
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
         else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[p], nn, wrap);
     }
@@ -553,6 +554,13 @@ const PairRec *contact_records(const Contact *c, int part, int *n)
 void contact_counts(const Contact *c, int64_t *builds, int64_t *patches, int64_t *reuses)
 {
     *builds = c->builds; *patches = c->patches; *reuses = c->reuses;
+}
+
+int64_t contact_walked(const Contact *c)
+{
+    int64_t n = 0;
+    for (int t = 0; t < c->nthreads; t++) n += c->work[t].walked;
+    return n;
 }
 
 int contact_holds_grid(const Contact *c) { return grid_allocated(&c->grid); }

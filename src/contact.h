@@ -146,6 +146,10 @@ const PairRec *contact_records(const Contact *c, int part, int *n);
 /* How many steps built the list, patched it, and reused it unchanged. */
 void contact_counts(const Contact *c, int64_t *builds, int64_t *patches, int64_t *reuses);
 
+/* How many listed edges the steps' walks over the list took (all of a record's edges, in reach or
+ * not; not those of a step that built the list), since the program started. */
+int64_t contact_walked(const Contact *c);
+
 /* Whether the grid's memory is held (tests of memory use: a serving list frees it). */
 int contact_holds_grid(const Contact *c);
 

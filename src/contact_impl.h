@@ -46,6 +46,7 @@ struct ContactWork {
     int *nb, nb_n, nb_cap;  /* the neighbour count's (polygon, other polygon) pairs */
     Sel *dv, *sel;          /* a patch's vertices that get new records, and the edges around them */
     int dv_n, dv_cap, sel_n, sel_cap;
+    int64_t walked;         /* the listed edges its steps' walks over the list took (contact_counts) */
 };
 
 /* Whether an even strip is done in the current walk: the walk's number once it is (each_strip,

@@ -824,6 +824,41 @@ static int records_in_slot_order(const Contact *c, int *nrec)
     return 1;
 }
 
+/* contact_walked counts the listed edges that each step's walk over the list takes: none in a
+ * step that built the list (it walks the grid), every edge of the list after the step in a step
+ * that patched or reused it, in a dividing tissue, step by step. */
+void test_contact_walked_counts_listed_edges(void)
+{
+    static Sim s;
+    sim_init(&s, &params_compiled, 1);
+    for (int c = 0; c < 30; c++) fx_add_ngon(&s.e, 24, 1, 2.01 * (c % 6) + 0.3 * (c / 6 % 2), 1.8 * (c / 6), 0);
+    sim_draw_traits(&s);
+    for (int p = 0; p < s.e.np; p += 5) s.e.Amax[p] = 3;   /* (these divide at once) */
+    int64_t seen[3] = { 0, 0, 0 }, walked = contact_walked(&s.contact), edges_total = 0;
+    ENSURE(walked == 0);
+    for (int k = 0; k < 300; k++) {
+        int64_t b0, p0, r0, b1, p1, r1, edges = 0;
+        contact_counts(&s.contact, &b0, &p0, &r0);
+        ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+        contact_counts(&s.contact, &b1, &p1, &r1);
+        for (int st = 0; st < s.contact.nstrips; st++) {
+            const int *q = s.contact.strip[st].rec;
+            for (size_t m = 0; m < s.contact.strip[st].n; m += 2 + (size_t)rec_count(q[m + 1])) edges += rec_count(q[m + 1]);
+        }
+        int64_t now = contact_walked(&s.contact), kind = b1 > b0 ? 0 : p1 > p0 ? 1 : 2;
+        ENSURE_MSG(b1 + p1 + r1 == b0 + p0 + r0 + 1, "step %d counted %lld times", k, (long long)(b1 + p1 + r1 - b0 - p0 - r0));
+        ENSURE_MSG(now - walked == (kind ? edges : 0), "step %d (%s): %lld edges walked, the list has %lld", k,
+                   kind == 0 ? "built" : kind == 1 ? "patched" : "reused", (long long)(now - walked), (long long)edges);
+        seen[kind]++;
+        edges_total += kind ? edges : 0;
+        walked = now;
+    }
+    ENSURE_MSG(seen[0] > 0 && seen[1] > 0 && seen[2] > 0 && s.e.np > 30, "%d cells; steps built %lld, patched %lld, reused %lld",
+               s.e.np, (long long)seen[0], (long long)seen[1], (long long)seen[2]);
+    ENSURE(walked == edges_total && edges_total > 100 * seen[2]);
+    sim_free(&s);
+}
+
 /* The picking ends (contact.c) look for an edge's neighbours next to it in a vertex's list, so
  * every record names its edges in slot order: after the builds and patches of a dividing tissue,
  * and after reading a checkpoint whose records are not (an earlier version's): that file goes
