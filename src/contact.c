@@ -499,7 +499,7 @@ static void count_from_grid(Contact *c, const Ensemble *e, const Params *P, doub
             }
             int n = 0;   /* (the pairs (p, q): their q's, sorted) */
             for (int k = 1; k < wk->nb_n; k += 2) wk->nb[n++] = wk->nb[k];
-            qsort(wk->nb, (size_t)n, sizeof *wk->nb, cmp_int);
+            if (n > 1) qsort(wk->nb, (size_t)n, sizeof *wk->nb, cmp_int);   /* (qsort of NULL is undefined, even for 0) */
             nb[p] = 0;
             if (same) same[p] = 0;
             for (int k = 0; k < n; k++)
