@@ -6,6 +6,24 @@
 # (a packing with a far triangle against the packing alone; a ring). Frame writing is excluded
 # from the compute time (the program times it as its own phase) and reported separately.
 #   scripts/bench.sh [REPEATS]      (make bench)
+#   scripts/bench.sh --parse LOG THREADS RSS_KB
+#                                   only the CSV fields (wall, compute, output, vertex updates,
+#                                   MB, vertices, phase shares, ns per edge) of one run's summary
+parse_log() {   # parse_log LOG THREADS RSS_KB: a run's summary as the CSV fields that once prints
+    # compute time = sum of the phases except output; vertex updates from the summary (the
+    # conditional in printf's arguments is in parentheses: a bare > would redirect the output)
+    awk -v rss="$3" -v th="$2" '
+        /^done:/ { for (i = 1; i <= NF; i++) { if ($i == "wall,") wall = $(i - 2); if ($i == "vertex" && $(i + 1) == "updates,") vus = $(i - 1);
+                                               if ($i == "vertices" && $(i + 1) == "at") nv = $(i - 1) } }
+        /^contact list:/ { for (i = 1; i <= NF; i++) if ($i == "listed") walked = $(i - 1) }
+        /^  [a-z].* %$/ { t[$1] = $(NF - 3); if ($1 != "output") comp += $(NF - 3); else outp = $(NF - 3) }
+        END { tot = comp > 0 ? comp : 1
+              printf "%s,%s,%s,%.0f,%.1f,%.0f,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.3g", wall, comp, outp, vus, rss / 1024, nv,
+                     100 * t["remodel"] / tot, 100 * t["internal"] / tot, 100 * t["contact"] / tot,
+                     100 * t["integrate"] / tot, 100 * t["fusion"] / tot, 100 * t["topology"] / tot,
+                     (walked > 0 ? 1e9 * t["contact"] * th / walked : 0) }' "$1"
+}
+if [ "${1:-}" = --parse ]; then parse_log "$2" "$3" "$4"; echo; exit 0; fi
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
 shopt -s inherit_errexit   # (a failed run inside $(...) stops the script too)
@@ -58,17 +76,7 @@ once() {   # once THREADS PROGRAM ARGS...: one run; prints wall,compute,output,v
     local threads=$1 prog=$2; shift 2
     rm -rf "build-bench/run"
     /usr/bin/time -f "%M" -o build-bench/rss env OMP_NUM_THREADS="$threads" "build-bench/polyhoop_$prog" -q -o build-bench/run --checkpoint-every 0 "$@" > build-bench/log
-    # compute time = sum of the phases except output; vertex updates from the summary
-    awk -v rss="$(tail -n 1 build-bench/rss)" -v th="$threads" '
-        /^done:/ { for (i = 1; i <= NF; i++) { if ($i == "wall,") wall = $(i - 2); if ($i == "vertex" && $(i + 1) == "updates,") vus = $(i - 1);
-                                               if ($i == "vertices" && $(i + 1) == "at") nv = $(i - 1) } }
-        /^contact list:/ { for (i = 1; i <= NF; i++) if ($i == "listed") walked = $(i - 1) }
-        /^  [a-z].* %$/ { t[$1] = $(NF - 3); if ($1 != "output") comp += $(NF - 3); else outp = $(NF - 3) }
-        END { tot = comp > 0 ? comp : 1
-              printf "%s,%s,%s,%.0f,%.1f,%.0f,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.3g", wall, comp, outp, vus, rss / 1024, nv,
-                     100 * t["remodel"] / tot, 100 * t["internal"] / tot, 100 * t["contact"] / tot,
-                     100 * t["integrate"] / tot, 100 * t["fusion"] / tot, 100 * t["topology"] / tot,
-                     walked > 0 ? 1e9 * t["contact"] * th / walked : 0 }' build-bench/log
+    parse_log build-bench/log "$threads" "$(tail -n 1 build-bench/rss)"
 }
 scenario() {   # scenario NAME PROGRAM ARGS...: REPEATS rounds of a 1-thread and a 2-thread run, alternating
     # (so that a slow spell of this shared machine does not fall on one thread count only); keeps the fastest
