@@ -247,8 +247,8 @@ test_scripts_plot_log() {
 # The bench's reading of a run's summary (the table's columns come from it): on a real run's
 # output, the compute time is the sum of the phases but output, the shares add up to 100 %, the
 # memory is the given peak in MB, and ns per edge is the contact time over the listed edges walked
-# (to its 3 digits: 0.6 %);
-# and it writes nothing but its line (an awk "> 0" among printf's arguments once wrote a file "0").
+# (to the 3 digits it is printed with: 0.6 %); and it writes nothing but its line (an awk "> 0"
+# among printf's arguments once wrote a file "0").
 test_scripts_bench_parses_summary() {
     command -v awk > /dev/null || skip "no awk"
     ./polyhoop -q -j 1 -n 20 -o "$D/run" > "$D/log" 2>&1 || fail "the run failed"
