@@ -235,6 +235,7 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, do
     const double reach = params_reach(P), h = P->h, reach2[2] = { reach * reach, h * h };
     const struct ContactStrip *st = &c->strip[strip];
     if (!st->n) return;   /* (it may have no buffer) */
+    int64_t walked = 0;   /* (summed here: the threads' work spaces may share cache lines) */
     for (const int *q = st->rec, *end = q + st->n; q < end; ) {
         int i = q[0], nl = rec_count(q[1]), lw = q[1] & REC_WRAP, p = e->pid[i], s0 = e->start[p], n0 = e->count[p], nn = 0, wrap = 0;
         double px = e->x[i], py = e->y[i];
@@ -247,10 +248,11 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, do
             wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
             wrap |= k1 < k;
         }
-        if (what == WANT_FORCES) wk->walked += nl;
+        walked += nl;
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
         else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[p], nn, wrap);
     }
+    if (what == WANT_FORCES) wk->walked += walked;
 }
 
 static void run_strip(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy, int s, int tid,

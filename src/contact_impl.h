@@ -47,7 +47,11 @@ struct ContactWork {
     Sel *dv, *sel;          /* a patch's vertices that get new records, and the edges around them */
     int dv_n, dv_cap, sel_n, sel_cap;
     int64_t walked;         /* the listed edges its steps' walks over the list took (contact_counts) */
+    char apart[64];         /* (the next thread's counters on other cache lines: written by one
+                             * thread while its neighbour reads its own, a shared line costs a
+                             * third of a 2-thread walk) */
 };
+_Static_assert(sizeof(struct ContactWork) - offsetof(struct ContactWork, apart) >= 64, "threads' work spaces 64 bytes apart");
 
 /* Whether an even strip is done in the current walk: the walk's number once it is (each_strip,
  * whose odd strips wait on it); a cache line each, since neighbouring bands' threads set them. */
