@@ -33,7 +33,7 @@ void contact_free(Contact *c)
     struct ContactSnap *sn = c->snap;
     if (sn) {
         free(sn->id); free(sn->start); free(sn->count); free(sn->edits); free(sn->newstart); free(sn->smap);
-        free(sn->changed); free(sn->mark); free(sn->hkey); free(sn->hval); free(sn->marked); free(sn->dirty); free(sn->dv); free(sn->dv_at); free(sn->sel); free(sn->mean); free(sn->wander);
+        free(sn->changed); free(sn->mark); free(sn->hkey); free(sn->hval); free(sn->marked); free(sn->coarse); free(sn->dirty); free(sn->dv); free(sn->dv_at); free(sn->sel); free(sn->mean); free(sn->wander);
         free(sn);
     }
     free(c->work); free(c->u); free(c->strip); free(c->strip_id); free(c->done); free(c->wander);

@@ -76,9 +76,11 @@ struct ContactSnap {
     int64_t *hkey;              /* a sparse grid's marks instead: a hash table of the marked cells */
     unsigned char *hval;        /* (key -1: a free place), hcap places (a power of 2) */
     int hcap, sparse;           /* sparse: the marks are in the hash table */
+    unsigned char *coarse;      /* per block of 4 x 4 cells (of a grid with marks per cell): whether */
+    int coarse_cap, coarse_nx;  /* a cell in it may be marked; coarse_nx blocks a row */
     int64_t *marked;            /* the marked cells */
     int marked_n, marked_cap;
-    unsigned char *dirty;       /* per slot: gets a new record */
+    unsigned char *dirty;       /* per slot: gets a new record (all 0 between patches) */
     int dirty_cap;
     Sel *dv;                    /* those vertices by (cell, slot): strip s has dv[dv_at[s] .. dv_at[s + 1]) */
     int dv_cap, *dv_at, dv_at_cap;
