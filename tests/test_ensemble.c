@@ -5,8 +5,10 @@
 #include "bands.h"
 #include "checkpoint.h"
 #include "fixtures.h"
+#include "geometry.h"
 #include "harness.h"
 #include "sim.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -160,4 +162,60 @@ void test_bands_partition(void)
         bands_check(&e, 4, 1);
     }
     ensemble_free(&e);
+}
+
+/* The first crossing pair of non-adjacent edges (i, j), i < j, of the n-gon at slots s.., by the
+ * definition: every pair in order. 0 if none. */
+static int brute_self_crossing(const Ensemble *e, int s, int n, int *ei, int *ej)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 2; j < n; j++) {
+            if (i == 0 && j == n - 1) continue;
+            int a = s + i, b = s + j, b1 = j + 1 < n ? b + 1 : s;
+            if (geom_segments_cross((Vec2){ e->x[a], e->y[a] }, (Vec2){ e->x[a + 1], e->y[a + 1] },
+                                    (Vec2){ e->x[b], e->y[b] }, (Vec2){ e->x[b1], e->y[b1] })) { *ei = a; *ej = b; return 1; }
+        }
+    return 0;
+}
+
+/* The validation's self-intersection test (a sweep) names the same pair of edges as the test of
+ * every pair, on 4,000 random polygons: star-shaped ones with a few vertices moved far (many cross
+ * themselves, some in several places), on a coarse lattice (equal ends along the sweep, touching
+ * and collinear edges), tall and wide (either axis swept). */
+void test_ensemble_validate_self_crossing_as_every_pair(void)
+{
+    uint64_t st = 11;
+    int crossed = 0, clean = 0;
+    for (int trial = 0; trial < 4000; trial++) {
+        Ensemble e;
+        ensemble_init(&e, 1);
+        int n = 3 + (int)fx_uniform(&st, 0, trial % 10 ? 40 : 400), lattice = trial % 3 == 0;
+        double x[403], y[403], sx = trial % 4 == 1 ? 0.05 : 1, sy = trial % 4 == 2 ? 0.05 : 1;
+        for (int m = 0; m < n; m++) {
+            double t = 2 * PH_PI * m / n, r = fx_uniform(&st, 0.5, 1);
+            x[m] = sx * r * cos(t); y[m] = sy * r * sin(t);
+        }
+        for (int moves = (int)fx_uniform(&st, 0, 3); moves > 0; moves--) {   /* (0 to 2 vertices moved anywhere) */
+            int m = (int)fx_uniform(&st, 0, n);
+            x[m] = fx_uniform(&st, -sx, sx); y[m] = fx_uniform(&st, -sy, sy);
+        }
+        if (lattice)
+            for (int m = 0; m < n; m++) { x[m] = round(8 * x[m] / sx) * sx / 8; y[m] = round(8 * y[m] / sy) * sy / 8; }
+        ensemble_add_polygon(&e, n, x, y, 0, 0);
+        char msg[256] = "";
+        int s = e.start[0], i, j, brute = brute_self_crossing(&e, s, n, &i, &j);
+        int bad = ensemble_validate(&e, msg, sizeof msg) != 0;
+        int len_ok = 1;   /* (a lattice may give an edge no length: an earlier check's fault) */
+        for (int m = s; m < s + n; m++) len_ok &= e.l0[m] > 0;
+        if (geom_area(e.x + s, e.y + s, n) > 0 && len_ok) {
+            char want[256] = "";
+            if (brute) snprintf(want, sizeof want, "polygon 0 (id %lld) intersects itself (edges at slots %d and %d)", (long long)e.id[0], i, j);
+            ENSURE_MSG(bad == brute && !strcmp(msg, want), "trial %d (%d-gon): every pair: %s; validation: %s", trial, n, want, msg);
+            crossed += brute;
+            clean += !brute;
+        }
+        ensemble_free(&e);
+    }
+    fprintf(stderr, "  %d polygons cross themselves, %d do not\n", crossed, clean);
+    ENSURE(crossed > 500 && clean > 500);   /* (both answers tested often) */
 }
