@@ -69,9 +69,11 @@ static inline int picking_ends(const Ensemble *e, const Near *nr, int nn, int a,
 
 /* The forces between vertex i and its nn nearby edges (all within the reach), counted once per
  * picking end, on i and as reactions on the edge's ends (forces on rigid vertices discarded;
- * none with efx NULL). Returns the pair energy that i owns with want_u, else 0. */
+ * none with efx NULL). Returns the pair energy that i owns with want_u, else 0. plain (a
+ * constant where it is inlined): no polygon is rigid, no pair is recorded and no cell types' matrix
+ * is set, so none of them is looked up pair by pair. */
 static inline __attribute__((always_inline)) double vertex_forces(Contact *c, const Ensemble *e, const Params *P, double *restrict efx, double *restrict efy,
-                            int tid, int want_u, int i, int rigid, int nn, int wrap)
+                            int tid, int want_u, int i, int rigid, int nn, int wrap, int plain)
 {
     struct ContactWork *wk = &c->work[tid];
     const Near *nr = wk->near;
@@ -79,15 +81,15 @@ static inline __attribute__((always_inline)) double vertex_forces(Contact *c, co
     for (int a = 0; a < nn; a++) {
         int same = nr[a].same, k = nr[a].k, k1 = nr[a].k1, ends = picking_ends(e, nr, nn, a, i, wrap);
         double f1x, f1y, u1, w = nr[a].w, n = ends == 3 ? 2 : 1;
-        if (!ends || !pair_force(e, P, i, k, k1, w, same, nr[a].gx, nr[a].gy, &f1x, &f1y, want_u ? &u1 : NULL)) continue;
+        if (!ends || !pair_force_typed(e, P, i, k, k1, w, same, nr[a].gx, nr[a].gy, &f1x, &f1y, want_u ? &u1 : NULL, !plain)) continue;
         f1x *= n; f1y *= n;
         fx += f1x; fy += f1y;
         if (want_u) u += n * u1;
-        if (efx && !e->rigid[e->pid[k]]) {
+        if (efx && (plain || !e->rigid[e->pid[k]])) {
             efx[k] -= (1 - w) * f1x; efy[k] -= (1 - w) * f1y;
             efx[k1] -= w * f1x; efy[k1] -= w * f1y;
         }
-        if (c->keep_records) {
+        if (!plain && c->keep_records) {
             PH_RESERVE(wk->rec, wk->rec_cap, wk->rec_n + 1);
             wk->rec[wk->rec_n++] = (PairRec){ i, k, k1, ends, w };
         }
@@ -222,14 +224,33 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
     for (int m = g->vstrip[strip]; m < g->vstrip[strip + 1]; m++) {   /* the strip's vertices, cell by cell */
         int i = g->vitems[m], wrap, nn = grid_near(c, e, P, i, tid, what, skin, st, &sc, &wrap);
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
-        else if (what == WANT_ENERGY) c->u[i] = vertex_forces(c, e, P, efx, efy, tid, 1, i, e->rigid[e->pid[i]], nn, wrap);
-        else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[e->pid[i]], nn, wrap);
+        else if (what == WANT_ENERGY) c->u[i] = vertex_forces(c, e, P, efx, efy, tid, 1, i, e->rigid[e->pid[i]], nn, wrap, 0);
+        else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[e->pid[i]], nn, wrap, 0);
     }
 }
 
-/* The pairs of strip s from the neighbour list. */
-static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy,
-                              int strip, int tid, int what)
+/* The nearby edges of a record's vertex at (px, py) (polygon slots s0 .. s0 + n0 - 1) among its nl
+ * listed edges at q, into nr (room for nl); returns how many, and in *wrap whether one of them is
+ * its polygon's last edge. lw (a constant where it is inlined): the record's wrap flag; without
+ * it every far end is k + 1. */
+static inline __attribute__((always_inline)) int list_near(const Ensemble *e, double px, double py, const int *q, int nl, int s0, int n0,
+                                                           const double reach2[2], Near *restrict nr, int lw, int *wrap)
+{
+    int nn = 0, wr = 0;
+    for (int a = 0; a < nl; a++) {
+        int k = q[a], k1 = lw ? ens_next(e, k) : k + 1, same = (unsigned)(k - s0) < (unsigned)n0;
+        double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
+        if (d2 >= reach2[same]) continue;
+        nr[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
+        if (lw) wr |= k1 < k;
+    }
+    *wrap = wr;
+    return nn;
+}
+
+/* The pairs of strip s from the neighbour list. plain: as for vertex_forces. */
+static inline __attribute__((always_inline)) void strip_list_walk(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy,
+                                                                  int strip, int tid, int what, int plain)
 {
     struct ContactWork *wk = &c->work[tid];
     const double reach = params_reach(P), h = P->h, reach2[2] = { reach * reach, h * h };
@@ -237,22 +258,25 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *P, do
     if (!st->n) return;   /* (it may have no buffer) */
     int64_t walked = 0;   /* (summed here: the threads' work spaces may share cache lines) */
     for (const int *q = st->rec, *end = q + st->n; q < end; ) {
-        int i = q[0], nl = rec_count(q[1]), lw = q[1] & REC_WRAP, p = e->pid[i], s0 = e->start[p], n0 = e->count[p], nn = 0, wrap = 0;
-        double px = e->x[i], py = e->y[i];
-        q += 2;
-        for (int a = 0; a < nl; a++, q++) {
-            int k = q[0], k1 = rec_next(e, k, lw), same = (unsigned)(k - s0) < (unsigned)n0;
-            double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
-            if (d2 >= reach2[same]) continue;
-            PH_RESERVE(wk->near, wk->near_cap, nn + 1);
-            wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
-            wrap |= k1 < k;
-        }
+        int i = q[0], nl = rec_count(q[1]), lw = q[1] & REC_WRAP, p = e->pid[i], wrap;
+        PH_RESERVE(wk->near, wk->near_cap, nl);
+        int nn = lw ? list_near(e, e->x[i], e->y[i], q + 2, nl, e->start[p], e->count[p], reach2, wk->near, 1, &wrap)
+                    : list_near(e, e->x[i], e->y[i], q + 2, nl, e->start[p], e->count[p], reach2, wk->near, 0, &wrap);
+        q += 2 + nl;
         walked += nl;
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
-        else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[p], nn, wrap);
+        else vertex_forces(c, e, P, efx, efy, tid, 0, i, plain ? 0 : e->rigid[p], nn, wrap, plain);
     }
     if (what == WANT_FORCES) wk->walked += walked;
+}
+
+static void strip_forces_list(Contact *c, const Ensemble *e, const Params *Pin, double *efx, double *efy,
+                              int strip, int tid, int what)
+{
+    const Params Pv = *Pin, *P = &Pv;   /* (a copy of its own, which no force stored can change: the
+                                         * pair law keeps its constants in registers) */
+    if (what == WANT_FORCES && c->walk_plain) strip_list_walk(c, e, P, efx, efy, strip, tid, what, 1);
+    else strip_list_walk(c, e, P, efx, efy, strip, tid, what, 0);
 }
 
 static void run_strip(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy, int s, int tid,
@@ -285,6 +309,8 @@ static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *e
         c->done_cap = nstrips;
     }
     const int64_t walk = ++c->walks;
+    c->walk_plain = !c->keep_records && !e->type_kh && !e->type_mu;
+    for (int p = 0; p < e->np && c->walk_plain; p++) c->walk_plain = !e->rigid[p];
     #pragma omp parallel
     {
         int tid = 0;
@@ -376,7 +402,7 @@ double contact_energy(Contact *c, const Ensemble *e, const Params *P, double lma
             for (int m = m0, p = lo; m < m1; m++) {
                 while (m >= first[p + 1]) p++;
                 int i = e->start[p] + (m - first[p]), wrap, nn = grid_near(c, e, P, i, tid, WANT_ENERGY, -1, NULL, &sc, &wrap);
-                u[m - m0] = vertex_forces(c, e, P, NULL, NULL, tid, 1, i, e->rigid[p], nn, wrap);
+                u[m - m0] = vertex_forces(c, e, P, NULL, NULL, tid, 1, i, e->rigid[p], nn, wrap, 0);
             }
             #pragma omp ordered
             for (int m = m0; m < m1; m++) total += u[m - m0];

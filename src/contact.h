@@ -68,6 +68,7 @@ typedef struct Contact {
     struct ContactWork *work; /* per thread: work lists, pair records */
     int nthreads;
     int keep_records;         /* keep the pairs of the next evaluation (contact_keep_records) */
+    int walk_plain;           /* this walk: no rigid polygon, no pairs kept, no types' matrix (vertex_forces' plain) */
     double *u;                /* pair energy owned by each vertex (allocated when requested) */
     struct ContactStrip *strip;   /* the list's strips (see above) */
     int *strip_id;                /* their real strip numbers (grid.h: the table of the build's grid) */

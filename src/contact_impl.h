@@ -139,9 +139,6 @@ DEFINE_SLOT_SORT(near_sort, Near, SLOT_OF_NEAR)
 enum { REC_WRAP = 1 << 30 };
 static inline int rec_count(int n) { return n & ~REC_WRAP; }
 
-/* The far end of an edge k of a record with the wrap flag `wrap` (the polygons of e). */
-static inline int rec_next(const Ensemble *e, int k, int wrap) { return wrap ? ens_next(e, k) : k + 1; }
-
 /* The cell of the build's walk grid that holds (x, y), clamped like grid_cell: its key, column
  * and row. */
 static inline int64_t list_cell(const Contact *c, double x, double y, int *col, int *row)

@@ -553,7 +553,7 @@ static void map_slots(struct ContactSnap *sn)
  * vertices and the entries of vanished edges, then the new records of its dirty vertices
  * (new_records, from the nsel candidates). A kept edge belongs to an unchanged polygon, whose
  * slots keep their order and offsets: its far end is still k + 1 unless it was the last edge (a
- * wrap flag that outlives its edge only costs the lookups of rec_next). */
+ * wrap flag that outlives its edge only costs the lookups of the far ends in the walk). */
 static void renew_strips(Contact *c, const Ensemble *e, const Params *P, int nsel)
 {
     struct ContactSnap *sn = c->snap;

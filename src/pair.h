@@ -77,8 +77,18 @@ static inline int pair_in_reach(const Params *P, double dist) { return dist < pa
  * own polygon), (nx, ny) the vector from i to that point (pair_gap, or as the projection found
  * it): the force on i in (*fx, *fy) and, if u, the pair energy in *u. Returns 0 if they do not
  * interact (beyond the reach, self-contact exclusion). */
+static inline int pair_force_typed(const Ensemble *e, const Params *P, int i, int k, int k1, double w, int same,
+                                   double nx, double ny, double *fx, double *fy, double *u, int typed);
 static inline int pair_force(const Ensemble *e, const Params *P, int i, int k, int k1, double w, int same,
                              double nx, double ny, double *fx, double *fy, double *u)
+{
+    return pair_force_typed(e, P, i, k, k1, w, same, nx, ny, fx, fy, u, 1);
+}
+
+/* pair_force, with typed = 0 (a constant where it is inlined) only where the ensemble has no
+ * matrices of cell types (e->type_kh and type_mu NULL): P->kh and P->mu then, not looked up. */
+static inline int pair_force_typed(const Ensemble *e, const Params *P, int i, int k, int k1, double w, int same,
+                                   double nx, double ny, double *fx, double *fy, double *u, int typed)
 {
     double dist = sqrt(nx * nx + ny * ny);
     if (!pair_in_reach(P, dist)) return 0;
@@ -93,11 +103,11 @@ static inline int pair_force(const Ensemble *e, const Params *P, int i, int k, i
      * (eqs. 25-28), all from the velocity of the closest point relative to P */
     double vrx = (1 - w) * e->vx[k] + w * e->vx[k1] - e->vx[i];
     double vry = (1 - w) * e->vy[k] + w * e->vy[k1] - e->vy[i];
-    double kh = same ? 0 : pair_kh(e, P, i, k);
+    double kh = same ? 0 : typed ? pair_kh(e, P, i, k) : P->kh;
     double vn = vrx * nx + vry * ny, fn = pair_du_kh(P, kh, s, same) + P->cc * vn;
     *fx = fn * nx;
     *fy = fn * ny;
-    double mu = same ? 0 : pair_mu(e, P, i, k);
+    double mu = same ? 0 : typed ? pair_mu(e, P, i, k) : P->mu;
     if (mu > 0) {
         double tx = vrx - vn * nx, ty = vry - vn * ny, vt = sqrt(tx * tx + ty * ty);
         if (vt > 0) { *fx += mu * fabs(fn) * tx / vt; *fy += mu * fabs(fn) * ty / vt; }
