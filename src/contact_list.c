@@ -315,18 +315,6 @@ static void clear_marks(struct ContactSnap *sn)
     sn->marked_n = 0;
 }
 
-/* The bounding box of polygon p's vertices. */
-static void polygon_box(const Ensemble *e, int p, double *xmin, double *ymin, double *xmax, double *ymax)
-{
-    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
-    for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-        double x = e->x[i], y = e->y[i];
-        x0 = x < x0 ? x : x0; x1 = x > x1 ? x : x1;
-        y0 = y < y0 ? y : y0; y1 = y > y1 ? y : y1;
-    }
-    *xmin = x0; *ymin = y0; *xmax = x1; *ymax = y1;
-}
-
 /* Marks the cells within r of the bounding box of polygon p (level 3: their vertices get new
  * records), the cells next to them (2: the candidate edges' midpoints lie there) and the cells
  * next to those (1: the candidate edges' first ends lie there, an edge being shorter than a cell).
@@ -335,7 +323,7 @@ static int64_t mark_around(Contact *c, const Ensemble *e, int p, double r)
 {
     struct ContactSnap *sn = c->snap;
     double xmin, ymin, xmax, ymax;
-    polygon_box(e, p, &xmin, &ymin, &xmax, &ymax);
+    ensemble_polygon_box(e, p, &xmin, &ymin, &xmax, &ymax);
     int r0, r1, c0, c1;
     list_cell(c, xmin - r, ymin - r, &c0, &r0);
     list_cell(c, xmax + r, ymax + r, &c1, &r1);
@@ -440,7 +428,7 @@ static int coarse_marked(const Contact *c, const Ensemble *e, int p)
 {
     const struct ContactSnap *sn = c->snap;
     double xmin, ymin, xmax, ymax;
-    polygon_box(e, p, &xmin, &ymin, &xmax, &ymax);
+    ensemble_polygon_box(e, p, &xmin, &ymin, &xmax, &ymax);
     int c0, r0, c1, r1;
     list_cell(c, xmin, ymin, &c0, &r0);
     list_cell(c, xmax, ymax, &c1, &r1);

@@ -123,6 +123,17 @@ int ensemble_vertex_count(const Ensemble *e)
     return n;
 }
 
+void ensemble_polygon_box(const Ensemble *e, int p, double *xmin, double *ymin, double *xmax, double *ymax)
+{
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+        double x = e->x[i], y = e->y[i];
+        x0 = x < x0 ? x : x0; x1 = x > x1 ? x : x1;
+        y0 = y < y0 ? y : y0; y1 = y > y1 ? y : y1;
+    }
+    *xmin = x0; *ymin = y0; *xmax = x1; *ymax = y1;
+}
+
 static int crosses(const Ensemble *e, int a, int b, int c, int d)
 {
     return geom_segments_cross((Vec2){ e->x[a], e->y[a] }, (Vec2){ e->x[b], e->y[b] },
@@ -139,20 +150,18 @@ static int cmp_sweep(const void *a, const void *b)
     return u->lo != v->lo ? (u->lo > v->lo) - (u->lo < v->lo) : (u->m > v->m) - (u->m < v->m);
 }
 
-/* Whether the n-gon at slots s .. s + n - 1 (finite coordinates) crosses itself: the first pair of
+/* Whether polygon p (n vertices from slot s, finite coordinates) crosses itself: the first pair of
  * non-adjacent edges (i, j), i < j, that crosses in the order of all pairs (the edges numbered
  * from s), as a loop over every pair would find it, in *ei, *ej. A sweep along the polygon's
  * longer side: the edges sorted by their low end there, each tested against those that start
  * before it ends (geom_segments_cross rejects the rest), so a polygon of n vertices costs
  * O(n log n) plus the pairs that overlap on that axis, not n^2 / 2: a 100,000-gon is checked in
  * milliseconds. buf: room for n edges. */
-static int self_crossing(const Ensemble *e, int s, int n, SweepEdge *buf, int *ei, int *ej)
+static int self_crossing(const Ensemble *e, int p, SweepEdge *buf, int *ei, int *ej)
 {
-    double x0 = e->x[s], x1 = x0, y0 = e->y[s], y1 = y0;
-    for (int i = s; i < s + n; i++) {
-        x0 = fmin(x0, e->x[i]); x1 = fmax(x1, e->x[i]);
-        y0 = fmin(y0, e->y[i]); y1 = fmax(y1, e->y[i]);
-    }
+    const int s = e->start[p], n = e->count[p];
+    double x0, y0, x1, y1;
+    ensemble_polygon_box(e, p, &x0, &y0, &x1, &y1);
     const double *c = x1 - x0 >= y1 - y0 ? e->x : e->y;
     for (int m = 0; m < n; m++) {
         int a = s + m, b = m + 1 < n ? a + 1 : s;
@@ -197,7 +206,7 @@ int ensemble_validate(const Ensemble *e, char *msg, size_t len)
         }
         double a = geom_area(e->x + s, e->y + s, n);
         if (!(a > 0)) { snprintf(msg, len, "polygon %d (id %lld) has area %g (not counter-clockwise)", p, (long long)e->id[p], a); break; }
-        if (self_crossing(e, s, n, buf, &i, &j)) {
+        if (self_crossing(e, p, buf, &i, &j)) {
             snprintf(msg, len, "polygon %d (id %lld) intersects itself (edges at slots %d and %d)", p, (long long)e->id[p], i, j);
             break;
         }

@@ -164,4 +164,7 @@ int ensemble_validate(const Ensemble *e, char *msg, size_t len);
 /* Total number of vertices in polygons (excludes gaps). */
 int ensemble_vertex_count(const Ensemble *e);
 
+/* The bounding box of polygon p's vertices. */
+void ensemble_polygon_box(const Ensemble *e, int p, double *xmin, double *ymin, double *xmax, double *ymax);
+
 #endif

@@ -76,17 +76,9 @@ static inline int pair_in_reach(const Params *P, double dist) { return dist < pa
 /* The interaction of vertex i with the point (1 - w) r_k + w r_k1 of edge k -> k1 (same: of its
  * own polygon), (nx, ny) the vector from i to that point (pair_gap, or as the projection found
  * it): the force on i in (*fx, *fy) and, if u, the pair energy in *u. Returns 0 if they do not
- * interact (beyond the reach, self-contact exclusion). */
-static inline int pair_force_typed(const Ensemble *e, const Params *P, int i, int k, int k1, double w, int same,
-                                   double nx, double ny, double *fx, double *fy, double *u, int typed);
-static inline int pair_force(const Ensemble *e, const Params *P, int i, int k, int k1, double w, int same,
-                             double nx, double ny, double *fx, double *fy, double *u)
-{
-    return pair_force_typed(e, P, i, k, k1, w, same, nx, ny, fx, fy, u, 1);
-}
-
-/* pair_force, with typed = 0 (a constant where it is inlined) only where the ensemble has no
- * matrices of cell types (e->type_kh and type_mu NULL): P->kh and P->mu then, not looked up. */
+ * interact (beyond the reach, self-contact exclusion). typed = 0 (a constant where it is inlined)
+ * only where the ensemble has no matrices of cell types (e->type_kh and type_mu NULL): P->kh and
+ * P->mu then, not looked up. */
 static inline int pair_force_typed(const Ensemble *e, const Params *P, int i, int k, int k1, double w, int same,
                                    double nx, double ny, double *fx, double *fy, double *u, int typed)
 {
@@ -114,6 +106,13 @@ static inline int pair_force_typed(const Ensemble *e, const Params *P, int i, in
     }
     if (u) *u = pair_u_kh(P, kh, s, same);
     return 1;
+}
+
+/* pair_force_typed for any ensemble */
+static inline int pair_force(const Ensemble *e, const Params *P, int i, int k, int k1, double w, int same,
+                             double nx, double ny, double *fx, double *fy, double *u)
+{
+    return pair_force_typed(e, P, i, k, k1, w, same, nx, ny, fx, fy, u, 1);
 }
 
 /* The model's definition, pair by pair, for tests: evaluates the pair (vertex i, the closer of
