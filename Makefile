@@ -62,16 +62,16 @@ $(B)/run_tests: $(SRC:src/%.c=$(B)/%.o) $(TESTS:tests/%.c=$(B)/%.o) $(B)/run_tes
 
 # the programs and runner at their usual names; a build with a time step far too large, for the
 # blow-up test, and one with noise, activity and random division and death, for reproducibility
-SUB = $(MAKE) --no-print-directory
+# (sub-makes named by $(MAKE) itself, so that they share the jobs of make -j)
 polyhoop: build/polyhoop
 	@cp $< $@.tmp && mv -f $@.tmp $@
 tests/run_tests: build/run_tests
 	@cp $< $@.tmp && mv -f $@.tmp $@
 tests/polyhoop_unstable: FORCE
-	@$(SUB) B=build/unstable PARAMS=tests/params_unstable.h build/unstable/polyhoop
+	@$(MAKE) --no-print-directory B=build/unstable PARAMS=tests/params_unstable.h build/unstable/polyhoop
 	@cmp -s build/unstable/polyhoop $@ || { cp build/unstable/polyhoop $@.tmp && mv -f $@.tmp $@; }
 tests/polyhoop_noise: FORCE
-	@$(SUB) B=build/noise PARAMS=tests/params_noise.h build/noise/polyhoop
+	@$(MAKE) --no-print-directory B=build/noise PARAMS=tests/params_noise.h build/noise/polyhoop
 	@cmp -s build/noise/polyhoop $@ || { cp build/noise/polyhoop $@.tmp && mv -f $@.tmp $@; }
 
 run: polyhoop
@@ -102,11 +102,11 @@ bench:
 #   make check                       all tests (FILTER=name: only those whose name contains it)
 #   make check CHECK_SKIP="a b"      all but tests a and b
 check:
-	@$(SUB) B=build-check OPT='$(CHECK_OPT)' build-check/polyhoop build-check/run_tests
-	@$(SUB) B=build-check/unstable OPT='$(CHECK_OPT)' PARAMS=tests/params_unstable.h build-check/unstable/polyhoop
-	@$(SUB) B=build-check/noise OPT='$(CHECK_OPT)' PARAMS=tests/params_noise.h build-check/noise/polyhoop
-	@$(SUB) B=build-check/emulsion OPT='$(CHECK_OPT)' PARAMS=params/emulsion.h build-check/emulsion/polyhoop
-	@$(SUB) B=build-check/hourglass OPT='$(CHECK_OPT)' PARAMS=params/hourglass.h build-check/hourglass/polyhoop
+	@$(MAKE) --no-print-directory B=build-check OPT='$(CHECK_OPT)' build-check/polyhoop build-check/run_tests
+	@$(MAKE) --no-print-directory B=build-check/unstable OPT='$(CHECK_OPT)' PARAMS=tests/params_unstable.h build-check/unstable/polyhoop
+	@$(MAKE) --no-print-directory B=build-check/noise OPT='$(CHECK_OPT)' PARAMS=tests/params_noise.h build-check/noise/polyhoop
+	@$(MAKE) --no-print-directory B=build-check/emulsion OPT='$(CHECK_OPT)' PARAMS=params/emulsion.h build-check/emulsion/polyhoop
+	@$(MAKE) --no-print-directory B=build-check/hourglass OPT='$(CHECK_OPT)' PARAMS=params/hourglass.h build-check/hourglass/polyhoop
 	@CHECK_SKIP='$(CHECK_SKIP)' FILTER='$(FILTER)' scripts/check.sh
 
 # a short default run and its restart under valgrind's memcheck (scripts/valgrind_check.sh)
