@@ -374,12 +374,15 @@ int sim_check_overlaps(Sim *s, const char *file, const int *line, int strict)
         return -1;
     }
     /* (what overlapping hoops do: the repulsion acts within h of an edge, so with kr = 0 nothing
-     * separates them) */
+     * separates them; a checkpoint's are most likely the run's own, made where a vertex passed
+     * through an edge: docs/model.md 4, untwisting) */
     char fate[160] = "";
-    if (share > 0 && s->P.kr <= 0) snprintf(fate, sizeof fate, "; with kr = 0 there is no repulsion: nothing pushes them apart");
-    else if (share > 0 && line) snprintf(fate, sizeof fate, "; they will push apart violently");
-    else if (share > 0)   /* (a checkpoint: most likely the run's own; the speed at which a vertex passes an edge: docs/model.md 4, untwisting) */
-        snprintf(fate, sizeof fate, "; runs make overlaps where a vertex meets another hoop's edge faster than sqrt(kr) h = %.3g", sqrt(s->P.kr) * s->P.h);
+    if (share > 0) {
+        if (s->P.kr <= 0) snprintf(fate, sizeof fate, "; with kr = 0 there is no repulsion: nothing pushes them apart");
+        else if (line) snprintf(fate, sizeof fate, "; they will push apart violently");
+        else snprintf(fate, sizeof fate, "; runs make overlaps where a vertex meets another hoop's edge faster than sqrt(kr) h = %.3g",
+                      sqrt(s->P.kr) * s->P.h);
+    }
     fprintf(stderr, "polyhoop: %s: warning: %s%s%s (--strict-input rejects this)\n", TEXT_ESC(file), what, more, fate);
     return 0;
 }
