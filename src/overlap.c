@@ -12,6 +12,8 @@
 #include "overlap.h"
 #include "geometry.h"
 #include "grid.h"
+#include "status.h"
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -140,32 +142,49 @@ static long find_nested(const Ensemble *e, const Grid *g, double lmax, OverlapPa
 /* A copy of e with every edge longer than lmax cut into equal pieces no longer than lmax, as
  * remodeling will cut it: the points added lie on the edges, so nothing that meets, crosses or
  * nests changes, but the grid's cells stay small (one long wall would otherwise make a single
- * cell of everything). Returns the longest edge of the copy. */
+ * cell of everything). Only what the check reads is copied (positions, polygons, their phase
+ * and rigidity): 20 bytes a vertex, not the 60 of a full ensemble, which a restart of a large
+ * run (whose fresh cuts are longer than lmax) held beside its own state. Returns the longest
+ * edge of the copy. */
 static double refine(const Ensemble *e, double lmax, Ensemble *r)
 {
-    double *x = NULL, *y = NULL, longest = 0;
-    size_t cap = 0;
-    for (int p = 0; p < e->np; p++) {
-        size_t n = 0;
+    double longest = 0;
+    int64_t nv = 0;
+    for (int p = 0; p < e->np; p++)
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
             int j = ens_next(e, i);
             double l = hypot(e->x[j] - e->x[i], e->y[j] - e->y[i]);
-            size_t k = l > lmax ? (size_t)ceil(l / lmax) : 1;
-            if (n + k > cap) {
-                cap = 2 * (n + k);
-                x = ph_realloc(x, cap * sizeof *x);
-                y = ph_realloc(y, cap * sizeof *y);
-            }
-            for (size_t m = 0; m < k; m++, n++) {
-                x[n] = e->x[i] + (e->x[j] - e->x[i]) * (double)m / (double)k;
-                y[n] = e->y[i] + (e->y[j] - e->y[i]) * (double)m / (double)k;
+            nv += l > lmax ? (int64_t)ceil(l / lmax) : 1;
+        }
+    if (nv > INT_MAX) status_exit(PH_EXIT_MEMORY, "out of memory (the overlap check's copy of the polygons, their long edges cut, "
+                                  "would have %lld vertices)", (long long)nv);
+    r->x = ph_realloc(NULL, (size_t)nv * sizeof *r->x);
+    r->y = ph_realloc(NULL, (size_t)nv * sizeof *r->y);
+    r->pid = ph_realloc(NULL, (size_t)nv * sizeof *r->pid);
+    r->start = ph_realloc(NULL, ((size_t)e->np + 1) * sizeof *r->start);
+    r->count = ph_realloc(NULL, ((size_t)e->np + 1) * sizeof *r->count);
+    r->phase = ph_realloc(NULL, ((size_t)e->np + 1) * sizeof *r->phase);
+    r->rigid = ph_realloc(NULL, ((size_t)e->np + 1) * sizeof *r->rigid);
+    int n = 0;
+    for (int p = 0; p < e->np; p++) {
+        r->start[p] = n;
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+            int j = ens_next(e, i);
+            double l = hypot(e->x[j] - e->x[i], e->y[j] - e->y[i]);
+            int k = l > lmax ? (int)ceil(l / lmax) : 1;
+            for (int m = 0; m < k; m++, n++) {
+                r->x[n] = e->x[i] + (e->x[j] - e->x[i]) * (double)m / (double)k;
+                r->y[n] = e->y[i] + (e->y[j] - e->y[i]) * (double)m / (double)k;
+                r->pid[n] = p;
             }
             longest = fmax(longest, l / (double)k);
         }
-        ensemble_add_polygon(r, (int)n, x, y, e->phase[p], e->rigid[p]);
+        r->count[p] = n - r->start[p];
+        r->phase[p] = (signed char)(e->phase[p] >= 0 ? 1 : -1);
+        r->rigid[p] = (unsigned char)(e->rigid[p] != 0);
     }
-    free(x);
-    free(y);
+    r->np = r->np_cap = e->np;
+    r->nv_used = r->nv_cap = n;
     return longest;
 }
 
