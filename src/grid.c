@@ -40,24 +40,34 @@ typedef struct Order {
     int n;                 /* the items */
 } Order;
 
-/* The key of the item with payload pay; for an edge's item also its midpoint and half length. */
-static inline int64_t order_key(const Order *o, const Grid *g, int pay, double *mx, double *my, double *r)
+/* The key of the item with payload pay, its cell's column and row in *ix, *iy; for an edge's
+ * item also its midpoint and half length. */
+static inline int64_t order_key(const Order *o, const Grid *g, int pay, double *mx, double *my, double *r, int *ix, int *iy)
 {
     const Ensemble *e = o->e;
-    int ix, iy;
-    if (!o->edges) return grid_cell(&o->cells, e->x[pay], e->y[pay], &ix, &iy);
+    if (!o->edges) return grid_cell(&o->cells, e->x[pay], e->y[pay], ix, iy);
     int i = g->pieces ? g->item[pay] : pay, j = ens_next(e, i);
     int pieces = g->pieces ? grid_pieces(e->x[j] - e->x[i], e->y[j] - e->y[i], g->lpiece) : 1;
     grid_piece(e, i, j, g->pieces ? g->piece[pay] : 0, pieces, mx, my, r);
-    return grid_cell(&o->cells, *mx, *my, &ix, &iy);
+    return grid_cell(&o->cells, *mx, *my, ix, iy);
 }
 
-/* The payload of item j of polygon p, and its key. */
-static inline int64_t item_key(const Order *o, const Grid *g, int p, int j, int *pay)
+/* The payload of item j of polygon p, and its strip (GRID_STRIP rows of o->cells): the row of
+ * order_key's cell from the y coordinates alone, so the same as its key over GRID_STRIP nx. */
+static inline int item_strip(const Order *o, const Grid *g, int p, int j, int *pay)
 {
-    double mx, my, r;
-    *pay = o->edges && g->pieces ? o->first[p] + j : o->e->start[p] + j;
-    return order_key(o, g, *pay, &mx, &my, &r);
+    const Ensemble *e = o->e;
+    double y;
+    if (!o->edges) y = e->y[*pay = e->start[p] + j];
+    else {
+        *pay = g->pieces ? o->first[p] + j : e->start[p] + j;
+        int i = g->pieces ? g->item[*pay] : *pay, k = i + 1 == e->start[p] + e->count[p] ? e->start[p] : i + 1;
+        int n = g->pieces ? grid_pieces(e->x[k] - e->x[i], e->y[k] - e->y[i], g->lpiece) : 1;
+        y = n == 1 ? 0.5 * (e->y[i] + e->y[k]) : e->y[i] + (g->piece[*pay] + 0.5) / n * (e->y[k] - e->y[i]);   /* (grid_piece's my) */
+    }
+    double fy = (y - o->cells.y0) * o->cells.inv;   /* (grid_cell's row) */
+    int cy = fy < 0 ? 0 : fy >= o->cells.ny ? o->cells.ny - 1 : (int)fy;
+    return cy / GRID_STRIP;
 }
 
 /* A key (below 2^32) with its payload and, for an edge's item, its packed midpoint. */
@@ -102,7 +112,6 @@ static void polygon_range(const Order *o, int np, int t, int nt, int *p0, int *p
 static int by_strip(Grid *g, const Order *o, int *out, int stride, int all)
 {
     const Ensemble *e = o->e;
-    const int64_t per = (int64_t)GRID_STRIP * o->cells.nx;
     const int ns = (int)(((int64_t)o->cells.ny + GRID_STRIP - 1) / GRID_STRIP), n = o->n;
     PH_RESERVE(g->bat, g->bat_cap, (size_t)(all || ns <= n / 16 + 4096 ? ns : n) + 1);
     PH_RESERVE(g->bid, g->bid_cap, (size_t)(all || ns <= n / 16 + 4096 ? ns : n) + 1);
@@ -120,7 +129,7 @@ static int by_strip(Grid *g, const Order *o, int *out, int stride, int all)
             polygon_range(o, e->np, t, nt, &p0, &p1);
             memset(cnt, 0, (size_t)(ns + 1) * sizeof *cnt);
             for (int p = p0; p < p1; p++)
-                for (int j = 0; j < o->first[p + 1] - o->first[p]; j++) cnt[item_key(o, g, p, j, &pay) / per]++;
+                for (int j = 0; j < o->first[p + 1] - o->first[p]; j++) cnt[item_strip(o, g, p, j, &pay)]++;
             #pragma omp barrier
             #pragma omp single
             {   /* strip s gets thread 0's items, then thread 1's, ... */
@@ -138,8 +147,8 @@ static int by_strip(Grid *g, const Order *o, int *out, int stride, int all)
             }
             for (int p = p0; p < p1; p++)
                 for (int j = 0; j < o->first[p + 1] - o->first[p]; j++) {
-                    int64_t key = item_key(o, g, p, j, &pay);
-                    out[(size_t)stride * (size_t)cnt[key / per]++] = pay;
+                    int strip = item_strip(o, g, p, j, &pay);
+                    out[(size_t)stride * (size_t)cnt[strip]++] = pay;
                 }
         }
         return ns;
@@ -149,7 +158,7 @@ static int by_strip(Grid *g, const Order *o, int *out, int stride, int all)
     for (int p = 0, m = 0; p < e->np; p++)
         for (int j = 0; j < o->first[p + 1] - o->first[p]; j++, m++) {
             int pay;
-            a[m].key = (uint32_t)(item_key(o, g, p, j, &pay) / per);
+            a[m].key = (uint32_t)item_strip(o, g, p, j, &pay);
             a[m].pay = pay;
         }
     s = radix_sort(a, a + n, n, (uint64_t)ns);
@@ -165,9 +174,8 @@ static int by_strip(Grid *g, const Order *o, int *out, int stride, int all)
 
 /* An edge's item in gs: its midpoint (mx, my) in its cell (ix, iy) in 11 bits a coordinate and
  * its half length r in 10 bits (grid.h), and the slot of its first end. */
-static inline uint32_t pack_scan(const Grid *g, double mx, double my, double r, int64_t key)
+static inline uint32_t pack_scan(const Grid *g, double mx, double my, double r, int ix, int iy)
 {
-    int64_t iy = key / g->nx, ix = key - iy * g->nx;
     double fx = floor((mx - g->x0 - (double)ix * g->cs) / g->qxy), fy = floor((my - g->y0 - (double)iy * g->cs) / g->qxy), fr = ceil(r / g->qr);
     uint32_t ux = fx > 0 ? (fx < 2047 ? (uint32_t)fx : 2047) : 0, uy = fy > 0 ? (fy < 2047 ? (uint32_t)fy : 2047) : 0;
     uint32_t ur = fr > 0 ? (fr < 1023 ? (uint32_t)fr : 1023) : 0;
@@ -198,9 +206,9 @@ static void by_cell(Grid *g, const Order *o, int nb, int *out, int stride)
             const int64_t base = (int64_t)g->bid[u] * per;   /* (the key of the strip's first cell) */
             for (int m = 0; m < n; m++) {
                 double mx = 0, my = 0, r = 0;
-                int pay = out[(size_t)stride * (size_t)(a + m)];
-                int64_t key = order_key(o, g, pay, &mx, &my, &r);
-                buf[m] = (KeyPay){ (uint32_t)(key - base), pay, o->edges ? pack_scan(g, mx, my, r, key) : 0 };
+                int pay = out[(size_t)stride * (size_t)(a + m)], ix, iy;
+                int64_t key = order_key(o, g, pay, &mx, &my, &r, &ix, &iy);
+                buf[m] = (KeyPay){ (uint32_t)(key - base), pay, o->edges ? pack_scan(g, mx, my, r, ix, iy) : 0 };
             }
             const KeyPay *s = radix_sort(buf, buf + most, n, (uint64_t)per);
             if (!o->edges) {
