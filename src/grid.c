@@ -57,17 +57,11 @@ static inline int64_t order_key(const Order *o, const Grid *g, int pay, double *
 static inline int item_strip(const Order *o, const Grid *g, int p, int j, int *pay)
 {
     const Ensemble *e = o->e;
-    double y;
-    if (!o->edges) y = e->y[*pay = e->start[p] + j];
-    else {
-        *pay = g->pieces ? o->first[p] + j : e->start[p] + j;
-        int i = g->pieces ? g->item[*pay] : *pay, k = i + 1 == e->start[p] + e->count[p] ? e->start[p] : i + 1;
-        int n = g->pieces ? grid_pieces(e->x[k] - e->x[i], e->y[k] - e->y[i], g->lpiece) : 1;
-        y = n == 1 ? 0.5 * (e->y[i] + e->y[k]) : e->y[i] + (g->piece[*pay] + 0.5) / n * (e->y[k] - e->y[i]);   /* (grid_piece's my) */
-    }
-    double fy = (y - o->cells.y0) * o->cells.inv;   /* (grid_cell's row) */
-    int cy = fy < 0 ? 0 : fy >= o->cells.ny ? o->cells.ny - 1 : (int)fy;
-    return cy / GRID_STRIP;
+    *pay = o->edges && g->pieces ? o->first[p] + j : e->start[p] + j;
+    if (!o->edges) return grid_row(&o->cells, e->y[*pay]) / GRID_STRIP;
+    int i = g->pieces ? g->item[*pay] : *pay, k = ens_next(e, i);
+    int n = g->pieces ? grid_pieces(e->x[k] - e->x[i], e->y[k] - e->y[i], g->lpiece) : 1;
+    return grid_row(&o->cells, grid_piece_mid(e->y[i], e->y[k], g->pieces ? g->piece[*pay] : 0, n)) / GRID_STRIP;
 }
 
 /* A key (below 2^32) with its payload and, for an edge's item, its packed midpoint. */

@@ -115,13 +115,26 @@ static inline int grid_pieces(double ex, double ey, double lpiece)
     return n < 1e9 ? (int)n : 1000000000;
 }
 
+/* One coordinate of the midpoint of piece q of n of the edge from coordinate a to b. */
+static inline double grid_piece_mid(double a, double b, int q, int n)
+{
+    return n == 1 ? 0.5 * (a + b) : a + (q + 0.5) / n * (b - a);
+}
+
 /* The midpoint and half length of piece q of n of the edge i -> j. */
 static inline void grid_piece(const Ensemble *e, int i, int j, int q, int n, double *mx, double *my, double *r)
 {
-    double ex = e->x[j] - e->x[i], ey = e->y[j] - e->y[i], t = (q + 0.5) / n;
-    *mx = n == 1 ? 0.5 * (e->x[i] + e->x[j]) : e->x[i] + t * ex;
-    *my = n == 1 ? 0.5 * (e->y[i] + e->y[j]) : e->y[i] + t * ey;
+    double ex = e->x[j] - e->x[i], ey = e->y[j] - e->y[i];
+    *mx = grid_piece_mid(e->x[i], e->x[j], q, n);
+    *my = grid_piece_mid(e->y[i], e->y[j], q, n);
     *r = 0.5 * sqrt(ex * ex + ey * ey) / n;
+}
+
+/* The row of the search cells that holds height y (clamped as grid_cell). */
+static inline int grid_row(const Grid *g, double y)
+{
+    double fy = (y - g->y0) * g->inv;
+    return fy < 0 ? 0 : fy >= g->ny ? g->ny - 1 : (int)fy;
 }
 
 /* The search cell (*ix, *iy) of point (x, y) and its key: always computed by this one
@@ -129,8 +142,8 @@ static inline void grid_piece(const Ensemble *e, int i, int j, int q, int n, dou
  * edges). */
 static inline int64_t grid_cell(const Grid *g, double x, double y, int *ix, int *iy)
 {
-    double fx = (x - g->x0) * g->inv, fy = (y - g->y0) * g->inv;
-    int cx = fx < 0 ? 0 : fx >= g->nx ? g->nx - 1 : (int)fx, cy = fy < 0 ? 0 : fy >= g->ny ? g->ny - 1 : (int)fy;
+    double fx = (x - g->x0) * g->inv;
+    int cx = fx < 0 ? 0 : fx >= g->nx ? g->nx - 1 : (int)fx, cy = grid_row(g, y);
     *ix = cx; *iy = cy;
     return (int64_t)cy * g->nx + cx;
 }

@@ -144,18 +144,11 @@ static long find_nested(const Ensemble *e, const Grid *g, double lmax, OverlapPa
  * nests changes, but the grid's cells stay small (one long wall would otherwise make a single
  * cell of everything). Only what the check reads is copied (positions, polygons, their phase
  * and rigidity): 20 bytes a vertex, not the 60 of a full ensemble, which a restart of a large
- * run (whose fresh cuts are longer than lmax) held beside its own state. Returns the longest
- * edge of the copy. */
-static double refine(const Ensemble *e, double lmax, Ensemble *r)
+ * run (whose fresh cuts are longer than lmax) held beside its own state. nv: the copy's vertices.
+ * Returns the longest edge of the copy. */
+static double refine(const Ensemble *e, double lmax, int64_t nv, Ensemble *r)
 {
     double longest = 0;
-    int64_t nv = 0;
-    for (int p = 0; p < e->np; p++)
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-            int j = ens_next(e, i);
-            double l = hypot(e->x[j] - e->x[i], e->y[j] - e->y[i]);
-            nv += l > lmax ? (int64_t)ceil(l / lmax) : 1;
-        }
     if (nv > INT_MAX) status_exit(PH_EXIT_MEMORY, "out of memory (the overlap check's copy of the polygons, their long edges cut, "
                                   "would have %lld vertices)", (long long)nv);
     r->x = ph_realloc(NULL, (size_t)nv * sizeof *r->x);
@@ -191,16 +184,19 @@ static double refine(const Ensemble *e, double lmax, Ensemble *r)
 long overlap_find(const Ensemble *e, double lmax, double h, OverlapPair *first)
 {
     double longest = 0;
+    int64_t nv = 0;   /* (the vertices of the refined copy) */
     for (int p = 0; p < e->np; p++)
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
             int j = ens_next(e, i);
-            longest = fmax(longest, hypot(e->x[j] - e->x[i], e->y[j] - e->y[i]));
+            double l = hypot(e->x[j] - e->x[i], e->y[j] - e->y[i]);
+            longest = fmax(longest, l);
+            nv += l > lmax ? (int64_t)ceil(l / lmax) : 1;
         }
     Ensemble fine;
     const Ensemble *use = e;
     if (longest > lmax) {
         ensemble_init(&fine, e->seed);
-        longest = refine(e, lmax, &fine);
+        longest = refine(e, lmax, nv, &fine);
         use = &fine;
     }
     Grid g;
