@@ -203,6 +203,13 @@ static inline int grid_rows(const Grid *g, int ix, int iy, int *hint, GridRows *
 int grid_scan(const Grid *g, int jb, int je, int i, int iprev, float px, float py,
               int s0, int n0, double h, double reach, int *restrict cand, int nc);
 
+/* grid_scan over the n cells [jb[c], je[c]) of a stencil, the vertex at (ox - cx[c], oy - cy[c])
+ * from cell c's corner (those differences rounded to single precision, as grid_scan's px, py):
+ * one call for all of them. */
+int grid_scan_cells(const Grid *g, int n, const int *jb, const int *je, const double *cx, const double *cy,
+                    double ox, double oy, int i, int iprev, int s0, int n0, double h, double reach,
+                    int *restrict cand, int nc);
+
 /* Frees the sort's work space (counts per strip, and with pieces 8 bytes per item) and, with all,
  * the rest of the grid. Only for large ensembles (65,536 vertices on): for small ones,
  * allocating it anew and malloc_trim cost more than the memory is worth (the foam ran 25 %
