@@ -294,6 +294,30 @@ static void wait_strip(const Contact *c, int s, int64_t walk)
         if (k >= 1000) sched_yield();
 }
 
+/* This thread's part of each_strip's walk number `walk`. */
+static void strips_band(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy,
+                        int nstrips, int from_list, int what, double skin, int64_t walk)
+{
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#endif
+    int s0, s1;   /* this thread's strips: those of its band (bands.h) */
+    if (from_list) bands_strips(e, c->list_y0, GRID_STRIP * c->list_cs, c->strip_id, nstrips, &s0, &s1);
+    else bands_strips(e, c->grid.y0, GRID_STRIP * c->grid.wcs, c->grid.strip_id, nstrips, &s0, &s1);
+    int last = -1;   /* (the band's last even strip) */
+    for (int s = s0 + (s0 & 1); s < s1; s += 2) {
+        run_strip(c, e, P, efx, efy, s, tid, from_list, what, skin);
+        atomic_store_explicit(&c->done[s].walk, walk, memory_order_release);
+        if (s - 2 >= s0) run_strip(c, e, P, efx, efy, s - 1, tid, from_list, what, skin);
+        last = s;
+    }
+    if (last >= 0 && last + 1 < nstrips) {
+        if (last + 2 < nstrips) wait_strip(c, last + 2, walk);
+        run_strip(c, e, P, efx, efy, last + 1, tid, from_list, what, skin);
+    }
+}
+
 /* Evaluates strips 0 .. nstrips-1 (see contact.h), from the list or from the grid (what and skin
  * as for strip_forces). Each thread walks up its band: an even strip, then the odd one below it
  * (both its neighbours are done), so that a strip's vertices are still in cache for the next.
@@ -311,26 +335,10 @@ static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *e
     const int64_t walk = ++c->walks;
     c->walk_plain = !c->keep_records && !e->type_kh && !e->type_mu;
     for (int p = 0; p < e->np && c->walk_plain; p++) c->walk_plain = !e->rigid[p];
-    #pragma omp parallel
-    {
-        int tid = 0;
-#ifdef _OPENMP
-        tid = omp_get_thread_num();
-#endif
-        int s0, s1;   /* this thread's strips: those of its band (bands.h) */
-        if (from_list) bands_strips(e, c->list_y0, GRID_STRIP * c->list_cs, c->strip_id, nstrips, &s0, &s1);
-        else bands_strips(e, c->grid.y0, GRID_STRIP * c->grid.wcs, c->grid.strip_id, nstrips, &s0, &s1);
-        int last = -1;   /* (the band's last even strip) */
-        for (int s = s0 + (s0 & 1); s < s1; s += 2) {
-            run_strip(c, e, P, efx, efy, s, tid, from_list, what, skin);
-            atomic_store_explicit(&c->done[s].walk, walk, memory_order_release);
-            if (s - 2 >= s0) run_strip(c, e, P, efx, efy, s - 1, tid, from_list, what, skin);
-            last = s;
-        }
-        if (last >= 0 && last + 1 < nstrips) {
-            if (last + 2 < nstrips) wait_strip(c, last + 2, walk);
-            run_strip(c, e, P, efx, efy, last + 1, tid, from_list, what, skin);
-        }
+    if (bands_serial()) strips_band(c, e, P, efx, efy, nstrips, from_list, what, skin, walk);
+    else {
+        #pragma omp parallel
+        strips_band(c, e, P, efx, efy, nstrips, from_list, what, skin, walk);
     }
 }
 

@@ -98,6 +98,36 @@ void contact_take_snapshot(Contact *c, const Ensemble *e)
     memcpy(sn->edits, e->edits, (size_t)e->np * sizeof *sn->edits);
 }
 
+/* contact_moved for this thread's band of polygons: their budgets, the largest into *wmax, the
+ * polygons slower than vmax / 2 relative to the flow counted in *slow. */
+static void wander_band(Contact *c, const Ensemble *e, double dt, double vmax, double ulp, double spread, double *wmax, int *slow)
+{
+    struct ContactSnap *sn = c->snap;
+    const double *f = c->flow;
+    double wtop = *wmax;   /* (in registers: the pointers might alias the arrays) */
+    int nslow = 0;
+    int m0, m1;
+    const int *order = bands_mine(e, &m0, &m1);
+    for (int m = m0; m < m1; m++) {
+        int p = order ? order[m] : m;
+        double w2 = 0, sx = 0, sy = 0, su = 0, sv = 0;
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+            double x = e->x[i], y = e->y[i], ux = e->vx[i] - (f[0] + f[2] * x + f[3] * y), uy = e->vy[i] - (f[1] + f[4] * x + f[5] * y);
+            double u2 = ux * ux + uy * uy;
+            w2 = u2 > w2 ? u2 : w2;
+            sx += x; sy += y; su += e->vx[i]; sv += e->vy[i];
+        }
+        double n = e->count[p];
+        sn->mean[4 * p] = sx / n; sn->mean[4 * p + 1] = sy / n; sn->mean[4 * p + 2] = su / n; sn->mean[4 * p + 3] = sv / n;
+        double w = sqrt(w2) + spread;
+        c->wander[p] += c->lazy + (dt * w + 2 * ulp);
+        nslow += w < 0.5 * vmax;
+        wtop = c->wander[p] > wtop ? c->wander[p] : wtop;
+    }
+    *wmax = wtop;
+    *slow += nslow;
+}
+
 void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
 {
     if (!c->list_ok) return;
@@ -118,26 +148,10 @@ void contact_moved(Contact *c, const Ensemble *e, double dt, double vmax)
     PH_RESERVE(sn->mean, sn->mean_cap, 4 * e->np);
     double wmax = 0;
     int slow = 0;   /* polygons that moved less than half vmax relative to the flow (an exact count) */
-    #pragma omp parallel reduction(max : wmax) reduction(+ : slow)
-    {
-        int m0, m1;
-        const int *order = bands_mine(e, &m0, &m1);
-        for (int m = m0; m < m1; m++) {
-            int p = order ? order[m] : m;
-            double w2 = 0, sx = 0, sy = 0, su = 0, sv = 0;
-            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
-                double x = e->x[i], y = e->y[i], ux = e->vx[i] - (f[0] + f[2] * x + f[3] * y), uy = e->vy[i] - (f[1] + f[4] * x + f[5] * y);
-                double u2 = ux * ux + uy * uy;
-                w2 = u2 > w2 ? u2 : w2;
-                sx += x; sy += y; su += e->vx[i]; sv += e->vy[i];
-            }
-            double n = e->count[p];
-            sn->mean[4 * p] = sx / n; sn->mean[4 * p + 1] = sy / n; sn->mean[4 * p + 2] = su / n; sn->mean[4 * p + 3] = sv / n;
-            double w = sqrt(w2) + spread;
-            c->wander[p] += c->lazy + (dt * w + 2 * ulp);
-            slow += w < 0.5 * vmax;
-            wmax = c->wander[p] > wmax ? c->wander[p] : wmax;
-        }
+    if (bands_serial()) wander_band(c, e, dt, vmax, ulp, spread, &wmax, &slow);
+    else {
+        #pragma omp parallel reduction(max : wmax) reduction(+ : slow)
+        wander_band(c, e, dt, vmax, ulp, spread, &wmax, &slow);
     }
     c->wander_max = wmax;
     c->lazy = 0;

@@ -59,21 +59,27 @@ static inline double polygon_forces(Ensemble *e, const Params *P, int p, double 
  * square roots again): the same forces as forces_polygon, 25 % less time for the two passes. */
 enum { STEP_LEN = 256 };
 
+/* forces_step for this thread's band of polygons: returns its longest edge. */
+static double step_band(Ensemble *e, const Params *P)
+{
+    int m0, m1;
+    const int *order = bands_mine(e, &m0, &m1);
+    double len[STEP_LEN], lmax = 0;
+    for (int m = m0; m < m1; m++) {
+        int p = order ? order[m] : m;
+        double *l = e->count[p] <= STEP_LEN ? len : NULL;
+        lmax = fmax(lmax, polygon_geometry(e, p, l));
+        polygon_forces(e, P, p, NULL, l, 0);
+    }
+    return lmax;
+}
+
 double forces_step(Ensemble *e, const Params *P)
 {
+    if (bands_serial()) return step_band(e, P);
     double lmax = 0;
     #pragma omp parallel reduction(max : lmax)
-    {
-        int m0, m1;
-        const int *order = bands_mine(e, &m0, &m1);
-        double len[STEP_LEN];
-        for (int m = m0; m < m1; m++) {
-            int p = order ? order[m] : m;
-            double *l = e->count[p] <= STEP_LEN ? len : NULL;
-            lmax = fmax(lmax, polygon_geometry(e, p, l));
-            polygon_forces(e, P, p, NULL, l, 0);
-        }
-    }
+    lmax = fmax(lmax, step_band(e, P));
     return lmax;
 }
 
@@ -230,6 +236,14 @@ static inline double polygon_forces(Ensemble *e, const Params *P, int p, double 
     return U;
 }
 
+/* The internal forces of this thread's band of polygons. */
+static void forces_band(Ensemble *e, const Params *P)
+{
+    int m0, m1;
+    const int *order = bands_mine(e, &m0, &m1);
+    for (int m = m0; m < m1; m++) forces_polygon(e, P, order ? order[m] : m, NULL);
+}
+
 void forces_internal(Ensemble *e, const Params *P, double *energy)
 {
     if (energy) { /* serial, so that the sum is taken in polygon order */
@@ -237,10 +251,9 @@ void forces_internal(Ensemble *e, const Params *P, double *energy)
         for (int p = 0; p < e->np; p++) *energy += forces_polygon(e, P, p, NULL);
         return;
     }
-    #pragma omp parallel
-    {
-        int m0, m1;
-        const int *order = bands_mine(e, &m0, &m1);
-        for (int m = m0; m < m1; m++) forces_polygon(e, P, order ? order[m] : m, NULL);
+    if (bands_serial()) forces_band(e, P);
+    else {
+        #pragma omp parallel
+        forces_band(e, P);
     }
 }

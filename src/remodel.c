@@ -189,6 +189,24 @@ static void move_polygon(Ensemble *e, const Remodel *r, int p)
     for (int f = 0; f < ENSEMBLE_NFIELDS; f++) memmove(d[f] + to, d[f] + from, n);
 }
 
+/* Decides which polygons of this thread's band are remodeled and writes their new vertex lists
+ * to the thread's scratch: counts the changed polygons, the vertices after remodeling and the
+ * twists cut out into *changed, *nv and *twists. */
+static void remodel_band(const Ensemble *e, const Params *P, Remodel *r, int *changed, long *nv, int *twists)
+{
+    int m0, m1;
+    const int *order = bands_mine(e, &m0, &m1);
+    for (int m = m0; m < m1; m++) {
+        int p = order ? order[m] : m;
+        r->newcount[p] = -1;
+        if (needs_remodel(e, P, p)) {
+            r->newcount[p] = remodel_polygon(e, P, p, r, NULL, 0, twists);
+            ++*changed;
+        }
+        *nv += r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
+    }
+}
+
 int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
 {
     if (e->np > r->npcap) {
@@ -209,19 +227,10 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
     }
     int changed = 0, twists = 0;
     long nv = 0;   /* vertices after remodeling */
-    #pragma omp parallel reduction(+ : changed, nv, twists)
-    {
-        int m0, m1;
-        const int *order = bands_mine(e, &m0, &m1);
-        for (int m = m0; m < m1; m++) {
-            int p = order ? order[m] : m;
-            r->newcount[p] = -1;
-            if (needs_remodel(e, P, p)) {
-                r->newcount[p] = remodel_polygon(e, P, p, r, NULL, 0, &twists);
-                changed++;
-            }
-            nv += r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
-        }
+    if (bands_serial()) remodel_band(e, P, r, &changed, &nv, &twists);
+    else {
+        #pragma omp parallel reduction(+ : changed, nv, twists)
+        remodel_band(e, P, r, &changed, &nv, &twists);
     }
     /* Slots (see remodel.h): a polygon keeps its slots while its new list fits below the next
      * polygon's, pushing the polygons after it up only as far as their gaps do not absorb it;

@@ -159,6 +159,30 @@ void topology_free(TopologyWork *w)
     memset(w, 0, sizeof *w);
 }
 
+/* The areas, hazards and fates (flag) of this thread's band of polygons: those removed into
+ * *gone, those that died (also in *gone) into *dead. */
+static void hazards_band(Ensemble *e, const Params *P, unsigned char *flag, int *gone, int *dead)
+{
+    int m0, m1;
+    const int *order = bands_mine(e, &m0, &m1);
+    for (int m = m0; m < m1; m++) {
+        int p = order ? order[m] : m;
+        int s = e->start[p], n = e->count[p];
+        double A = n >= 3 ? geom_area(e->x + s, e->y + s, n) : 0;
+        e->A[p] = A;
+        flag[p] = 1;
+        if (e->rigid[p]) continue;
+        if (P->k_death > 0) {
+            double pressure = P->ka * (e->A0[p] - A);
+            e->h_death[p] += P->dt * P->k_death * (P->p_death > 0 ? exp(pressure / P->p_death) : 1);
+        }
+        if (P->k_div > 0) e->h_div[p] += P->dt * P->k_div * pow(fmax(A, 0) / P->Amax_mu, P->n_div);
+        if (n < 3 || A < P->Amin) { flag[p] = 0; ++*gone; }
+        else if (P->k_death > 0 && e->h_death[p] >= threshold(e, e->id[p], RNG_DEATH)) { flag[p] = 3; ++*gone; ++*dead; }
+        else if (n > 5 && (P->k_div > 0 ? e->h_div[p] >= threshold(e, e->id[p], RNG_DIVISION) : A > e->Amax[p])) flag[p] = 2;
+    }
+}
+
 int topology_update(Ensemble *e, const Params *P, TopologyWork *w, int *removed, int *died)
 {
     int np = e->np, gone = 0, dead = 0, divisions = 0;
@@ -169,26 +193,10 @@ int topology_update(Ensemble *e, const Params *P, TopologyWork *w, int *removed,
     unsigned char *flag = w->flag;
     /* flag: 0 remove, 1 keep, 2 divide, 3 dies. Rates (docs/model.md 5.1): each polygon sums its
      * hazard rate over the steps and the event comes when the sum passes its Exp(1) threshold */
-    #pragma omp parallel reduction(+ : gone, dead)
-    {
-        int m0, m1;
-        const int *order = bands_mine(e, &m0, &m1);
-        for (int m = m0; m < m1; m++) {
-            int p = order ? order[m] : m;
-            int s = e->start[p], n = e->count[p];
-            double A = n >= 3 ? geom_area(e->x + s, e->y + s, n) : 0;
-            e->A[p] = A;
-            flag[p] = 1;
-            if (e->rigid[p]) continue;
-            if (P->k_death > 0) {
-                double pressure = P->ka * (e->A0[p] - A);
-                e->h_death[p] += P->dt * P->k_death * (P->p_death > 0 ? exp(pressure / P->p_death) : 1);
-            }
-            if (P->k_div > 0) e->h_div[p] += P->dt * P->k_div * pow(fmax(A, 0) / P->Amax_mu, P->n_div);
-            if (n < 3 || A < P->Amin) { flag[p] = 0; gone++; }
-            else if (P->k_death > 0 && e->h_death[p] >= threshold(e, e->id[p], RNG_DEATH)) { flag[p] = 3; gone++; dead++; }
-            else if (n > 5 && (P->k_div > 0 ? e->h_div[p] >= threshold(e, e->id[p], RNG_DIVISION) : A > e->Amax[p])) flag[p] = 2;
-        }
+    if (bands_serial()) hazards_band(e, P, flag, &gone, &dead);
+    else {
+        #pragma omp parallel reduction(+ : gone, dead)
+        hazards_band(e, P, flag, &gone, &dead);
     }
     for (int p = 0; p < np; p++)
         if (flag[p] == 2) {
