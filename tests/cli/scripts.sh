@@ -268,4 +268,53 @@ test_scripts_bench_parses_summary() {
     ' "$D/csv" > "$D/why" || fail "$(cat "$D/why")"
 }
 
+
+# The bench's scenario table: each of the eleven names gives an existing parameter header and
+# arguments whose input file, if any, is one the bench makes or the repository has; an unknown
+# name and a REPEATS that is not a positive integer are refused before any build.
+test_scripts_bench_scenarios_and_refusals() {
+    n=0
+    for name in default gradient hex2500 hex10000 foam tissue3000 tissue3000_static hex400 sparse sparse_near ring; do
+        mapfile -t def < <(scripts/bench.sh --scenario "$name") || fail "no scenario $name"
+        [ -f "${def[0]}" ] || fail "$name: header '${def[0]}' is not a file"
+        for a in "${def[@]:1}"; do
+            case "$a" in
+                *.off) case "$a" in build-bench/*) grep -q "build-bench/$(basename "$a")" scripts/bench.sh || fail "$name: nothing makes $a" ;;
+                                    *) [ -f "$a" ] || fail "$name: no input $a" ;; esac ;;
+            esac
+        done
+        n=$((n + 1))
+    done
+    [ $n = 11 ] || fail "$n scenarios"
+    out=$(scripts/bench.sh 1 nosuch 2>&1) && fail "an unknown scenario was accepted"
+    printf '%s' "$out" | grep -q "no scenario 'nosuch'" || fail "unknown scenario: $out"
+    out=$(scripts/bench.sh x 2>&1) && fail "REPEATS x was accepted"
+    printf '%s' "$out" | grep -q "positive integer" || fail "REPEATS x: $out"
+    [ ! -e bench/results.csv ] || [ bench/results.csv -ot "$D" ] || fail "a refused bench wrote bench/results.csv"
+}
+
+# scripts/compare.sh refuses an unknown scenario, an unknown revision and a round count of 0 with
+# what it did not know, before it builds anything.
+test_scripts_compare_refusals() {
+    out=$(scripts/compare.sh HEAD WORK nosuch 2>&1) && fail "an unknown scenario was accepted"
+    printf '%s' "$out" | grep -q "no scenario 'nosuch'" || fail "unknown scenario: $out"
+    out=$(scripts/compare.sh no-such-revision WORK hex400 2>&1) && fail "an unknown revision was accepted"
+    printf '%s' "$out" | grep -q "no revision 'no-such-revision'" || fail "unknown revision: $out"
+    out=$(scripts/compare.sh -r 0 HEAD WORK 2>&1) && fail "-r 0 was accepted"
+    printf '%s' "$out" | grep -q "positive integers" || fail "-r 0: $out"
+}
+
+# The working tree against itself (two builds): the same frames, a fastest and a median for each
+# version, ratios near 1 (the same program: within this machine's noise, a factor 2 either way),
+# about the same memory per vertex.
+test_scripts_compare_work_against_itself() {
+    need_python3
+    scripts/compare.sh -r 2 WORK WORK hex400 > "$D/out" 2>&1 || fail "compare failed: $(tail -n 3 "$D/out")"
+    grep -q "^A = WORK, B = WORK': 2 rounds" "$D/out" || fail "no heading: $(head -n 2 "$D/out")"
+    grep -q "^  frames   identical$" "$D/out" || fail "frames: $(grep frames "$D/out")"
+    awk '/^  (compute|contact) / { n++; if ($3 <= 0 || $4 < $3 || $6 <= 0 || $7 < $6 || $9 < 0.5 || $9 > 2) { print "bad line: " $0; exit 1 } }
+         /^  memory / { a = $3 + 0; b = $5 + 0; if (a < 50 || b < 0.95 * a || b > 1.05 * a) { print "memory: " $0; exit 1 } }
+         END { if (n != 2) { print n " time lines"; exit 1 } }' "$D/out" > "$D/why" || fail "$(cat "$D/why")"
+}
+
 run_file "$@"
