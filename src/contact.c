@@ -177,14 +177,14 @@ static inline int grid_near(Contact *c, const Ensemble *e, const Params *P, int 
     double px = e->x[i], py = e->y[i], ox = px - g->x0 - ix * cs, oy = py - g->y0 - iy * cs;   /* (from its cell's corner) */
     /* the edges within reach (h within one polygon; plus the skin for the list), with the
      * closest point of each; the edges that end at i never act on it. First the cheap test
-     * of grid_scan (the circle around the edge's midpoint), the stencil's cells in one call, each in
+     * of grid_scan_cells (the circle around the edge's midpoint), the stencil's cells in one call, each in
      * coordinates from that cell's corner, then the projection in double precision. */
     if (what == WANT_NEIGHBORS)
         for (int k = 0; k < sc->n; k++) {   /* only other polygons count: skip p's own edges, cell by cell */
-            const float fx = (float)(ox - sc->sx[k]), fy = (float)(oy - sc->sy[k]);
             int lo = first_slot_at(g, sc->sb[k], sc->se[k], s0), hi = first_slot_at(g, lo, sc->se[k], s0 + n0);
-            nc = grid_scan(g, sc->sb[k], lo, i, iprev, fx, fy, s0, n0, h, reach, cand, nc);
-            nc = grid_scan(g, hi, sc->se[k], i, iprev, fx, fy, s0, n0, h, reach, cand, nc);
+            const int jb[2] = { sc->sb[k], hi }, je[2] = { lo, sc->se[k] };   /* (the cell's two parts, as two cells) */
+            const double cx[2] = { sc->sx[k], sc->sx[k] }, cy[2] = { sc->sy[k], sc->sy[k] };
+            nc = grid_scan_cells(g, 2, jb, je, cx, cy, ox, oy, i, iprev, s0, n0, h, reach, cand, nc);
         }
     else nc = grid_scan_cells(g, sc->n, sc->sb, sc->se, sc->sx, sc->sy, ox, oy, i, iprev, s0, n0, h + sk, reach + sk, cand, nc);
     if (keep) PH_RESERVE(st->rec, st->cap, st->n + 2 + (size_t)nc);

@@ -30,7 +30,7 @@ enum { WANT_FORCES, WANT_ENERGY, WANT_NEIGHBORS };
 
 /* A patch's candidate edge k -> next(k), or a vertex k that gets a new record: its cell of the
  * build's walk grid (of the midpoint, or of the vertex), and for an edge, for a cheap first test
- * as in grid_scan, its midpoint relative to that cell's lower left corner and half its length,
+ * as in grid_scan_cells, its midpoint relative to that cell's lower left corner and half its length,
  * packed as the grid packs its edges (grid.h): the midpoint from -2 to 3 cells (a vertex may have
  * left the build's box by up to 2 cells; its cell is the clamped one) in 11 bits a coordinate,
  * the half length in 10 bits of half the longest edge the cells allow, rounded up (sel_pack). */

@@ -432,37 +432,26 @@ void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int
     }
 }
 
-/* Branch-free: a mispredicted branch per candidate cost more than the test. */
-static inline __attribute__((always_inline)) int scan_cell(const Grid *g, int jb, int je, int i, int iprev, float x, float y,
-                                                           int s0, int n0, const float lim0[2], int *restrict cand, int nc)
-{
-    const GridScan *restrict gs = g->gs;
-    const float qxy = (float)g->qxy, qr = (float)g->qr;
-    x -= 0.5f * qxy; y -= 0.5f * qxy;   /* (the midpoint is its step's centre: see grid_unpack) */
-    for (int j = jb; j < je; j++) {
-        const uint32_t v = gs[j].xyr;
-        float dx = x - (float)(v & 2047) * qxy, dy = y - (float)(v >> 11 & 2047) * qxy;
-        float lim = (float)(v >> 22) * qr + lim0[(unsigned)(gs[j].k - s0) < (unsigned)n0];   /* (same polygon: slots s0 .. s0+n0-1) */
-        cand[nc] = j;   /* (the two edges that end at i always pass the distance test) */
-        nc += (dx * dx + dy * dy < lim * lim) & (gs[j].k != i) & (gs[j].k != iprev);
-    }
-    return nc;
-}
-
-/* (Not inlined, so that the compiler keeps the arrays in registers.) */
-__attribute__((noinline)) int grid_scan(const Grid *g, int jb, int je, int i, int iprev, float x, float y,
-                                        int s0, int n0, double h, double reach, int *restrict cand, int nc)
-{
-    const float lim0[2] = { (float)(reach + g->scan_margin), (float)(h + g->scan_margin) };   /* (a table: the compiler made a branch of ?:) */
-    return scan_cell(g, jb, je, i, iprev, x, y, s0, n0, lim0, cand, nc);
-}
-
+/* Branch-free: a mispredicted branch per candidate cost more than the test. (Not inlined, so
+ * that the compiler keeps the arrays in registers.) */
 __attribute__((noinline)) int grid_scan_cells(const Grid *g, int n, const int *jb, const int *je, const double *cx, const double *cy,
                                               double ox, double oy, int i, int iprev, int s0, int n0, double h, double reach,
                                               int *restrict cand, int nc)
 {
-    const float lim0[2] = { (float)(reach + g->scan_margin), (float)(h + g->scan_margin) };
-    for (int c = 0; c < n; c++) nc = scan_cell(g, jb[c], je[c], i, iprev, (float)(ox - cx[c]), (float)(oy - cy[c]), s0, n0, lim0, cand, nc);
+    const GridScan *restrict gs = g->gs;
+    const float lim0[2] = { (float)(reach + g->scan_margin), (float)(h + g->scan_margin) };   /* (a table: the compiler made a branch of ?:) */
+    const float qxy = (float)g->qxy, qr = (float)g->qr;
+    for (int c = 0; c < n; c++) {
+        /* (the midpoint is its step's centre: see grid_unpack) */
+        const float x = (float)(ox - cx[c]) - 0.5f * qxy, y = (float)(oy - cy[c]) - 0.5f * qxy;
+        for (int j = jb[c]; j < je[c]; j++) {
+            const uint32_t v = gs[j].xyr;
+            float dx = x - (float)(v & 2047) * qxy, dy = y - (float)(v >> 11 & 2047) * qxy;
+            float lim = (float)(v >> 22) * qr + lim0[(unsigned)(gs[j].k - s0) < (unsigned)n0];   /* (same polygon: slots s0 .. s0+n0-1) */
+            cand[nc] = j;   /* (the two edges that end at i always pass the distance test) */
+            nc += (dx * dx + dy * dy < lim * lim) & (gs[j].k != i) & (gs[j].k != iprev);
+        }
+    }
     return nc;
 }
 

@@ -194,18 +194,12 @@ static inline int grid_rows(const Grid *g, int ix, int iy, int *hint, GridRows *
     return items;
 }
 
-/* Appends to cand[nc..] the items among [jb, je) (one cell) whose edge's midpoint lies within
- * half its length plus a reach of the vertex at (px, py) (relative to that cell's lower left
- * corner), the reach being h for the edges of the vertex's own polygon (slots s0 .. s0 + n0 - 1)
- * and `reach` for the others; leaves out the two edges that end at vertex i (iprev -> i,
- * i -> next). Returns the new count. A cheap first test in single precision, widened by
- * scan_margin: the caller projects exactly. */
-int grid_scan(const Grid *g, int jb, int je, int i, int iprev, float px, float py,
-              int s0, int n0, double h, double reach, int *restrict cand, int nc);
-
-/* grid_scan over the n cells [jb[c], je[c]) of a stencil, the vertex at (ox - cx[c], oy - cy[c])
- * from cell c's corner (those differences rounded to single precision, as grid_scan's px, py):
- * one call for all of them. */
+/* Appends to cand[nc..] the items among the n cells [jb[c], je[c]) of a stencil whose edge's
+ * midpoint lies within half its length plus a reach of the vertex, which lies at (ox - cx[c],
+ * oy - cy[c]) from cell c's lower left corner (rounded to single precision), the reach being h
+ * for the edges of the vertex's own polygon (slots s0 .. s0 + n0 - 1) and `reach` for the others;
+ * leaves out the two edges that end at vertex i (iprev -> i, i -> next). Returns the new count.
+ * A cheap first test in single precision, widened by scan_margin: the caller projects exactly. */
 int grid_scan_cells(const Grid *g, int n, const int *jb, const int *je, const double *cx, const double *cy,
                     double ox, double oy, int i, int iprev, int s0, int n0, double h, double reach,
                     int *restrict cand, int nc);
