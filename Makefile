@@ -107,7 +107,7 @@ check:
 	@$(MAKE) --no-print-directory B=build-check/noise OPT='$(CHECK_OPT)' PARAMS=tests/params_noise.h build-check/noise/polyhoop
 	@$(MAKE) --no-print-directory B=build-check/emulsion OPT='$(CHECK_OPT)' PARAMS=params/emulsion.h build-check/emulsion/polyhoop
 	@$(MAKE) --no-print-directory B=build-check/hourglass OPT='$(CHECK_OPT)' PARAMS=params/hourglass.h build-check/hourglass/polyhoop
-	@CHECK_SKIP='$(CHECK_SKIP)' FILTER='$(FILTER)' scripts/check.sh
+	+@CHECK_SKIP='$(CHECK_SKIP)' FILTER='$(FILTER)' scripts/check.sh
 
 # a short default run and its restart under valgrind's memcheck (scripts/valgrind_check.sh)
 valgrind:
