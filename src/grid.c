@@ -17,7 +17,7 @@ void grid_init(Grid *g) { memset(g, 0, sizeof *g); }
 void grid_free(Grid *g)
 {
     free(g->start); free(g->ckey); free(g->ckey32); free(g->item); free(g->piece); free(g->vstrip); free(g->strip_id); free(g->vitems);
-    free(g->gs); free(g->scount); free(g->bat); free(g->bid); free(g->nocc); free(g->poff); free(g->sbuf);
+    free(g->gs); free(g->scount); free(g->bat); free(g->bid); free(g->nocc); free(g->poff); free(g->sbuf); free(g->occ); free(g->occ_rank);
     memset(g, 0, sizeof *g);
 }
 
@@ -57,11 +57,13 @@ static inline int64_t order_key(const Order *o, const Grid *g, int pay, double *
 static inline int item_strip(const Order *o, const Grid *g, int p, int j, int *pay)
 {
     const Ensemble *e = o->e;
-    *pay = o->edges && g->pieces ? o->first[p] + j : e->start[p] + j;
-    if (!o->edges) return grid_row(&o->cells, e->y[*pay]) / GRID_STRIP;
-    int i = g->pieces ? g->item[*pay] : *pay, k = ens_next(e, i);
-    int n = g->pieces ? grid_pieces(e->x[k] - e->x[i], e->y[k] - e->y[i], g->lpiece) : 1;
-    return grid_row(&o->cells, grid_piece_mid(e->y[i], e->y[k], g->pieces ? g->piece[*pay] : 0, n)) / GRID_STRIP;
+    if (!o->edges || !g->pieces) {   /* (a vertex, or an edge whole: its far end without ens_next) */
+        int i = *pay = e->start[p] + j, k = j + 1 < e->count[p] ? i + 1 : e->start[p];
+        return grid_row(&o->cells, o->edges ? grid_piece_mid(e->y[i], e->y[k], 0, 1) : e->y[i]) / GRID_STRIP;
+    }
+    *pay = o->first[p] + j;
+    int i = g->item[*pay], k = ens_next(e, i), n = grid_pieces(e->x[k] - e->x[i], e->y[k] - e->y[i], g->lpiece);
+    return grid_row(&o->cells, grid_piece_mid(e->y[i], e->y[k], g->piece[*pay], n)) / GRID_STRIP;
 }
 
 /* A key (below 2^32) with its payload and, for an edge's item, its packed midpoint. */
@@ -311,6 +313,28 @@ static void reserve_entries(Grid *g, size_t n, int keys, int wide)
     }
 }
 
+/* A sparse grid's occupancy bits and the entries below each word (grid.h), where its ncell cells
+ * are at most GRID_OCC_CELLS per item; else none (occ_words 0: grid_lower searches). */
+static void occupancy(Grid *g, int64_t ncell)
+{
+    g->occ_words = 0;
+    if (ncell > (int64_t)GRID_OCC_CELLS * g->nitems + 4096) return;
+    const size_t nw = (size_t)(ncell + 63) / 64;
+    if (nw > g->occ_cap || (g->nitems >= GRID_LARGE && nw < g->occ_cap / 2)) {
+        free(g->occ); free(g->occ_rank);
+        g->occ_cap = g->nitems >= GRID_LARGE ? nw : nw + nw / 2;
+        g->occ = ph_realloc(NULL, g->occ_cap * sizeof *g->occ);
+        g->occ_rank = ph_realloc(NULL, g->occ_cap * sizeof *g->occ_rank);
+    }
+    memset(g->occ, 0, nw * sizeof *g->occ);
+    for (int m = 0; m < g->nentries; m++) {
+        uint64_t c = g->ckey32 ? g->ckey32[m] : (uint64_t)g->ckey[m];
+        g->occ[c / 64] |= UINT64_C(1) << (c % 64);
+    }
+    for (size_t w = 0, run = 0; w < nw; w++) { g->occ_rank[w] = (int)run; run += (size_t)__builtin_popcountll(g->occ[w]); }
+    g->occ_words = nw;
+}
+
 void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int walk)
 {
     PH_RESERVE(g->poff, g->poff_cap, 2 * ((size_t)e->np + 1));
@@ -380,6 +404,7 @@ void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int
         }
     }
     const int64_t ncell = (int64_t)g->nx * g->ny;
+    g->occ_words = 0;
     reserve_entries(g, g->dense ? (size_t)ncell + 1 : (size_t)nitems + 1, !g->dense, ncell > UINT32_MAX);
     Order o = { e, *g, 1, eoff, nitems };
     int nb = by_strip(g, &o, &g->gs[0].k, (int)(sizeof *g->gs / sizeof(int)), g->dense);
@@ -398,6 +423,7 @@ void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int
             }
         g->start[m] = nitems;
         g->nentries = m;
+        occupancy(g, ncell);
         if (nitems >= GRID_LARGE) {   /* (the pages of the rest, written to or not, go back) */
             g->start_cap = g->ckey_cap = (size_t)m + 1;
             g->start = ph_realloc(g->start, g->start_cap * sizeof *g->start);
@@ -463,6 +489,9 @@ void grid_release(Grid *g, int all)
     g->scount_cap = g->bat_cap = g->bid_cap = g->nocc_cap = g->poff_cap = 0;
     if (all) {
         free(g->start); free(g->ckey); free(g->ckey32); free(g->vstrip); free(g->strip_id); free(g->vitems); free(g->gs);
+        free(g->occ); free(g->occ_rank);
+        g->occ = NULL; g->occ_rank = NULL;
+        g->occ_words = g->occ_cap = 0;
         g->start = g->vstrip = g->strip_id = g->vitems = NULL;
         g->ckey = NULL;
         g->ckey32 = NULL;
@@ -480,7 +509,8 @@ size_t grid_bytes(const Grid *g)
     return g->start_cap * sizeof *g->start + g->ckey_cap * (g->ckey ? sizeof *g->ckey : g->ckey32 ? sizeof *g->ckey32 : 0) + g->strip_cap * (sizeof *g->vstrip + sizeof *g->strip_id) +
            (size_t)(g->gs ? g->item_cap : 0) * sizeof *g->gs + (size_t)(g->item ? g->item_cap : 0) * (sizeof *g->item + sizeof *g->piece) +
            (size_t)(g->vitems ? g->vcap : 0) * sizeof *g->vitems + g->scount_cap * sizeof *g->scount +
-           (g->bat_cap + g->bid_cap + g->nocc_cap + g->poff_cap) * sizeof(int) + g->sbuf_cap * sizeof(KeyPay);
+           (g->bat_cap + g->bid_cap + g->nocc_cap + g->poff_cap) * sizeof(int) + g->sbuf_cap * sizeof(KeyPay) +
+           g->occ_cap * (sizeof *g->occ + sizeof *g->occ_rank);
 }
 
 static int edges_cross(const Ensemble *e, int i, int j)

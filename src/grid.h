@@ -13,8 +13,9 @@
  * start[m + 1]). A dense grid (nx ny small: at most the earlier grids' bound, see
  * GRID_CELLS_PER_VERTEX, 4 times it below GRID_LARGE) has an entry per cell, entry = key, found
  * by index; a sparse one an entry per occupied cell only, with its key in ckey (increasing; 4
- * bytes where the keys allow),
- * found by a search that gallops from the last answer (grid_lower). Either way the occupied
+ * bytes where the keys allow), found by counting the occupied cells below it in a bit per cell
+ * (where the cells are at most GRID_OCC_CELLS per item) or else by a search that gallops from
+ * the last answer (grid_lower). Either way the occupied
  * cells of a row of a stencil are consecutive entries (grid_rows), whose edges are one
  * contiguous range.
  *
@@ -31,7 +32,7 @@
  * has the parity of s: strips two apart in the table are at least two real strips apart.
  *
  * Memory: 8 bytes per edge (gs, GridScan), 4 per vertex (vitems) and 4 per entry (start), 8 for
- * a sparse grid's (12 beyond 2^32 cells); its sorts keep no key per item (grid.c), only counts per strip and a buffer as
+ * a sparse grid's (12 beyond 2^32 cells) and 12 per 64 cells for its bits; its sorts keep no key per item (grid.c), only counts per strip and a buffer as
  * large as the largest strip. A packing of 480,000 vertices: about 20 bytes per vertex. */
 #ifndef PH_GRID_H
 #define PH_GRID_H
@@ -53,6 +54,10 @@ enum { GRID_LARGE = 1 << 16 };
 enum { GRID_CELLS_PER_VERTEX = 4 };
 #define GRID_WALK_ENLARGE 2.0
 
+/* A sparse grid of at most this many cells per item keeps its occupancy bits (grid_lower: 12
+ * bytes per 64 cells, at most 3 bytes an item) and finds a cell's entry without a search. */
+enum { GRID_OCC_CELLS = 16 };
+
 /* Cells across and up stay below this; beyond it (a vertex 2^30 cells away) the cells grow. */
 #define GRID_MAX_CELLS 1073741824.0
 
@@ -70,6 +75,9 @@ typedef struct Grid {
     int nentries;             /* entries of start, less one */
     int64_t *ckey;            /* sparse: the key of each entry, increasing; or, where every key is */
     uint32_t *ckey32;         /* below 2^32 (nx ny cells at most), ckey32 instead (ckey NULL) */
+    uint64_t *occ;            /* a sparse grid of at most GRID_OCC_CELLS cells per item (occ_words > 0): */
+    int *occ_rank;            /* bit c % 64 of occ[c / 64] set if cell c is occupied, and the entries */
+    size_t occ_words, occ_cap;   /* below word w's first cell in occ_rank[w] */
     int *start;               /* edges of entry m: gs[start[m] .. start[m + 1]) */
     GridScan *gs;             /* the edges by cell of their midpoint, slot order within a cell */
     double scan_margin;       /* covers gs's steps and the rounding of the single-precision test */
@@ -151,11 +159,17 @@ static inline int64_t grid_cell(const Grid *g, double x, double y, int *ix, int 
 /* The key of entry m. */
 static inline int64_t grid_key(const Grid *g, int m) { return g->dense ? m : g->ckey32 ? (int64_t)g->ckey32[m] : g->ckey[m]; }
 
-/* The first entry whose key is >= key, searched from entry `from` (an earlier answer: galloping
- * forward or back from there, so that a search for a nearby key costs a few comparisons). */
+/* The first entry whose key is >= key: a dense grid's key itself; a sparse grid's count of
+ * occupied cells below key, from its occupancy bits where it has them (a word's count and the
+ * bits below key's in it), else searched from entry `from` (an earlier answer: galloping forward
+ * or back from there, so that a search for a nearby key costs a few comparisons). */
 static inline int grid_lower(const Grid *g, int64_t key, int from)
 {
     if (g->dense) return (int)key;
+    if (g->occ_words) {
+        if (key >= (int64_t)g->nx * g->ny) return g->nentries;
+        return g->occ_rank[key >> 6] + __builtin_popcountll(g->occ[key >> 6] & ((UINT64_C(1) << (key & 63)) - 1));
+    }
     int n = g->nentries, lo, hi, step = 1;
     from = from < n ? from : n;
     if (from < n && grid_key(g, from) < key) {   /* (after from: entries before lo are below key) */

@@ -340,7 +340,8 @@ static long stencil_load(const Grid *g, const Ensemble *e, int *most)
 /* Whether the grid's tables are consistent: every vertex once in vitems, in strips whose real
  * numbers increase with the parity of their place, each vertex in the strip of its walk row;
  * every edge in gs as often as it has pieces, each item in the entry of its midpoint's cell (its
- * midpoint within that cell), entries in increasing keys. */
+ * midpoint within that cell), entries in increasing keys; a sparse grid's occupancy bits give
+ * every cell the entry that the search finds. */
 static int grid_consistent(const Grid *g, const Ensemble *e)
 {
     int nv = ensemble_vertex_count(e), ok = g->nstrips > 0 && g->vstrip[0] == 0 && g->vstrip[g->nstrips] == nv;
@@ -352,6 +353,14 @@ static int grid_consistent(const Grid *g, const Ensemble *e)
             double fy = (e->y[i] - g->y0) / g->wcs;
             int row = fy >= g->wny ? g->wny - 1 : (int)fy;
             ok = !seen[2 * i]++ && row / GRID_STRIP == g->strip_id[s];
+        }
+    }
+    if (ok && g->occ_words) {   /* (a sparse grid's bits: the entry of every cell, as the search finds it) */
+        Grid s = *g;
+        s.occ_words = 0;
+        for (int64_t c = 0, m = 0; ok && c <= (int64_t)g->nx * g->ny; c++) {
+            while (m < g->nentries && grid_key(g, (int)m) < c) m++;
+            ok = grid_lower(g, c, 0) == m && grid_lower(&s, c, (int)(c % (g->nentries + 1))) == m;
         }
     }
     for (int m = 0; ok && m < g->nentries; m++) {
@@ -404,6 +413,36 @@ void test_contact_grid_bounded_memory(void)
         grid_free(&g);
         ensemble_free(&e);
     }
+}
+
+/* A sparse grid finds a cell's entry by its occupancy bits where its cells are at most
+ * GRID_OCC_CELLS per item, else by a search: 30 pairs of small polygons 0.008 apart, spread ever
+ * thinner (box 6 to 12), give dense grids, sparse ones with bits and sparse ones without; each is
+ * consistent (the bits give every cell the entry the search gives: grid_consistent), and the
+ * pairs and forces are those of the all-pairs search. */
+void test_contact_grid_occupancy_bits(void)
+{
+    Params P = pair_params();
+    int kinds[3] = { 0, 0, 0 };   /* dense, sparse with bits, sparse without */
+    for (double box = 6; box < 12; box *= 1.04) {
+        Ensemble e;
+        ensemble_init(&e, 1);
+        uint64_t st = 4242;
+        for (int p = 0; p < 30; p++) {
+            double x = fx_uniform(&st, 0, box), y = fx_uniform(&st, 0, box), ra = fx_uniform(&st, 0.03, 0.06), rb = fx_uniform(&st, 0.03, 0.06);
+            fx_add_ngon(&e, 3 + (int)fx_uniform(&st, 0, 10), ra, x - ra - 0.004, y, 0);
+            fx_add_ngon(&e, 3 + (int)fx_uniform(&st, 0, 10), rb, x + rb + 0.004, y, 0);
+        }
+        Grid g;
+        grid_init(&g);
+        grid_build(&g, &e, (0.5 * forces_update_geometry(&e) + params_reach(&P)) * (1 + 1e-9), INFINITY, 1);
+        ENSURE_MSG(grid_consistent(&g, &e), "box %g: %s grid", box, g.dense ? "dense" : g.occ_words ? "a sparse with bits" : "a sparse");
+        kinds[g.dense ? 0 : g.occ_words ? 1 : 2]++;
+        grid_free(&g);
+        compare_with_brute_force(&e, &P);
+        ensemble_free(&e);
+    }
+    ENSURE_MSG(kinds[0] && kinds[1] && kinds[2], "grids: %d dense, %d sparse with bits, %d without", kinds[0], kinds[1], kinds[2]);
 }
 
 /* The (P, Q) pairs of a force evaluation from a new grid (records: P = r.i, Q = the picking end),
