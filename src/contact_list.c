@@ -700,17 +700,20 @@ static int corrupt(char *why, size_t len, const char *fmt, ...)
  * written (d and n as contact_save writes them); 0, or -1 with why. contact_forces_step builds
  * it with reach params_reach(P), skin SKIN reach and h = P->h, cells of side cs >= lcell / 2 +
  * reach + skin in nx * ny (an int counts them) and extent the largest |coordinate| of their
- * rectangle. Each step that keeps the list began with moved < 2 cs - reach - lcell (list_fresh)
- * and lazy < skin / 2 (list_usable), and contact_moved adds at most one step's motion, h (a
- * faster vertex stops the run) and its rounding: hence the bounds + 2 h. motion_patch is the
- * step of a patch, at most the checkpoint's. */
+ * rectangle. Any positive skin is taken, not only SKIN reach: a build of another SKIN wrote
+ * its own, and the list holds every edge within the reach plus the skin it was built with, which
+ * its budgets and patches go on using (list_skin) until the next rebuild takes SKIN. Each step
+ * that keeps the list began with moved < 2 cs - reach - lcell (list_fresh) and lazy < skin / 2
+ * (list_usable), and contact_moved adds at most one step's motion, h (a faster vertex stops the
+ * run) and its rounding: hence the bounds + 2 h. motion_patch is the step of a patch, at most
+ * the checkpoint's. */
 static int numbers_ok(const double *d, const int32_t *n, const Params *P, int64_t step, char *why, size_t len)
 {
     const double reach = params_reach(P);
     for (int k = 0; k < 18; k++)
         if (!isfinite(d[k])) return corrupt(why, len, "its number %d (of 18) is not finite", k);
     if (d[1] != reach) return corrupt(why, len, "its reach %g is not this run's %g (h + sh + ss with adhesion, else h)", d[1], reach);
-    if (d[0] != SKIN * reach) return corrupt(why, len, "its skin %g is not %g times the reach %g", d[0], SKIN, reach);
+    if (!(d[0] > 0)) return corrupt(why, len, "its skin %g is not positive", d[0]);
     if (d[2] != P->h) return corrupt(why, len, "its h = %g is not this run's %g", d[2], P->h);
     if (!(d[8] > 0 && d[7] >= 0.5 * d[8] + d[1] + d[0]))
         return corrupt(why, len, "its cells of side %g are too small for its longest edge %g and the reach plus skin %g", d[7], d[8], d[1] + d[0]);

@@ -313,10 +313,11 @@ void test_checkpoint_twist_between_frames(void)
 }
 
 /* The contact list's numbers against what a run with these parameters writes, under a valid
- * checksum: its reach, skin and h are the parameters' (params_reach, the skin as thick as the
- * reach), its extent that of its grid, its motion bounds within what its cells allow plus one
- * step, the step of its last patch no later than the checkpoint's, and its grid's rows and cells
- * countable (ny = 2^31 - 1 overflowed the strip count). Each is named. */
+ * checksum: its reach and h are the parameters' (params_reach), its skin positive (any: a
+ * build with another skin wrote its own) and within its cells, its extent that of its grid,
+ * its motion bounds within what its cells allow plus one step, the step of its last patch no
+ * later than the checkpoint's, and its grid's rows and cells countable (ny = 2^31 - 1 overflowed
+ * the strip count). Each is named. */
 void test_checkpoint_contact_list_bounds(void)
 {
     Ckpt c;
@@ -333,7 +334,7 @@ void test_checkpoint_contact_list_bounds(void)
         switch (k) {
         case 0: put_f64(b, list + C_SKIN, 1e-9); put_f64(b, list + C_REACH, 1e-9); want = "the contact list section: its reach 1e-09 is not this run's 0.03"; break;
         case 1: put_f64(b, list + C_REACH, 1000 * reach); want = "its reach 30 is not this run's 0.03"; break;
-        case 2: put_f64(b, list + C_SKIN, 2 * reach); want = "its skin 0.06 is not 1 times the reach 0.03"; break;
+        case 2: put_f64(b, list + C_SKIN, 0); want = "its skin 0 is not positive"; break;
         case 3: put_f64(b, list + C_H, 0.02); want = "its h = 0.02 is not this run's 0.01"; break;
         case 4: put_f64(b, list + C_MOVED, 1e300); want = "its motion bound 1e+300 is outside 0 to"; break;
         case 5: put_f64(b, list + C_MOVED, -1); want = "its motion bound -1 is outside 0 to"; break;
@@ -343,13 +344,16 @@ void test_checkpoint_contact_list_bounds(void)
         case 9: put_i32(b, list + C_NY, INT32_MAX); want = "its grid of"; break;
         case 10: put_i32(b, list + C_STRIPS, get_i32(b, list + C_STRIPS) + 1); want = "strips are more than the"; break;
         case 11: put_f64(b, list + C_MOVED, 0); want = NULL; break;   /* (as after a rebuild) */
+        case 12: put_f64(b, list + C_SKIN, -reach); want = "its skin -0.03 is not positive"; break;
+        case 13: put_f64(b, list + C_SKIN, 0.5 * reach); want = NULL; break;   /* (a build with a thinner skin) */
+        case 14: put_f64(b, list + C_SKIN, 1000 * reach); want = "its cells of side"; break;
         default: want = ""; break;
         }
         if (want && !*want) break;
         expect_case(&c, b, k, want);
         tried++;
     }
-    ENSURE(tried == 12);
+    ENSURE(tried == 15);
     free(b);
     drop_run(&c);
 }

@@ -355,6 +355,53 @@ static long file_size(const char *path)
     return n;
 }
 
+/* A checkpoint whose list was built with another skin (as by a build with another SKIN; here
+ * half of it, which the list of this build's skin more than serves) is read with that skin, and
+ * the run goes on bit for bit like the original: its list patched and reused under the budgets of
+ * that skin until the next rebuild takes this build's. */
+void test_sim_checkpoint_other_skin(void)
+{
+    static Sim a, b;
+    char path[] = "/tmp/ph_test_ckpt_XXXXXX", err[512], input[64];
+    int fd = mkstemp(path), frame;
+    ENSURE(fd >= 0);
+    close(fd);
+    sim_init(&a, &params_compiled, 3);
+    for (int k = 0; k < 6; k++) fx_add_ngon(&a.e, 24, 0.5, 1.02 * (k % 3), 1.02 * (k / 3), 0);
+    sim_draw_traits(&a);
+    int64_t builds, patches, reuses, b0, p0, r0;
+    for (int k = 0; k < 300; k++) ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
+    contact_counts(&a.contact, &b0, &p0, &r0);
+    do {   /* (to a step that built the list: its budgets are those of one step) */
+        ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
+        contact_counts(&a.contact, &builds, &patches, &reuses);
+    } while (builds == b0 && a.e.step < 3000);
+    ENSURE_MSG(builds > b0, "the list was not rebuilt in %lld steps", (long long)a.e.step - 300);
+    const double skin = a.contact.list_skin, thin = 0.5 * skin;
+    a.contact.list_skin = thin;
+    ENSURE(checkpoint_write(path, &a, 0, "six", NULL, err, sizeof err) == 0);
+    sim_init(&b, &params_compiled, 1);
+    ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
+    ENSURE_MSG(b.contact.list_skin == thin, "read with skin %g, not the file's %g", b.contact.list_skin, thin);
+    contact_counts(&b.contact, &b0, &p0, &r0);
+    int served = 0;   /* steps that patched or reused the list of the thin skin */
+    for (int k = 0; k < 3000 && b.contact.list_skin == thin; k++) {
+        ENSURE_MSG(sim_step(&a) == 0 && sim_step(&b) == 0, "%s%s", a.error, b.error);
+        ENSURE_MSG(same_state(&a.e, &b.e), "the continued run differs at step %d", k);
+        contact_counts(&b.contact, &builds, &patches, &reuses);
+        if (builds == b0) served = (int)(patches + reuses - p0 - r0);
+    }
+    ENSURE_MSG(served > 0 && b.contact.list_skin == skin, "the thin list served %d steps; skin now %g (this build's %g)",
+               served, b.contact.list_skin, skin);
+    for (int k = 0; k < 50; k++) {
+        ENSURE_MSG(sim_step(&a) == 0 && sim_step(&b) == 0, "%s%s", a.error, b.error);
+        ENSURE_MSG(same_state(&a.e, &b.e), "the run differs at step %d after the rebuild", k);
+    }
+    remove(path);
+    sim_free(&a);
+    sim_free(&b);
+}
+
 /* A checkpoint carries the contact list: a run read back from it goes on bit for bit like the
  * original (with the list reused, not rebuilt). Every truncation is refused and leaves the state
  * untouched (refused by its size or checksum) or empty, and a version-1 file is refused by name. */
