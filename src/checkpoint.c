@@ -22,7 +22,9 @@
  * walls' parameters (box_x0, box_y0, box_x1, box_y1, box_k at the end of Params), version 10 the
  * pictures' camera (PngCamera, 40 bytes) in the run's record in place of their colour range
  * (PngRange, 32 bytes: the pictures' range is now each frame's own) and which parameters the
- * command line set (--set: ParamsSet, at the end of the header); files of older
+ * command line set (--set: ParamsSet, at the end of the header), and later the contact list's
+ * state 2 (its slots are the polygons': taken as they are; older files' state 1 is patched
+ * first, as before, and an older program refuses state 2 by name); files of older
  * versions are refused with a message saying so (continue them with the program that wrote
  * them, or rerun from the input). On reading, the checksum is
  * checked first (one streaming pass over the file), then every field as it is parsed, then what
@@ -130,7 +132,7 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
 #undef FIELD_AT
             put(&b, v, sizeof v);
         }
-    contact_save(&s->contact, put, &b);
+    contact_save(&s->contact, e, put, &b);
     const Chem *ch = &s->chem;   /* the fields: int32 species, nx, ny, then the doubles (chem.h's order) */
     int32_t grid[3] = { ch->m.ns, ch->nx, ch->ny };
     uint64_t model = chem_model_hash(&ch->m);
@@ -477,7 +479,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     /* the contact list, then nothing but the checksum */
     here = ok ? ftello(f) : -1;
     size_t left = ok && here >= 0 && end >= here ? (size_t)(end - here) : 0;
-    if (ok && contact_load(&s->contact, f, left, &h.P, h.step, why, sizeof why) != 0) ok = 0;
+    if (ok && contact_load(&s->contact, e, f, left, &h.P, h.step, why, sizeof why) != 0) ok = 0;
     ok = ok && fields_ok(&s->chem, f, end, why, sizeof why);
     if (ok && ftello(f) != end) ok = refuse(why, sizeof why, "%lld bytes follow the chemistry's fields", (long long)(end - ftello(f)));
     ok = ok && simple_ok(s, &h, why, sizeof why);

@@ -163,7 +163,9 @@ size_t contact_bytes(const Contact *c);
  * there is one (0 or 1). */
 int contact_saved_state(const Contact *c);
 
-/* Writes the list section of a checkpoint: int32 state, and for state 1 the list's skin, reach,
+/* Writes the list section of a checkpoint of the ensemble e: int32 state (0: no list; 1: a list;
+ * 2: a list whose slots are e's as they are, no polygon changed since its last build or patch,
+ * which a restart takes as it is, as the run never interrupted does), and for a list its skin, reach,
  * h, extent, motion, grid origin x0, y0, cell side, longest edge, flow (6), lazy motion,
  * whether the flow helps and the step of the last patch for motion alone (doubles), int32 nx, ny, strips,
  * when the strips are fewer than the ny / GRID_STRIP (rounded up) of the grid (a sparse grid's
@@ -172,13 +174,16 @@ int contact_saved_state(const Contact *c);
  * snapshot: int32 polygons, int64 next id, and per polygon int64 id, int32 start (slots numbered as if the polygons lay contiguously), count, edits,
  * double wander. Each piece goes through put(out, bytes, n), the checkpoint's writer (which
  * checksums it and keeps the first error). */
-void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t n), void *out);
+void contact_save(const Contact *c, const Ensemble *e, void (*put)(void *out, const void *d, size_t n), void *out);
 
-/* Reads that section into c; at most `left` bytes of it remain in the file. Its numbers must be
- * those a run with parameters P can have written by step `step` (its reach, skin and h, its
- * grid, its motion bounds; contact_list.c), and its records must name the snapshot's slots.
+/* Reads that section into c; at most `left` bytes of it remain in the file, and e is the
+ * ensemble just read (contiguous: the file's slot numbers), or NULL (then a list of state 2 is
+ * taken as one of state 1: the next step patches it). Its numbers must be those a run with
+ * parameters P can have written by step `step` (its reach, skin and h, its grid, its motion
+ * bounds; contact_list.c), its records must name the snapshot's slots, and with state 2 its
+ * snapshot must be e's polygons.
  * Returns 0, or -1 with the reason in why (len bytes) when the section is truncated or holds
  * what no run writes (then c starts afresh). */
-int contact_load(Contact *c, FILE *f, size_t left, const Params *P, int64_t step, char *why, size_t len);
+int contact_load(Contact *c, const Ensemble *e, FILE *f, size_t left, const Params *P, int64_t step, char *why, size_t len);
 
 #endif

@@ -618,9 +618,9 @@ static int snap_owner(const struct ContactSnap *sn, int k)
 
 int contact_saved_state(const Contact *c) { return c->list_ok; }
 
-void contact_save(const Contact *c, void (*put)(void *out, const void *d, size_t n), void *out)
+void contact_save(const Contact *c, const Ensemble *e, void (*put)(void *out, const void *d, size_t n), void *out)
 {
-    int32_t state = c->list_ok;
+    int32_t state = !c->list_ok ? 0 : c->list_layout == e->layout ? 2 : 1;
     put(out, &state, sizeof state);
     if (!state) return;
     const struct ContactSnap *sn = c->snap;
@@ -736,7 +736,7 @@ static int numbers_ok(const double *d, const int32_t *n, const Params *P, int64_
     return 0;
 }
 
-int contact_load(Contact *c, FILE *f, size_t left, const Params *P, int64_t step, char *why, size_t whylen)
+int contact_load(Contact *c, const Ensemble *e, FILE *f, size_t left, const Params *P, int64_t step, char *why, size_t whylen)
 {
     int32_t state = 0, n[4] = { 0 };
     double d[18] = { 0 };
@@ -746,7 +746,7 @@ int contact_load(Contact *c, FILE *f, size_t left, const Params *P, int64_t step
     contact_invalidate(c);
     /* every length is checked against the bytes left in the file */
     if (fread(&state, sizeof state, 1, f) != 1) return corrupt(why, whylen, "cut short");
-    if (state != 0 && state != 1) return corrupt(why, whylen, "its state %d is neither 0 (no list) nor 1", (int)state);
+    if (state < 0 || state > 2) return corrupt(why, whylen, "its state %d is not 0 (no list), 1 or 2 (a list)", (int)state);
     if (!state) return 0;
     if (fread(d, sizeof d, 1, f) != 1 || fread(n, sizeof *n, 3, f) != 3) return corrupt(why, whylen, "cut short");
     if (numbers_ok(d, n, P, step, why, whylen)) return -1;
@@ -782,6 +782,18 @@ int contact_load(Contact *c, FILE *f, size_t left, const Params *P, int64_t step
     if (!ok) { free(data); free(at); free(id); sn->np = sn->nv = 0; return corrupt(why, whylen, "its records or polygons are cut short or do not fit together"); }
     sn->nv = sn->np ? sn->start[sn->np - 1] + sn->count[sn->np - 1] : 0;
     sn->next_id = next_id;
+    /* state 2: the snapshot is the ensemble's polygons, slot for slot (e is contiguous, as the
+     * file numbers the snapshot's slots) */
+    int p = 0;
+    if (state == 2 && e)
+        for (ok = sn->np == e->np; ok && p < sn->np; p++)
+            ok = sn->id[p] == e->id[p] && sn->start[p] == e->start[p] && sn->count[p] == e->count[p] && sn->edits[p] == e->edits[p];
+    if (!ok) {
+        free(data); free(at); free(id); sn->np = sn->nv = 0;
+        return p ? corrupt(why, whylen, "its state 2 says its slots are the polygons', but polygon %d (id %lld) is not its snapshot's "
+                           "(start, vertices, edits)", p - 1, (long long)e->id[p - 1])
+                 : corrupt(why, whylen, "its state 2 says its slots are the polygons', but it has %d polygons, not %d", sn->np, e->np);
+    }
     contact_reserve_strips(c, n[2]);
     for (int s = 0; s < n[2]; s++) {   /* (the file's edges k -> k1 as the list keeps them: k, the wrap flag) */
         struct ContactStrip *st = &c->strip[s];
@@ -803,7 +815,10 @@ int contact_load(Contact *c, FILE *f, size_t left, const Params *P, int64_t step
     adopt_wander(c, sn->np);
     c->nstrips = n[2];
     c->list_ok = 1;
-    c->list_layout = UINT64_MAX;   /* (the restored slots are numbered anew: the next step patches) */
+    /* a list whose slots were the ensemble's serves the restored ensemble as it is, and the steps
+     * take the path of the run never interrupted (a first patch, by motion or not, decides what
+     * the next patch does); else the next step patches it to the restored slots */
+    c->list_layout = state == 2 && e ? e->layout : UINT64_MAX;
     c->list_skin = d[0]; c->list_reach = d[1]; c->list_h = d[2]; c->list_extent = d[3]; c->moved = d[4];
     c->list_x0 = d[5]; c->list_y0 = d[6]; c->list_cs = d[7]; c->list_inv = 1 / d[7]; c->list_lcell = d[8]; c->list_nx = n[0]; c->list_ny = n[1];
     for (int k = 0; k < 6; k++) c->flow[k] = d[9 + k];

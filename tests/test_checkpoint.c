@@ -316,14 +316,17 @@ void test_checkpoint_twist_between_frames(void)
  * checksum: its reach and h are the parameters' (params_reach), its skin positive (any: a
  * build with another skin wrote its own) and within its cells, its extent that of its grid,
  * its motion bounds within what its cells allow plus one step, the step of its last patch no
- * later than the checkpoint's, and its grid's rows and cells countable (ny = 2^31 - 1 overflowed
- * the strip count). Each is named. */
+ * later than the checkpoint's, its grid's rows and cells countable (ny = 2^31 - 1 overflowed
+ * the strip count), its state 0, 1 or 2, and with state 2 (slots that are the polygons') its
+ * snapshot the ensemble's polygons; state 1 (patched first) takes either. Each is named. */
 void test_checkpoint_contact_list_bounds(void)
 {
     Ckpt c;
     make_run(&c);
     const long list = H_SIZE + (long)get_i32(c.bytes, H_NP) * R_SIZE + (long)get_i32(c.bytes, H_NV) * V_SIZE;
-    ENSURE_MSG(get_i32(c.bytes, list) == 1, "the run saved no contact list: the cases test nothing");
+    ENSURE_MSG(get_i32(c.bytes, list) == 2, "the run saved no contact list whose slots are its polygons': the cases test nothing");
+    const long rec0 = H_SIZE;
+    const int32_t edits0 = get_i32(c.bytes, rec0 + R_EDITS);
     double reach = get_f64(c.bytes, list + C_REACH);
     ENSURE(reach == 0.03 && get_f64(c.bytes, list + C_SKIN) == reach);
     unsigned char *b = malloc((size_t)c.n);
@@ -347,13 +350,20 @@ void test_checkpoint_contact_list_bounds(void)
         case 12: put_f64(b, list + C_SKIN, -reach); want = "its skin -0.03 is not positive"; break;
         case 13: put_f64(b, list + C_SKIN, 0.5 * reach); want = NULL; break;   /* (a build with a thinner skin) */
         case 14: put_f64(b, list + C_SKIN, 1000 * reach); want = "its cells of side"; break;
+        case 15: put_i32(b, list, 3); want = "its state 3 is not 0 (no list), 1 or 2 (a list)"; break;
+        case 16: put_i32(b, list, 1); want = NULL; break;   /* (a list to patch first, as older files have) */
+        case 17:   /* (the ensemble's polygon 0 with another count of edits than the list's snapshot) */
+            put_i32(b, rec0 + R_EDITS, edits0 > 0 ? edits0 - 1 : edits0 + 1);
+            want = "its state 2 says its slots are the polygons', but polygon 0 (id 2) is not its snapshot's (start, vertices, edits)";
+            break;
+        case 18: put_i32(b, list, 1); put_i32(b, rec0 + R_EDITS, edits0 > 0 ? edits0 - 1 : edits0 + 1); want = NULL; break;
         default: want = ""; break;
         }
         if (want && !*want) break;
         expect_case(&c, b, k, want);
         tried++;
     }
-    ENSURE(tried == 15);
+    ENSURE(tried == 19);
     free(b);
     drop_run(&c);
 }

@@ -973,7 +973,7 @@ static int load_bytes(Contact *c, const char *b, size_t n, const Params *P, int6
 {
     char why[512];
     FILE *f = fmemopen((void *)b, n, "rb");
-    int r = contact_load(c, f, n, P, step, why, sizeof why);
+    int r = contact_load(c, NULL, f, n, P, step, why, sizeof why);
     fclose(f);
     return r;
 }
@@ -1017,7 +1017,7 @@ void test_contact_sparse_list_threads_restart(void)
             sim_free(&r);
             /* the section's strip numbers (after int32 state, 18 doubles and int32 nx, ny, strips) */
             Buf w = { NULL, 0 };
-            contact_save(c, buf_put, &w);
+            contact_save(c, &s.e, buf_put, &w);
             static Contact back;
             contact_init(&back);
             ENSURE(load_bytes(&back, w.b, w.n, &s.P, s.e.step) == 0 && back.nstrips == c->nstrips && !memcmp(back.strip_id, c->strip_id, (size_t)c->nstrips * sizeof *c->strip_id));

@@ -355,6 +355,92 @@ static long file_size(const char *path)
     return n;
 }
 
+/* Whether files a and b hold the same bytes. */
+static int same_bytes(const char *a, const char *b)
+{
+    FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+    int same = f && g, x;
+    while (same && (x = getc(f)) != EOF) same = x == getc(g);
+    same = same && getc(g) == EOF;
+    if (f) fclose(f);
+    if (g) fclose(g);
+    return same;
+}
+
+/* The kind of contact step (0 reuse, 1 patch, 2 build) that sim_step just took, from the
+ * counts before it. */
+static int step_kind(const Sim *s, const int64_t before[3])
+{
+    int64_t n[3];
+    contact_counts(&s->contact, &n[2], &n[1], &n[0]);
+    return n[2] > before[2] ? 2 : n[1] > before[1] ? 1 : 0;
+}
+
+/* A run restarted from any of its checkpoints takes the path of the run never stopped: the same
+ * reuse, patch or build of the contact list at every step, and at its next checkpoint the same
+ * bytes. A tissue of 49 cells that grows fast, divides and loses its smallest cells, over 2,400
+ * steps, a checkpoint every 100 and after the first 4 steps that divided: those written when the
+ * list's slots were the polygons' (the list then serves the restored ensemble as it is) and
+ * those after a division had changed them (patched first). (A restart that always patched
+ * first took another path after 3 of 167 checkpoints of the default run, and its frames then
+ * differed in their last digits.) */
+void test_sim_restart_takes_the_same_path(void)
+{
+    enum { STEPS = 2400, EVERY = 100, MOST = STEPS / EVERY + 4 };
+    static Sim a, b;
+    static signed char kind[STEPS + 1];
+    int at[MOST], nat = 0, current = 0, other = 0, differ = 0;
+    char dir[] = "/tmp/ph_test_path_XXXXXX", path[96], err[512], input[64];
+    ENSURE(mkdtemp(dir));
+    Params P = params_compiled;   /* (as test_sim_patched_list_complete) */
+    P.alpha_mu = 10; P.Amax_CV = 0.2; P.Amin = 0.5;
+    sim_init(&a, &P, 2);
+    uint64_t rng = 11;
+    for (int r = 0; r < 7; r++)
+        for (int c = 0; c < 7; c++)
+            fx_add_moving_ngon(&a.e, 20, (r * 7 + c) % 9 == 4 ? 0.35 : 0.9, 1.86 * c + 0.93 * (r % 2), 1.61 * r, 0.1 * c, &rng, 3);
+    sim_draw_traits(&a);
+    for (int k = 1; k <= STEPS; k++) {
+        int64_t n[3], divisions = a.divisions;
+        contact_counts(&a.contact, &n[2], &n[1], &n[0]);
+        ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
+        kind[k] = (signed char)step_kind(&a, n);
+        if (k % EVERY && !(a.divisions > divisions && other < 4)) continue;
+        snprintf(path, sizeof path, "%s/%d.bin", dir, k);
+        ENSURE_MSG(checkpoint_write(path, &a, k / a.P.Ns, "in", NULL, err, sizeof err) == 0, "%s", err);
+        if (a.contact.list_layout == a.e.layout) current++;
+        else other++;
+        at[nat++] = k;
+    }
+    for (int j = 0; j + 1 < nat; j++) {   /* from each checkpoint to the next */
+        int frame, k;
+        snprintf(path, sizeof path, "%s/%d.bin", dir, at[j]);
+        sim_init(&b, &P, 1);
+        ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
+        for (k = at[j] + 1; k <= at[j + 1]; k++) {
+            int64_t n[3];
+            contact_counts(&b.contact, &n[2], &n[1], &n[0]);
+            ENSURE_MSG(sim_step(&b) == 0, "%s", b.error);
+            if (step_kind(&b, n) != kind[k]) break;
+        }
+        if (k <= at[j + 1]) differ++;
+        else {
+            char again[112];
+            snprintf(again, sizeof again, "%s/again.bin", dir);
+            snprintf(path, sizeof path, "%s/%d.bin", dir, at[j + 1]);
+            ENSURE_MSG(checkpoint_write(again, &b, at[j + 1] / b.P.Ns, "in", NULL, err, sizeof err) == 0, "%s", err);
+            ENSURE_MSG(same_bytes(path, again), "restarted at step %d: the checkpoint at step %d differs", at[j], at[j + 1]);
+            remove(again);
+        }
+        sim_free(&b);
+    }
+    ENSURE_MSG(!differ, "%d of %d restarts took another path of reuses, patches and builds", differ, nat - 1);
+    ENSURE_MSG(current >= 10 && other >= 2, "checkpoints with the list's slots the polygons' %d, others %d", current, other);
+    for (int j = 0; j < nat; j++) { snprintf(path, sizeof path, "%s/%d.bin", dir, at[j]); remove(path); }
+    rmdir(dir);
+    sim_free(&a);
+}
+
 /* A checkpoint whose list was built with another skin (as by a build with another SKIN; here
  * half of it, which the list of this build's skin more than serves) is read with that skin, and
  * the run goes on bit for bit like the original: its list patched and reused under the budgets of
