@@ -126,7 +126,7 @@ int main(int argc, char **argv)
     if (opt.restart) {
         if (checkpoint_restart(&sim, opt.restart, opt.strict, &frame, saved_input, sizeof saved_input, &run, err, sizeof err))
             status_exit(PH_EXIT_USAGE, "%s", err);
-        if (options_restore(&opt, run.options)) return PH_EXIT_USAGE;
+        if (options_restore(&opt, run.options, sim.e.step % sim.P.Ns == 0, sim.e.np, sim.e.t)) return PH_EXIT_USAGE;
         input = saved_input;
     } else {
         if (!input) {   /* the default: in the current folder, else in the repository that built us */

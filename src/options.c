@@ -181,7 +181,7 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "-j")) COUNT(threads, 1);
         else if (!strcmp(a, "--seed")) { if ((v = parse_count(a, next, 0)) < 0) goto bad; o->seed = (uint64_t)v; given_seed = a; k++; }
         else if (!strcmp(a, "--checkpoint-every")) { COUNT(every, 0); o->given |= OPT_EVERY; }
-        else if (!strcmp(a, "--max-cells")) COUNT(max_cells, 1);
+        else if (!strcmp(a, "--max-cells")) { COUNT(max_cells, 1); o->given |= OPT_MAX_CELLS; }
         else if (!strcmp(a, "--max-time") || !strcmp(a, "--max-vertices")) {
             char *end;
             double v = next ? strtod(next, &end) : 0;
@@ -190,7 +190,7 @@ int options_parse(Options *o, int argc, char **argv)
                 fprintf(stderr, "polyhoop: option %s needs %s, got '%s'\n", a, time ? "a time > 0" : "a number >= 1", TEXT_ESC(next ? next : ""));
                 goto bad;
             }
-            if (time) o->max_time = v;
+            if (time) o->max_time = v, o->given |= OPT_MAX_TIME;
             else o->max_vertices = v;
             k++;
         }
@@ -314,10 +314,12 @@ void options_record(const Options *o, char *buf, size_t len)
         if (o->png_fixed) fprintf(f, " --png-view %.17g,%.17g,%.17g,%.17g", w->x0, w->y0, w->x1, w->y1);
         if (o->png_lo < o->png_hi) fprintf(f, " --png-range %.17g,%.17g", o->png_lo, o->png_hi);
     }
+    if (o->max_cells) fprintf(f, " --max-cells %d", o->max_cells);
+    if (o->max_time > 0) fprintf(f, " --max-time %.17g", o->max_time);
     fclose(f);   /* (terminates buf; a record too long for it would be cut and then refused) */
 }
 
-int options_restore(Options *o, const char *recorded)
+int options_restore(Options *o, const char *recorded, int at_frame, int np, double t)
 {
     char copy[512], *word[24] = { "polyhoop" };
     int n = 1;
@@ -355,5 +357,8 @@ int options_restore(Options *o, const char *recorded)
     for (int k = 0; k < VTP_CELL_ARRAYS; k++)
         if (!strcmp(r.png_color, vtp_cell_arrays[k])) o->png_color = vtp_cell_arrays[k];
     o->png_field = r.png_field ? species_named(r.png_field) : NULL;   /* (likewise, in the build's species) */
+    /* the caps (a frame that meets one is the last the run wrote: it stopped there) */
+    if (!(o->given & OPT_MAX_CELLS)) o->max_cells = at_frame && r.max_cells && np >= r.max_cells ? 0 : r.max_cells;
+    if (!(o->given & OPT_MAX_TIME)) o->max_time = at_frame && r.max_time > 0 && t >= r.max_time ? 0 : r.max_time;
     return 0;
 }

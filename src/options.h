@@ -34,7 +34,7 @@ typedef struct Options {
 
 /* The options a run keeps across restarts (options_record), as bits of Options.given. */
 enum { OPT_ASCII = 1, OPT_CHECK = 2, OPT_EVERY = 4, OPT_PNG = 8, OPT_PNG_COLOR = 16, OPT_PNG_SIZE = 32,
-       OPT_PNG_VIEW = 64, OPT_PNG_RANGE = 128, OPT_PNG_FIELD = 256 };
+       OPT_PNG_VIEW = 64, OPT_PNG_RANGE = 128, OPT_PNG_FIELD = 256, OPT_MAX_CELLS = 512, OPT_MAX_TIME = 1024 };
 
 /* Vertices per thread of the automatic thread count: below about this many, a second thread
  * costs more in barriers than it saves (measured crossover: docs/performance.md). */
@@ -46,14 +46,17 @@ enum { VERTICES_PER_THREAD = 2000 };
  * times over). */
 int options_threads(const Options *o, int nv);
 
-/* The options a restart continues with (frame format, --check, checkpoint interval, pictures),
- * as command-line words, into buf (at most len bytes). */
+/* The options a restart continues with (frame format, --check, checkpoint interval, pictures,
+ * --max-cells and --max-time), as command-line words, into buf (at most len bytes). */
 void options_record(const Options *o, char *buf, size_t len);
 
 /* For a restart: puts the recorded options in force. One given again with another value is
  * refused (the frames of one run are written one way); -n, -j, -q, --max-cells and --max-time
- * may change. Returns 0, or -1 after saying why on stderr. */
-int options_restore(Options *o, const char *recorded);
+ * may change, and the recorded --max-cells and --max-time hold where not given again, but for
+ * one that the checkpoint already meets at a frame (at_frame: its step ends a frame; np polygons
+ * at time t): that one stopped the run, and the restart goes on past it. Returns 0, or -1 after
+ * saying why on stderr. */
+int options_restore(Options *o, const char *recorded, int at_frame, int np, double t);
 
 /* Fills o from the command line. Returns 0 (run), 1 (help printed: exit 0) or -1 (usage error,
  * printed to stderr: exit PH_EXIT_USAGE). */

@@ -138,6 +138,13 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
            version, params_file, PH_ARCH, threads, o->restart ? "restart from" : "input", TEXT_ESC(o->restart ? o->restart : input),
            s->e.np, ensemble_vertex_count(&s->e), P->Nr, TEXT_ESC(o->dir), o->ascii ? "ASCII" : "zlib",
            frame0, P->Nf, P->Ns, P->dt, P->Nf * (double)P->Ns * P->dt, (unsigned long long)s->e.seed);
+    if (o->max_cells || o->max_time > 0) {   /* (a restart's may be the run's own: say so) */
+        const char *kept = ", kept from the run";
+        printf("stops after the first frame");
+        if (o->max_cells) printf(" with at least %d polygons (--max-cells%s)", o->max_cells, o->restart && !(o->given & OPT_MAX_CELLS) ? kept : "");
+        if (o->max_time > 0) printf("%s at t >= %g (--max-time%s)", o->max_cells ? " or" : "", o->max_time, o->restart && !(o->given & OPT_MAX_TIME) ? kept : "");
+        printf(", with a checkpoint\n");
+    }
     if (sets[0]) printf("set on the command line (--set), in place of the header's: %s\n", sets);
     params_print(stdout, P, "  ");
     chem_print(stdout, &s->chem.m, "  ");

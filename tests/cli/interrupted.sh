@@ -74,4 +74,25 @@ test_sim_max_cells_stops_and_restarts() {
     diff -r -x checkpoint.bin -x .polyhoop.lock "$D/a" "$D/b" > /dev/null || fail "the continued run differs from the uninterrupted one"
 }
 
+# A capped run keeps its caps through restarts that do not give them again (the banner says so):
+# stopped by SIGTERM before its caps, it stops where the capped run stops; stopped by --max-time, the restart goes on
+# past that cap to the kept --max-cells; stopped by that, the next restart runs to the end; every
+# frame as in the run never capped or stopped.
+test_sim_restart_keeps_caps() {
+    ./polyhoop -q -j 1 -n 85 -o "$D/a" > /dev/null || fail "the uninterrupted run failed"
+    ./polyhoop -q -j 1 -n 85 --max-time 4 --max-cells 64 -o "$D/b" > /dev/null 2> "$D/err" &
+    pid=$!
+    wait_for "$D/b/frame000005.vtp" $pid
+    kill -TERM $pid
+    status 143 wait $pid
+    ./polyhoop -j 1 --restart "$D/b" > "$D/log1" || fail "the first restart failed"
+    has "$D/log1" "stops after the first frame with at least 64 polygons (--max-cells, kept from the run) or at t >= 4 (--max-time, kept from the run), with a checkpoint"
+    grep -q '^stopped by --max-time (.* at t = 4); continue with' "$D/log1" || fail "not stopped by the kept --max-time: $(head -1 "$D/log1")"
+    ./polyhoop -q -j 1 --restart "$D/b" > "$D/log2" || fail "the second restart failed"
+    grep -q '^stopped by --max-cells (6[4-9] polygons at t = 8.1)' "$D/log2" || fail "not stopped by the kept --max-cells: $(head -1 "$D/log2")"
+    ./polyhoop -q -j 1 --restart "$D/b" > "$D/log3" || fail "the third restart failed"
+    grep -q '^done: 85 frames' "$D/log3" || fail "the third restart did not run to the end: $(head -1 "$D/log3")"
+    diff -r -x checkpoint.bin -x .polyhoop.lock "$D/a" "$D/b" > /dev/null || fail "the continued run differs from the uninterrupted one"
+}
+
 run_file "$@"
