@@ -736,6 +736,17 @@ static int numbers_ok(const double *d, const int32_t *n, const Params *P, int64_
     return 0;
 }
 
+/* For a list of state 2, whose slots must be the ensemble's (e contiguous, as the file numbers
+ * the snapshot's slots): -1 if the snapshot is e's polygons (id, start, vertices, edits), else
+ * the first that is not, or the snapshot's polygon count when e has another. */
+static int snap_differs(const struct ContactSnap *sn, const Ensemble *e)
+{
+    if (sn->np != e->np) return sn->np;
+    for (int p = 0; p < sn->np; p++)
+        if (sn->id[p] != e->id[p] || sn->start[p] != e->start[p] || sn->count[p] != e->count[p] || sn->edits[p] != e->edits[p]) return p;
+    return -1;
+}
+
 int contact_load(Contact *c, const Ensemble *e, FILE *f, size_t left, const Params *P, int64_t step, char *why, size_t whylen)
 {
     int32_t state = 0, n[4] = { 0 };
@@ -779,21 +790,17 @@ int contact_load(Contact *c, const Ensemble *e, FILE *f, size_t left, const Para
     }
     sn->np = ok ? n[3] : 0;
     ok = ok && list_fits(sn, data, at, n[2]);
-    if (!ok) { free(data); free(at); free(id); sn->np = sn->nv = 0; return corrupt(why, whylen, "its records or polygons are cut short or do not fit together"); }
+    const int differs = ok && state == 2 && e ? snap_differs(sn, e) : -1;
+    if (!ok || differs >= 0) {
+        const int np = sn->np;
+        free(data); free(at); free(id); sn->np = sn->nv = 0;
+        if (!ok) return corrupt(why, whylen, "its records or polygons are cut short or do not fit together");
+        if (differs == np) return corrupt(why, whylen, "its state 2 says its slots are the polygons', but it has %d polygons, not %d", np, e->np);
+        return corrupt(why, whylen, "its state 2 says its slots are the polygons', but polygon %d (id %lld) is not its snapshot's "
+                       "(start, vertices, edits)", differs, (long long)e->id[differs]);
+    }
     sn->nv = sn->np ? sn->start[sn->np - 1] + sn->count[sn->np - 1] : 0;
     sn->next_id = next_id;
-    /* state 2: the snapshot is the ensemble's polygons, slot for slot (e is contiguous, as the
-     * file numbers the snapshot's slots) */
-    int p = 0;
-    if (state == 2 && e)
-        for (ok = sn->np == e->np; ok && p < sn->np; p++)
-            ok = sn->id[p] == e->id[p] && sn->start[p] == e->start[p] && sn->count[p] == e->count[p] && sn->edits[p] == e->edits[p];
-    if (!ok) {
-        free(data); free(at); free(id); sn->np = sn->nv = 0;
-        return p ? corrupt(why, whylen, "its state 2 says its slots are the polygons', but polygon %d (id %lld) is not its snapshot's "
-                           "(start, vertices, edits)", p - 1, (long long)e->id[p - 1])
-                 : corrupt(why, whylen, "its state 2 says its slots are the polygons', but it has %d polygons, not %d", sn->np, e->np);
-    }
     contact_reserve_strips(c, n[2]);
     for (int s = 0; s < n[2]; s++) {   /* (the file's edges k -> k1 as the list keeps them: k, the wrap flag) */
         struct ContactStrip *st = &c->strip[s];

@@ -262,6 +262,22 @@ void test_sim_contact_list_complete(void)
     sim_free(&s);
 }
 
+/* Sets up in s, with the parameters P, a confluent tissue of 49 cells that grows fast, divides
+ * (division areas spread), loses its smallest cells (below Amin) and jostles (velocities from
+ * rng). */
+static void dividing_tissue(Sim *s, Params *P, uint64_t seed, uint64_t *rng)
+{
+    *P = params_compiled;
+    P->alpha_mu = 10; P->Amax_CV = 0.2; P->Amin = 0.5;
+    sim_init(s, P, seed);
+    for (int r = 0; r < 7; r++)
+        for (int c = 0; c < 7; c++) {
+            double R = (r * 7 + c) % 9 == 4 ? 0.35 : 0.9;   /* a few small ones, removed at once */
+            fx_add_moving_ngon(&s->e, 20, R, 1.86 * c + 0.93 * (r % 2), 1.61 * r, 0.1 * c, rng, 3);
+        }
+    sim_draw_traits(s);
+}
+
 /* The list patched through every kind of change finds the same pairs and forces as a new grid at
  * every step: a confluent tissue of 49 cells that grows fast, divides (division areas spread),
  * loses its smallest cells (below Amin) and jostles (random initial velocities), so that
@@ -271,17 +287,10 @@ void test_sim_contact_list_complete(void)
  * rebuild). */
 void test_sim_patched_list_complete(void)
 {
-    Params P = params_compiled;
-    P.alpha_mu = 10; P.Amax_CV = 0.2; P.Amin = 0.5;
+    Params P;
     static Sim s;
-    sim_init(&s, &P, 5);
     uint64_t rng = 11;
-    for (int r = 0; r < 7; r++)
-        for (int c = 0; c < 7; c++) {
-            double R = (r * 7 + c) % 9 == 4 ? 0.35 : 0.9;   /* a few small ones, removed at once */
-            fx_add_moving_ngon(&s.e, 20, R, 1.86 * c + 0.93 * (r % 2), 1.61 * r, 0.1 * c, &rng, 3);
-        }
-    sim_draw_traits(&s);
+    dividing_tissue(&s, &P, 5, &rng);
     int lo, hi;
     list_matches_grid(&s, 1200, &lo, &hi);
     int64_t builds, patches, reuses;
@@ -355,25 +364,14 @@ static long file_size(const char *path)
     return n;
 }
 
-/* Whether files a and b hold the same bytes. */
-static int same_bytes(const char *a, const char *b)
+/* Steps s once; returns what its contact list did: 0 reused, 1 patched, 2 built. */
+static int step_kind(Sim *s)
 {
-    FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
-    int same = f && g, x;
-    while (same && (x = getc(f)) != EOF) same = x == getc(g);
-    same = same && getc(g) == EOF;
-    if (f) fclose(f);
-    if (g) fclose(g);
-    return same;
-}
-
-/* The kind of contact step (0 reuse, 1 patch, 2 build) that sim_step just took, from the
- * counts before it. */
-static int step_kind(const Sim *s, const int64_t before[3])
-{
-    int64_t n[3];
-    contact_counts(&s->contact, &n[2], &n[1], &n[0]);
-    return n[2] > before[2] ? 2 : n[1] > before[1] ? 1 : 0;
+    int64_t b0, p0, r0, b1, p1, r1;
+    contact_counts(&s->contact, &b0, &p0, &r0);
+    ENSURE_MSG(sim_step(s) == 0, "%s", s->error);
+    contact_counts(&s->contact, &b1, &p1, &r1);
+    return b1 > b0 ? 2 : p1 > p0 ? 1 : 0;
 }
 
 /* A run restarted from any of its checkpoints takes the path of the run never stopped: the same
@@ -392,19 +390,12 @@ void test_sim_restart_takes_the_same_path(void)
     int at[MOST], nat = 0, current = 0, other = 0, differ = 0;
     char dir[] = "/tmp/ph_test_path_XXXXXX", path[96], err[512], input[64];
     ENSURE(mkdtemp(dir));
-    Params P = params_compiled;   /* (as test_sim_patched_list_complete) */
-    P.alpha_mu = 10; P.Amax_CV = 0.2; P.Amin = 0.5;
-    sim_init(&a, &P, 2);
+    Params P;
     uint64_t rng = 11;
-    for (int r = 0; r < 7; r++)
-        for (int c = 0; c < 7; c++)
-            fx_add_moving_ngon(&a.e, 20, (r * 7 + c) % 9 == 4 ? 0.35 : 0.9, 1.86 * c + 0.93 * (r % 2), 1.61 * r, 0.1 * c, &rng, 3);
-    sim_draw_traits(&a);
+    dividing_tissue(&a, &P, 2, &rng);
     for (int k = 1; k <= STEPS; k++) {
-        int64_t n[3], divisions = a.divisions;
-        contact_counts(&a.contact, &n[2], &n[1], &n[0]);
-        ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
-        kind[k] = (signed char)step_kind(&a, n);
+        int64_t divisions = a.divisions;
+        kind[k] = (signed char)step_kind(&a);
         if (k % EVERY && !(a.divisions > divisions && other < 4)) continue;
         snprintf(path, sizeof path, "%s/%d.bin", dir, k);
         ENSURE_MSG(checkpoint_write(path, &a, k / a.P.Ns, "in", NULL, err, sizeof err) == 0, "%s", err);
@@ -417,19 +408,14 @@ void test_sim_restart_takes_the_same_path(void)
         snprintf(path, sizeof path, "%s/%d.bin", dir, at[j]);
         sim_init(&b, &P, 1);
         ENSURE_MSG(checkpoint_read(path, &b, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
-        for (k = at[j] + 1; k <= at[j + 1]; k++) {
-            int64_t n[3];
-            contact_counts(&b.contact, &n[2], &n[1], &n[0]);
-            ENSURE_MSG(sim_step(&b) == 0, "%s", b.error);
-            if (step_kind(&b, n) != kind[k]) break;
-        }
+        for (k = at[j] + 1; k <= at[j + 1] && step_kind(&b) == kind[k]; k++) {}
         if (k <= at[j + 1]) differ++;
         else {
-            char again[112];
+            char again[112], cmp[256];
             snprintf(again, sizeof again, "%s/again.bin", dir);
-            snprintf(path, sizeof path, "%s/%d.bin", dir, at[j + 1]);
             ENSURE_MSG(checkpoint_write(again, &b, at[j + 1] / b.P.Ns, "in", NULL, err, sizeof err) == 0, "%s", err);
-            ENSURE_MSG(same_bytes(path, again), "restarted at step %d: the checkpoint at step %d differs", at[j], at[j + 1]);
+            snprintf(cmp, sizeof cmp, "cmp -s %s/%d.bin %s", dir, at[j + 1], again);
+            ENSURE_MSG(fx_sh(cmp) == 0, "restarted at step %d: the checkpoint at step %d differs", at[j], at[j + 1]);
             remove(again);
         }
         sim_free(&b);
@@ -441,6 +427,19 @@ void test_sim_restart_takes_the_same_path(void)
     sim_free(&a);
 }
 
+/* Six cells of 24 vertices that grow and press on each other in s (seed 3), 300 steps on; path
+ * (a mkstemp template) becomes a new empty file for their checkpoints. */
+static void six_cells(Sim *s, char *path)
+{
+    int fd = mkstemp(path);
+    ENSURE(fd >= 0);
+    close(fd);
+    sim_init(s, &params_compiled, 3);
+    for (int k = 0; k < 6; k++) fx_add_ngon(&s->e, 24, 0.5, 1.02 * (k % 3), 1.02 * (k / 3), 0);
+    sim_draw_traits(s);
+    for (int k = 0; k < 300; k++) ENSURE_MSG(sim_step(s) == 0, "%s", s->error);
+}
+
 /* A checkpoint whose list was built with another skin (as by a build with another SKIN; here
  * half of it, which the list of this build's skin more than serves) is read with that skin, and
  * the run goes on bit for bit like the original: its list patched and reused under the budgets of
@@ -449,14 +448,9 @@ void test_sim_checkpoint_other_skin(void)
 {
     static Sim a, b;
     char path[] = "/tmp/ph_test_ckpt_XXXXXX", err[512], input[64];
-    int fd = mkstemp(path), frame;
-    ENSURE(fd >= 0);
-    close(fd);
-    sim_init(&a, &params_compiled, 3);
-    for (int k = 0; k < 6; k++) fx_add_ngon(&a.e, 24, 0.5, 1.02 * (k % 3), 1.02 * (k / 3), 0);
-    sim_draw_traits(&a);
+    int frame;
+    six_cells(&a, path);
     int64_t builds, patches, reuses, b0, p0, r0;
-    for (int k = 0; k < 300; k++) ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
     contact_counts(&a.contact, &b0, &p0, &r0);
     do {   /* (to a step that built the list: its budgets are those of one step) */
         ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
@@ -495,13 +489,8 @@ void test_sim_checkpoint_contact_list(void)
 {
     static Sim a, b, c;
     char path[] = "/tmp/ph_test_ckpt_XXXXXX", err[512], input[64];
-    int fd = mkstemp(path), frame;
-    ENSURE(fd >= 0);
-    close(fd);
-    sim_init(&a, &params_compiled, 3);
-    for (int k = 0; k < 6; k++) fx_add_ngon(&a.e, 24, 0.5, 1.02 * (k % 3), 1.02 * (k / 3), 0);
-    sim_draw_traits(&a);
-    for (int k = 0; k < 300; k++) ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
+    int frame;
+    six_cells(&a, path);
     ENSURE_MSG(contact_saved_state(&a.contact) == 1, "no list to save");
     ENSURE(checkpoint_write(path, &a, 0, "six", NULL, err, sizeof err) == 0);
     long full = file_size(path);
