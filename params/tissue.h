@@ -1,7 +1,7 @@
 /* Growing epithelial tissue (paper Fig. 2A, Table 3): from one cell, growth rates drawn per cell
  * from a normal distribution with mean and standard deviation 1 (negative rates kept: those
  * cells shrink), removal below Amin = 0.1 (apoptosis), division at Amax = pi. With seed 1 the
- * tissue has 128 cells at t = 25 (153 divisions, 26 removals); the paper shows about 1,000 (run
+ * tissue has 121 cells at t = 25 (143 divisions, 23 removals); the paper shows about 1,000 (run
  * longer with -n; stop with --max-cells). Input: inputs/ensemble.off. make showcase NAME=tissue */
 #include "default.h"
 #undef P_alpha_mu

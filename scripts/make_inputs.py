@@ -360,8 +360,12 @@ def main():
     for name in a.names:
         if name not in SCENES:
             p.error("unknown input %r (choose from %s)" % (name, ", ".join(sorted(SCENES))))
-    if not os.path.isdir(a.dir):
+    if os.path.exists(a.dir) and not os.path.isdir(a.dir):
         p.error("--dir %s is not a folder" % a.dir)
+    try:
+        os.makedirs(a.dir, exist_ok=True)   # (a missing folder is made, as polyhoop's -o makes it)
+    except OSError as err:
+        p.error("--dir %s: cannot make the folder: %s" % (a.dir, err.strerror or err))
     for name in a.names or KEPT:
         path = os.path.join(a.dir, name + ".off")
         kw = {k: v for k, v in (("size", a.size), ("seed", a.seed), ("speed", a.speed)) if v is not None}

@@ -30,7 +30,7 @@ test_scripts_help_exits_zero() {
 
 # make_inputs.py --help (and -h) prints help and leaves inputs/ untouched (names, contents and
 # modification times); run with --dir it writes the very files that are in inputs/, and only
-# those (it is deterministic).
+# those (it is deterministic), making a missing folder and refusing a file.
 test_scripts_make_inputs_help_keeps_inputs() {
     need_python3
     inputs() { stat -c '%n %s %.9Y' inputs/*; sha256sum inputs/*; }
@@ -39,8 +39,10 @@ test_scripts_make_inputs_help_keeps_inputs() {
     scripts/make_inputs.py -h > /dev/null 2>&1 || fail "make_inputs.py -h exited $?"
     status 2 scripts/make_inputs.py --bogus > "$D/bogus.log" 2>&1
     inputs | cmp -s - "$D/before" || fail "make_inputs.py -h/--help changed inputs/"
-    mkdir "$D/gen"
-    scripts/make_inputs.py --dir "$D/gen" > /dev/null
+    scripts/make_inputs.py --dir "$D/gen" > /dev/null || fail "make_inputs.py --dir with a missing folder exited $?"
+    : > "$D/file"
+    status 2 scripts/make_inputs.py --dir "$D/file" > "$D/file.log" 2>&1
+    grep -q "is not a folder" "$D/file.log" || fail "make_inputs.py --dir FILE said: $(tail -1 "$D/file.log")"
     [ "$(ls -A "$D/gen" | tr '\n' ' ')" = "emulsion.off foam.off hourglass.off " ] || fail "make_inputs.py wrote $(ls -A "$D/gen")"
     for name in emulsion.off foam.off hourglass.off; do
         cmp -s "$D/gen/$name" "inputs/$name" || fail "make_inputs.py wrote a $name that differs from inputs/$name"
