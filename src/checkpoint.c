@@ -11,8 +11,9 @@
  * it anyway, so the continuation is unchanged. Then the contact list's section (contact_save: its
  * state, and the list itself; see contact.h), the chemistry's (int32 species, nodes per row and
  * column, uint64 chem_model_hash of its settings, then the concentrations as doubles, species by
- * species, row by row), and last the CRC-32 (zlib's crc32) of every byte
- * before it, as a uint32.
+ * species, row by row, and the response's forces held until the next chemical step: int32 count,
+ * then per polygon int64 id and double fx, fy; a file of an earlier program ends before the count
+ * and holds none), and last the CRC-32 (zlib's crc32) of every byte before it, as a uint32.
  *
  * Version 3 added the checksum, version 4 the edits and the patchable list, version 5 the run's
  * record, version 6 the polarity, the hazards, the death count and the noise and rate
@@ -138,7 +139,16 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     uint64_t model = chem_model_hash(&ch->m);
     put(&b, grid, sizeof grid);
     put(&b, &model, sizeof model);
-    if (ch->m.ns > 0) put(&b, ch->c, (size_t)ch->m.ns * ch->nx * ch->ny * sizeof *ch->c);
+    if (ch->m.ns > 0) {   /* the concentrations, then the response's forces held until the next chemical step */
+        put(&b, ch->c, (size_t)ch->m.ns * ch->nx * ch->ny * sizeof *ch->c);
+        int32_t held = chem_held_forces(ch);
+        put(&b, &held, sizeof held);
+        for (int q = 0; q < held; q++) {
+            double force[2] = { ch->fx[q], ch->fy[q] };
+            put(&b, &ch->fid[q], sizeof ch->fid[q]);
+            put(&b, force, sizeof force);
+        }
+    }
     uint32_t crc = (uint32_t)b.crc;
     if (!b.bad && fwrite(&crc, sizeof crc, 1, b.f) != 1) b.bad = errno ? errno : EIO;
     return atomic_close(b.f, path, b.bad, 1, err, len);
@@ -381,9 +391,44 @@ static int simple_ok(Sim *s, const Header *h, char *why, size_t len)
                              (long long)e->id[a]) : 1;
 }
 
+/* The response's forces held until the next chemical step (a checkpoint between two, a
+ * signal's): the polygons' ids (distinct, below next_id) and finite forces. A file of an earlier
+ * program, which ends after the concentrations, holds none (its restart adds no force until the
+ * next chemical step, as before). 1, or 0 with why. */
+static int held_forces_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *why, size_t len)
+{
+    off_t here = ftello(f);
+    if (here == end) { chem_set_held_forces(ch, 0, NULL, NULL, NULL); return 1; }
+    int32_t n;
+    if (here < 0 || end - here < (off_t)sizeof n || fread(&n, sizeof n, 1, f) != 1)
+        return refuse(why, len, "the chemistry's held forces are cut short");
+    if (n < 0 || (uint64_t)n * 24 > (uint64_t)(end - here - (off_t)sizeof n))
+        return refuse(why, len, "the chemistry holds forces of %d polygons, more than the file has room for", (int)n);
+    int64_t *id = ph_realloc(NULL, ((size_t)n + 1) * sizeof *id);
+    double *fx = ph_realloc(NULL, ((size_t)n + 1) * sizeof *fx), *fy = ph_realloc(NULL, ((size_t)n + 1) * sizeof *fy);
+    int ok = 1;
+    for (int q = 0; ok && q < n; q++) {
+        double force[2];
+        if (fread(&id[q], sizeof id[q], 1, f) != 1 || fread(force, sizeof force, 1, f) != 1)
+            ok = refuse(why, len, "the chemistry's held forces are cut short");
+        else if (id[q] < 0 || id[q] >= next_id)
+            ok = refuse(why, len, "the chemistry holds a force of polygon id %lld, not below the next id %lld", (long long)id[q],
+                        (long long)next_id);
+        else if (!isfinite(force[0]) || !isfinite(force[1]))
+            ok = refuse(why, len, "the chemistry's held force of polygon id %lld is not finite", (long long)id[q]);
+        else fx[q] = force[0], fy[q] = force[1];
+    }
+    if (ok) chem_set_held_forces(ch, n, id, fx, fy);
+    for (int q = 1; ok && q < n; q++)   /* (sorted by id now: a repeated id is next to its twin) */
+        if (ch->fid[ch->byid[q]] == ch->fid[ch->byid[q - 1]])
+            ok = refuse(why, len, "the chemistry holds two forces of polygon id %lld", (long long)ch->fid[ch->byid[q]]);
+    free(id); free(fx); free(fy);
+    return ok;
+}
+
 /* The chemistry's section into ch (set up by sim_chemistry for this build): the same species and
- * grid, every value finite. 1, or 0 with why. */
-static int fields_ok(Chem *ch, FILE *f, off_t end, char *why, size_t len)
+ * grid, every value finite, and the held forces. 1, or 0 with why. */
+static int fields_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *why, size_t len)
 {
     int32_t grid[3];
     uint64_t model;
@@ -404,7 +449,7 @@ static int fields_ok(Chem *ch, FILE *f, off_t end, char *why, size_t len)
         if (!isfinite(ch->c[k]))
             return refuse(why, len, "the chemistry's species %zu is not finite at node %zu", k / ((size_t)ch->nx * ch->ny),
                           k % ((size_t)ch->nx * ch->ny));
-    return 1;
+    return held_forces_ok(ch, f, end, next_id, why, len);
 }
 
 int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, RunRecord *run,
@@ -480,8 +525,8 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     here = ok ? ftello(f) : -1;
     size_t left = ok && here >= 0 && end >= here ? (size_t)(end - here) : 0;
     if (ok && contact_load(&s->contact, e, f, left, &h.P, h.step, why, sizeof why) != 0) ok = 0;
-    ok = ok && fields_ok(&s->chem, f, end, why, sizeof why);
-    if (ok && ftello(f) != end) ok = refuse(why, sizeof why, "%lld bytes follow the chemistry's fields", (long long)(end - ftello(f)));
+    ok = ok && fields_ok(&s->chem, f, end, h.next_id, why, sizeof why);
+    if (ok && ftello(f) != end) ok = refuse(why, sizeof why, "%lld bytes follow the chemistry's section", (long long)(end - ftello(f)));
     ok = ok && simple_ok(s, &h, why, sizeof why);
     fclose(f);
     ensemble_free(&in);

@@ -193,6 +193,34 @@ static void sample_at(const Chem *ch, int s, double x, double y, double *c, doub
     *gy = ((1 - u) * (r1[0] - r0[0]) + u * (r1[1] - r0[1])) / dx;
 }
 
+/* Room for the samples and the held forces of n polygons (cap: how many to make room for). */
+static void reserve_polygons(Chem *ch, size_t n, size_t cap)
+{
+    if (n <= ch->poly_cap) return;
+    ch->poly_cap = cap > n ? cap : n;
+    ch->fx = ph_realloc(ch->fx, ch->poly_cap * sizeof *ch->fx);
+    ch->fy = ph_realloc(ch->fy, ch->poly_cap * sizeof *ch->fy);
+    ch->fid = ph_realloc(ch->fid, ch->poly_cap * sizeof *ch->fid);
+    ch->byid = ph_realloc(ch->byid, ch->poly_cap * sizeof *ch->byid);
+    ch->sum = ph_realloc(ch->sum, ch->poly_cap * (size_t)(3 * ch->m.ns + 1) * sizeof *ch->sum);
+}
+
+/* The held forces' polygons (ch->fid[0 .. n)) in the order of their ids, to find their forces
+ * at the steps until the next chemical step (the polygons may be reordered or removed in
+ * between); whether any of them has a force. */
+static void hold(Chem *ch, int n)
+{
+    for (int p = 0; p < n; p++) ch->byid[p] = p;
+    for (int a = 1; a < n; a++) {   /* (insertion sort: polygons are mostly in id order) */
+        int q = ch->byid[a], b = a;
+        for (; b > 0 && ch->fid[ch->byid[b - 1]] > ch->fid[q]; b--) ch->byid[b] = ch->byid[b - 1];
+        ch->byid[b] = q;
+    }
+    ch->held = n;
+    ch->forces = 0;   /* (whether any polygon has a force: else chem_add_forces has nothing to add) */
+    for (int p = 0; p < n && !ch->forces; p++) ch->forces = ch->fx[p] != 0 || ch->fy[p] != 0;
+}
+
 int chem_respond(Chem *ch, Ensemble *e)
 {
     if (ch->m.ns == 0) return 0;
@@ -200,14 +228,7 @@ int chem_respond(Chem *ch, Ensemble *e)
     cover(ch, e);
     const int ns = ch->m.ns, stride = 3 * ns + 1;
     const size_t nodes = (size_t)ch->nx * ch->ny;
-    if ((size_t)e->np > ch->poly_cap) {
-        ch->poly_cap = (size_t)e->np_cap;
-        ch->fx = ph_realloc(ch->fx, ch->poly_cap * sizeof *ch->fx);
-        ch->fy = ph_realloc(ch->fy, ch->poly_cap * sizeof *ch->fy);
-        ch->fid = ph_realloc(ch->fid, ch->poly_cap * sizeof *ch->fid);
-        ch->byid = ph_realloc(ch->byid, ch->poly_cap * sizeof *ch->byid);
-        ch->sum = ph_realloc(ch->sum, ch->poly_cap * (size_t)stride * sizeof *ch->sum);
-    }
+    reserve_polygons(ch, (size_t)e->np, (size_t)e->np_cap);
     memset(ch->sum, 0, (size_t)e->np * stride * sizeof *ch->sum);
     /* the sums over each polygon's nodes, in node order (one thread: the same sums at any count);
      * the gradient by central differences, one-sided on the domain's sides */
@@ -254,18 +275,21 @@ int chem_respond(Chem *ch, Ensemble *e)
             ch->fy[p] = act.fy;
         }
     }
-    /* the polygons by id, to find their forces at the steps until the next chemical step (the
-     * polygons may be reordered or removed in between) */
-    for (int p = 0; p < e->np; p++) ch->fid[p] = e->id[p], ch->byid[p] = p;
-    for (int a = 1; a < e->np; a++) {   /* (insertion sort: polygons are mostly in id order) */
-        int q = ch->byid[a], b = a;
-        for (; b > 0 && ch->fid[ch->byid[b - 1]] > ch->fid[q]; b--) ch->byid[b] = ch->byid[b - 1];
-        ch->byid[b] = q;
-    }
-    ch->held = e->np;
-    ch->forces = 0;   /* (whether any polygon has a force: else chem_add_forces has nothing to add) */
-    for (int p = 0; p < e->np && !ch->forces; p++) ch->forces = ch->fx[p] != 0 || ch->fy[p] != 0;
+    for (int p = 0; p < e->np; p++) ch->fid[p] = e->id[p];
+    hold(ch, e->np);
     return bad ? -2 : 0;
+}
+
+int chem_held_forces(const Chem *ch)
+{
+    return ch->m.ns > 0 && ch->m.response && ch->forces ? ch->held : 0;
+}
+
+void chem_set_held_forces(Chem *ch, int n, const int64_t *id, const double *fx, const double *fy)
+{
+    reserve_polygons(ch, (size_t)n, (size_t)n);
+    for (int p = 0; p < n; p++) ch->fid[p] = id[p], ch->fx[p] = fx[p], ch->fy[p] = fy[p];
+    hold(ch, n);
 }
 
 /* the index at the last chemical step of the polygon with id, or -1 (born since) */

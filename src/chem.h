@@ -139,6 +139,12 @@ int chem_respond(Chem *ch, Ensemble *e);
  * polygon's found by its id (a polygon born since has none). */
 void chem_add_forces(const Chem *ch, Ensemble *e);
 
+/* The forces held until the next chemical step, for a checkpoint written between two of them:
+ * chem_held_forces says how many polygons hold one (0: none to add; then ch->fid, fx, fy
+ * [0 .. n) are the polygons' ids and forces), chem_set_held_forces puts n of them back. */
+int chem_held_forces(const Chem *ch);
+void chem_set_held_forces(Chem *ch, int n, const int64_t *id, const double *fx, const double *fy);
+
 /* Before step 3, for the species with advect = 1: the velocity of the matter on the faces of the
  * grid, from each polygon's vertex velocities (an affine field fitted to them, its divergence the
  * polygon's relative area growth rate, so that the transport also dilutes; docs/model.md 11), on

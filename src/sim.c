@@ -459,9 +459,9 @@ int sim_setup(Sim *s, const SimSetup *u)
         return -1;
     }
     if (u->steps >= 0) s->P.Ns = u->steps;
-    if (s->chem.m.ns > 0 && s->P.Ns % s->chem.m.every) {   /* (frames and checkpoints fall on chemical steps) */
+    if (s->chem.m.ns > 0 && s->P.Ns % s->chem.m.every) {   /* (frames fall on chemical steps) */
         snprintf(s->error, sizeof s->error, "%d steps per frame is not a multiple of chem_every = %d (time steps per chemical "
-                 "step): frames and checkpoints must fall on chemical steps", s->P.Ns, s->chem.m.every);
+                 "step): frames must fall on chemical steps", s->P.Ns, s->chem.m.every);
         return -1;
     }
     if (u->frames >= 0) s->P.Nf = u->frames;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 /* one species a, diffusivity D in and out of cells, degradation k, on [x0, x1] x [y0, y1] */
 static ChemModel model(double D, double k, double x0, double y0, double x1, double y1, double dx)
@@ -251,7 +252,7 @@ static void respond(const ChemCell *cell, ChemAct *act)
     act->fy = 20 * cell->gy[0];
 }
 
-static void coupled_sim(Sim *s, int threads, int advect)
+static void coupled_sim(Sim *s, int threads, int advect, int every)
 {
     Params P = params_compiled;
     P.alpha_mu = 0;
@@ -261,6 +262,7 @@ static void coupled_sim(Sim *s, int threads, int advect)
     m.reaction = make;
     m.response = respond;
     m.sp[0].advect = advect;
+    m.every = every;
     omp_set_num_threads(threads);
     sim_init(s, &P, 1);
     ENSURE_MSG(sim_chemistry(s, &m) == 0, "%s", s->error);
@@ -270,8 +272,8 @@ static void coupled_sim(Sim *s, int threads, int advect)
 }
 
 /* Writes coupled run c's checkpoint into file (in the new folder path, a mkdtemp template) and
- * puts a fresh coupled run (advect as given) in its place, read from it */
-static void through_checkpoint(Sim *c, int advect, char *path, char *file, size_t len)
+ * puts a fresh coupled run (advect and every as given) in its place, read from it */
+static void through_checkpoint(Sim *c, int advect, int every, char *path, char *file, size_t len)
 {
     char err[512], input[64];
     int frame;
@@ -279,7 +281,7 @@ static void through_checkpoint(Sim *c, int advect, char *path, char *file, size_
     snprintf(file, len, "%s/checkpoint.bin", path);
     ENSURE_MSG(checkpoint_write(file, c, 7, "in.off", NULL, err, sizeof err) == 0, "%s", err);
     sim_free(c);
-    coupled_sim(c, 1, advect);
+    coupled_sim(c, 1, advect, every);
     ENSURE_MSG(checkpoint_read(file, c, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
 }
 
@@ -301,7 +303,7 @@ void test_chem_coupled_threads_and_checkpoint(void)
 {
     int threads = omp_get_max_threads();
     static Sim a, b, c;
-    coupled_sim(&a, 1, 0);
+    coupled_sim(&a, 1, 0, 1);
     Vec2 g0 = geom_centroid(a.e.x + a.e.start[8], a.e.y + a.e.start[8], a.e.count[8]);
     for (int k = 0; k < 1500; k++) ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
     Vec2 g1 = geom_centroid(a.e.x + a.e.start[8], a.e.y + a.e.start[8], a.e.count[8]);
@@ -310,14 +312,14 @@ void test_chem_coupled_threads_and_checkpoint(void)
     fprintf(stderr, "  %d cells turned type 1; the far cell moved by (%.3g, %.3g)\n", turned, g1.x - g0.x, g1.y - g0.y);
     ENSURE(turned == 3);
     ENSURE(g1.x < g0.x && g1.y < g0.y);   /* (towards the source at the lower left) */
-    coupled_sim(&b, 2, 0);
+    coupled_sim(&b, 2, 0, 1);
     for (int k = 0; k < 1500; k++) ENSURE_MSG(sim_step(&b) == 0, "%s", b.error);
     ENSURE_MSG(fields_hash(&a) == fields_hash(&b), "1 and 2 threads differ");
-    coupled_sim(&c, 1, 0);
+    coupled_sim(&c, 1, 0, 1);
     for (int k = 0; k < 700; k++) ENSURE(sim_step(&c) == 0);
     char path[] = "/tmp/ph_test_chem_XXXXXX", file[64], err[512], input[64];
     int frame;
-    through_checkpoint(&c, 0, path, file, sizeof file);
+    through_checkpoint(&c, 0, 1, path, file, sizeof file);
     for (int k = 0; k < 800; k++) ENSURE(sim_step(&c) == 0);
     ENSURE_MSG(fields_hash(&a) == fields_hash(&c), "the run continued from its checkpoint differs");
     /* a build with another grid refuses the checkpoint */
@@ -338,6 +340,80 @@ void test_chem_coupled_threads_and_checkpoint(void)
     unlink(file);
     rmdir(path);
     sim_free(&a); sim_free(&b); sim_free(&c); sim_free(&d);
+    omp_set_num_threads(threads);
+}
+
+/* A checkpoint between two chemical steps (as a signal writes one; here every = 10 and the
+ * checkpoint at step 705) carries the response's forces, held until the next chemical step: the
+ * run continued from it, at 2 threads, is the uninterrupted run bit for bit (before, it added no
+ * force until step 710, and went on in other bits). The held section's fields are checked: a
+ * repeated id, an id not below the next one, a force that is not finite and a count beyond the
+ * file are refused by name; a file without the section (an earlier program's) holds none. */
+void test_chem_held_forces_checkpoint(void)
+{
+    int threads = omp_get_max_threads();
+    static Sim a, c;
+    coupled_sim(&a, 1, 0, 10);
+    for (int k = 0; k < 1500; k++) ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
+    coupled_sim(&c, 1, 0, 10);
+    for (int k = 0; k < 705; k++) ENSURE(sim_step(&c) == 0);
+    const int np = c.e.np;
+    ENSURE_MSG(chem_held_forces(&c.chem) == np, "%d of %d polygons hold a force", chem_held_forces(&c.chem), np);
+    char path[] = "/tmp/ph_test_chem_XXXXXX", file[64], err[512], input[64];
+    int frame;
+    through_checkpoint(&c, 0, 10, path, file, sizeof file);
+    ENSURE(chem_held_forces(&c.chem) == np);
+    omp_set_num_threads(2);
+    for (int k = 0; k < 795; k++) ENSURE(sim_step(&c) == 0);
+    omp_set_num_threads(1);
+    ENSURE_MSG(fields_hash(&a) == fields_hash(&c), "the run continued from its checkpoint differs");
+    /* the section: int32 count, then per polygon int64 id and two doubles, before the CRC-32 */
+    FILE *f = fopen(file, "rb");
+    ENSURE(f && fseek(f, 0, SEEK_END) == 0);
+    long n = ftell(f), at = n - 4 - 24L * np - 4;
+    unsigned char *good = malloc((size_t)n), *b = malloc((size_t)n);
+    rewind(f);
+    ENSURE(fread(good, 1, (size_t)n, f) == (size_t)n);
+    fclose(f);
+    int32_t count;
+    int64_t id0, id1;
+    memcpy(&count, good + at, 4);
+    memcpy(&id0, good + at + 4, 8);
+    memcpy(&id1, good + at + 28, 8);
+    ENSURE_MSG(count == np && id0 >= 0 && id1 > id0, "count %d, ids %lld, %lld", count, (long long)id0, (long long)id1);
+    const double nan = NAN;
+    const int64_t far = c.e.next_id + 5;
+    const int32_t huge = 1000;
+    struct { long at; const void *v; size_t len; const char *want; } cases[] = {
+        { at + 28, &id0, 8, "holds two forces of polygon id" },
+        { at + 28, &far, 8, "not below the next id" },
+        { at + 4 + 8 + 8, &nan, 8, "is not finite" },
+        { at, &huge, 4, "more than the file has room for" },
+    };
+    for (int k = 0; k < 5; k++) {
+        long len = n;
+        memcpy(b, good, (size_t)n);
+        if (k < 4) memcpy(b + cases[k].at, cases[k].v, cases[k].len);
+        else {   /* an earlier program's file: no section */
+            memmove(b + at, b + n - 4, 4);
+            len = at + 4;
+        }
+        uint32_t crc = (uint32_t)crc32(crc32(0, NULL, 0), b, (uInt)(len - 4));
+        memcpy(b + len - 4, &crc, 4);
+        f = fopen(file, "wb");
+        ENSURE(f && fwrite(b, 1, (size_t)len, f) == (size_t)len && fclose(f) == 0);
+        sim_free(&c);
+        coupled_sim(&c, 1, 0, 10);
+        err[0] = 0;
+        int r = checkpoint_read(file, &c, &frame, input, sizeof input, NULL, err, sizeof err);
+        if (k < 4) ENSURE_MSG(r == -1 && strstr(err, cases[k].want), "case %d: %d \"%s\"", k, r, err);
+        else ENSURE_MSG(r == 0 && chem_held_forces(&c.chem) == 0, "without the section: %d \"%s\", %d held", r, err,
+                        chem_held_forces(&c.chem));
+    }
+    free(good); free(b);
+    unlink(file);
+    rmdir(path);
+    sim_free(&a); sim_free(&c);
     omp_set_num_threads(threads);
 }
 
@@ -832,10 +908,10 @@ void test_chem_advect_threads_and_checkpoint(void)
 {
     int threads = omp_get_max_threads();
     static Sim a, b, c, d;
-    coupled_sim(&a, 1, 1);
-    coupled_sim(&b, 2, 1);
-    coupled_sim(&c, 1, 1);
-    coupled_sim(&d, 1, 0);
+    coupled_sim(&a, 1, 1, 1);
+    coupled_sim(&b, 2, 1, 1);
+    coupled_sim(&c, 1, 1, 1);
+    coupled_sim(&d, 1, 0, 1);
     uint64_t early = 0;
     for (int k = 0; k < 1500; k++) {
         ENSURE_MSG(sim_step(&a) == 0, "%s", a.error);
@@ -850,12 +926,12 @@ void test_chem_advect_threads_and_checkpoint(void)
     for (int k = 0; k < 700; k++) ENSURE(sim_step(&c) == 0);
     char path[] = "/tmp/ph_test_chem_XXXXXX", file[64], err[512], input[64];
     int frame;
-    through_checkpoint(&c, 1, path, file, sizeof file);
+    through_checkpoint(&c, 1, 1, path, file, sizeof file);
     for (int k = 0; k < 800; k++) ENSURE(sim_step(&c) == 0);
     ENSURE_MSG(fields_hash(&a) == fields_hash(&c), "the run continued from its checkpoint differs");
     /* a build without advection refuses the checkpoint */
     sim_free(&d);
-    coupled_sim(&d, 1, 0);
+    coupled_sim(&d, 1, 0, 1);
     ENSURE(checkpoint_read(file, &d, &frame, input, sizeof input, NULL, err, sizeof err) == -1);
     ENSURE_MSG(strstr(err, "other cell types or species settings"), "%s", err);
     unlink(file);
