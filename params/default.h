@@ -77,7 +77,7 @@
 #define P_chem_y0   -10.0
 #define P_chem_x1   10.0
 #define P_chem_y1   10.0
-#define P_chem_dx   0.1       /* [L]     grid spacing */
+#define P_chem_dx   0.1       /* [L]     grid spacing (x1 - x0 and y1 - y0 whole numbers of it) */
 #define P_chem_max_substeps 100  /* [-]  most solver sub-steps per chemical step (more: refused at start) */
 #define P_chem_every 1        /* [-]     time steps per chemical step: the fields advance, and the cells sense
                                *          and respond, once every chem_every steps (docs/model.md 11) */

@@ -32,6 +32,13 @@ static int model_ok(const ChemModel *m, char *err, size_t len)
     if (!(m->x1 - m->x0 >= m->dx) || !(m->y1 - m->y0 >= m->dx) || !isfinite(m->x1 - m->x0) || !isfinite(m->y1 - m->y0))
         return refuse(err, len, "chemistry: the domain [%g, %g] x [%g, %g] must be at least dx = %g wide and high",
                       m->x0, m->x1, m->y0, m->y1, m->dx);
+    for (int k = 0; k < 2; k++) {   /* (the nodes' last row and column lie on the rectangle's sides) */
+        double a = k ? m->y0 : m->x0, b = k ? m->y1 : m->x1, n = (b - a) / m->dx, whole = floor(n + 0.5);
+        if (fabs(n - whole) > 1e-6 * whole)
+            return refuse(err, len, "chemistry: the domain's %s %s1 - %s0 = %g is %.6g grid spacings dx = %g, not a whole "
+                          "number: the last nodes would not lie on its side (%s1 = %.10g or %.10g would)", k ? "height" : "width",
+                          k ? "y" : "x", k ? "y" : "x", b - a, n, m->dx, k ? "y" : "x", a + floor(n) * m->dx, a + ceil(n) * m->dx);
+    }
     double nodes = (floor((m->x1 - m->x0) / m->dx + 0.5) + 1) * (floor((m->y1 - m->y0) / m->dx + 0.5) + 1);
     if (nodes > 1e8) return refuse(err, len, "chemistry: %.3g grid nodes (dx = %g), more than 10^8", nodes, m->dx);
     if (m->max_substeps < 1) return refuse(err, len, "chemistry: max_substeps = %d must be >= 1", m->max_substeps);
@@ -433,11 +440,14 @@ int chem_transport(Chem *ch, const Ensemble *e, double dt, char *err, size_t len
     ch->too_fast = !(need <= m->max_substeps);
     if (ch->too_fast) {
         const ChemSpecies *sp = &m->sp[ws];
+        char step[96];   /* (dt here is a chemical step: chem_every time steps) */
+        if (m->every > 1) snprintf(step, sizeof step, "a chemical step of %g (chem_every = %d time steps of %g)", dt, m->every, dt / m->every);
+        else snprintf(step, sizeof step, "dt = %g", dt);
         return refuse(err, len, "the cells carry species %d (%s) at speeds up to %.4g, out of a node at rates up to "
                       "%.4g (upwind: the speeds through its faces over dx); with D = %g and k = %g on dx = %g its solver steps must "
-                      "be at most %.3g (1 / (4 D / dx^2 + k + that rate)), so dt = %g takes %.0f sub-steps, more than max_substeps "
+                      "be at most %.3g (1 / (4 D / dx^2 + k + that rate)), so %s takes %.0f sub-steps, more than max_substeps "
                       "= %d: the motion is what limits it (diffusion alone takes %d): raise dx or max_substeps, or lower dt",
-                      ws, sp->name ? sp->name : "?", umax, worst_out, fmax(sp->D_in, sp->D_out), sp->k, dx, 1 / worst, dt, need,
+                      ws, sp->name ? sp->name : "?", umax, worst_out, fmax(sp->D_in, sp->D_out), sp->k, dx, 1 / worst, step, need,
                       m->max_substeps, ch->nsub);
     }
     ch->nstep = need > ch->nsub ? (int)need : ch->nsub;

@@ -186,6 +186,26 @@ void test_chem_refuses_too_many_substeps(void)
     ENSURE(chem_init(&ch, &m, 0.01, err, sizeof err) == -1 && strstr(err, "dx"));
 }
 
+/* A domain that is not a whole number of grid spacings wide or high is refused, naming the sides
+ * that would be (the nodes' last column ended past x1 = 4.06, at 4.1, and the held side with it);
+ * one that is, up to rounding (3 .. 4.1 is 10.999999999999996 spacings of 0.1), is taken. */
+void test_chem_refuses_partial_cells(void)
+{
+    Chem ch;
+    char err[512];
+    ChemModel m = model(1, 0, 3, 0, 4.06, 0.5, 0.1);
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "width x1 - x0 = 1.06 is 10.6 grid spacings dx = 0.1, not a whole number") &&
+               strstr(err, "x1 = 4 or 4.1 would"), "%s", err);
+    m = model(1, 0, 3, 0, 4.1, 0.55, 0.1);
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "height y1 - y0 = 0.55 is 5.5 grid spacings") && strstr(err, "y1 = 0.5 or 0.6 would"), "%s", err);
+    m = model(1, 0, 3, 0, 4.1, 0.5, 0.1);
+    ENSURE_MSG(chem_init(&ch, &m, 1e-3, err, sizeof err) == 0, "%s", err);
+    ENSURE(ch.nx == 12 && ch.ny == 6);
+    chem_free(&ch);
+}
+
 /* the initial values of the init test: species 0 a plane, species 1 its node's distance from
  * (0.3, 0.2); species 1 negative at x > 0.75 when `negative` */
 static int negative;
@@ -875,6 +895,13 @@ void test_chem_advect_refuses_fast_cells(void)
                strstr(err, "dx = 0.0625") && strstr(err, "dt = 0.015625 takes 16 sub-steps, more than max_substeps = 15") &&
                strstr(err, "the motion is what limits it (diffusion alone takes 1)"), "%s", err);
     chem_free(&ch);
+    m.every = 4;   /* (the same chemical step, 4 time steps: the message says which it is) */
+    ENSURE_MSG(chem_init(&ch, &m, 0.015625 / 4, err, sizeof err) == 0, "%s", err);
+    ENSURE(chem_respond(&ch, &e) == 0);
+    ENSURE(chem_transport(&ch, &e, 0.015625, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "so a chemical step of 0.015625 (chem_every = 4 time steps of 0.00390625) takes 16 sub-steps"), "%s", err);
+    chem_free(&ch);
+    m.every = 1;
     m.max_substeps = 16;
     ENSURE_MSG(chem_init(&ch, &m, 0.015625, err, sizeof err) == 0, "%s", err);
     ENSURE(chem_respond(&ch, &e) == 0);
