@@ -22,6 +22,7 @@
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -83,6 +84,23 @@ static void write_checkpoint(Output *out, Sim *sim, int frame)
 {
     int rc = output_checkpoint(out, sim, frame);
     if (rc) status_exit(rc, "%s", out->error);
+}
+
+/* After frame `frame` (before the last): the cap that it meets, --max-cells or --max-time, ends
+ * the run with a checkpoint for --restart and status 0; else nothing. */
+static void stop_at_cap(Output *out, Sim *sim, const Options *opt, int frame)
+{
+    const char *why = opt->max_cells && sim->e.np >= opt->max_cells ? "--max-cells"
+                    : opt->max_time > 0 && sim->e.t >= opt->max_time ? "--max-time" : NULL;
+    if (!why || frame >= sim->P.Nf) return;
+    if (!(opt->every > 0 && frame % opt->every == 0)) write_checkpoint(out, sim, frame);   /* (else written with the frame) */
+    char what[200];
+    snprintf(what, sizeof what, "stopped by %s (%d polygons at t = %g); continue with --restart %s",
+             why, sim->e.np, sim->e.t, TEXT_ESC(opt->dir));
+    output_summary(out, sim, what, frame);
+    output_close(out);
+    sim_free(sim);
+    exit(PH_EXIT_OK);
 }
 
 int main(int argc, char **argv)
@@ -152,6 +170,7 @@ int main(int argc, char **argv)
     if (!opt.restart) write_frame(&out, &sim, 0);
     out.wall0 = omp_get_wtime();
     if (!opt.restart) output_status(&out, &sim, 0);
+    if (!opt.restart) stop_at_cap(&out, &sim, &opt, 0);   /* (an input of N polygons or more meets --max-cells N) */
 
     in_loop = 1;
 
@@ -168,18 +187,7 @@ int main(int argc, char **argv)
             write_frame(&out, &sim, frame);
             output_status(&out, &sim, frame);
             output_threads(&out, options_threads(&opt, ensemble_vertex_count(&sim.e)));
-            const char *why = opt.max_cells && sim.e.np >= opt.max_cells ? "--max-cells"
-                            : opt.max_time > 0 && sim.e.t >= opt.max_time ? "--max-time" : NULL;
-            if (why && sim.e.step < step_end) {
-                if (!(opt.every > 0 && frame % opt.every == 0)) write_checkpoint(&out, &sim, frame);
-                char what[200];
-                snprintf(what, sizeof what, "stopped by %s (%d polygons at t = %g); continue with --restart %s",
-                         why, sim.e.np, sim.e.t, TEXT_ESC(opt.dir));
-                output_summary(&out, &sim, what, frame);
-                output_close(&out);
-                sim_free(&sim);
-                return PH_EXIT_OK;
-            }
+            stop_at_cap(&out, &sim, &opt, frame);
         }
         if (stop_signal) {
             write_checkpoint(&out, &sim, frame);

@@ -458,6 +458,12 @@ int sim_setup(Sim *s, const SimSetup *u)
         snprintf(s->error, sizeof s->error, "cannot restart with -s %d: the run has %d steps per frame", u->steps, s->P.Ns);
         return -1;
     }
+    if (s->from_checkpoint && u->frames >= 0 && (int64_t)u->frames * s->P.Ns < s->e.step) {
+        snprintf(s->error, sizeof s->error, "cannot restart with -n %d: the run is at step %lld (frame %lld, t = %g), past frame %d; "
+                 "-n counts the frames from the run's start, so give more than %lld to go on", u->frames, (long long)s->e.step,
+                 (long long)(s->e.step / s->P.Ns), s->e.t, u->frames, (long long)(s->e.step / s->P.Ns));
+        return -1;
+    }
     if (u->steps >= 0) s->P.Ns = u->steps;
     if (s->chem.m.ns > 0 && s->P.Ns % s->chem.m.every) {   /* (frames fall on chemical steps) */
         snprintf(s->error, sizeof s->error, "%d steps per frame is not a multiple of chem_every = %d (time steps per chemical "
