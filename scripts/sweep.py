@@ -412,7 +412,7 @@ def final_counts(d):
     end' of stdout.txt, or else the last frame's NumberOfPolys and NumberOfPoints."""
     try:
         with open(os.path.join(d, "stdout.txt")) as f:
-            m = re.search(r"(\d+) polygons, (\d+) vertices at the end", f.read())
+            m = re.search(r"(\d+) polygons?, (\d+) vertices at the end", f.read())
         if m:
             return int(m.group(1)), int(m.group(2))
     except OSError:

@@ -133,10 +133,10 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
     else snprintf(threads, sizeof threads, "%d thread%s now: automatic, one per %d vertices up to %d%s; -j N fixes it",
                   nt, nt > 1 ? "s" : "", VERTICES_PER_THREAD, o->free_cores,
                   o->free_cores < omp_get_num_procs() ? " (the cores not busy)" : "");
-    printf("polyhoop %s  (%s, %s build, %s)\n%s %s: %d polygons, %d vertices, %d rigid\n"
+    printf("polyhoop %s  (%s, %s build, %s)\n%s %s: %d polygon%s, %d vertices, %d rigid\n"
            "output %s/frame%%06d.vtp (%s): frames %d..%d of %d steps, dt = %g, to t = %g; seed %llu\n",
            version, params_file, PH_ARCH, threads, o->restart ? "restart from" : "input", TEXT_ESC(o->restart ? o->restart : input),
-           s->e.np, ensemble_vertex_count(&s->e), P->Nr, TEXT_ESC(o->dir), o->ascii ? "ASCII" : "zlib",
+           s->e.np, s->e.np == 1 ? "" : "s", ensemble_vertex_count(&s->e), P->Nr, TEXT_ESC(o->dir), o->ascii ? "ASCII" : "zlib",
            frame0, P->Nf, P->Ns, P->dt, P->Nf * (double)P->Ns * P->dt, (unsigned long long)s->e.seed);
     if (o->max_cells || o->max_time > 0) {   /* (a restart's may be the run's own: say so) */
         const char *kept = ", kept from the run";
@@ -326,13 +326,13 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
     contact_counts(&s->contact, &builds, &patches, &reuses);
     double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
     printf("%s: %d frames, %lld steps in %.2f s wall, threads: %s%d; %.0f vertex updates, %.3g per second of computing; "
-           "%d polygons, %d vertices at the end\n"
+           "%d polygon%s, %d vertices at the end\n"
            "events: divisions %lld, removals %lld, deaths %lld, fusions (type I) %lld, splits (type II) %lld, "
            "divisions postponed %lld, twists cut out %lld\n"
            "contact list: built in %lld steps, patched in %lld (polygons changed), reused in %lld; %lld listed edges walked\n"
            "memory: peak %.1f MB resident, %.0f bytes per vertex at the end\n",
            what, frames, (long long)s->e.step, wall, out->o->threads ? "" : "automatic, up to ", out->threads_max, s->vertex_steps,
-           s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, nv,
+           s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, s->e.np == 1 ? "" : "s", nv,
            (long long)s->divisions, (long long)s->removals, (long long)s->deaths, (long long)s->fusions1, (long long)s->fusions2,
            (long long)s->topology.postponed, (long long)s->remodel.twists,
            (long long)builds, (long long)patches, (long long)reuses, (long long)walked,

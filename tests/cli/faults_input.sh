@@ -99,7 +99,7 @@ test_faults_escaped_names() {
     printf 'OFF\n3 1 0\n0 0 0\n0 1 0\n1 0 0\n3 0 1 2\n' > "$N"
     ./polyhoop -n 0 -o "$D/a" "$N" > "$D/out" 2> "$D/err"
     has "$D/err" 'in\x1B]0;pwned\x07.off:6: warning: polygon 0 is clockwise'
-    matches "$D/out" 'input .*in\\x1B\]0;pwned\\x07.off: 1 polygons'
+    matches "$D/out" 'input .*in\\x1B\]0;pwned\\x07.off: 1 polygon,'
     lacks "$D/out" "$E" "$B"
     lacks "$D/err" "$E" "$B"
     printf 'OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 \033[2J\n3 0 1 2\n' > "$N"
@@ -137,7 +137,7 @@ test_faults_copied_binary_finds_input() {
     cp polyhoop "$D/ph"
     cd "$D"
     ./ph -n 0 -o out > log 2> err
-    r=$(sed -n 's/^input \(\/.*\)\/inputs\/ensemble.off: 1 polygons.*/\1/p' log)
+    r=$(sed -n 's/^input \(\/.*\)\/inputs\/ensemble.off: 1 polygon,.*/\1/p' log)
     [ -n "$r" ] || fail "the banner names no input by an absolute path: $(head -n 2 log)"
     cmp -s "$r/inputs/ensemble.off" "$here/inputs/ensemble.off" || fail "$r/inputs/ensemble.off is not the default input"
 }
