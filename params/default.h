@@ -56,7 +56,7 @@
 #define P_k_div     0.0       /* [1/T]   division rate at A = Amax_mu (> 0: replaces division above Amax) */
 #define P_n_div     0.0       /* [-]     area exponent: rate k_div (A / Amax_mu)^n_div */
 #define P_k_death   0.0       /* [1/T]   death rate at zero pressure */
-#define P_p_death   0.0       /* [L^2/T^2] pressure scale: rate k_death exp(p / p_death), p = ka (A0 - A); 0: constant */
+#define P_p_death   0.0       /* [1/T^2] pressure scale: rate k_death exp(p / p_death), p = ka (A0 - A); 0: constant */
 /* projectiles passing a membrane (docs/model.md 5.2): 0 = off */
 #define P_v_pass    0.0       /* [L/T]   approach speed above which a projectile passes a cell's hoop */
 #define P_A_pass    0.0       /* [L^2]   the largest area of a projectile (larger polygons are cells) */

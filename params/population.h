@@ -10,7 +10,7 @@
 #undef P_k_death
 #define P_k_death   0.1       /* [1/T]   death rate */
 #undef P_p_death
-#define P_p_death   0.0       /* [L^2/T^2] 0: the death rate does not depend on pressure (try 2000: exp(p / 2000)) */
+#define P_p_death   0.0       /* [1/T^2] 0: the death rate does not depend on pressure (try 2000: exp(p / 2000)) */
 #undef P_D
 #define P_D         0.001     /* [L^2/T] vertex diffusion constant */
 #undef P_v0

@@ -71,7 +71,7 @@
     X(double, k_div,    "%.17g", NONNEG)  /* [1/T]   division rate at A = Amax_mu; > 0 replaces division above Amax */ \
     X(double, n_div,    "%.17g", ANY)     /* [-]     its area exponent: rate k_div (A / Amax_mu)^n_div */ \
     X(double, k_death,  "%.17g", NONNEG)  /* [1/T]   death rate at zero pressure */ \
-    X(double, p_death,  "%.17g", NONNEG)  /* [L^2/T^2] pressure scale: rate k_death exp(p / p_death), p = ka (A0 - A); 0: constant */ \
+    X(double, p_death,  "%.17g", NONNEG)  /* [1/T^2] pressure scale: rate k_death exp(p / p_death), p = ka (A0 - A); 0: constant */ \
     /* projectiles passing a membrane (docs/model.md 5.2): 0 = off */ \
     X(double, v_pass,   "%.17g", NONNEG)  /* [L/T]   approach speed above which a projectile passes a cell's hoop */ \
     X(double, A_pass,   "%.17g", NONNEG)  /* [L^2]   the largest area of a projectile; larger polygons are cells */

@@ -177,7 +177,7 @@ static void hazards_band(Ensemble *e, const Params *P, unsigned char *flag, int 
             e->h_death[p] += P->dt * P->k_death * (P->p_death > 0 ? exp(pressure / P->p_death) : 1);
         }
         if (P->k_div > 0) e->h_div[p] += P->dt * P->k_div * pow(fmax(A, 0) / P->Amax_mu, P->n_div);
-        if (n < 3 || A < P->Amin) { flag[p] = 0; ++*gone; }
+        if (n < 3 || A < P->Amin || !(e->A0[p] > 0)) { flag[p] = 0; ++*gone; }   /* (A0 <= 0: no reference perimeter) */
         else if (P->k_death > 0 && e->h_death[p] >= threshold(e, e->id[p], RNG_DEATH)) { flag[p] = 3; ++*gone; ++*dead; }
         else if (n > 5 && (P->k_div > 0 ? e->h_div[p] >= threshold(e, e->id[p], RNG_DIVISION) : A > e->Amax[p])) flag[p] = 2;
     }

@@ -99,6 +99,34 @@ void test_topology_removal_below_amin(void)
     ensemble_free(&e);
 }
 
+/* A cell that shrinks (alpha = -1) with Amin = 0 and the edge elasticity on is removed at the step
+ * its target area reaches 0, as below Amin, beside a growing one that stays: before, its reference
+ * perimeter sqrt(4 pi Q A0) became 0, its strains infinite, and the run blew up. */
+void test_topology_removal_at_zero_target_area(void)
+{
+    Params P = params_compiled;
+    P.Amin = 0;
+    ENSURE(P.kl > 0);
+    static Sim s;
+    sim_init(&s, &P, 1);
+    fx_add_ngon(&s.e, 40, 0.5, 0, 0, 0);
+    fx_add_ngon(&s.e, 40, 0.5, 5, 0, 0);
+    sim_draw_traits(&s);
+    s.e.alpha[0] = -1;
+    int64_t grower = s.e.id[1];
+    double A0 = s.e.A0[0];
+    int steps = 0;
+    while (s.e.np == 2 && steps < 20000) {
+        ENSURE_MSG(sim_step(&s) == 0, "step %d: %s", steps, s.error);
+        steps++;
+    }
+    ENSURE_MSG(s.e.np == 1 && s.e.id[0] == grower && s.removals == 1, "%d polygons, %lld removals after %d steps", s.e.np,
+               (long long)s.removals, steps);
+    ENSURE_MSG(abs(steps - (int)ceil(A0 / P.dt)) <= 1, "removed after %d steps; A0 = %g reaches 0 after %g", steps, A0, A0 / P.dt);
+    for (int k = 0; k < 100; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+    sim_free(&s);
+}
+
 /* Lognormal traits: CV = 0 gives the mean exactly; otherwise the sample mean and CV match. */
 void test_topology_lognormal_traits(void)
 {
