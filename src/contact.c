@@ -507,12 +507,41 @@ void contact_count_neighbors(Contact *c, const Ensemble *e, const Params *P, dou
     contact_count_neighbor_types(c, e, P, lmax, nb, NULL);
 }
 
-static int cmp_int(const void *a, const void *b) { int u = *(const int *)a, v = *(const int *)b; return (u > v) - (u < v); }
+/* The neighbour counts from the (polygon of a vertex, polygon of an edge it interacts with)
+ * pairs in the threads' nb: each pair counted both ways, since both polygons are in contact
+ * (a cell pressing on a rigid wall's long edges is the wall's neighbour too), once per
+ * polygon; sorted, so the count is the same whoever found which. The threads' nb are freed. */
+static void count_pairs(Contact *c, const Ensemble *e, int *nb, int *same)
+{
+    size_t n = 0;
+    for (int t = 0; t < c->nthreads; t++) n += (size_t)c->work[t].nb_n / 2;
+    int (*all)[2] = ph_realloc(NULL, (2 * n + 1) * sizeof *all);
+    n = 0;
+    for (int t = 0; t < c->nthreads; t++) {
+        struct ContactWork *w = &c->work[t];
+        if (w->nb_n) memcpy(all + n, w->nb, (size_t)w->nb_n * sizeof *w->nb);   /* (memcpy of NULL is undefined, even for 0 bytes) */
+        n += (size_t)w->nb_n / 2;
+        free(w->nb);
+        w->nb = NULL;
+        w->nb_n = w->nb_cap = 0;
+    }
+    for (size_t k = 0; k < n; k++) all[n + k][0] = all[k][1], all[n + k][1] = all[k][0];
+    n *= 2;
+    qsort(all, n, sizeof *all, cmp_pair);
+    for (int p = 0; p < e->np; p++) nb[p] = 0;
+    for (int p = 0; same && p < e->np; p++) same[p] = 0;
+    for (size_t k = 0; k < n; k++)
+        if (k == 0 || all[k][0] != all[k - 1][0] || all[k][1] != all[k - 1][1]) {
+            nb[all[k][0]]++;
+            if (same && e->type[all[k][0]] == e->type[all[k][1]]) same[all[k][0]]++;
+        }
+    free(all);
+}
 
-/* The neighbour count from a grid of its own (contact_count_neighbor_types without a usable
- * list): polygon by polygon, the other polygons its vertices interact with, sorted and counted;
- * no list of pairs for the whole ensemble. */
-static void count_from_grid(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb, int *same)
+/* The neighbour pairs from a grid of its own (contact_count_neighbor_types without a usable
+ * list): polygon by polygon, the other polygons its vertices interact with, each once (a few
+ * pairs per polygon, not per vertex), into the threads' nb. */
+static void pairs_from_grid(Contact *c, const Ensemble *e, const Params *P, double lmax)
 {
     const double lc = fmin(lmax, P->lmax);   /* (the cells of contact_forces; its walk cells are not needed) */
     grid_build(&c->grid, e, (0.5 * lc + params_reach(P)) * (1 + 1e-9), lc, 0);
@@ -526,55 +555,29 @@ static void count_from_grid(Contact *c, const Ensemble *e, const Params *P, doub
 #endif
         struct ContactWork *wk = &c->work[tid];
         Stencil sc = { .cell = -1 };
+        wk->nb_n = 0;
         #pragma omp for schedule(dynamic, 16)
         for (int p = 0; p < e->np; p++) {
-            wk->nb_n = 0;
+            int from = wk->nb_n;   /* (p's pairs: sorted, then each kept once) */
             for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
                 int wrap, nn = grid_near(c, e, P, i, tid, WANT_NEIGHBORS, -1, NULL, &sc, &wrap);
                 vertex_neighbors(c, e, P, tid, i, nn, wrap);
             }
-            int n = 0;   /* (the pairs (p, q): their q's, sorted) */
-            for (int k = 1; k < wk->nb_n; k += 2) wk->nb[n++] = wk->nb[k];
-            if (n > 1) qsort(wk->nb, (size_t)n, sizeof *wk->nb, cmp_int);   /* (qsort of NULL is undefined, even for 0) */
-            nb[p] = 0;
-            if (same) same[p] = 0;
+            int n = (wk->nb_n - from) / 2, (*pq)[2] = (int (*)[2])(wk->nb + from), kept = 0;
+            if (n > 1) qsort(pq, (size_t)n, sizeof *pq, cmp_pair);   /* (qsort of NULL is undefined, even for 0) */
             for (int k = 0; k < n; k++)
-                if (k == 0 || wk->nb[k] != wk->nb[k - 1]) {
-                    nb[p]++;
-                    if (same && e->type[p] == e->type[wk->nb[k]]) same[p]++;
-                }
+                if (k == 0 || pq[k][1] != pq[k - 1][1]) pq[kept][0] = pq[k][0], pq[kept][1] = pq[k][1], kept++;
+            wk->nb_n = from + 2 * kept;
         }
-        wk->nb_n = 0;
     }
     grid_release(&c->grid, 1);   /* (before the frame is assembled; a step builds it again) */
 }
 
 void contact_count_neighbor_types(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb, int *same)
 {
-    if (!list_usable(c, e, P)) { count_from_grid(c, e, P, lmax, nb, same); return; }
-    from_list(c, e, P, NULL, NULL, WANT_NEIGHBORS);
-    /* the pairs of all threads, sorted: the count is the same whoever found which */
-    size_t n = 0;
-    for (int t = 0; t < c->nthreads; t++) n += (size_t)c->work[t].nb_n / 2;
-    int (*all)[2] = ph_realloc(NULL, (n + 1) * sizeof *all);
-    n = 0;
-    for (int t = 0; t < c->nthreads; t++) {
-        struct ContactWork *w = &c->work[t];
-        if (w->nb_n) memcpy(all + n, w->nb, (size_t)w->nb_n * sizeof *w->nb);   /* (memcpy of NULL is undefined, even for 0 bytes) */
-        n += (size_t)w->nb_n / 2;
-        free(w->nb);
-        w->nb = NULL;
-        w->nb_n = w->nb_cap = 0;
-    }
-    qsort(all, n, sizeof *all, cmp_pair);
-    for (int p = 0; p < e->np; p++) nb[p] = 0;
-    for (int p = 0; same && p < e->np; p++) same[p] = 0;
-    for (size_t k = 0; k < n; k++)
-        if (k == 0 || all[k][0] != all[k - 1][0] || all[k][1] != all[k - 1][1]) {
-            nb[all[k][0]]++;
-            if (same && e->type[all[k][0]] == e->type[all[k][1]]) same[all[k][0]]++;
-        }
-    free(all);
+    if (list_usable(c, e, P)) from_list(c, e, P, NULL, NULL, WANT_NEIGHBORS);
+    else pairs_from_grid(c, e, P, lmax);
+    count_pairs(c, e, nb, same);
 }
 
 void contact_keep_records(Contact *c, int on) { c->keep_records = on; }

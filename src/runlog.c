@@ -211,7 +211,6 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *s
         if (e->rigid[p]) continue;
         movable++;
         a1 += e->A[p];
-        a2 += e->A[p] * e->A[p];
         nbs += nb[p];
         alike += same ? same[p] : 0;
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) kin += 0.5 * (e->vx[i] * e->vx[i] + e->vy[i] * e->vy[i]);
@@ -223,7 +222,10 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *s
     /* with cell types: the share of the movable polygons' neighbours that have their own type
      * (docs/model.md 11; 1/2 for two types well mixed in equal numbers, 1 when sorted) */
     double homotypic = nbs > 0 ? alike / nbs : 0;
-    double mean = movable ? a1 / movable : 0, sd = movable ? sqrt(fmax(0, a2 / movable - mean * mean)) : 0, total = uc;
+    double mean = movable ? a1 / movable : 0, total = uc;
+    for (int p = 0; p < e->np; p++)   /* (the spread about the mean, in a second pass: a2 / n - mean^2 cancels when the areas are close) */
+        if (!e->rigid[p]) a2 += (e->A[p] - mean) * (e->A[p] - mean);
+    double sd = movable ? sqrt(a2 / movable) : 0;
     char line[1024];
     n = (size_t)snprintf(line, sizeof line, "%d,%lld,%.12g,%d,%d,%.12g,%.12g,%.12g,%.12g", frame, (long long)e->step,
                          (double)frame * P->Ns * P->dt, e->np, ensemble_vertex_count(e), mean, sd,

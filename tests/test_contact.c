@@ -600,8 +600,9 @@ void test_contact_sparse_grid_counted(void)
     ensemble_free(&e);
 }
 
-/* The neighbour count as it was first defined, for reference: from the records of a full force
- * evaluation on a new grid, the distinct (polygon of the vertex, other polygon of the edge). */
+/* The neighbour count by its definition, for reference: from the records of a full force
+ * evaluation on a new grid, the distinct other polygons that a polygon meets in a pair, as the
+ * vertex's or as the edge's. */
 static void neighbors_from_records(const Ensemble *e, const Params *P, int *nb)
 {
     static Contact c;
@@ -618,6 +619,7 @@ static void neighbors_from_records(const Ensemble *e, const Params *P, int *nb)
     for (int m = 0; m < n; m++) {
         int a = e->pid[rec[m].i], b = e->pid[rec[m].k];
         if (a != b && !seen[(size_t)a * (size_t)e->np + (size_t)b]++) nb[a]++;
+        if (a != b && !seen[(size_t)b * (size_t)e->np + (size_t)a]++) nb[b]++;
     }
     free(seen); free(rec); free(copy.fx); free(copy.fy);
     contact_free(&c);
@@ -1123,6 +1125,7 @@ void test_contact_long_edge_in_pieces(void)
         neighbors_from_records(&e, &P, ref);
         for (int p = 0; p < e.np; p++) ENSURE_MSG(nb[p] == ref[p], "polygon %d: %d neighbours counted, %d from records", p, nb[p], ref[p]);
         for (int p = 1; p <= 40; p++) ENSURE_MSG(nb[p] == 1, "hoop %d: %d neighbours (the strip, through its long edges)", p, nb[p]);
+        ENSURE_MSG(nb[0] == 40, "the strip: %d neighbours (the 40 hoops that touch it)", nb[0]);   /* (counted both ways) */
         contact_free(&c);
         free(nb); free(ref);
         ensemble_free(&e);

@@ -342,6 +342,24 @@ void test_vtp_cell_arrays_complete(void)
     ENSURE(vtp_cell_values(&f.e, &opt, "bogus", out) == -1);
 }
 
+/* The cell array pressure is -ka (A - A0) with each polygon's own area stiffness: its cell
+ * type's where the types have their own (polygon 1, type 1: ka 1e4), else the header's. */
+void test_vtp_pressure_by_type(void)
+{
+    Fixture f;
+    fixture(&f);
+    cleanup(&f);
+    f.type[1] = 1;
+    const double type_ka[2] = { 3, 1e4 }, A[2] = { 1.0, 4.0 };   /* (the fixture's squares) */
+    double got[2];
+    ENSURE(vtp_cell_values(&f.e, &(VtpOptions){ .ka = 3, .type_ka = type_ka }, "pressure", got) == 0);
+    for (int p = 0; p < 2; p++)
+        ENSURE_MSG(fabs(got[p] + type_ka[p] * (A[p] - f.A0[p])) <= 1e-12 * type_ka[p], "polygon %d: pressure %.17g, want %.17g", p,
+                   got[p], -type_ka[p] * (A[p] - f.A0[p]));
+    ENSURE(vtp_cell_values(&f.e, &(VtpOptions){ .ka = 3 }, "pressure", got) == 0);
+    ENSURE_MSG(fabs(got[1] + 3 * (A[1] - f.A0[1])) <= 1e-12, "without types' own: %.17g", got[1]);
+}
+
 /* Adding a frame to the collection gives the same file as writing it whole; a file that does not
  * end as the program left it (cut, or a link planted in its place) is not written into. */
 void test_vtp_collection_append(void)
