@@ -266,11 +266,7 @@ int output_frame(Output *out, Sim *s, int frame)
     }
     int *same = s->chem.m.ntypes > 1 ? out->same : NULL;   /* (like neighbours: the log's homotypic) */
     sim_neighbors(s, out->nb, same);
-    if (s->type_params && !out->type_ka) {
-        out->type_ka = ph_realloc(NULL, (size_t)s->chem.m.ntypes * sizeof *out->type_ka);
-        for (int t = 0; t < s->chem.m.ntypes; t++) out->type_ka[t] = s->type_params[t].ka;
-    }
-    VtpOptions opt = { o->ascii, s->P.ka, s->type_params ? out->type_ka : NULL, out->nb, out->meta, s->chem.m.ntypes > 1 };
+    VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta, s->chem.m.ntypes > 1 };   /* (sim_neighbors bound the types) */
     snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
     if (vtp_write(path, &s->e, &opt, err, sizeof err) || write_collection(out, s, VTP_FRAMES, frame, err, sizeof err) ||
         runlog_frame(o->dir, s, frame, out->nb, same, err, sizeof err) || write_fields(out, s, frame, err, sizeof err))
@@ -352,7 +348,6 @@ void output_close(Output *out)
     free(out->nb);
     free(out->same);
     free(out->values);
-    free(out->type_ka);
     free(out->meta);
     *out = (Output){ 0 };
 }

@@ -13,7 +13,6 @@ typedef struct Output {
     char *meta;          /* the frames' XML comment: version, parameters, input, seed */
     double *values;      /* the coloured cell array of the picture */
     int *nb, *same;      /* neighbour counts of the frame; those of the same cell type */
-    double *type_ka;     /* each cell type's area stiffness, for the frames' pressure (NULL: no types' own) */
     size_t nbcap;
     int pvd_frames[2];   /* the frames frames.pvd and fields.pvd list, as this run wrote them (0: none yet) */
     double wall0, wlast; /* status line: wall clock at the loop's start and at the last line */

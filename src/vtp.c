@@ -16,6 +16,7 @@
 #include "vtp.h"
 #include "atomic.h"
 #include "geometry.h"
+#include "params.h"   /* (a cell type's ka, for the pressure) */
 #include "text.h"
 #include <errno.h>
 #include <fcntl.h>

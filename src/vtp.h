@@ -9,8 +9,8 @@
 
 typedef struct VtpOptions {
     int ascii;              /* 1: human-readable numbers; 0: zlib-compressed binary (default) */
-    double ka;              /* area stiffness, for the cell array pressure = -ka (A - A0) */
-    const double *type_ka;  /* or per cell type, where the types have their own (NULL: ka for all) */
+    double ka;              /* area stiffness, for the cell array pressure = -ka (A - A0) (where the ensemble
+                             * has types' parameters, e->type_params, its type's ka) */
     const int *neighbors;   /* cell array "neighbors" (NULL: all 0) */
     const char *meta;       /* free text for an XML comment at the top (version, parameters) */
     int types;              /* 1: write the cell array "type" (a build with more than one cell type) */
@@ -34,7 +34,7 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     X(area,        Float64, geom_area(x, y, n)) \
     X(target_area, Float64, e->A0[p]) \
     X(perimeter,   Float64, geom_perimeter(x, y, n)) \
-    X(pressure,    Float64, -(opt->type_ka ? opt->type_ka[e->type[p]] : opt->ka) * (geom_area(x, y, n) - e->A0[p])) \
+    X(pressure,    Float64, -(e->type_params ? e->type_params[e->type[p]].ka : opt->ka) * (geom_area(x, y, n) - e->A0[p])) \
     X(neighbors,   Int32,   opt->neighbors ? opt->neighbors[p] : 0) \
     X(phase,       Int32,   e->phase[p]) \
     X(rigid,       UInt8,   e->rigid[p]) \

@@ -351,11 +351,15 @@ void test_vtp_pressure_by_type(void)
     cleanup(&f);
     f.type[1] = 1;
     const double type_ka[2] = { 3, 1e4 }, A[2] = { 1.0, 4.0 };   /* (the fixture's squares) */
+    Params types[2] = { params_compiled, params_compiled };
+    types[0].ka = type_ka[0], types[1].ka = type_ka[1];
+    f.e.type_params = types;
     double got[2];
-    ENSURE(vtp_cell_values(&f.e, &(VtpOptions){ .ka = 3, .type_ka = type_ka }, "pressure", got) == 0);
+    ENSURE(vtp_cell_values(&f.e, &(VtpOptions){ .ka = 3 }, "pressure", got) == 0);
     for (int p = 0; p < 2; p++)
         ENSURE_MSG(fabs(got[p] + type_ka[p] * (A[p] - f.A0[p])) <= 1e-12 * type_ka[p], "polygon %d: pressure %.17g, want %.17g", p,
                    got[p], -type_ka[p] * (A[p] - f.A0[p]));
+    f.e.type_params = NULL;
     ENSURE(vtp_cell_values(&f.e, &(VtpOptions){ .ka = 3 }, "pressure", got) == 0);
     ENSURE_MSG(fabs(got[1] + 3 * (A[1] - f.A0[1])) <= 1e-12, "without types' own: %.17g", got[1]);
 }
