@@ -13,7 +13,8 @@
  * column, uint64 chem_model_hash of its settings, then the concentrations as doubles, species by
  * species, row by row, and the response's forces held until the next chemical step: int32 count,
  * then per polygon int64 id and double fx, fy; a file of an earlier program ends before the count
- * and holds none), and last the CRC-32 (zlib's crc32) of every byte before it, as a uint32.
+ * and holds none), the count of passages as an int64 (a file of an earlier program ends before
+ * it: none counted before the restart), and last the CRC-32 (zlib's crc32) of every byte before it, as a uint32.
  *
  * Version 3 added the checksum, version 4 the edits and the patchable list, version 5 the run's
  * record, version 6 the polarity, the hazards, the death count and the noise and rate
@@ -149,6 +150,7 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
             put(&b, force, sizeof force);
         }
     }
+    put(&b, &s->passages, sizeof s->passages);
     uint32_t crc = (uint32_t)b.crc;
     if (!b.bad && fwrite(&crc, sizeof crc, 1, b.f) != 1) b.bad = errno ? errno : EIO;
     return atomic_close(b.f, path, b.bad, 1, err, len);
@@ -526,7 +528,13 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     size_t left = ok && here >= 0 && end >= here ? (size_t)(end - here) : 0;
     if (ok && contact_load(&s->contact, e, f, left, &h.P, h.step, why, sizeof why) != 0) ok = 0;
     ok = ok && fields_ok(&s->chem, f, end, h.next_id, why, sizeof why);
-    if (ok && ftello(f) != end) ok = refuse(why, sizeof why, "%lld bytes follow the chemistry's section", (long long)(end - ftello(f)));
+    int64_t passages = 0;   /* (a file of an earlier program ends after the chemistry's section: none counted) */
+    if (ok && ftello(f) != end) {
+        if (end - ftello(f) < (off_t)sizeof passages || fread(&passages, sizeof passages, 1, f) != 1)
+            ok = refuse(why, sizeof why, "%lld bytes follow the chemistry's section", (long long)(end - ftello(f)));
+        else if (passages < 0 || passages >= COUNT_MAX) ok = refuse(why, sizeof why, "its count of passages %lld is out of range", (long long)passages);
+    }
+    if (ok && ftello(f) != end) ok = refuse(why, sizeof why, "%lld bytes follow the count of passages", (long long)(end - ftello(f)));
     ok = ok && simple_ok(s, &h, why, sizeof why);
     fclose(f);
     ensemble_free(&in);
@@ -539,6 +547,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     }
     e->draws = h.draws; e->step = h.step; e->next_id = h.next_id; e->t = h.t;
     s->divisions = h.divisions; s->removals = h.removals; s->fusions1 = h.fusions1; s->fusions2 = h.fusions2; s->deaths = h.deaths;
+    s->passages = passages;
     s->remodel.twists = h.twists;
     s->topology.postponed = h.postponed;
     s->set = h.set;

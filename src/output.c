@@ -327,13 +327,13 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
     double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
     printf("%s: %d frames, %lld steps in %.2f s wall, threads: %s%d; %.0f vertex updates, %.3g per second of computing; "
            "%d polygon%s, %d vertices at the end\n"
-           "events: divisions %lld, removals %lld, deaths %lld, fusions (type I) %lld, splits (type II) %lld, "
+           "events: divisions %lld, removals %lld, deaths %lld, fusions (type I) %lld, splits (type II) %lld, passages %lld, "
            "divisions postponed %lld, twists cut out %lld\n"
            "contact list: built in %lld steps, patched in %lld (polygons changed), reused in %lld; %lld listed edges walked\n"
            "memory: peak %.1f MB resident, %.0f bytes per vertex at the end\n",
            what, frames, (long long)s->e.step, wall, out->o->threads ? "" : "automatic, up to ", out->threads_max, s->vertex_steps,
            s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, s->e.np == 1 ? "" : "s", nv,
-           (long long)s->divisions, (long long)s->removals, (long long)s->deaths, (long long)s->fusions1, (long long)s->fusions2,
+           (long long)s->divisions, (long long)s->removals, (long long)s->deaths, (long long)s->fusions1, (long long)s->fusions2, (long long)s->passages,
            (long long)s->topology.postponed, (long long)s->remodel.twists,
            (long long)builds, (long long)patches, (long long)reuses, (long long)walked,
            peak / 1e6, peak / (nv > 0 ? nv : 1));

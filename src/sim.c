@@ -199,7 +199,9 @@ int sim_step(Sim *s)
         if (finite) snprintf(s->error + strlen(s->error), sizeof s->error - strlen(s->error), " (speed %.3g > h/dt = %.3g)", vbad, P->h / P->dt);
         return -1;
     }
-    if (passage_update(e, P, &s->contact)) contact_invalidate(&s->contact);   /* (projectiles jumped) */
+    int passed = passage_update(e, P, &s->contact);
+    if (passed) contact_invalidate(&s->contact);   /* (projectiles jumped) */
+    s->passages += passed;
     fusion_update(e, P, &s->contact, &s->fusions1, &s->fusions2);  LAP(T_FUSION);
     int removed, died;
     s->divisions += topology_update(e, P, &s->topology, &removed, &died);

@@ -35,7 +35,7 @@ typedef struct Sim {
     Params *type_params;       /* per cell type when the model sets any (sim_chemistry), else NULL */
     double timer[T_COUNT];     /* wall seconds spent in each phase */
     double vertex_steps;       /* sum over steps of the vertex count */
-    int64_t divisions, removals, fusions1, fusions2, deaths;
+    int64_t divisions, removals, fusions1, fusions2, deaths, passages;
     int validate;              /* 1: check every polygon after every step (tests) */
     int sort_every, sort_from; /* polygons ordered by position every sort_every steps from sort_from
                                   vertices on (remodel_sort; sim_init: REMODEL_SORT_*, tests lower them) */

@@ -312,6 +312,39 @@ void test_checkpoint_twist_between_frames(void)
     drop_run(&c);
 }
 
+/* The count of passages, an int64 just before the CRC-32, goes on from the file's; a negative
+ * one is refused by name, so is anything after it; a file of an earlier program, which ends
+ * before it, reads as none counted. */
+void test_checkpoint_passages(void)
+{
+    Ckpt c;
+    make_run(&c);
+    ENSURE_MSG(get_i64(c.bytes, c.n - 12) == 0, "the default run counts %lld passages", (long long)get_i64(c.bytes, c.n - 12));
+    unsigned char *b = malloc((size_t)c.n + 8);
+    static const struct { int64_t count; long extra; int64_t want; const char *err; } cases[] = {
+        { 7, 0, 7, NULL }, { -1, 0, 0, "its count of passages -1 is out of range" }, { 0, -8, 0, NULL },
+        { 3, 8, 0, "8 bytes follow the count of passages" },
+    };
+    for (int k = 0; k < 4; k++) {
+        long n = c.n + cases[k].extra;
+        memcpy(b, c.bytes, (size_t)c.n);
+        if (cases[k].extra >= 0) put_i64(b, c.n - 12, cases[k].count);
+        if (cases[k].extra > 0) memset(b + c.n - 4, 0, (size_t)cases[k].extra + 4);
+        reseal(b, n);
+        spill(c.path, b, n);
+        static Sim s;
+        int frame;
+        char input[1100], err[1024] = "";
+        sim_init(&s, &params_compiled, 1);
+        int r = checkpoint_read(c.path, &s, &frame, input, sizeof input, NULL, err, sizeof err);
+        if (cases[k].err) ENSURE_MSG(r == -1 && strstr(err, cases[k].err), "case %d: %d \"%s\"", k, r, err);
+        else ENSURE_MSG(r == 0 && s.passages == cases[k].want, "case %d: %d \"%s\", %lld passages", k, r, err, (long long)s.passages);
+        sim_free(&s);
+    }
+    free(b);
+    drop_run(&c);
+}
+
 /* The contact list's numbers against what a run with these parameters writes, under a valid
  * checksum: its reach and h are the parameters' (params_reach), its skin positive (any: a
  * build with another skin wrote its own) and within its cells, its extent that of its grid,

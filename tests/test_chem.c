@@ -387,10 +387,11 @@ void test_chem_held_forces_checkpoint(void)
     for (int k = 0; k < 795; k++) ENSURE(sim_step(&c) == 0);
     omp_set_num_threads(1);
     ENSURE_MSG(fields_hash(&a) == fields_hash(&c), "the run continued from its checkpoint differs");
-    /* the section: int32 count, then per polygon int64 id and two doubles, before the CRC-32 */
+    /* the section: int32 count, then per polygon int64 id and two doubles, before the count of
+     * passages and the CRC-32 */
     FILE *f = fopen(file, "rb");
     ENSURE(f && fseek(f, 0, SEEK_END) == 0);
-    long n = ftell(f), at = n - 4 - 24L * np - 4;
+    long n = ftell(f), at = n - 4 - 8 - 24L * np - 4;
     unsigned char *good = malloc((size_t)n), *b = malloc((size_t)n);
     rewind(f);
     ENSURE(fread(good, 1, (size_t)n, f) == (size_t)n);
@@ -414,7 +415,7 @@ void test_chem_held_forces_checkpoint(void)
         long len = n;
         memcpy(b, good, (size_t)n);
         if (k < 4) memcpy(b + cases[k].at, cases[k].v, cases[k].len);
-        else {   /* an earlier program's file: no section */
+        else {   /* an earlier program's file: no section (nor a count of passages) */
             memmove(b + at, b + n - 4, 4);
             len = at + 4;
         }

@@ -16,7 +16,7 @@
 /* A cell of radius 1 (64 vertices) at the origin and an octagon of radius 0.04 at (-1.1, 0)
  * shot at it along +x with speed v, without drag, for 0.3 T (the gap of 0.06 takes 0.05 T at
  * v = 1.2); returns the octagon's final centroid, whether it lies inside the cell and, from the
- * run's log, the passages and the last nested count. */
+ * run's log, the passages (which the run's own count must equal) and the last nested count. */
 static Vec2 shoot(double v, int *passages, int *nested, int *inside)
 {
     Params P = fx_params_zero();
@@ -41,6 +41,7 @@ static Vec2 shoot(double v, int *passages, int *nested, int *inside)
     FILE *f = popen(cmd, "r");
     ENSURE(f && fscanf(f, "%d", passages) == 1);
     pclose(f);
+    ENSURE_MSG(s.passages == *passages, "the run counts %lld passages, events.csv lists %d", (long long)s.passages, *passages);
     snprintf(cmd, sizeof cmd, "tail -n 1 %s/observables.csv | awk -F, '{ print $NF }'", dir);
     f = popen(cmd, "r");
     ENSURE(f && fscanf(f, "%d", nested) == 1);
