@@ -6,6 +6,7 @@
 #include "params.h"
 #include "text.h"
 #include "vtp.h"
+#include <ctype.h>
 #include <errno.h>
 #include <omp.h>
 #include <limits.h>
@@ -93,14 +94,21 @@ static long parse_count(const char *opt, const char *arg, long min)
     return v;
 }
 
+static const char *const OPTION_NAMES[] = { "-o", "-n", "-s", "-j", "-q", "-h", "--help", "--seed", "--velocities", "--ascii",
+                                            "--png", "--png-color", "--png-size", "--png-view", "--png-range", "--png-field",
+                                            "--overwrite", "--checkpoint-every", "--max-cells", "--max-time", "--max-vertices",
+                                            "--restart", "--check", "--strict-input", "--set" };   /* (ties: the first) */
+enum { NOPTIONS = sizeof OPTION_NAMES / sizeof OPTION_NAMES[0] };
+
 /* The option nearest to a, or NULL (an exact match: an option that is missing its value). */
-static const char *closest_option(const char *a)
+static const char *closest_option(const char *a) { return text_closest(a, OPTION_NAMES, NOPTIONS); }
+
+/* Whether a is one of the options' names. */
+static int is_option(const char *a)
 {
-    static const char *const names[] = { "-o", "-n", "-s", "-j", "-q", "-h", "--help", "--seed", "--velocities", "--ascii",
-                                         "--png", "--png-color", "--png-size", "--png-view", "--png-range", "--png-field",
-                                         "--overwrite", "--checkpoint-every", "--max-cells", "--max-time", "--max-vertices",
-                                         "--restart", "--check", "--strict-input", "--set" };   /* (ties: the first) */
-    return text_closest(a, names, sizeof names / sizeof names[0]);
+    for (int k = 0; k < NOPTIONS; k++)
+        if (!strcmp(a, OPTION_NAMES[k])) return 1;
+    return 0;
 }
 
 /* The compiled-in species named name (chem_compiled), or NULL. */
@@ -171,6 +179,13 @@ int options_parse(Options *o, int argc, char **argv)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 1; }
         else if ((!strcmp(a, "-o") || !strcmp(a, "--restart")) && next && !*next) {   /* (a usage error, not a folder to create) */
             fprintf(stderr, "polyhoop: option %s needs a folder name, got ''\n", a);
+            goto bad;
+        }
+        else if ((!strcmp(a, "-o") || !strcmp(a, "--restart") || !strcmp(a, "--velocities")) && next && is_option(next)) {
+            /* (-o --png: the folder was forgotten, not a folder named --png wanted) */
+            const char *what = strcmp(a, "--velocities") ? "folder" : "file";
+            fprintf(stderr, "polyhoop: option %s needs a %s name, got the option %s (for a %s of that name: ./%s)\n", a, what, next,
+                    what, next);
             goto bad;
         }
         else if (!strcmp(a, "-o") && next) { o->dir = next; given_dir = a; k++; }
@@ -282,6 +297,13 @@ int options_parse(Options *o, int argc, char **argv)
     if (getloadavg(&load, 1) == 1 && load > 0) o->free_cores = cores - (int)(load + 0.5);
     if (o->free_cores < 1) o->free_cores = 1;
     const char *env = getenv("OMP_NUM_THREADS");
+    char *end = NULL;
+    long asked = env ? strtol(env, &end, 10) : 0;   /* (a list "4,2" asks for 4 at the outer level) */
+    while (end && isspace((unsigned char)*end)) end++;
+    if (!o->threads && env && *env && (end == env || asked < 1 || (*end && *end != ','))) {   /* (which libgomp ignores: all cores) */
+        fprintf(stderr, "polyhoop: warning: OMP_NUM_THREADS='%s' is not a thread count >= 1; choosing automatically\n", TEXT_ESC(env));
+        env = NULL;
+    }
     if (!o->threads && env && *env) {
         o->threads = omp_get_max_threads();
         if (o->threads > cap) {

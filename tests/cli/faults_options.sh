@@ -31,6 +31,34 @@ test_faults_empty_folder_names() {
     lacks "$D/err" 'checkpoint.bin'
 }
 
+# An option where a folder or file name belongs (-o --png: the name forgotten) is a usage error,
+# not a folder named --png with no pictures in it; ./--png names such a folder.
+test_faults_option_as_folder_name() {
+    (cd "$D" && status 2 errs err "$OLDPWD/polyhoop" -q -n 0 -o --png) || exit 1
+    has "$D/err" "polyhoop: option -o needs a folder name, got the option --png (for a folder of that name: ./--png)"
+    [ ! -e "$D/--png" ] || fail "a folder --png was made"
+    status 2 errs "$D/err" ./polyhoop -q --restart -n
+    has "$D/err" "polyhoop: option --restart needs a folder name, got the option -n"
+    status 2 errs "$D/err" ./polyhoop -q -n 0 -o "$D/v" --velocities -q
+    has "$D/err" "polyhoop: option --velocities needs a file name, got the option -q"
+    (cd "$D" && "$OLDPWD/polyhoop" -q -n 0 -o ./--png "$OLDPWD/inputs/ensemble.off" > /dev/null 2>&1) || fail "-o ./--png failed"
+    [ -e "$D/--png/frame000000.vtp" ] || fail "-o ./--png wrote no frame"
+}
+
+# OMP_NUM_THREADS that is not a count (0, abc, 2x), which libgomp ignores for all cores, is
+# named in a warning and the thread count is chosen as without it (before: all cores, as if asked).
+test_faults_bad_omp_num_threads() {
+    local v
+    for v in 0 abc 2x; do
+        OMP_NUM_THREADS=$v ./polyhoop -n 1 -s 10 -o "$D/o$v" > "$D/log" 2> "$D/err" || fail "OMP_NUM_THREADS=$v: the run failed"
+        has "$D/err" "polyhoop: warning: OMP_NUM_THREADS='$v' is not a thread count >= 1; choosing automatically"
+        has "$D/log" "threads: automatic, up to 1;"
+    done
+    OMP_NUM_THREADS=1,1 ./polyhoop -n 1 -s 10 -o "$D/list" > "$D/log" 2> "$D/err" || fail "OMP_NUM_THREADS=1,1: the run failed"
+    lacks "$D/err" "warning"
+    has "$D/log" "threads: 1;"
+}
+
 # Absurd thread counts: -j above 4 per core exits 2 with a message; OMP_NUM_THREADS above it is
 # capped with a warning and the run goes on.
 test_faults_thread_count_bounded() {

@@ -49,7 +49,8 @@ refused() {
     [ ! -e "$D/o" ] || fail "$*: a refused run wrote $D/o"
 }
 
-# The ranges and rules of the header, on the values set (one line naming the parameter, exit 2);
+# The ranges and rules of the header, on the values set (one line naming the parameter, exit 2),
+# also those checked against the input (Nr, the box), which name the values set too;
 # an unknown name with the closest known one; a name fixed at build time; values that are not
 # numbers in full, an int parameter given a non-integer; Nf and Ns as -n and -s check theirs.
 test_set_refusals() {
@@ -60,6 +61,9 @@ test_set_refusals() {
     refused "polyhoop: params/default.h with --set lmin=0.2: lmax must be > 2 lmin" --set lmin=0.2
     refused "polyhoop: params/default.h with --set theta=2 --set att_k=1: theta must be in [0, 1]" --set att_k=1 --set theta=2
     refused "with --set att_k=1: an attractor (att_k != 0) needs att_n > 0 polygons to pull" --set att_k=1
+    refused "polyhoop: params/default.h with --set Nr=5: Nr = 5 rigid polygons requested but the input has only 1" --set Nr=5
+    refused "outside the box [-1, 1] x [5, 6] of params/default.h with --set box_x0=-1 --set box_y0=5 --set box_x1=1 --set box_y1=6 " \
+        --set box_x0=-1 --set box_x1=1 --set box_y0=5 --set box_y1=6
     refused "polyhoop: --set gama=3e3: no parameter 'gama'; did you mean gamma?" --set gama=3e3
     refused "polyhoop: --set P_lmn=1: no parameter 'lmn'; did you mean lmin?" --set P_lmn=1
     refused "polyhoop: --set NS=1: P_NS is fixed at build time: change it in params/default.h" --set NS=1
