@@ -45,8 +45,11 @@ $(B)/%.o: src/%.c $(HDR) $(B)/flags | $(B)/params.ok
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
 # (a P_ name the program does not know stops the build: scripts/check_params.sh)
 $(B)/params.o: $(PARAMS) $(B)/params.ok
+# (and the headers that the header includes, found by the compiler, are its prerequisites too:
+# a header built on another, such as params/hex_packing.h on params/hex.h, rebuilds with it)
 $(B)/params.ok: $(PARAMS) $(B)/flags src/params.c params/default.h scripts/check_params.sh
-	@scripts/check_params.sh '$(CC)' '$(PARAMS)' && touch $@
+	@scripts/check_params.sh '$(CC)' '$(PARAMS)' && $(CC) $(CPPFLAGS) -MM -MP -MT $@ src/params.c > $(B)/params.d && touch $@
+-include $(B)/params.d
 $(B)/main.o: polyhoop.c $(HDR) $(B)/flags $(B)/version
 	$(CC) $(CFLAGS) $(CPPFLAGS) -DPH_VERSION='"$(VERSION)"' -DPH_REPO='"$(CURDIR)"' -c $< -o $@
 $(B)/polyhoop: $(SRC:src/%.c=$(B)/%.o) $(B)/main.o

@@ -167,8 +167,8 @@ int main(int argc, char **argv)
     out.camera = run.camera;   /* (the pictures' camera so far) */
     if (runlog_open(opt.dir, &sim, opt.restart != NULL, sim.e.step, frame, err, sizeof err))
         status_exit(PH_EXIT_OUTPUT, "cannot start the run's log: %s", TEXT_ESC(err));
+    out.wall0 = omp_get_wtime();   /* (frame 0's writing counts: the summary's output time is within its wall time) */
     if (!opt.restart) write_frame(&out, &sim, 0);
-    out.wall0 = omp_get_wtime();
     if (!opt.restart) output_status(&out, &sim, 0);
     if (!opt.restart) stop_at_cap(&out, &sim, &opt, 0);   /* (an input of N polygons or more meets --max-cells N) */
 

@@ -57,6 +57,10 @@ static int run_file(const char *name)
 
 /* out->error = the formatted message; returns status */
 static int failed(Output *out, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The exit status for a frame that could not be written, from errno as the failed call left it:
+ * out of memory (a picture of 16384 x 16384 pixels needs 1.5 GB), else an output error. */
+static int frame_failure(void) { return errno == ENOMEM ? PH_EXIT_MEMORY : PH_EXIT_OUTPUT; }
 static int failed(Output *out, int status, const char *fmt, ...)
 {
     va_list ap;
@@ -268,11 +272,12 @@ int output_frame(Output *out, Sim *s, int frame)
     sim_neighbors(s, out->nb, same);
     VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta, s->chem.m.ntypes > 1 };   /* (sim_neighbors bound the types) */
     snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
+    errno = 0;   /* (frame_failure reads what a failure leaves) */
     if (vtp_write(path, &s->e, &opt, err, sizeof err) || write_collection(out, s, VTP_FRAMES, frame, err, sizeof err) ||
         runlog_frame(o->dir, s, frame, out->nb, same, err, sizeof err) || write_fields(out, s, frame, err, sizeof err))
-        return failed(out, PH_EXIT_OUTPUT, "cannot write frame %d: %s", frame, err);
+        return failed(out, frame_failure(), "cannot write frame %d: %s", frame, err);
     if (o->png && o->png_field) {
-        if (field_picture(out, s, frame, err, sizeof err)) return failed(out, PH_EXIT_OUTPUT, "cannot draw frame %d: %s", frame, err);
+        if (field_picture(out, s, frame, err, sizeof err)) return failed(out, frame_failure(), "cannot draw frame %d: %s", frame, err);
     } else if (o->png) {
         if (!strcmp(o->png_color, "velocity")) polygon_speeds(&s->e, out->values);
         else vtp_cell_values(&s->e, &opt, o->png_color, out->values);
@@ -287,7 +292,7 @@ int output_frame(Output *out, Sim *s, int frame)
         snprintf(path, sizeof path, "%s/frame%06d.png", o->dir, frame);
         if (png_write(path, &s->e, out->values, label, o->png_lo, o->png_hi, categorical, o->png_w, o->png_h, picture_view(out, s, NULL),
                       err, sizeof err))
-            return failed(out, PH_EXIT_OUTPUT, "cannot draw frame %d: %s", frame, err);
+            return failed(out, frame_failure(), "cannot draw frame %d: %s", frame, err);
     }
     int rc = o->every > 0 && frame % o->every == 0 ? output_checkpoint(out, s, frame) : 0;
     s->timer[T_OUTPUT] += omp_get_wtime() - t0;
@@ -325,13 +330,18 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
     int64_t builds, patches, reuses, walked = contact_walked(&s->contact);
     contact_counts(&s->contact, &builds, &patches, &reuses);
     double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
-    printf("%s: %d frames, %lld steps in %.2f s wall, threads: %s%d; %.0f vertex updates, %.3g per second of computing; "
+    char steps[160];   /* (a restart: the run's frames and steps, and this process's part, which the rest counts) */
+    int n = snprintf(steps, sizeof steps, "%d frames, %lld steps", frames, (long long)s->e.step);
+    if (s->from_checkpoint && n > 0 && (size_t)n < sizeof steps)
+        snprintf(steps + n, sizeof steps - (size_t)n, ", of which this process ran %lld (from step %lld)",
+                 (long long)(s->e.step - s->first_step), (long long)s->first_step);
+    printf("%s: %s in %.2f s wall, threads: %s%d; %.0f vertex updates, %.3g per second of computing; "
            "%d polygon%s, %d vertices at the end\n"
            "events: divisions %lld, removals %lld, deaths %lld, fusions (type I) %lld, splits (type II) %lld, passages %lld, "
            "divisions postponed %lld, twists cut out %lld\n"
            "contact list: built in %lld steps, patched in %lld (polygons changed), reused in %lld; %lld listed edges walked\n"
            "memory: peak %.1f MB resident, %.0f bytes per vertex at the end\n",
-           what, frames, (long long)s->e.step, wall, out->o->threads ? "" : "automatic, up to ", out->threads_max, s->vertex_steps,
+           what, steps, wall, out->o->threads ? "" : "automatic, up to ", out->threads_max, s->vertex_steps,
            s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, s->e.np == 1 ? "" : "s", nv,
            (long long)s->divisions, (long long)s->removals, (long long)s->deaths, (long long)s->fusions1, (long long)s->fusions2, (long long)s->passages,
            (long long)s->topology.postponed, (long long)s->remodel.twists,

@@ -28,7 +28,7 @@ typedef struct Output {
 int output_open(Output *out, const Options *o, const Sim *s, const char *input, const char *version, int frame0);
 
 /* Writes frame `frame` of the current state (checked by sim_check_frame), the collection up to
- * it, its picture and, if due, a checkpoint. 0 or PH_EXIT_OUTPUT. */
+ * it, its picture and, if due, a checkpoint. 0, PH_EXIT_OUTPUT, or PH_EXIT_MEMORY where memory ran out. */
 int output_frame(Output *out, Sim *s, int frame);
 
 /* Writes the checkpoint of the state at `frame` (and the event log up to it). 0 or PH_EXIT_OUTPUT. */

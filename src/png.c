@@ -645,6 +645,7 @@ static int fail(char *err, size_t errlen, const char *path, const char *why, int
         if (errnum) snprintf(err, errlen, "%s: %s (%s)", TEXT_ESC(path), why, strerror(errnum));
         else snprintf(err, errlen, "%s: %s", TEXT_ESC(path), why);
     }
+    errno = errnum;   /* (for the caller's exit status: ENOMEM is out of memory, not an output error) */
     return -1;
 }
 
@@ -672,7 +673,7 @@ static int write_picture(const char *path, const Ensemble *e, const double *valu
     free(rgb);
     int zr = compress2(z, &z_n, raw, (uLong)raw_n, Z_DEFAULT_COMPRESSION);
     free(raw);
-    if (zr != Z_OK) { free(z); return fail(err, errlen, path, "zlib compress2 failed", 0); }
+    if (zr != Z_OK) { free(z); return zr == Z_MEM_ERROR ? fail(err, errlen, path, "out of memory", ENOMEM) : fail(err, errlen, path, "zlib compress2 failed", 0); }
 
     FILE *f = atomic_open(path, err, errlen);
     if (!f) { free(z); return -1; }

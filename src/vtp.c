@@ -278,6 +278,7 @@ static void put_array(Buf *b, size_t offset, const Array *a, int ascii)
 static int fail(char *err, size_t errlen, const char *path, const char *why, int errnum)
 {
     if (err && errlen) snprintf(err, errlen, "%s: %s (%s)", TEXT_ESC(path), why, strerror(errnum));
+    errno = errnum;   /* (for the caller's exit status: ENOMEM is out of memory, not an output error) */
     return -1;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The program under faults during a run: a time step far too large, a disk that fills up, a signal
-# while it is still setting up. Each case checks the exit status, the message, and that nothing
+# The program under faults during a run: a time step far too large, a disk that fills up, memory
+# that runs out, a signal while it is still setting up. Each case checks the exit status, the message, and that nothing
 # written before the fault is lost or left half written.
 source "$(dirname "$0")/lib.sh"
 
@@ -27,6 +27,19 @@ test_faults_disk_full() {
     ls "$D/fs" > "$D/files"
     lacks "$D/files" tmp
     for f in "$D"/fs/frame*.vtp; do vtk_reads "$f"; done
+}
+
+# A picture too large for the memory there is (16384 x 16384 pixels, about 1.5 GB, under a limit
+# of 600 MB of address space): exit 1, out of memory, as documented (before: 4, an output
+# error), and frame 0's .vtp is whole. (Not under AddressSanitizer, which needs terabytes of
+# address space to start.)
+test_faults_picture_out_of_memory() {
+    [ -z "${ASAN_OPTIONS:-}" ] || skip "AddressSanitizer cannot run under ulimit -v"
+    st=0; (ulimit -v 600000 && exec ./polyhoop -q -j 1 -n 1 -s 10 --png --png-size 16384x16384 -o "$D/run") 2> "$D/err" || st=$?
+    [ "$st" = 1 ] || fail "exit status $st, expected 1: $(cat "$D/err")"
+    has "$D/err" "cannot draw frame 0: $D/run/frame000000.png: out of memory"
+    vtk_reads "$D/run/frame000000.vtp"
+    [ ! -e "$D/run/frame000000.png" ] || fail "a picture was written"
 }
 
 # SIGINT or SIGTERM while the run is still setting up (here: reading an input that arrives

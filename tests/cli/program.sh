@@ -60,8 +60,19 @@ test_sim_initial_velocities_refused() {
     has "$D/log" "--velocities cannot be combined with --restart"
 }
 
+# The summary's wall time holds all the frames' writing that its output phase counts, frame 0's
+# too (before, the clock started after frame 0: 8.5 s of wall with 17 s of output).
+test_program_summary_wall_holds_output() {
+    ./polyhoop -j 1 -n 1 -s 10 --png --png-size 1500x1500 -o "$D/o" > "$D/log" 2>&1 || fail "the run failed: $(tail -n 3 "$D/log")"
+    awk '/^done:/ { for (i = 1; i <= NF; i++) if ($i == "wall,") wall = $(i - 2) }
+         /^  output / { out = $2 }
+         END { if (!(wall > 0 && out > 0 && out <= wall)) { print "wall " wall " s, output " out " s"; exit 1 } }' "$D/log" ||
+        fail "the output phase is not within the wall time: $(grep -E '^done|^  output' "$D/log")"
+}
+
 # A misspelt parameter in a header stops the build naming the closest known one (the C
-# preprocessor alone would ignore it, and gamma would stay 1000); a header with only known names builds
+# preprocessor alone would ignore it, and gamma would stay 1000), also in a header that the header
+# includes, once that one changes; a header with only known names builds
 test_program_misspelt_parameter_refused() {
     printf '#include "%s/params/default.h"\n#undef P_gamma\n#define P_gama 1e4\n#define P_gamma 1e3\n' "$PWD" > "$D/bad.h"
     st=0; make -s B="$D/b" PARAMS="$D/bad.h" "$D/b/polyhoop" > "$D/log" 2>&1 || st=$?
@@ -71,6 +82,15 @@ test_program_misspelt_parameter_refused() {
     printf '#include "%s/params/default.h"\n#undef P_gamma\n#define P_gamma 1e4\n' "$PWD" > "$D/good.h"
     make -s B="$D/g" PARAMS="$D/good.h" "$D/g/params.ok" > "$D/log" 2>&1 || fail "a header with known names is refused: $(cat "$D/log")"
     for h in params/*.h; do scripts/check_params.sh gcc "$h" || fail "$h has an unknown name"; done
+    # a header built on another: the other is a prerequisite too (before, an edit of it left the
+    # build as it was, with the old values and without this check)
+    printf '#include "good.h"\n' > "$D/top.h"
+    make -s B="$D/c" PARAMS="$D/top.h" "$D/c/params.o" > "$D/log" 2>&1 || fail "a header on good.h is refused: $(cat "$D/log")"
+    printf '#include "%s/params/default.h"\n#undef P_gamma\n#define P_gama 1e4\n#define P_gamma 1e3\n' "$PWD" > "$D/good.h"
+    touch -d '+10 seconds' "$D/good.h"
+    st=0; make -s B="$D/c" PARAMS="$D/top.h" "$D/c/params.o" > "$D/log" 2>&1 || st=$?
+    [ "$st" != 0 ] || fail "the build on good.h was not redone when good.h changed"
+    has "$D/log" "$D/top.h: unknown parameter P_gama; did you mean P_gamma?"
 }
 
 # The tuned build (-march=native, the default) and PORTABLE=1 give the same bits (-ffp-contract=off:
