@@ -18,6 +18,10 @@ LDLIBS   = -lz -lm
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CHECK_OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
+ifeq ($(wildcard $(PARAMS)),)
+$(error PARAMS=$(PARAMS): no such file (the parameter headers are in params/: $(notdir $(wildcard params/*.h))))
+endif
+
 SRC   = $(wildcard src/*.c)
 HDR   = $(wildcard src/*.h)
 TESTS = $(wildcard tests/test_*.c)
@@ -117,7 +121,7 @@ valgrind:
 	scripts/valgrind_check.sh
 
 clean:
-	rm -rf build build-bench build-check build-valgrind polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
+	rm -rf build build-bench build-check build-compare build-valgrind polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
 
 .PHONY: all run test test-full showcase bench check valgrind clean FORCE
 

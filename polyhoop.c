@@ -88,16 +88,16 @@ static void write_checkpoint(Output *out, Sim *sim, int frame)
 
 /* After frame `frame` (before the last): the cap that it meets, --max-cells or --max-time, ends
  * the run with a checkpoint for --restart and status 0; else nothing. */
-static void stop_at_cap(Output *out, Sim *sim, const Options *opt, int frame)
+static void stop_at_cap(Output *out, Sim *sim, const Options *opt, int frame, const char *argv0)
 {
     const char *why = opt->max_cells && sim->e.np >= opt->max_cells ? "--max-cells"
                     : opt->max_time > 0 && sim->e.t >= opt->max_time ? "--max-time" : NULL;
     if (!why || frame >= sim->P.Nf) return;
     if (!(opt->every > 0 && frame % opt->every == 0)) write_checkpoint(out, sim, frame);   /* (else written with the frame) */
     char what[200];
-    snprintf(what, sizeof what, "stopped by %s (%d polygons at t = %g); continue with --restart %s",
-             why, sim->e.np, sim->e.t, TEXT_ESC(opt->dir));
+    snprintf(what, sizeof what, "stopped by %s (%d polygon%s at t = %g)", why, sim->e.np, sim->e.np == 1 ? "" : "s", sim->e.t);
     output_summary(out, sim, what, frame);
+    printf("continue with: %s --restart %s\n", TEXT_ESC(argv0), TEXT_ESC(opt->dir));   /* (a line of its own, to copy) */
     output_close(out);
     sim_free(sim);
     exit(PH_EXIT_OK);
@@ -117,7 +117,10 @@ int main(int argc, char **argv)
     static Sim sim;
     static Output out;
     switch (options_parse(&opt, argc, argv)) {
-    case 1: return PH_EXIT_OK;
+    case 1:   /* -h: the help written, or an output error */
+        if (fflush(stdout) == 0 && !ferror(stdout)) return PH_EXIT_OK;
+        fprintf(stderr, "polyhoop: cannot write the help: %s\n", strerror(errno ? errno : EIO));
+        return PH_EXIT_OUTPUT;
     case -1: return PH_EXIT_USAGE;
     }
     struct sigaction sa;
@@ -170,7 +173,7 @@ int main(int argc, char **argv)
     out.wall0 = omp_get_wtime();   /* (frame 0's writing counts: the summary's output time is within its wall time) */
     if (!opt.restart) write_frame(&out, &sim, 0);
     if (!opt.restart) output_status(&out, &sim, 0);
-    if (!opt.restart) stop_at_cap(&out, &sim, &opt, 0);   /* (an input of N polygons or more meets --max-cells N) */
+    if (!opt.restart) stop_at_cap(&out, &sim, &opt, 0, argv[0]);   /* (an input of N polygons or more meets --max-cells N) */
 
     in_loop = 1;
 
@@ -187,7 +190,7 @@ int main(int argc, char **argv)
             write_frame(&out, &sim, frame);
             output_status(&out, &sim, frame);
             output_threads(&out, options_threads(&opt, ensemble_vertex_count(&sim.e)));
-            stop_at_cap(&out, &sim, &opt, frame);
+            stop_at_cap(&out, &sim, &opt, frame, argv[0]);
         }
         if (stop_signal) {
             write_checkpoint(&out, &sim, frame);

@@ -68,7 +68,7 @@ static void usage(FILE *f)
         "  --restart DIR  continue the run found in DIR (its checkpoint), writing on into DIR\n"
         "  --check        validate every polygon after every step (slow; stops at the first fault)\n"
         "  --strict-input reject inputs (and, with --restart, checkpoints) whose polygons\n"
-        "                 overlap (default: warn)\n"
+        "                 overlap, touch or nest (default: warn)\n"
         "  -q             quiet: no banner, no status line per frame\n"
         "  -h, --help     this help\n"
         "SIGINT or SIGTERM: the run finishes its step, writes a checkpoint and stops (status 130/143).\n"
@@ -87,8 +87,13 @@ static long parse_count(const char *opt, const char *arg, long min)
     char *end;
     errno = 0;
     long v = arg ? strtol(arg, &end, 10) : 0;
-    if (!arg || errno || *end || end == arg || v < min || v > INT_MAX) {
-        fprintf(stderr, "polyhoop: option %s needs an integer >= %ld, got '%s'\n", opt, min, TEXT_ESC(arg ? arg : ""));
+    if (!arg) {
+        fprintf(stderr, "polyhoop: option %s needs a value\n", opt);
+        return -1;
+    }
+    if (errno || *end || end == arg || v < min || v > INT_MAX) {
+        fprintf(stderr, "polyhoop: option %s needs an integer >= %ld, got '%s'%s\n", opt, min, TEXT_ESC(arg),
+                (errno == ERANGE || v > INT_MAX) && !*end && end != arg ? " (at most 2147483647)" : "");
         return -1;
     }
     return v;

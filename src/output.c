@@ -137,11 +137,14 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
     else snprintf(threads, sizeof threads, "%d thread%s now: automatic, one per %d vertices up to %d%s; -j N fixes it",
                   nt, nt > 1 ? "s" : "", VERTICES_PER_THREAD, o->free_cores,
                   o->free_cores < omp_get_num_procs() ? " (the cores not busy)" : "");
+    char frames[96];   /* (a restart at its last frame writes none) */
+    if (frame0 <= P->Nf) snprintf(frames, sizeof frames, "frames %d..%d of %d steps", frame0, P->Nf, P->Ns);
+    else snprintf(frames, sizeof frames, "no frame left to write (the run is at its last, %d, of %d steps)", P->Nf, P->Ns);
     printf("polyhoop %s  (%s, %s build, %s)\n%s %s: %d polygon%s, %d vertices, %d rigid\n"
-           "output %s/frame%%06d.vtp (%s): frames %d..%d of %d steps, dt = %g, to t = %g; seed %llu\n",
+           "output %s/frame%%06d.vtp (%s): %s, dt = %g, to t = %g; seed %llu\n",
            version, params_file, PH_ARCH, threads, o->restart ? "restart from" : "input", TEXT_ESC(o->restart ? o->restart : input),
            s->e.np, s->e.np == 1 ? "" : "s", ensemble_vertex_count(&s->e), P->Nr, TEXT_ESC(o->dir), o->ascii ? "ASCII" : "zlib",
-           frame0, P->Nf, P->Ns, P->dt, P->Nf * (double)P->Ns * P->dt, (unsigned long long)s->e.seed);
+           frames, P->dt, P->Nf * (double)P->Ns * P->dt, (unsigned long long)s->e.seed);
     if (o->max_cells || o->max_time > 0) {   /* (a restart's may be the run's own: say so) */
         const char *kept = ", kept from the run";
         printf("stops after the first frame");

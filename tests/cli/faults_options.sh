@@ -31,6 +31,23 @@ test_faults_empty_folder_names() {
     lacks "$D/err" 'checkpoint.bin'
 }
 
+# A count beyond an int names the limit; a count missing at the end of the line says so; the help
+# written to a full disk is an output error (status 4), not done.
+test_faults_count_limits_and_help_output() {
+    status 2 errs "$D/err" ./polyhoop -q -n 99999999999 -o "$D/o"
+    has "$D/err" "polyhoop: option -n needs an integer >= 0, got '99999999999' (at most 2147483647)"
+    status 2 errs "$D/err" ./polyhoop -q -o "$D/o" --seed 4294967296
+    has "$D/err" "got '4294967296' (at most 2147483647)"
+    status 2 errs "$D/err" ./polyhoop -q -o "$D/o" -n
+    has "$D/err" "polyhoop: option -n needs a value"
+    [ ! -e "$D/o" ] || fail "a refused run wrote $D/o"
+    if [ -w /dev/full ]; then
+        st=0; ./polyhoop -h > /dev/full 2> "$D/err" || st=$?
+        [ "$st" = 4 ] || fail "-h > /dev/full: exit status $st, expected 4"
+        has "$D/err" "polyhoop: cannot write the help: No space left on device"
+    fi
+}
+
 # An option where a folder or file name belongs (-o --png: the name forgotten) is a usage error,
 # not a folder named --png with no pictures in it; ./--png names such a folder.
 test_faults_option_as_folder_name() {

@@ -16,7 +16,7 @@ test_sim_program_usage_and_bad_input() {
     exits 0 -h
     has "$D/log" "usage: polyhoop"
     exits 2 -n
-    has "$D/log" "option -n needs an integer"
+    has "$D/log" "option -n needs a value"
     exits 2 -s 0
     exits 2 --bogus
     has "$D/log" "polyhoop: unknown option '--bogus'"
@@ -82,6 +82,11 @@ test_program_misspelt_parameter_refused() {
     printf '#include "%s/params/default.h"\n#undef P_gamma\n#define P_gamma 1e4\n' "$PWD" > "$D/good.h"
     make -s B="$D/g" PARAMS="$D/good.h" "$D/g/params.ok" > "$D/log" 2>&1 || fail "a header with known names is refused: $(cat "$D/log")"
     for h in params/*.h; do scripts/check_params.sh gcc "$h" || fail "$h has an unknown name"; done
+    # a header that is not there: named, with the headers there are (make's own words were only
+    # "No rule to make target")
+    st=0; make -s B="$D/n" PARAMS=params/nope.h "$D/n/polyhoop" > "$D/log" 2>&1 || st=$?
+    [ "$st" != 0 ] || fail "a build with a missing header succeeded"
+    has "$D/log" "PARAMS=params/nope.h: no such file (the parameter headers are in params/: " "default.h"
     # a header built on another: the other is a prerequisite too (before, an edit of it left the
     # build as it was, with the old values and without this check)
     printf '#include "good.h"\n' > "$D/top.h"

@@ -66,13 +66,17 @@ test_faults_restart_keeps_options() {
 }
 
 # An input that meets --max-cells stops after frame 0 (the first frame with that many polygons),
-# with a checkpoint that a restart continues past the cap. A restart with -n below the frame it
+# with a checkpoint that a restart continues past the cap, and says how on a line of its own (it
+# ended the summary's first line, where a copy took 'DIR:' for the folder). A restart with -n below the frame it
 # is at is refused (exit 2, nothing written), naming where the run is; -n at that frame is done.
 # The summary of a restart says which of the run's steps this process ran (and counts only those
 # vertex updates).
 test_restart_caps_at_frame_zero_and_n_below() {
     ./polyhoop -q -j 1 -n 4 -s 10 --max-cells 40 -o "$D/a" inputs/emulsion.off > "$D/log" 2> /dev/null
-    grep -q '^stopped by --max-cells (52 polygons at t = 0)' "$D/log" || fail "not stopped at frame 0: $(head -1 "$D/log")"
+    grep -q '^stopped by --max-cells (52 polygons at t = 0): ' "$D/log" || fail "not stopped at frame 0: $(head -1 "$D/log")"
+    grep -qx "continue with: ./polyhoop --restart $D/a" "$D/log" || fail "no line to continue with: $(cat "$D/log")"
+    ./polyhoop -q -j 1 -n 4 -s 10 --max-time 0.002 -o "$D/one" > "$D/log" 2> /dev/null
+    grep -q '^stopped by --max-time (1 polygon at t = 0.002): 2 frames' "$D/log" || fail "one polygon's stop said: $(head -1 "$D/log")"
     [ -f "$D/a/checkpoint.bin" ] && [ -f "$D/a/frame000000.vtp" ] && [ ! -f "$D/a/frame000001.vtp" ] ||
         fail "after the stop at frame 0: $(ls "$D/a" | tr '\n' ' ')"
     ./polyhoop -q -j 1 --restart "$D/a" -n 2 > "$D/log" 2>&1 || fail "the restart past the cap failed"
@@ -83,6 +87,8 @@ test_restart_caps_at_frame_zero_and_n_below() {
     ./polyhoop -q --restart "$D/a" -n 2 > "$D/log" 2> /dev/null || fail "a restart at its last frame failed"
     grep -q '^done: 2 frames, 20 steps, of which this process ran 0 (from step 20) in .*; 0 vertex updates' "$D/log" ||
         fail "a restart at its last frame said: $(head -1 "$D/log")"
+    ./polyhoop --restart "$D/a" -n 2 > "$D/log" 2> /dev/null || fail "a restart at its last frame failed"
+    has "$D/log" ": no frame left to write (the run is at its last, 2, of 10 steps), dt = "
 }
 
 # With noise, activity and random division and death (tests/params_noise.h), frames, logs and
