@@ -262,8 +262,13 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "--check")) o->check = 1, o->given |= OPT_CHECK;
         else if (!strcmp(a, "--strict-input")) o->strict = 1;
         else if (a[0] == '-' && a[1]) {
-            const char *near = closest_option(a);
-            if (near && !strcmp(near, a))
+            const char *near = closest_option(a), *eq = strchr(a, '=');
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - a) : 0, a);
+            if (eq && is_option(name))   /* (--png-view=0,0,1,1: the value is the next word) */
+                fprintf(stderr, "polyhoop: unknown option '%s': give the value as the next word, %s %s\n", TEXT_ESC(a), name,
+                        TEXT_ESC(eq + 1));
+            else if (near && !strcmp(near, a))
                 fprintf(stderr, "polyhoop: option %s needs a value\n", TEXT_ESC(a));
             else if (near)
                 fprintf(stderr, "polyhoop: unknown option '%s' (did you mean %s?)\n", TEXT_ESC(a), near);

@@ -30,6 +30,8 @@ test_sim_program_usage_and_bad_input() {
     has "$D/log" "option -o needs a value"
     exits 2 --xyzzy
     lacks "$D/log" "did you mean"
+    exits 2 --seed=3
+    has "$D/log" "polyhoop: unknown option '--seed=3': give the value as the next word, --seed 3"
     exits 2 /nonexistent.off
     has "$D/log" "polyhoop: /nonexistent.off: cannot open: No such file or directory"
     exits 4 -o /dev/null/x -n 1 -s 1
