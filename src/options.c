@@ -175,7 +175,7 @@ int options_parse(Options *o, int argc, char **argv)
 {
     *o = (Options){ .dir = "outputs", .frames = -1, .steps = -1, .seed = 1, .P = params_compiled,
                     .every = 1, .png_w = 800, .png_h = 800, .png_color = "area" };
-    const char *given_input = NULL, *given_dir = NULL, *given_seed = NULL, *given_vel = NULL;
+    const char *given_input = NULL, *given_dir = NULL, *given_seed = NULL, *given_vel = NULL, *given_new = NULL;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
         const char *next = k + 1 < argc ? argv[k + 1] : NULL;
@@ -212,11 +212,11 @@ int options_parse(Options *o, int argc, char **argv)
                 goto bad;
             }
             if (time) o->max_time = v, o->given |= OPT_MAX_TIME;
-            else o->max_vertices = v;
+            else o->max_vertices = v, given_new = a;
             k++;
         }
         else if (!strcmp(a, "--ascii")) o->ascii = 1, o->given |= OPT_ASCII;
-        else if (!strcmp(a, "--overwrite")) o->overwrite = 1;
+        else if (!strcmp(a, "--overwrite")) o->overwrite = 1, given_new = a;
         else if (!strcmp(a, "--png")) o->png = 1, o->given |= OPT_PNG;
         else if (!strcmp(a, "--png-color") && next) { o->png_color = next; o->png = 1; o->given |= OPT_PNG | OPT_PNG_COLOR; k++; }
         else if (!strcmp(a, "--png-field") && next) { o->png_field = next; o->png = 1; o->given |= OPT_PNG | OPT_PNG_FIELD; k++; }
@@ -293,6 +293,12 @@ int options_parse(Options *o, int argc, char **argv)
     if (o->restart && clash) {
         fprintf(stderr, "polyhoop: %s cannot be combined with --restart: the run in %s keeps its own input, "
                 "velocities, seed and folder\n", TEXT_ESC(clash), TEXT_ESC(o->restart));
+        return -1;
+    }
+    if (o->restart && given_new) {   /* (they concern a new run: before, a restart ignored them without a word) */
+        fprintf(stderr, "polyhoop: %s cannot be combined with --restart: it concerns a new run (%s), and the run in %s goes on\n",
+                given_new, !strcmp(given_new, "--overwrite") ? "replacing an earlier run's files" : "its input's vertices",
+                TEXT_ESC(o->restart));
         return -1;
     }
     if (o->restart) o->dir = o->restart;

@@ -49,7 +49,8 @@ test_faults_restart_and_input_clashes() {
 
 # A restart continues with the run's own frame format, --check, checkpoint interval and picture
 # options (kept in its checkpoint) when they are not given again; given again with the same
-# value they are accepted, with another value refused (exit 2, nothing written); -n applies.
+# value they are accepted, with another value refused (exit 2, nothing written); -n applies;
+# --overwrite and --max-vertices, which concern a new run, are refused (before: ignored).
 test_faults_restart_keeps_options() {
     ./polyhoop -q -n 6 -s 10 --ascii --check --checkpoint-every 2 --png-color id --png-size 64x64 --max-time 0.002 \
         -o "$D/a" > /dev/null
@@ -62,6 +63,10 @@ test_faults_restart_keeps_options() {
     status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -n 7 --png-size 65x64
     matches "$D/err" '--png-size cannot change on --restart: the run in .* continues with its own options (--checkpoint-every 2 --ascii --check --png-color id --png-size 64x64)'
     status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -n 7 --checkpoint-every 1
+    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -n 7 --overwrite
+    has "$D/err" "polyhoop: --overwrite cannot be combined with --restart: it concerns a new run"
+    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -n 7 --max-vertices 100
+    has "$D/err" "polyhoop: --max-vertices cannot be combined with --restart: it concerns a new run"
     [ ! -f "$D/a/frame000006.vtp" ] || fail "a refused restart wrote frame 6"
 }
 
