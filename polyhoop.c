@@ -4,7 +4,8 @@
  * main() in three parts: prolog (options, input or checkpoint, banner, frame 0), loop (Nf frames
  * of Ns steps, a status line per frame), epilog (summary). The step itself is sim_step (sim.c);
  * what is written and when is output.c. Every way the run ends is here: each error reaches main
- * as a status and a message, and leaves through status_exit (status.h). */
+ * as a status and a message, and leaves through status_exit (status.h), but for the options'
+ * own (usage, -h, a restart's options), which main returns after they have said what was wrong. */
 #define _POSIX_C_SOURCE 200809L
 #include "atomic.h"
 #include "checkpoint.h"

@@ -1,7 +1,8 @@
 /* Files replaced atomically: the bytes go to "<path>.tmp", which is flushed, synced to disk and
  * then renamed over path, so that neither a reader nor a run killed half-way ever sees a truncated
- * file; on any failure the .tmp is removed and path is left as it was. Frames, frames.pvd, PNG
- * pictures and checkpoints are all written this way. */
+ * file; on any failure the .tmp is removed and path is left as it was. Frames, PNG pictures and
+ * checkpoints are all written this way; frames.pvd too when it is written whole (without the
+ * sync), and between those a frame's line is added in place (vtp.h). */
 #ifndef PH_ATOMIC_H
 #define PH_ATOMIC_H
 #include <stddef.h>

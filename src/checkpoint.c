@@ -5,7 +5,7 @@
  * PARAMS_LIST's places), then per polygon in order its record: the fields of
  * ENSEMBLE_POLYGON_STORED (ensemble.h) in list order, each as its file type (int32 count, int32
  * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32 edits, uint8 attracted,
- * double polarity h_div h_death), then per vertex, polygon by polygon, the doubles of
+ * double polarity h_div h_death, int32 type), then per vertex, polygon by polygon, the doubles of
  * ENSEMBLE_VERTEX_FIELDS (ensemble.h) in list order: x y vx vy l0. Gap slots
  * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
  * it anyway, so the continuation is unchanged. Then the contact list's section (contact_save: its

@@ -1,8 +1,8 @@
 /* Chemical species on a grid, coupled to the polygons both ways (docs/model.md 11). NS species
  * (ChemModel.ns; 0: off, and nothing of this module runs) live on the nodes of a uniform grid
  * over the rectangle [x0, x1] x [y0, y1] with spacing dx. Each chemical step (every m.every time
- * steps: chem_due), before the forces:
- *   1. every node learns the polygon that covers it (or none): chem_cover;
+ * steps: chem_due), after the internal forces and before the pair forces:
+ *   1. every node learns the polygon that covers it (or none): chem.c's cover;
  *   2. every polygon samples the concentrations over the nodes it covers (their mean, and the
  *      mean of the central-difference gradient; a polygon covering no node samples at its
  *      centroid), and the header's response rule may change its type and growth rate and give
@@ -132,7 +132,8 @@ void chem_free(Chem *ch);
 static inline int chem_due(const Chem *ch, int64_t step) { return ch->m.ns > 0 && step % ch->m.every == 0; }
 
 /* Steps 1-2 above: the cover, the samples and the response (types and growth rates of e set,
- * the forces kept for chem_add_forces). Returns 0, or -1 when a concentration is not finite. */
+ * the forces kept for chem_add_forces). Returns 0; -1 when a concentration is not finite; -2 when
+ * the response gave a type outside 0 .. ntypes - 1, or a growth rate or force that is not finite. */
 int chem_respond(Chem *ch, Ensemble *e);
 
 /* Adds the last response's force to fx, fy of every vertex (after the internal forces), each

@@ -46,7 +46,7 @@ struct ContactWork {
     int *nb, nb_n, nb_cap;  /* the neighbour count's (polygon, other polygon) pairs */
     Sel *dv, *sel;          /* a patch's vertices that get new records, and the edges around them */
     int dv_n, dv_cap, sel_n, sel_cap;
-    int64_t walked;         /* the listed edges its steps' walks over the list took (contact_counts) */
+    int64_t walked;         /* the listed edges its steps' walks over the list took (contact_walked) */
     char apart[64];         /* (the next thread's counters on other cache lines: written by one
                              * thread while its neighbour reads its own, a shared line costs a
                              * third of a 2-thread walk) */
@@ -162,7 +162,8 @@ void contact_take_snapshot(Contact *c, const Ensemble *e);
 
 /* Patches the list to the polygons of e (see contact.h), refreshing the polygons that have used a
  * fraction `refresh` of their motion budget. Returns 0, or -1 when a rebuild is due instead (too
- * many vertices would get new records); the list is unchanged then. */
+ * many vertices would get new records, the marks of a sparse grid would visit too many cells, or
+ * a vertex lies in a strip that the build's table lacks); the list is unchanged then. */
 int contact_patch(Contact *c, const Ensemble *e, const Params *P, double refresh);
 
 #endif

@@ -371,9 +371,6 @@ static void sort_by_cell(Sel *a, Sel *b, int n, int64_t ncell)
     if (from != a) memcpy(a, from, (size_t)n * sizeof *a);
 }
 
-/* Patches the list to the polygons of e (see contact.h), refreshing the polygons that have used a
- * fraction `refresh` of their motion budget. Returns 0, or -1 when a rebuild is due instead (half
- * the vertices would get new records); the list is unchanged then. */
 /* Patch step 1: the snapshot's polygons now. The polygons that keep their id keep their order,
  * and those made since have ids >= next_id; unchanged = same id, vertex count and edits. A
  * polygon that is new, changed, or has moved (most of) its budget, `refresh` of it, is listed in

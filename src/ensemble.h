@@ -115,7 +115,8 @@ static inline void ensemble_fields(const Ensemble *e, int s, double *d[ENSEMBLE_
 /* realloc that ends the program (status 1) when memory runs out: there is no sensible way on. */
 void *ph_realloc(void *p, size_t size);
 
-/* The one way an array grows: room for n elements of buf, whose capacity is cap; when it must
+/* How a work array grows (the ensemble's own arrays double: ensemble_reserve): room for n
+ * elements of buf, whose capacity is cap; when it must
  * grow, to n + n / 4 + 64 (amortised O(1) appends, and a large array, such as the contact list's
  * strips, at most a quarter larger than it needs). */
 #define PH_RESERVE(buf, cap, n) do { if ((size_t)(n) > (size_t)(cap)) { \
@@ -124,7 +125,7 @@ void *ph_realloc(void *p, size_t size);
 void ensemble_init(Ensemble *e, uint64_t seed);
 void ensemble_free(Ensemble *e);
 
-/* Ensures room for nv_used + nv more vertex slots and one more polygon (may move the arrays). */
+/* Ensures room for nv_used + nv more vertex slots and np more polygons (may move the arrays). */
 void ensemble_reserve(Ensemble *e, int nv, int np);
 
 /* Appends a polygon with n vertices (rest lengths = current edge lengths, zero velocity,
@@ -157,8 +158,8 @@ static inline int ens_prev(const Ensemble *e, int i)
 
 /* Checks every polygon: at least 3 vertices, slots in polygon order and owned by it, finite
  * positions, counter-clockwise with positive area, no two non-adjacent edges crossing. Returns 0,
- * or -1 with the first problem in msg. O(sum of squared polygon sizes): for tests and checked
- * runs. */
+ * or -1 with the first problem in msg. The crossings by a sweep along each polygon's longer side:
+ * O(n log n) per polygon plus the edge pairs that overlap along it. For tests and checked runs. */
 int ensemble_validate(const Ensemble *e, char *msg, size_t len);
 
 /* Total number of vertices in polygons (excludes gaps). */

@@ -10,7 +10,8 @@
 /* Recomputes A and L of every polygon; returns the longest edge. */
 double forces_update_geometry(Ensemble *e);
 
-/* The internal energy's terms, in the order of docs/model.md 2: X(index, name in the log). */
+/* The internal energy's terms, in the order of the log's columns (docs/model.md 7): X(index, name
+ * in the log). */
 #define FORCES_TERMS(X) \
     X(U_AREA, "area") X(U_TENSION, "tension") X(U_EDGE, "edge") X(U_BENDING, "bending") \
     X(U_PRESSURE, "pressure") X(U_ATTRACTOR, "attractor") X(U_GRAVITY, "gravity") X(U_BOX, "box")

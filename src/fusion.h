@@ -7,7 +7,7 @@
 #include "ensemble.h"
 #include "params.h"
 
-/* Applies the fusion events found in the pair records of the last contact_forces call (whose
+/* Applies the fusion events found in the pair records of the last contact_forces_step call (whose
  * slots must still be valid). Events are taken deepest first, ties broken by vertex and edge
  * slot, each polygon in at most one event. Adds the counts of type I and type II events. */
 void fusion_update(Ensemble *e, const Params *P, const Contact *c, int64_t *type1, int64_t *type2);

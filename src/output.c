@@ -1,5 +1,7 @@
-/* Frames, pictures, checkpoints and what the user reads on the terminal. Every file is written
- * atomically by its writer (vtp.c, png.c, checkpoint.c); this module decides what and when. */
+/* Frames, pictures, checkpoints and what the user reads on the terminal. Frames, pictures and
+ * checkpoints are replaced atomically by their writers (vtp.c, png.c, checkpoint.c; frames.pvd
+ * gets a frame's line in place, the logs an appended line: runlog.c); this module decides what
+ * and when. */
 #define _POSIX_C_SOURCE 200809L
 #include "output.h"
 #include "checkpoint.h"

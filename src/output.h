@@ -22,7 +22,7 @@ typedef struct Output {
     char error[8192];    /* why the last call failed */
 } Output;
 
-/* Creates the output folder and the frame-time table, records the run's description and prints
+/* Creates the output folder, records the run's description and prints
  * the banner (unless quiet). frame0: the first frame this run writes. Returns 0, or an exit
  * status (status.h) with the reason in out->error; so do output_frame and output_checkpoint. */
 int output_open(Output *out, const Options *o, const Sim *s, const char *input, const char *version, int frame0);

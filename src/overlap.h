@@ -26,7 +26,7 @@ typedef struct { int a, b; OverlapKind kind; } OverlapPair;
  * the number of pairs and the first in *first: the first crossing or touching pair (in order of
  * the lower polygon, then the higher), else the first nested one (in order of the inner
  * polygon). Nesting is looked for only when nothing crosses or touches (its test assumes
- * boundaries that do not meet). */
+ * boundaries that do not meet). Returns -1 when memory for the search runs out. */
 long overlap_find(const Ensemble *e, double lmax, double h, OverlapPair *first);
 
 /* The area that polygons p and q share, as a fraction of the smaller one's area, by the

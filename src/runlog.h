@@ -1,4 +1,4 @@
-/* The run's log beside its frames: DIR/events.csv (every division, removal, fusion and split, with
+/* The run's log beside its frames: DIR/events.csv (every division, removal, death, fusion, split and passage, with
  * the ids involved) and DIR/observables.csv (one line per frame: counts, area statistics,
  * neighbours, kinetic energy, the potential energy by term and the count of nested polygons). Both are appended to as the run
  * goes; a restart first cuts them back to its checkpoint (rewritten atomically), so that they go

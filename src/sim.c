@@ -1,14 +1,19 @@
 /* The simulation: set-up from an input or a checkpoint, and the time step as the paper tells it.
- * One step (sim_step), each phase one timed call into its module:
- *   1. remodel:    split edges longer than lmax, collapse edges shorter than lmin   (paper 3.1)
+ * One step (sim_step), each phase one timed call into its module (docs/design.md "The step"
+ * has the whole list, with the spatial sort, the bands and the motion budgets):
+ *   1. remodel:    cut out twists, collapse edges shorter than lmin, bisect those
+ *                  longer than lmax                                                (paper 3.1)
  *   2. internal:   areas, perimeters, longest edge; forces within each polygon and
  *                  per-vertex dissipation                                          (paper 2.3)
+ *      chemistry:  with species, on a chemical step sense, respond and advance the
+ *                  fields; every step the response's forces           (docs/model.md 11)
  *   3. contact:    pair forces between hoop segments, from a list of nearby edges  (paper 2.3, 3.4)
  *                  kept over steps while valid, rebuilt from the cell grid
  *   4. integrate:  semi-implicit Euler, growth of the target areas                 (paper 3.5, 3.2)
  *   5. fusion:     projectiles passing a membrane (docs/model.md 5.2), then merging
  *                  and splitting of touching hoops                                 (paper 3.3)
- *   6. topology:   removal below Amin, division above Amax                         (paper 3.2)
+ *   6. topology:   division above the division area or at a rate, then removal
+ *                  below Amin and rate-driven death                                (paper 3.2)
  * A step that blows up says which polygon, when and why (Sim.error). */
 #define _POSIX_C_SOURCE 200809L
 #include "sim.h"

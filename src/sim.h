@@ -94,7 +94,8 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u);
 int sim_check_overlaps(Sim *s, const char *file, const int *line, int strict);
 
 /* Applies the run's frames, steps and validation (after sim_load_input or checkpoint_restart).
- * Returns 0, or -1 with s->error: a restart asked for other steps per frame than its own. */
+ * Returns 0, or -1 with s->error: a restart asked for other steps per frame than its own, or for
+ * fewer frames than it is at; steps per frame that are not a multiple of the chemical step. */
 int sim_setup(Sim *s, const SimSetup *u);
 
 /* The likely cause of a blow-up, from what was checked at start: a dt over the stability
@@ -103,9 +104,11 @@ int sim_setup(Sim *s, const SimSetup *u);
  * step. */
 void sim_likely_cause(const Sim *s, char *buf, size_t len);
 
-/* Advances the simulation by one time step. Returns 0, or -1 when a position became non-finite
- * or (with s->validate) a polygon failed ensemble_validate; s->error then says which polygon,
- * when and why, and the state is not usable. */
+/* Advances the simulation by one time step. Returns 0, or -1 when a vertex's position became
+ * non-finite or it moved farther than h in the step, when the chemistry failed (a concentration
+ * not finite, a response out of range, cells too fast for its sub-steps), or (with s->validate)
+ * a polygon failed ensemble_validate; s->error then says what, when and why, and the state is
+ * not usable. */
 int sim_step(Sim *s);
 
 /* The largest sum over the vertices of a movable polygon of |dA/dr_i|^2, with

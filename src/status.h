@@ -1,7 +1,8 @@
 /* How the program ends: its exit statuses, and the one function that turns an error into its
  * message and status. main (polyhoop.c) ends every failed run through it; besides main, only an
- * allocation that fails deep inside a step calls it (ph_realloc, and remodeling's bound on
- * vertex slots), where no caller could go on. Every other module returns its error. */
+ * allocation that fails deep inside a step or a check calls it (ph_realloc, remodeling's bound on
+ * vertex slots, the input overlap check's copy beyond 2^31 vertices), where no caller could go
+ * on. Every other module returns its error. */
 #ifndef PH_STATUS_H
 #define PH_STATUS_H
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The showcases of scripts/showcase.sh: every parameter header compiles, every showcase builds
 # and runs a few steps; the projectiles showcase's particles stay round; and the measured facts
-# that the README's gallery states for two of them (test_scripts_showcase_claims, about 90 s;
+# that the README's gallery states for two of them (test_scripts_showcase_claims, about 3 minutes;
 # alone: tests/cli/showcases.sh claims).
 source "$(dirname "$0")/lib.sh"
 
