@@ -289,7 +289,7 @@ const char *const vtp_cell_arrays[VTP_CELL_ARRAYS] = { VTP_CELL_ARRAY_LIST(NAME)
 const char *vtp_cell_array_list(void)
 {
 #define NAME(name, type, value) ", " #name
-    return VTP_CELL_ARRAY_LIST(NAME) + 2;   /* (without the first ", ") */
+    return &(VTP_CELL_ARRAY_LIST(NAME))[2];   /* (without the first ", ") */
 #undef NAME
 }
 
@@ -394,9 +394,9 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     double t = e->t;
     /* every array in file order: TIME, the cell arrays, velocity, points, connectivity, offsets */
     Array arr[NA] = {
-        [0] = { "TIME", Float64, 1, 1, &t, 0 },
-        [VELOCITY] = { "velocity", Float64, 3, nv, e, 2 }, [POINTS] = { "points", Float64, 3, nv, e, 1 },
-        [CONNECTIVITY] = { "connectivity", Int64, 1, nv, e, 3 }, [OFFSETS] = { "offsets", Int64, 1, np, offs, 0 },
+        [0] = { "TIME", Float64, 1, 1, &t, 0, 0 },
+        [VELOCITY] = { "velocity", Float64, 3, nv, e, 2, 0 }, [POINTS] = { "points", Float64, 3, nv, e, 1, 0 },
+        [CONNECTIVITY] = { "connectivity", Int64, 1, nv, e, 3, 0 }, [OFFSETS] = { "offsets", Int64, 1, np, offs, 0, 0 },
     };
     for (int c = 0; c < VTP_CELL_ARRAYS; c++) arr[CELLS + c] = (Array){ vtp_cell_arrays[c], cell_type[c], 1, np, col[c], 0, 0 };
     arr[CELLS + CELL_type].omit = !opt->types;

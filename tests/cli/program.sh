@@ -100,6 +100,24 @@ test_program_misspelt_parameter_refused() {
     has "$D/log" "$D/top.h: unknown parameter P_gama; did you mean P_gamma?"
 }
 
+# clang builds the program without a warning, and its frames are gcc's bit for bit (the version
+# comment aside); a header that breaks a rule, which gcc refuses at compile time, is refused when
+# clang's program starts. Skipped where clang or its OpenMP runtime is missing.
+test_program_clang_same_bits() {
+    command -v clang > /dev/null || skip "no clang"
+    echo 'int main(void){return 0;}' | clang -fopenmp -x c - -o "$D/probe" 2> /dev/null || skip "no OpenMP runtime for clang"
+    make -s B="$D/clang" CC=clang WERROR=1 VERSION=same "$D/clang/polyhoop" > "$D/make.log" 2>&1 || fail "the clang build failed: $(tail -n 5 "$D/make.log")"
+    make -s B="$D/gcc" VERSION=same "$D/gcc/polyhoop" > "$D/make.log" 2>&1 || fail "the gcc build failed: $(tail -n 5 "$D/make.log")"
+    for cc in clang gcc; do "$D/$cc/polyhoop" -q -j 1 -n 3 -s 300 -o "$D/run-$cc" > /dev/null 2>&1 || fail "the $cc run failed"; done
+    for f in "$D/run-gcc"/*; do
+        cmp -s "$f" "$D/run-clang/${f##*/}" || fail "${f##*/} differs between the gcc and the clang build"
+    done
+    printf '#include "%s/params/default.h"\n#undef P_lmin\n#define P_lmin 0.2\n' "$PWD" > "$D/bad.h"
+    make -s B="$D/clang" CC=clang PARAMS="$D/bad.h" "$D/clang/polyhoop" > "$D/make.log" 2>&1 || fail "clang refused the header: $(tail -n 3 "$D/make.log")"
+    status 2 errs "$D/err" "$D/clang/polyhoop" -q -n 0 -o "$D/bad"
+    has "$D/err" "lmax must be > 2 lmin"
+}
+
 # The tuned build (-march=native, the default) and PORTABLE=1 give the same bits (-ffp-contract=off:
 # no fused multiply-adds), for the default header and the one with noise, activity and random
 # division and death; the banner says which build it is
