@@ -23,8 +23,10 @@ The input of every run is --input FILE, or else the one the base header's showca
 one is made by scripts/showcase.sh NAME --input-only, with its velocities file if it has one), or
 else the one its comment documents ("Input: FILE.off"), looked up along its #include chain,
 or else the program's default (inputs/ensemble.off, one cell). More than one seed on a
-deterministic variant (D, v0, Dr, k_div, k_death, alpha_CV, Amax_CV and att_n all 0, read from the
-header chain) gives a warning: its runs would be identical but for their seed.
+deterministic variant (D, v0, Dr, k_div, k_death, alpha_CV, Amax_CV and att_n all 0, and no
+division: Amax_mu INFINITY, read from the header chain; a cell that divides is cut along a random
+direction when it has no distinct short axis) gives a warning: its runs would be identical but
+for their seed.
 
 On a cluster, scripts/sweep.slurm runs the same sweep as a Slurm job array through three modes:
 --build (the program and the input), --task K (run K of --list alone; builds the program if it is
@@ -154,6 +156,9 @@ def header_macros(path, macros=None, depth=0, files=None):
 
 # Parameters that make a run depend on its seed when they are not 0: noise and activity, random
 # division and death, spread growth rates and division areas, polygons drawn to feel the attractor.
+# A run depends on it too when its cells can divide, at a finite Amax_mu: a cell without a
+# distinct short axis (a round one, such as the default input's) is cut along a direction drawn
+# at random (docs/model.md 5). v0 and Amax_mu may be given per cell type (P_TYPE_v0, P_TYPE_Amax_mu).
 STOCHASTIC = ("D", "v0", "Dr", "k_div", "k_death", "alpha_CV", "Amax_CV", "att_n")
 
 
@@ -260,10 +265,16 @@ class Sweep:
 
     def deterministic(self, c):
         """Whether combination c makes runs that do not depend on their seed: every parameter of
-        STOCHASTIC 0 (in the header chain, with the combination's values; one that is not a plain
-        number counts as not 0)."""
+        STOCHASTIC 0 and no division (Amax_mu INFINITY), in the header chain with the combination's
+        values, each cell type's (P_TYPE_v0, P_TYPE_Amax_mu) where the header gives them; a value
+        that is not a plain number counts as not 0 and finite."""
         values = dict(self.macros, **dict(self.combos[c]))
-        return all(n in values and number(values[n]) == 0 for n in STOCHASTIC)
+
+        def each(n):   # the values of parameter n: its cell types' where given, else its own
+            if "TYPE_" + n in values:
+                return [number(v) for v in values["TYPE_" + n].strip().strip("{}").split(",")]
+            return [number(values[n])] if n in values else [None]
+        return all(x == 0 for n in STOCHASTIC for x in each(n)) and all(x == float("inf") for x in each("Amax_mu"))
 
     def seed_warning(self):
         """A warning when several seeds would give identical runs, else None."""
@@ -274,8 +285,8 @@ class Sweep:
             return None
         what = os.path.relpath(self.base) if len(same) == len(self.combos) else \
             "variant%s %s of %s" % ("s" if len(same) > 1 else "", ", ".join(self.combo_label(c) for c in same), os.path.relpath(self.base))
-        return ("sweep.py: warning: %s is deterministic (%s all 0): the runs of its %d seeds will be identical "
-                "except for their seed" % (what, ", ".join(STOCHASTIC), len(self.seeds)))
+        return ("sweep.py: warning: %s is deterministic (%s all 0, Amax_mu INFINITY: no division): the runs of its "
+                "%d seeds will be identical except for their seed" % (what, ", ".join(STOCHASTIC), len(self.seeds)))
 
     def combo_label(self, c):
         return "-".join("%s_%s" % (n, v) for n, v in self.combos[c]) or "base"

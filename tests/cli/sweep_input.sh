@@ -69,22 +69,40 @@ test_sweep_input_build_error_line() {
 }
 
 # the seed warning: a deterministic header with two seeds (also only some variants of a sweep),
-# not with one seed, not on a stochastic header (noise, or polygons drawn for the attractor)
+# not with one seed, not on a stochastic header (noise, or polygons drawn for the attractor), nor
+# on one whose cells divide (a finite Amax_mu, also a cell type's: a round cell is cut along a
+# random direction, so the default's runs differ by seed; before, it was called deterministic)
 test_sweep_input_seed_warning() {
     need_python3
     scripts/sweep.py params/foam.h --seeds 1,2 --list > /dev/null 2> "$D/err"
-    has "$D/err" "sweep.py: warning: params/foam.h is deterministic"
-    scripts/sweep.py params/default.h --set dt=1e-4 --seeds 1,2,3 --list > /dev/null 2> "$D/err"
+    has "$D/err" "sweep.py: warning: params/foam.h is deterministic" "Amax_mu INFINITY: no division"
+    scripts/sweep.py params/default.h --set Amax_mu=INFINITY --seeds 1,2,3 --list > /dev/null 2> "$D/err"
     has "$D/err" "params/default.h is deterministic" "its 3 seeds"
     scripts/sweep.py params/foam.h --set D=0,0.1 --seeds 1,2 --list > /dev/null 2> "$D/err"
     has "$D/err" "warning: variant D_0 of params/foam.h is deterministic"
     lacks "$D/err" "D_0.1"
+    scripts/sweep.py params/foam.h --set Amax_mu=INFINITY,3 --seeds 1,2 --list > /dev/null 2> "$D/err"
+    has "$D/err" "warning: variant Amax_mu_INFINITY of params/foam.h is deterministic"
+    lacks "$D/err" "Amax_mu_3"
+    printf '#include "%s/params/foam.h"\n#undef P_ntypes\n#define P_ntypes 2\n#define P_TYPE_Amax_mu { INFINITY, 3.0 }\n' "$PWD" > "$D/types.h"
+    printf '#include "%s/params/foam.h"\n#undef P_ntypes\n#define P_ntypes 2\n#define P_TYPE_v0 { 0.0, 0.5 }\n' "$PWD" > "$D/crawl.h"
     local quiet
     for quiet in "params/foam.h --seeds 7" "params/population.h --seeds 1,2" "params/migration.h --seeds 1,2" \
-        "tests/params_noise.h --seeds 1,2" "params/foam.h --set v0=0.5 --seeds 1,2"; do
+        "tests/params_noise.h --seeds 1,2" "params/foam.h --set v0=0.5 --seeds 1,2" "params/default.h --seeds 1,2" \
+        "params/default.h --set dt=1e-4 --seeds 1,2,3" "$D/types.h --seeds 1,2" "$D/crawl.h --seeds 1,2"; do
         scripts/sweep.py $quiet --list > /dev/null 2> "$D/err"
         [ ! -s "$D/err" ] || fail "$quiet: $(cat "$D/err")"
     done
+    # (what the warning stands on: the default's runs of seeds 1 and 2 differ, without division not)
+    local s
+    for s in 1 2; do
+        ./polyhoop -q -j 1 -n 2 --seed $s -o "$D/d$s" > /dev/null
+        ./polyhoop -q -j 1 -n 2 -s 200 --set Amax_mu=INFINITY --seed $s -o "$D/n$s" > /dev/null
+        grep -av '^seed: ' "$D/d$s/frame000002.vtp" > "$D/d$s.txt"
+        grep -av '^seed: ' "$D/n$s/frame000002.vtp" > "$D/n$s.txt"
+    done
+    ! cmp -s "$D/d1.txt" "$D/d2.txt" || fail "the default's runs of seeds 1 and 2 are the same"
+    cmp -s "$D/n1.txt" "$D/n2.txt" || fail "runs without division differ by seed"
 }
 
 # the default input of each showcase's header, as --list leaves it (nothing made), and an input
