@@ -8,8 +8,9 @@ B=... PARAMS=...). Then it runs every combination of the values (here 4) with ev
 runs), at most J at a time, each with the combination's values as the program's --set NAME=VALUE,
 -j THREADS and --seed S on the same input, into OUT/VARIANT-seedS/ (OUT: outputs/sweep-NAME/),
 where result.json keeps the parameters, the input, the command, its exit status, wall time, the
-final polygon and vertex counts (from the program's closing line, or its last frame when it
-stopped early) and, for a failed run or build, its first error line, and stdout.txt and
+final polygon and vertex counts (from the program's closing line, or the last frame that the
+run wrote when it stopped early; none for a run refused at start, whatever frames an earlier run
+left in the folder) and, for a failed run or build, its first error line, and stdout.txt and
 stderr.txt what it printed. A run that fails (values that the program refuses too: a range or a
 rule of the parameters, exit status 2) is reported as failed, and the others go on; if the build
 fails, every run is reported as "build failed". At the end OUT/summary.csv and OUT/summary.txt
@@ -347,13 +348,14 @@ class Sweep:
                "command": cmd, "status": "build failed", "exit": None, "wall_s": None,
                "polygons": None, "vertices": None, "error": None}
         if built:
+            before = frame_files(d)   # (the frames of an earlier run in this folder, which this one may not rewrite)
             t0 = time.monotonic()
             with open(os.path.join(d, "stdout.txt"), "w") as out, open(os.path.join(d, "stderr.txt"), "w") as err:
                 p = subprocess.run(cmd, stdout=out, stderr=err)   # from the caller's folder, like its paths
             res["wall_s"] = round(time.monotonic() - t0, 3)
             res["exit"] = p.returncode
             res["status"] = "ok" if p.returncode == 0 else "failed"
-            res["polygons"], res["vertices"] = final_counts(d)
+            res["polygons"], res["vertices"] = final_counts(d, before)
             if p.returncode != 0:
                 res["error"] = first_error(os.path.join(d, "stderr.txt")) or (
                     "killed by signal %d" % -p.returncode if p.returncode < 0 else "exit status %d, nothing on stderr" % p.returncode)
@@ -418,9 +420,29 @@ def first_error(path, word=None):
     return lines[0][:500] if lines else None
 
 
-def final_counts(d):
-    """Polygons and vertices at the end: the closing line 'done: ...; P polygons, V vertices at the
-    end' of stdout.txt, or else the last frame's NumberOfPolys and NumberOfPoints."""
+def frame_files(d):
+    """The frames frameNNNNNN.vtp in folder d: name -> (inode, size, modification time in ns)."""
+    found = {}
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return found
+    for f in names:
+        if re.fullmatch(r"frame\d+\.vtp", f):
+            try:
+                st = os.stat(os.path.join(d, f))
+            except OSError:
+                continue
+            found[f] = (st.st_ino, st.st_size, st.st_mtime_ns)
+    return found
+
+
+def final_counts(d, before):
+    """Polygons and vertices at the end of the run just made in folder d: the closing line
+    'done: ...; P polygons, V vertices at the end' (or 'stopped ...') of its stdout.txt, or else
+    the NumberOfPolys and NumberOfPoints of the last frame that it wrote: one not in `before`
+    (frame_files before the run) or changed since. None, None when it wrote neither (a run
+    refused at start: the frames of an earlier run in the folder are not its own)."""
     try:
         with open(os.path.join(d, "stdout.txt")) as f:
             m = re.search(r"(\d+) polygons?, (\d+) vertices at the end", f.read())
@@ -428,7 +450,7 @@ def final_counts(d):
             return int(m.group(1)), int(m.group(2))
     except OSError:
         pass
-    frames = sorted(f for f in os.listdir(d) if re.fullmatch(r"frame\d+\.vtp", f))
+    frames = sorted((f for f, sig in frame_files(d).items() if before.get(f) != sig), key=lambda f: int(f[5:-4]))
     if frames:
         with open(os.path.join(d, frames[-1]), "rb") as f:
             head = f.read(1 << 16).decode("ascii", "replace")

@@ -61,11 +61,45 @@ test_sweep_input_build_error_line() {
     scripts/sweep.py "$D/bad.h" --name test_sweep_bad --set gamma=1e3 --out "$D/b" --summarise > /dev/null || true
     has "$D/b/summary.txt" "gamma_1e3-seed1: the build failed" "lmax must be > 2 lmin"
     st=0
+    # (the frames of an earlier run in its folder are not the refused run's: no counts from them)
+    ./polyhoop -q -j 1 -n 1 -s 10 -o "$D/r/lmin_0.2-seed1" > /dev/null
     scripts/sweep.py params/default.h --name test_sweep --set lmin=0.2 --out "$D/r" --task 0 > "$D/log" 2>&1 || st=$?
     [ $st = 1 ] || fail "a refused run exited $st"
     json "$D/r/lmin_0.2-seed1/result.json" error > "$D/error"
     has "$D/error" "polyhoop: params/default.h with --set lmin=0.2: lmax must be > 2 lmin"
     [ "$(json "$D/r/lmin_0.2-seed1/result.json" exit)" = 2 ] || fail "the refused run's exit status is not 2"
+    [ "$(json "$D/r/lmin_0.2-seed1/result.json" polygons)" = None ] || fail "a refused run has counts from an older run's frames"
+}
+
+# the final counts of a run (sweep.final_counts): its closing line, else the last frame that it
+# wrote itself; the frames an earlier run left in its folder are not its own (before, a run
+# refused at start showed 1 polygon and 40 vertices read from them)
+test_sweep_input_counts_own_frames() {
+    need_python3
+    ./polyhoop -q -j 1 -n 2 -s 10 -o "$D/r" > /dev/null
+    python3 - "$D/r" << 'PY' || fail "see above"
+import os, sys
+sys.path.insert(0, "scripts")
+import sweep
+d = sys.argv[1]
+open(os.path.join(d, "stdout.txt"), "w").write("")   # (a run refused at start: no closing line)
+before = sweep.frame_files(d)
+if len(before) != 3:
+    sys.exit("frame_files: %s" % sorted(before))
+if sweep.final_counts(d, before) != (None, None):
+    sys.exit("counts from the frames of an earlier run: %s" % (sweep.final_counts(d, before),))
+# a run that rewrote frame 1 and stopped without its closing line: frame 1 is its last
+with open(os.path.join(d, "frame000001.vtp"), "rb") as f:
+    data = f.read()
+os.remove(os.path.join(d, "frame000001.vtp"))
+with open(os.path.join(d, "frame000001.vtp"), "wb") as f:
+    f.write(data.replace(b'NumberOfPoints="40"', b'NumberOfPoints="41"', 1))
+if sweep.final_counts(d, before) != (1, 41):
+    sys.exit("not the run's own last frame: %s" % (sweep.final_counts(d, before),))
+open(os.path.join(d, "stdout.txt"), "w").write("done: ...; 2 polygons, 70 vertices at the end\n")
+if sweep.final_counts(d, before) != (2, 70):
+    sys.exit("not the closing line's counts: %s" % (sweep.final_counts(d, before),))
+PY
 }
 
 # the seed warning: a deterministic header with two seeds (also only some variants of a sweep),
