@@ -16,9 +16,15 @@ or run by hand with --reach) and Welch's t-test p-value for each difference of m
   scripts/compare_reference.py --seeds 1-4              the default growth's statistics at t = 10
   scripts/compare_reference.py --runs a b c --ref r1 r2 r3
 
+A quantity that a frame does not have (a mean over its interior cells when none is interior, as
+in a small early tissue, or over its cells when it has none) is left out of the pooled figures,
+which are then over the other runs: n counts the runs that have it, and a note below the table
+says how many have not; with none at all it is "none" (null in --json).
+
 --json prints one object: {"runs": [{dir, seed, stats}], "ref": [...], "pooled": {quantity:
-{mean, min, max, n, ref_mean, ref_min, ref_max, p}}}. Exit status 0; 1 when a run or a frame
-fails (its message is printed); 2 for bad arguments.
+{mean, min, max, n, none, ref_mean, ref_min, ref_max, ref_n, ref_none, p}}}. Exit status 0; 1
+when a run fails (its error line is printed) or a frame cannot be read or is not there (--frame);
+2 for bad arguments.
 """
 import argparse
 import json
@@ -31,14 +37,15 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tissue_stats  # noqa: E402
 
-QUANTITIES = [  # (key, label, function of a frame's statistics)
+NAN = float("nan")   # (a mean over no cells: a frame without cells, or without interior cells)
+QUANTITIES = [  # (key, label, function of a frame's statistics; NAN where it has none)
     ("cells", "cells", lambda s: s["cells"]),
-    ("area_mean", "area mean", lambda s: s["area"]["mean"]),
-    ("shape_index_mean", "shape index mean", lambda s: s["shape_index"]["mean"]),
-    ("interior_shape_index_mean", "  interior cells", lambda s: s["interior_shape_index"].get("mean", float("nan"))),
+    ("area_mean", "area mean", lambda s: s["area"].get("mean", NAN)),
+    ("shape_index_mean", "shape index mean", lambda s: s["shape_index"].get("mean", NAN)),
+    ("interior_shape_index_mean", "  interior cells", lambda s: s["interior_shape_index"].get("mean", NAN)),
     ("contact_pairs", "contact pairs", lambda s: s["contact_pairs"]),
-    ("neighbors_mean", "neighbours, all", lambda s: s["neighbors"]["mean"]),
-    ("interior_neighbors_mean", "neighbours, interior", lambda s: s["interior_neighbors"]["mean"]),
+    ("neighbors_mean", "neighbours, all", lambda s: s["neighbors"].get("mean", NAN)),
+    ("interior_neighbors_mean", "neighbours, interior", lambda s: s["interior_neighbors"].get("mean", NAN)),
     ("cliques4", "4-cell cliques", lambda s: s["cliques4"]),
 ]
 
@@ -81,11 +88,27 @@ def run_seeds(program, seeds, jobs, folder, options):
         if status != 0:
             for _, p, _ in running:
                 p.kill()
-            with open(log.name) as f:
-                lines = [line.strip() for line in f if line.strip()]
-            print(f"compare_reference: seed {s} exited {status}: {lines[-1] if lines else '(no output)'}", file=sys.stderr)
+            print(f"compare_reference: seed {s} exited {status}: {error_line(log.name)}", file=sys.stderr)
             sys.exit(1)
     return [dirs[s] for s in seeds]
+
+
+def error_line(path):
+    """The line of a run's log that says what went wrong: the first that is neither a warning nor
+    the hint "run polyhoop -h for the options", else the last."""
+    with open(path, errors="replace") as f:
+        lines = [line.strip() for line in f if line.strip()]
+    said = [line for line in lines if "warning:" not in line and not line.endswith("-h for the options")]
+    return said[0] if said else lines[-1] if lines else "(no output)"
+
+
+def frame_failure(msg):
+    """tissue_stats's fail() here: a frame that cannot be read or chosen is exit status 1."""
+    print("compare_reference: " + " ".join(str(msg).split()), file=sys.stderr)
+    sys.exit(1)
+
+
+tissue_stats.fail = frame_failure
 
 
 def stats_of(folder, frame):
@@ -93,6 +116,8 @@ def stats_of(folder, frame):
     if not files:
         print(f"compare_reference: {folder}: no frame*.vtp", file=sys.stderr)
         sys.exit(1)
+    if frame is not None and (frame if frame >= 0 else files[-1][0] + 1 + frame) not in [i for i, _ in files]:
+        frame_failure(f"{folder}: no frame {frame} (its frames are {files[0][0]} to {files[-1][0]})")
     index, path = tissue_stats.choose(files, None if frame is None else str(frame))[0]
     return tissue_stats.frame_stats(index, path, None)
 
@@ -139,6 +164,11 @@ def welch_p(u, v):
     return betai(df / 2, 0.5, df / (df + t * t))
 
 
+def spread(q, pre):
+    """'mean [min, max]' of a pooled quantity (pre: '' or 'ref_'), 'none' when no run has it."""
+    return "none" if not q[pre + "n"] else "%.5g [%.5g, %.5g]" % (q[pre + "mean"], q[pre + "min"], q[pre + "max"])
+
+
 def main():
     argv = sys.argv[1:]
     options = argv[argv.index("--") + 1:] if "--" in argv else []
@@ -176,11 +206,13 @@ def main():
     ours = [stats_of(d, args.frame) for d in runs]
     ref = [stats_of(d, args.frame) for d in args.ref or []]
     pooled = {}
-    for key, _, get in QUANTITIES:
-        u, v = [get(s) for s in ours], [get(s) for s in ref]
-        q = {"mean": sum(u) / len(u), "min": min(u), "max": max(u), "n": len(u)}
-        if v:
-            q.update(ref_mean=sum(v) / len(v), ref_min=min(v), ref_max=max(v), ref_n=len(v), p=welch_p(u, v))
+    for key, _, get in QUANTITIES:   # (over the runs that have the quantity: n of them, "none" without it)
+        u, v = [x for x in map(get, ours) if not math.isnan(x)], [x for x in map(get, ref) if not math.isnan(x)]
+        q = {"mean": sum(u) / len(u) if u else None, "min": min(u, default=None), "max": max(u, default=None),
+             "n": len(u), "none": len(ours) - len(u)}
+        if ref:
+            q.update(ref_mean=sum(v) / len(v) if v else None, ref_min=min(v, default=None), ref_max=max(v, default=None),
+                     ref_n=len(v), ref_none=len(ref) - len(v), p=welch_p(u, v))
         pooled[key] = q
     if args.json:
         strip = lambda s: {k: s[k] for k in s if k != "file"}  # noqa: E731
@@ -192,13 +224,20 @@ def main():
         print(f"{len(ours)} runs" + (f" against {len(ref)}" if ref else "") + f", at t = {', '.join('%g' % t for t in times)}")
         head = f"{'':22s} {'mean [min, max]':>28s}"
         print(head + (f" {'reference [min, max]':>28s} {'Welch p':>8s}" if ref else ""))
+        notes = []
         for key, label, _ in QUANTITIES:
             q = pooled[key]
-            line = f"{label:22s} {'%.5g [%.5g, %.5g]' % (q['mean'], q['min'], q['max']):>28s}"
+            line = f"{label:22s} {spread(q, ''):>28s}"
             if ref:
                 p = q["p"]
-                line += f" {'%.5g [%.5g, %.5g]' % (q['ref_mean'], q['ref_min'], q['ref_max']):>28s} {'-' if p is None else '%.2g' % p:>8s}"
+                line += f" {spread(q, 'ref_'):>28s} {'-' if p is None else '%.2g' % p:>8s}"
             print(line)
+            for group, pre, n in (("runs", "", len(ours)), ("reference runs", "ref_", len(ref))):
+                if q.get(pre + "none"):
+                    notes.append(f"{key}: none in {q[pre + 'none']} of {n} {group} (no such cells in the frame)"
+                                 + (f"; the figures are those of the other {q[pre + 'n']}" if q[pre + "n"] else ""))
+        for note in notes:
+            print("note: " + note)
     if tmp:
         tmp.cleanup()
 

@@ -246,6 +246,31 @@ test_scripts_plot_log() {
     has "$D/err" "no column 'nosuch'"
 }
 
+# scripts/compare_reference.py on runs too young for interior cells (4 frames of 100 steps: 2
+# cells): the interior means are "none", with a note, and null in --json (before: KeyError
+# 'mean'), exit status 0; a frame that is not there (--frame 7) is exit status 1 naming it, as is
+# a run that fails, with the program's error line (before: its last, the -h hint).
+test_scripts_compare_reference_small_runs() {
+    need_python3
+    local st=0
+    scripts/compare_reference.py --seeds 1,2 --jobs 1 --keep "$D/k" -- -n 3 -s 100 > "$D/out" 2> "$D/err" || st=$?
+    [ $st = 0 ] || fail "exit status $st: $(tail -n 3 "$D/err")"
+    lacks "$D/err" Traceback
+    matches "$D/out" '^neighbours, interior  *none$' '^  interior cells  *none$' '^cells  *2 \[2, 2\]$'
+    has "$D/out" "note: interior_neighbors_mean: none in 2 of 2 runs"
+    scripts/compare_reference.py --runs "$D/k/seed1" --ref "$D/k/seed2" --json > "$D/json"
+    python3 -c 'import json, sys; q = json.load(open(sys.argv[1]))["pooled"]["interior_neighbors_mean"]
+assert q["mean"] is None and q["n"] == 0 and q["none"] == 1 and q["ref_none"] == 1, q' "$D/json" || fail "--json: see above"
+    st=0
+    scripts/compare_reference.py --runs "$D/k/seed1" --frame 7 > /dev/null 2> "$D/err" || st=$?
+    [ $st = 1 ] || fail "a missing frame: exit status $st"
+    has "$D/err" "compare_reference: $D/k/seed1: no frame 7 (its frames are 0 to 3)"
+    st=0
+    scripts/compare_reference.py --seeds 1 --jobs 1 -- -n 3 -s 100 --bogus > /dev/null 2> "$D/err" || st=$?
+    [ $st = 1 ] || fail "a failed run: exit status $st"
+    has "$D/err" "compare_reference: seed 1 exited 2: polyhoop: unknown option '--bogus'"
+}
+
 # The bench's reading of a run's summary (the table's columns come from it): on a real run's
 # output, the compute time is the sum of the phases but output, the shares add up to 100 %, the
 # memory is the given peak in MB, and ns per edge is the contact time over the listed edges walked
