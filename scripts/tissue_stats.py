@@ -10,7 +10,7 @@ and of interior cells, with their histograms; Spearman's rank correlation betwee
 its distance from the tissue's centre (negative: old cells in the middle, paper Fig. 3); per
 phase, the polygon count, total area and the largest polygon's share of it; the number of contact pairs (pairs of
 neighbouring cells) and of 4-cell cliques (four cells that are pairwise neighbours). --growth adds
-the first frame with at least 2, 4, 8, ... cells. --json prints all of it as one JSON object.
+the first frame with at least 2, 4, 8, ... cells (rigid polygons not counted). --json prints all of it as one JSON object.
 
 Neighbours: two cells are neighbours when a vertex of one lies closer than the reach to an edge
 of the other. The reach is that of the pair interaction (docs/model.md 2.1), h + sh + ss, or h
@@ -314,17 +314,24 @@ def age_gradient(polys, cells, age):
 
 
 def growth(files):
-    """First frame with at least 2^k cells, from the frames' headers."""
+    """First frame with at least 2^k cells, from the frames' headers: the polygons less the rigid
+    ones (the Nr of the leading comment's parameters; without it, the frame's `rigid` array)."""
     first = {}
     for index, path in files:
         try:
             with open(path, "rb") as f:
-                m = re.search(rb'NumberOfPolys="(\d+)"', f.read(8192))
+                head = f.read(1 << 16)
         except OSError as e:
             fail(f"cannot read {path}: {e.strerror or e}")
+        m = re.search(rb'NumberOfPolys="(\d+)"', head)
         if not m:
             continue
-        n, k = int(m.group(1)), 2
+        params, _ = pr._comment(head[:m.start()].decode("utf-8", "replace"))
+        if "Nr" in params:
+            rigid = int(params["Nr"])
+        else:
+            rigid = sum(1 for r in read_frame(path)["arrays"].get("rigid", []) if r)
+        n, k = int(m.group(1)) - rigid, 2
         while k <= n:
             first.setdefault(str(k), index)
             k *= 2

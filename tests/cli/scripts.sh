@@ -271,6 +271,23 @@ assert q["mean"] is None and q["n"] == 0 and q["none"] == 1 and q["ref_none"] ==
     has "$D/err" "compare_reference: seed 1 exited 2: polyhoop: unknown option '--bogus'"
 }
 
+# scripts/tissue_stats.py --growth counts cells as every figure does, without the rigid polygons:
+# a tissue of 7 cells in a rigid ring reaches 4 cells, not 8 (before, the ring counted), by the
+# Nr of the frame's parameters or, in a frame without them, by its rigid array.
+test_scripts_tissue_stats_growth_without_rigid() {
+    need_python3
+    scripts/make_tissue.py 7 "$D/t.off" --wall > /dev/null
+    ./polyhoop -q -j 1 -n 1 -s 10 --set Nr=1 --set Amax_mu=INFINITY -o "$D/run" "$D/t.off" > /dev/null
+    scripts/tissue_stats.py "$D/run" --growth > "$D/out"
+    has "$D/out" "cells 7 " "1 rigid polygons left out"
+    matches "$D/out" '^first frame with N cells: 2:0  4:0$'
+    mkdir "$D/bare"
+    grep -av '^  Nr ' "$D/run/frame000001.vtp" > "$D/bare/frame000001.vtp"
+    scripts/tissue_stats.py "$D/bare" --growth --json > "$D/json"
+    python3 -c 'import json, sys; g = json.load(open(sys.argv[1]))["growth"]; assert g == {"2": 1, "4": 1}, g' "$D/json" ||
+        fail "without Nr: see above"
+}
+
 # The bench's reading of a run's summary (the table's columns come from it): on a real run's
 # output, the compute time is the sum of the phases but output, the shares add up to 100 %, the
 # memory is the given peak in MB, and ns per edge is the contact time over the listed edges walked
