@@ -116,8 +116,9 @@ def stats_of(folder, frame):
     if not files:
         print(f"compare_reference: {folder}: no frame*.vtp", file=sys.stderr)
         sys.exit(1)
-    if frame is not None and (frame if frame >= 0 else files[-1][0] + 1 + frame) not in [i for i, _ in files]:
-        frame_failure(f"{folder}: no frame {frame} (its frames are {files[0][0]} to {files[-1][0]})")
+    numbers = [i for i, _ in files]   # (frame N: the file frameN.vtp; -N: the N-th from the end)
+    if frame is not None and not (frame in numbers if frame >= 0 else frame >= -len(numbers)):
+        frame_failure(f"{folder}: no frame {frame} (the frames there are: {tissue_stats.pr.number_ranges(numbers)})")
     index, path = tissue_stats.choose(files, None if frame is None else str(frame))[0]
     return tissue_stats.frame_stats(index, path, None)
 
@@ -180,7 +181,8 @@ def main():
     ap.add_argument("--keep", help="run into this folder and keep the runs (default: a temporary folder)")
     ap.add_argument("--runs", nargs="+", metavar="DIR", help="analyse these run folders instead of running")
     ap.add_argument("--ref", nargs="+", metavar="DIR", help="a second group of run folders to compare with")
-    ap.add_argument("--frame", type=int, help="the frame to analyse (default: each run's last)")
+    ap.add_argument("--frame", type=int, help="the frame to analyse, the file frameN.vtp (N < 0: the N-th from "
+                    "the end; default: each run's last)")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     args = ap.parse_args(argv)
     if bool(args.seeds) == bool(args.runs):

@@ -18,7 +18,8 @@ changes sign, gets a diverging map (Cool to Warm) centred on zero when its range
 
 Output: by default into the run's own folder (RUN/<array>_frame<N>.png; --movie and --pngs
 without a value: RUN/<array>.avi and RUN/<array>_pngs/); --out, --movie FILE and --pngs DIR
-write where they say.
+write where they say. N, in --frame N, the picture's name and --pngs' frame.NNNNNN.png, is the
+number of the frame's file frameN.vtp, also where some frames are missing.
 
 Run with ParaView's Python, pvbatch or pvpython (Debian: apt-get install -y paraview
 python3-paraview xvfb). Debian's build renders through X only, so without a display run it under
@@ -37,7 +38,9 @@ after the xvfb-run ... pvbatch part):
 import argparse
 import glob
 import os
+import re
 import sys
+import xml.etree.ElementTree as ET
 
 XVFB = 'xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" pvbatch scripts/paraview_view.py'
 INSTALL = "apt-get install -y paraview python3-paraview xvfb"
@@ -105,7 +108,7 @@ def parse_args():
                         f"'{DIVERGING}' centred on 0 for {', '.join(SIGNED)} when it changes sign)")
     when = p.add_mutually_exclusive_group()
     when.add_argument("--frame", type=int, metavar="N",
-                      help="time step index for the picture (negative counts from the end)")
+                      help="the frame for the picture: the file frameN.vtp (N < 0: the N-th from the end)")
     when.add_argument("--time", type=float, metavar="T",
                       help="simulated time for the picture (the nearest time step is used)")
     out = p.add_mutually_exclusive_group()
@@ -175,15 +178,48 @@ def time_steps(reader):
     return list(t) if hasattr(t, "__len__") else [t]  # one step comes back as a bare number
 
 
-def choose_time(a, times):
+def frame_number(name):
+    """The number N of a frame file frameN.vtp (None for another name)."""
+    m = re.fullmatch(r"frame(\d+)\.vtp", os.path.basename(name))
+    return int(m.group(1)) if m else None
+
+
+def frame_numbers(path, times):
+    """The frame number of each time step: the N of its file frameN.vtp, from the .pvd's entries
+    (the file of the time step nearest each time) or the folder's frame*.vtp series; the time
+    steps' positions 0, 1, ... where files have other names or do not match the steps."""
+    files = []
+    if os.path.isdir(path):
+        files = [(None, f) for f in sorted(glob.glob(os.path.join(path, "frame*.vtp")))]
+    else:
+        try:
+            files = [(float(d.get("timestep")), d.get("file") or "") for d in ET.parse(path).getroot().iter("DataSet")]
+        except (ET.ParseError, OSError, TypeError, ValueError):
+            files = []
+    numbers = [frame_number(f) for _, f in files]
+    if len(files) != len(times) or None in numbers or len(set(numbers)) != len(numbers):
+        return list(range(len(times)))
+    if files[0][0] is None:
+        return numbers
+    by_time = sorted(zip((t for t, _ in files), numbers))
+    return [min(by_time, key=lambda e: abs(e[0] - t))[1] for t in times]
+
+
+def choose_time(a, times, numbers):
+    """The time step of --time (the nearest) or --frame N (the frame numbered N, the file
+    frameN.vtp; N < 0: the N-th from the end), else the last."""
     if not times:
         return None
     if a.time is not None:
         return min(times, key=lambda t: abs(t - a.time))
+    if a.frame is not None and a.frame >= 0:
+        if a.frame not in numbers:
+            fail(f"--frame {a.frame}: no such frame; the run has {len(times)} frames "
+                 f"({', '.join(str(n) for n in numbers[:20])}{', ...' if len(numbers) > 20 else ''})")
+        return times[numbers.index(a.frame)]
     i = -1 if a.frame is None else a.frame
     if not -len(times) <= i < len(times):
-        fail(f"--frame {a.frame} is out of range: the run has {len(times)} time steps "
-             f"(0..{len(times) - 1})")
+        fail(f"--frame {a.frame} is out of range: the run has {len(times)} frames to count back")
     return times[i]
 
 
@@ -243,7 +279,8 @@ def main():
     path, reader = open_run(a.run)
     folder = run_folder(path)
     times = time_steps(reader)
-    t = choose_time(a, times)
+    numbers = frame_numbers(path, times)
+    t = choose_time(a, times, numbers)
     reader.UpdatePipeline(t)
 
     if a.color in reader.CellData.keys():
@@ -309,13 +346,13 @@ def main():
     res = [a.width, a.height]
     what = f"coloured by {a.color} ({preset}) in [{rng[0]:g}, {rng[1]:g}]"
     if not animate:
-        step = -1 if t is None else times.index(t)
-        out = a.out or os.path.join(folder, f"{a.color}_frame{max(step, 0):06d}.png")
+        number = 0 if t is None else numbers[times.index(t)]
+        out = a.out or os.path.join(folder, f"{a.color}_frame{number:06d}.png")
         if t is not None:
             scene.AnimationTime = t
             view.ViewTime = t
         SaveScreenshot(out, view, ImageResolution=res)
-        when = "" if t is None else f" time {t:g} (step {step} of 0..{len(times) - 1})"
+        when = "" if t is None else f" time {t:g} (frame {number}, {times.index(t) + 1} of {len(times)})"
         print(f"wrote {out}: {a.width}x{a.height},{when} {what}")
     elif a.movie is not None:
         movie = a.movie or os.path.join(folder, f"{a.color}.avi")
@@ -332,6 +369,12 @@ def main():
         os.makedirs(pngs, exist_ok=True)
         SaveAnimation(os.path.join(pngs, "frame.png"), view, ImageResolution=res,
                       SuffixFormat=".%06d")
+        # ParaView numbers the pictures 0, 1, ...: each takes its frame's number (numbers[k] >= k,
+        # so renaming from the last down overwrites none that is still to be renamed)
+        for k in reversed(range(len(numbers))):
+            src = os.path.join(pngs, f"frame.{k:06d}.png")
+            if numbers[k] != k and os.path.exists(src):
+                os.replace(src, os.path.join(pngs, f"frame.{numbers[k]:06d}.png"))
         n = len(glob.glob(os.path.join(pngs, "frame.*.png")))
         print(f"wrote {n} PNGs {os.path.join(pngs, 'frame.NNNNNN.png')}: "
               f"{a.width}x{a.height}, {what}")

@@ -5,8 +5,8 @@ them, zlib-compressed binary or --ascii), frames.pvd and its logs, events.csv an
     import sys; sys.path.insert(0, "scripts")
     import polyhoop_read as pr
     run = pr.Run("outputs")                  # the frames of frames.pvd
-    run.times                                # [0.0, 0.1, ...]
-    f = run.frame(-1)                        # the last frame (a Frame)
+    run.times, run.numbers                   # [0.0, 0.1, ...], [0, 1, ...] (of frame000000.vtp, ...)
+    f = run.frame(-1)                        # the last frame (a Frame); run.frame(4): frame000004.vtp
     f.time, f.x, f.y, f.offsets              # polygon p: f.x[f.offsets[p]:f.offsets[p + 1]]
     f.cells["area"], list(f.cells)           # every cell array by name (id, parent, area, ...)
     f.points_data["velocity"]                # point arrays ((vertices, 3) for vectors)
@@ -19,9 +19,14 @@ Arrays are numpy arrays when numpy can be imported, else Python lists (so that t
 use this module run on the standard library alone); POLYHOOP_READ_NO_NUMPY=1 asks for lists.
 Anything that cannot be read raises ReadError (a ValueError) with a one-line message.
 
+A frame's number is the one in its file's name, frameNNNNNN.vtp (the program's frame count),
+also where some frames are missing (deleted, or a run restarted after frames were removed):
+run.frame(K) with K >= 0 is the file frameK.vtp, with K < 0 the K-th frame from the end of those
+there are.
+
 As a program it prints what a run holds, or one frame's cells or vertices as CSV:
-    scripts/polyhoop_read.py DIR                   one line per frame: index, time, polygons, vertices
-    scripts/polyhoop_read.py DIR --frame K         frame K's cells (K < 0 counts from the end)
+    scripts/polyhoop_read.py DIR                   one line per frame: number, time, polygons, vertices
+    scripts/polyhoop_read.py DIR --frame K         the cells of frameK.vtp (K < 0: the K-th from the end)
     scripts/polyhoop_read.py FILE.vtp [--points]   a frame's cells, or its vertices
 Exit status 0, or 2 with one line on stderr when the input cannot be read.
 
@@ -276,8 +281,14 @@ def read_pvd(path):
     return out
 
 
+def frame_number(path):
+    """The number of a frame file frameNNNNNN.vtp (None for another name)."""
+    m = re.fullmatch(r"frame(\d+)\.vtp", os.path.basename(path))
+    return int(m.group(1)) if m else None
+
+
 def frame_files(folder):
-    """[(index, path)] of the frame%06d.vtp files in folder, by index."""
+    """[(number, path)] of the frame%06d.vtp files in folder, by number."""
     try:
         names = os.listdir(folder)
     except OSError as e:
@@ -286,9 +297,11 @@ def frame_files(folder):
 
 
 class Run:
-    """A run's output folder: times and files of its frames (from frames.pvd; without one, the
-    frame*.vtp files and each one's TIME), frame(k) (k < 0 from the end), iteration over the
-    frames, events() and observables()."""
+    """A run's output folder: times, files and numbers of its frames (from frames.pvd; without
+    one, the frame*.vtp files and each one's TIME), frame(k) (k >= 0: the frame numbered k, the
+    file framek.vtp; k < 0: the k-th from the end), iteration over the frames, events() and
+    observables(). A frame's number is the one in its file's name (its position where a name has
+    none)."""
 
     def __init__(self, folder):
         if not os.path.isdir(folder):
@@ -303,14 +316,23 @@ class Run:
             self.times = [read_frame(p).time for p in self.files]
         if not self.files:
             raise ReadError("%s holds no frames" % folder)
+        self.numbers = [frame_number(f) for f in self.files]
+        if None in self.numbers or len(set(self.numbers)) != len(self.numbers):
+            self.numbers = list(range(len(self.files)))
 
     def __len__(self):
         return len(self.files)
 
+    def position(self, k):
+        """The place in self.files of frame k (k >= 0: the one numbered k; k < 0: from the end)."""
+        if k < 0 and k >= -len(self.files):
+            return len(self.files) + k
+        if k >= 0 and k in self.numbers:
+            return self.numbers.index(k)
+        raise ReadError("%s: no frame %d (it has %d: %s)" % (self.folder, k, len(self.files), number_ranges(self.numbers)))
+
     def frame(self, k):
-        if not -len(self.files) <= k < len(self.files):
-            raise ReadError("%s: no frame %d (it has %d)" % (self.folder, k, len(self.files)))
-        return read_frame(self.files[k])
+        return read_frame(self.files[self.position(k)])
 
     def __iter__(self):
         return (read_frame(f) for f in self.files)
@@ -320,6 +342,19 @@ class Run:
 
     def observables(self):
         return read_csv(os.path.join(self.folder, "observables.csv"))
+
+
+def number_ranges(numbers):
+    """Frame numbers as text: '0-3, 6, 8-9'."""
+    out, v = [], sorted(numbers)
+    i = 0
+    while i < len(v):
+        j = i
+        while j + 1 < len(v) and v[j + 1] == v[j] + 1:
+            j += 1
+        out.append("%d" % v[i] if i == j else "%d-%d" % (v[i], v[j]))
+        i = j + 1
+    return ", ".join(out)
 
 
 def read_table(path):
@@ -444,7 +479,8 @@ def main():
     ap = _Parser(prog="polyhoop_read.py", description=__doc__.split("\n\n")[0],
                  epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("path", help="a run's output folder, or one frame (.vtp)")
-    ap.add_argument("--frame", type=int, help="print this frame's cells (or vertices) as CSV (K < 0: from the end)")
+    ap.add_argument("--frame", type=int, metavar="K", help="print the cells (or vertices) of frame K, the file frameK.vtp, "
+                    "as CSV (K < 0: the K-th from the end)")
     ap.add_argument("--points", action="store_true", help="print the vertices (polygon, x, y, point arrays) instead")
     a = ap.parse_args()
     try:
@@ -452,7 +488,7 @@ def main():
             run = Run(a.path)
             if a.frame is None and not a.points:
                 print("frame,time,polygons,vertices")
-                for k, (t, path) in enumerate(zip(run.times, run.files)):
+                for k, t, path in zip(run.numbers, run.times, run.files):
                     head = _read_bytes(path)[:1 << 16]
                     m = re.search(rb'<Piece NumberOfPoints="(\d+)" NumberOfPolys="(\d+)"', head)
                     print("%d,%r,%s,%s" % (k, t, m.group(2).decode() if m else "", m.group(1).decode() if m else ""))

@@ -10,7 +10,8 @@ and of interior cells, with their histograms; Spearman's rank correlation betwee
 its distance from the tissue's centre (negative: old cells in the middle, paper Fig. 3); per
 phase, the polygon count, total area and the largest polygon's share of it; the number of contact pairs (pairs of
 neighbouring cells) and of 4-cell cliques (four cells that are pairwise neighbours). --growth adds
-the first frame with at least 2, 4, 8, ... cells (rigid polygons not counted). --json prints all of it as one JSON object.
+the first frame with at least 2, 4, 8, ... cells (rigid polygons not counted). A frame is named by
+the number in its file's name (frameNNNNNN.vtp), also where frames are missing. --json prints all of it as one JSON object.
 
 Neighbours: two cells are neighbours when a vertex of one lies closer than the reach to an edge
 of the other. The reach is that of the pair interaction (docs/model.md 2.1), h + sh + ss, or h
@@ -339,10 +340,14 @@ def growth(files):
 
 
 def choose(files, spec):
+    """The frames (number, path) of files that --frames spec names: N is the frame numbered N (the
+    file frameN.vtp), -N the N-th from the end of those there are, A:B the frames numbered A to B
+    that there are."""
     if spec is None:
         return files[-1:]
     chosen = set()
-    last = files[-1][0]
+    numbers = [i for i, _ in files]
+    there = f"(the frames there are: {pr.number_ranges(numbers)})"
     for part in spec.split(","):
         part = part.strip()
         m = re.fullmatch(r"(-?\d+)(?::(-?\d+))?", part)
@@ -350,11 +355,13 @@ def choose(files, spec):
             fail(f"--frames: '{part}' is not N, -N or A:B")
         a = int(m.group(1))
         b = int(m.group(2)) if m.group(2) is not None else a
-        a, b = (last + 1 + a if a < 0 else a), (last + 1 + b if b < 0 else b)
+        if min(a, b) < -len(numbers):
+            fail(f"--frames {spec}: there are only {len(numbers)} frames to count back {-min(a, b)} {there}")
+        a, b = (numbers[a] if a < 0 else a), (numbers[b] if b < 0 else b)
         chosen.update(range(a, b + 1))
     picked = [f for f in files if f[0] in chosen]
     if not picked:
-        fail(f"--frames {spec}: no such frame")
+        fail(f"--frames {spec}: no such frame {there}")
     return picked
 
 
@@ -369,8 +376,8 @@ def main():
     ap = Parser(description=__doc__.split("\n\nFrames are")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir", help="the run's output folder (frame*.vtp)")
-    ap.add_argument("--frames", help="frames to analyse: N, -N (from the end: -1 is the last), A:B, comma-separated; "
-                                     "default: the last")
+    ap.add_argument("--frames", help="frames to analyse: N (the file frameN.vtp), -N (the N-th from the end: -1 is "
+                                     "the last), A:B, comma-separated; default: the last")
     ap.add_argument("--reach", type=float, help="neighbour distance (default h + sh + ss from the frame, h if kh = 0)")
     ap.add_argument("--growth", action="store_true", help="also the first frame with at least 2, 4, 8, ... cells")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of text")

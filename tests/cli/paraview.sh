@@ -91,4 +91,32 @@ if bad:
 PY
 }
 
+# A frame's number in paraview_view.py is the one in its file's name, also where frames are
+# missing (frames 2 and 3 of a run deleted before it went on with --restart): --frame 4 draws
+# frame000004.vtp into area_frame000004.png, the default the last frame into
+# area_frame000006.png, and --pngs names each picture after its frame. Before, the time steps
+# were counted: frame 6 came out as area_frame000004.png, and --frame 4 drew it.
+test_scripts_paraview_frame_numbers() {
+    have_xvfb=0
+    command -v xvfb-run > /dev/null 2>&1 && have_xvfb=1
+    if ! command -v pvbatch > /dev/null 2>&1 || { [ $have_xvfb = 0 ] && [ -z "${DISPLAY:-}" ]; }; then
+        skip "needs ParaView and Xvfb: $PARAVIEW_INSTALL"
+    fi
+    ./polyhoop -q -j 1 -n 4 -s 50 -o "$D/run" > /dev/null
+    rm "$D/run/frame000002.vtp" "$D/run/frame000003.vtp"
+    ./polyhoop -q -j 1 -n 6 --restart "$D/run" > /dev/null
+    xvfb=()
+    [ $have_xvfb = 0 ] || xvfb=(xvfb-run -a -s '-screen 0 1280x1024x24 -noreset')
+    st=0
+    "${xvfb[@]}" pvbatch scripts/paraview_view.py "$D/run" --frame 4 --size 160x120 > "$D/four.log" 2>&1 || st=$?
+    [ $st != 77 ] || skip "ParaView's Python is missing: $PARAVIEW_INSTALL"
+    [ $st = 0 ] || fail "paraview_view.py --frame 4 exited $st: see $D/four.log"
+    has "$D/four.log" "wrote $D/run/area_frame000004.png: 160x120, time 0.02 (frame 4, 3 of 5)"
+    "${xvfb[@]}" pvbatch scripts/paraview_view.py "$D/run" --size 160x120 > "$D/last.log" 2>&1 || fail "see $D/last.log"
+    has "$D/last.log" "wrote $D/run/area_frame000006.png: 160x120, time 0.03 (frame 6, 5 of 5)"
+    "${xvfb[@]}" pvbatch scripts/paraview_view.py "$D/run" --pngs "$D/pngs" --size 160x120 > "$D/pngs.log" 2>&1 || fail "see $D/pngs.log"
+    [ "$(ls "$D/pngs" | tr '\n' ' ')" = "frame.000000.png frame.000001.png frame.000004.png frame.000005.png frame.000006.png " ] ||
+        fail "--pngs wrote: $(ls "$D/pngs" | tr '\n' ' ')"
+}
+
 run_file "$@"

@@ -230,4 +230,57 @@ test_polyhoop_read_scripts_agree() {
     done < <(backends)
 }
 
+# gap_run: $D/gap, a run of frames 0-6 of 50 steps whose frames 2 and 3 were deleted before it
+# went on with --restart: frames 0, 1, 4, 5, 6 (frames.pvd lists these)
+gap_run() {
+    command -v python3 > /dev/null || skip "python3 is not on PATH"
+    ./polyhoop -q -j 1 -n 4 -s 50 -o "$D/gap" > /dev/null
+    rm "$D/gap/frame000002.vtp" "$D/gap/frame000003.vtp"
+    ./polyhoop -q -j 1 -n 6 --restart "$D/gap" > /dev/null
+}
+
+# A frame is named by the number in its file's name, frameNNNNNN.vtp, also where frames are
+# missing: the listing, --frame K and Run.frame(K) (K < 0: the K-th from the end of those there
+# are), tissue_stats.py --frames and compare_reference.py --frame. Before, they counted the
+# frames there are: --frame 4 gave frame000006.vtp.
+test_polyhoop_read_frame_numbers_from_names() {
+    gap_run
+    local R=scripts/polyhoop_read.py
+    $R "$D/gap" | cut -d, -f1 | tr '\n' ' ' > "$D/numbers"
+    [ "$(cat "$D/numbers")" = "frame 0 1 4 5 6 " ] || fail "the listing's frames: $(cat "$D/numbers")"
+    $R "$D/gap" --frame 4 > "$D/k4"
+    $R "$D/gap/frame000004.vtp" > "$D/f4"
+    cmp -s "$D/k4" "$D/f4" || fail "--frame 4 is not frame000004.vtp"
+    $R "$D/gap" --frame -4 > "$D/m4"
+    $R "$D/gap/frame000001.vtp" > "$D/f1"
+    cmp -s "$D/m4" "$D/f1" || fail "--frame -4 is not frame000001.vtp, the 4th from the end"
+    ! cmp -s "$D/f4" "$D/f1" || fail "frames 1 and 4 are the same"
+    status 2 errs "$D/err" $R "$D/gap" --frame 2
+    has "$D/err" "no frame 2 (it has 5: 0-1, 4-6)"
+    python3 - "$D/gap" << 'PY' || fail "Run: see above"
+import sys
+sys.path.insert(0, "scripts")
+import polyhoop_read as pr
+run = pr.Run(sys.argv[1])
+assert run.numbers == [0, 1, 4, 5, 6], run.numbers
+assert abs(run.frame(4).time - 0.02) < 1e-12 and abs(run.frame(-1).time - 0.03) < 1e-12, (run.frame(4).time, run.frame(-1).time)
+assert abs(run.frame(-4).time - 0.005) < 1e-12, run.frame(-4).time
+try:
+    run.frame(2)
+    sys.exit("frame 2 read")
+except pr.ReadError as e:
+    assert "no frame 2" in str(e), e
+PY
+    scripts/tissue_stats.py "$D/gap" --frames 4,-4 | grep '^frame' > "$D/ts"
+    [ "$(cut -c 1-17 "$D/ts" | tr '\n' '|')" = "frame 1  t = 0.00|frame 4  t = 0.02|" ] || fail "tissue_stats --frames 4,-4: $(cat "$D/ts")"
+    scripts/tissue_stats.py "$D/gap" --frames=-5:-1 --json | grep -c '"frame":' > "$D/count"
+    [ "$(cat "$D/count")" = 5 ] || fail "--frames -5:-1 is not all 5 frames"
+    status 2 errs "$D/err" scripts/tissue_stats.py "$D/gap" --frames 2
+    has "$D/err" "no such frame (the frames there are: 0-1, 4-6)"
+    status 2 errs "$D/err" scripts/tissue_stats.py "$D/gap" --frames=-6
+    has "$D/err" "there are only 5 frames to count back 6"
+    scripts/compare_reference.py --runs "$D/gap" --frame 4 > "$D/cr"
+    has "$D/cr" "1 runs, at t = 0.02"
+}
+
 run_file "$@"

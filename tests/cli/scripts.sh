@@ -264,7 +264,7 @@ assert q["mean"] is None and q["n"] == 0 and q["none"] == 1 and q["ref_none"] ==
     st=0
     scripts/compare_reference.py --runs "$D/k/seed1" --frame 7 > /dev/null 2> "$D/err" || st=$?
     [ $st = 1 ] || fail "a missing frame: exit status $st"
-    has "$D/err" "compare_reference: $D/k/seed1: no frame 7 (its frames are 0 to 3)"
+    has "$D/err" "compare_reference: $D/k/seed1: no frame 7 (the frames there are: 0-3)"
     st=0
     scripts/compare_reference.py --seeds 1 --jobs 1 -- -n 3 -s 100 --bogus > /dev/null 2> "$D/err" || st=$?
     [ $st = 1 ] || fail "a failed run: exit status $st"
