@@ -6,12 +6,15 @@ scripts/polyhoop_read.py, which uses numpy where it finds it).
     scripts/plot_log.py outputs/observables.csv polygons U_total -o plot.svg
     scripts/plot_log.py outputs/events.csv division death -o events.svg   (cumulative counts)
 
+Events of events.csv: division, removal, death, fusion, split, passage (another name is refused).
+
 Columns of observables.csv: frame, step, time, polygons, vertices, area_mean, area_std,
 neighbors_mean, kinetic, U_area, ... (docs/model.md 7). --log plots log10 of the values."""
 import argparse
 import math
 import os
 import sys
+from xml.sax.saxutils import escape
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True   # (no scripts/__pycache__/ left in the repository)
@@ -55,7 +58,14 @@ def series_observables(path, names):
     return floats(cols["time"]), {n: floats(cols[n]) for n in names}
 
 
+# The events of events.csv (src/ensemble.h's ENSEMBLE_EVENTS)
+EVENTS = ("division", "removal", "death", "fusion", "split", "passage")
+
+
 def series_events(path, names):
+    for n in names:
+        if n not in EVENTS:
+            die("no event '%s' (the events are: %s)" % (n, ", ".join(EVENTS)))
     cols = read_log(path, ["time"])
     if "event" not in cols:
         die("%s has no column 'event' (it has: %s)" % (path, ", ".join(cols)))
@@ -101,7 +111,7 @@ def svg(t, ys, title, log):
     Y = lambda y: H - B - (y - y0) / (y1 - y0) * (H - T - B)
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">' % (W, H),
            '<rect width="100%" height="100%" fill="white"/>',
-           '<text x="%d" y="18" font-size="14">%s</text>' % (L, title),
+           '<text x="%d" y="18" font-size="14">%s</text>' % (L, escape(title)),
            '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, H - B, W - R, H - B),
            '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, T, L, H - B)]
     for v in ticks(x0, x1):
@@ -115,7 +125,7 @@ def svg(t, ys, title, log):
         pts = " ".join("%.2f,%.2f" % (X(a), Y(b)) for a, b in zip(t, vals) if math.isfinite(b))
         c = colours[k % len(colours)]
         out.append('<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>' % (c, pts))
-        out.append('<text x="%d" y="%d" fill="%s">%s</text>' % (W - R - 150, T + 16 * (k + 1), c, name))
+        out.append('<text x="%d" y="%d" fill="%s">%s</text>' % (W - R - 150, T + 16 * (k + 1), c, escape(name)))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -244,6 +244,26 @@ test_scripts_plot_log() {
     [ "$(grep -c '<polyline' "$D/b.svg")" = 2 ] || fail "not two polylines in b.svg"
     if scripts/plot_log.py "$D/obs.csv" nosuch -o "$D/c.svg" 2> "$D/err"; then fail "an unknown column was drawn"; fi
     has "$D/err" "no column 'nosuch'"
+    # the title (the log's path) and the legend are XML-escaped: a folder named a&<b> gives an
+    # SVG that parses, with the path as its title (before: malformed)
+    mkdir "$D/a&<b>"
+    cp "$D/ev.csv" "$D/obs.csv" "$D/a&<b>/"
+    scripts/plot_log.py "$D/a&<b>/ev.csv" division -o "$D/d.svg"
+    scripts/plot_log.py "$D/a&<b>/obs.csv" polygons -o "$D/e.svg"
+    for f in d e; do
+        python3 -c 'import sys, xml.etree.ElementTree as E; t = E.parse(sys.argv[1]).getroot()[1].text
+assert t.endswith("/a&<b>/" + sys.argv[2]), t' "$D/$f.svg" "$([ $f = d ] && echo ev.csv || echo obs.csv)" || fail "$f.svg: see above"
+    done
+    # every event of src/ensemble.h is drawn; a misspelt one is refused naming them (before: a flat line at 0)
+    local e n=0
+    for e in $(grep -o 'X(EVENT_[A-Z]*, "[a-z]*")' src/ensemble.h | sed 's/.*"\([a-z]*\)")/\1/'); do
+        scripts/plot_log.py "$D/ev.csv" "$e" -o "$D/f.svg" || fail "event $e refused"
+        n=$((n + 1))
+    done
+    [ $n = 6 ] || fail "$n events in src/ensemble.h"
+    status 2 errs "$D/err" scripts/plot_log.py "$D/ev.csv" divison -o "$D/g.svg"
+    has "$D/err" "plot_log.py: no event 'divison' (the events are: division, removal, death, fusion, split, passage)"
+    [ "$(wc -l < "$D/err")" = 1 ] && [ ! -e "$D/g.svg" ] || fail "not refused in one line, or a picture written"
 }
 
 # scripts/compare_reference.py on runs too young for interior cells (4 frames of 100 steps: 2
