@@ -339,9 +339,16 @@ SCENES = {"chemotaxis": chemotaxis, "emulsion": emulsion, "sorting": sorting, "f
           "hourglass": hourglass, "projectiles": projectiles, "rubber_bands": rubber_bands, "turing": turing, "vesicles": vesicles}
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (no usage block) and exit status 2."""
+    def error(self, message):
+        sys.stderr.write("%s: %s\n" % (self.prog, " ".join(str(message).split())))
+        sys.exit(2)
+
+
 def main():
     top = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "inputs"))
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="make_inputs.py",
         description="Writes the showcase inputs NAME.off (default: %s into the repository's "
                     "inputs/, overwriting the files there). -h writes nothing." % ", ".join(KEPT))
@@ -351,12 +358,15 @@ def main():
     p.add_argument("--size", type=int, help="number of drops, bubbles, vesicles, particles, rings or cells "
                    "(default: the scene's; the hourglass has none)")
     p.add_argument("--seed", type=int, help="random seed (default: the scene's, which made the files in inputs/)")
-    p.add_argument("--speed", type=float, help="projectiles only: the jet's mean speed in L/T (default 2.5)")
+    p.add_argument("--speed", type=float, help="projectiles only: the jet's mean speed in L/T, finite and > 0 "
+                   "(default 2.5)")
     a = p.parse_args()
     if a.size is not None and a.size < 1:
         p.error("--size must be at least 1")
-    if a.speed is not None and (not a.speed > 0 or a.names != ["projectiles"]):
-        p.error("--speed needs a number > 0 and the projectiles alone")
+    if a.speed is not None and not (math.isfinite(1.2 * a.speed) and a.speed > 0):   # (speeds up to 1.2 times it)
+        p.error("--speed %r: the jet's mean speed must be a finite number > 0 (L/T)" % a.speed)
+    if a.speed is not None and a.names != ["projectiles"]:
+        p.error("--speed goes with the projectiles alone (make_inputs.py --speed V projectiles)")
     for name in a.names:
         if name not in SCENES:
             p.error("unknown input %r (choose from %s)" % (name, ", ".join(sorted(SCENES))))

@@ -44,6 +44,25 @@ test_script_args_make_hex() {
     ./polyhoop -q -j 1 -n 0 -o "$D/run" "$D/hex2.off" > /dev/null
 }
 
+# make_inputs.py --speed: a jet speed that is not finite (inf, nan, or one whose speeds up to 1.2
+# times it are not), not > 0, or without the projectiles alone is refused, and nothing written
+# (before, --speed inf wrote velocities "inf"); a finite one writes the jet
+test_script_args_make_inputs_speed() {
+    need_python3
+    local v
+    for v in inf nan -inf 1.6e308 0 -1 x; do
+        refused scripts/make_inputs.py --dir "$D/p" --speed=$v projectiles
+    done
+    refused scripts/make_inputs.py --dir "$D/p" --speed=inf projectiles
+    has "$D/err" "make_inputs.py: --speed inf: the jet's mean speed must be a finite number > 0 (L/T)"
+    refused scripts/make_inputs.py --dir "$D/p" --speed 3 foam
+    has "$D/err" "--speed goes with the projectiles alone"
+    [ ! -e "$D/p" ] || fail "a refused make_inputs.py wrote: $(ls "$D/p")"
+    scripts/make_inputs.py --dir "$D/p" --speed 3 projectiles > /dev/null
+    awk 'NR > 1 && !($2 >= 2.4 && $2 <= 3.6) { bad = 1 } END { exit bad }' "$D/p/projectiles.vel" ||
+        fail "speeds not within 20 % of 3: $(head -n 3 "$D/p/projectiles.vel")"
+}
+
 # make_tissue.py: sizes that are not finite or out of range, a gap that leaves no cell, an lmax
 # that would make billions of vertices, a missing folder
 test_script_args_make_tissue() {
