@@ -35,6 +35,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True   # (no scripts/__pycache__/ left in the repository)
 import tissue_stats  # noqa: E402
 
 NAN = float("nan")   # (a mean over no cells: a frame without cells, or without interior cells)

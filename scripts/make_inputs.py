@@ -20,6 +20,9 @@ import os
 import random
 import sys
 
+sys.dont_write_bytecode = True   # (the scenes import make_tissue and make_hex: no scripts/__pycache__/ left)
+
+
 def circle(cx, cy, r, spacing, phi0=0.0):
     n = max(8, int(math.ceil(2 * math.pi * r / spacing)))
     return [(cx + r * math.cos(phi0 + 2 * math.pi * k / n), cy + r * math.sin(phi0 + 2 * math.pi * k / n)) for k in range(n)]

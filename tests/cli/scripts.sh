@@ -308,6 +308,22 @@ test_scripts_tissue_stats_growth_without_rigid() {
         fail "without Nr: see above"
 }
 
+# The scripts that import others of scripts/ (compare_reference.py: tissue_stats and
+# polyhoop_read; make_inputs.py: make_tissue and make_hex) leave no __pycache__/ beside them,
+# with Python free to write bytecode (before, both did); run from a copy of scripts/.
+test_scripts_no_pycache() {
+    need_python3
+    cp -rL scripts "$D/s"
+    rm -rf "$D/s/__pycache__"
+    ./polyhoop -q -j 1 -n 1 -s 10 -o "$D/run" > /dev/null
+    env -u PYTHONDONTWRITEBYTECODE -u PYTHONPYCACHEPREFIX "$D/s/compare_reference.py" --runs "$D/run" > /dev/null
+    env -u PYTHONDONTWRITEBYTECODE -u PYTHONPYCACHEPREFIX "$D/s/make_inputs.py" --dir "$D/in" foam hex_packing > /dev/null
+    env -u PYTHONDONTWRITEBYTECODE -u PYTHONPYCACHEPREFIX "$D/s/tissue_stats.py" "$D/run" > /dev/null
+    env -u PYTHONDONTWRITEBYTECODE -u PYTHONPYCACHEPREFIX "$D/s/plot_log.py" "$D/run/observables.csv" polygons -o "$D/p.svg"
+    [ ! -e "$D/s/__pycache__" ] || fail "scripts/__pycache__ written: $(ls "$D/s/__pycache__" | tr '\n' ' ')"
+    grep -qx '__pycache__/' .gitignore || fail ".gitignore does not leave out __pycache__/"
+}
+
 # The bench's reading of a run's summary (the table's columns come from it): on a real run's
 # output, the compute time is the sum of the phases but output, the shares add up to 100 %, the
 # memory is the given peak in MB, and ns per edge is the contact time over the listed edges walked
