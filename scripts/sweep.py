@@ -15,7 +15,11 @@ stderr.txt what it printed. A run that fails (values that the program refuses to
 rule of the parameters, exit status 2) is reported as failed, and the others go on; if the build
 fails, every run is reported as "build failed". At the end OUT/summary.csv and OUT/summary.txt
 hold one row per run (and the first error line of each failed run: summary.csv's last column,
-below the table in summary.txt); the exit status is 0 when every run succeeded, 1 otherwise, and 2 for bad arguments (one line on stderr). Options
+below the table in summary.txt); the exit status is 0 when every run succeeded, 1 otherwise,
+and 2 for bad arguments (one line on stderr).
+Ctrl-C (SIGINT; also SIGTERM, SIGHUP) stops the sweep: each running run gets one SIGINT (it
+finishes its step, writes its checkpoint and stops: "interrupted"), no other starts ("not run"),
+and the summary of what ran is written; exit status 128 + the signal (130 for Ctrl-C). Options
 after -- go to every run (frames, steps, pictures, ...; a -n or -s there counts over a swept Nf
 or Ns).
 
@@ -41,8 +45,10 @@ import itertools
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -240,6 +246,8 @@ class Sweep:
         # a combination of values is one variant (--set words for the program); with a seed it is one run
         self.combos = [list(zip(names, vals)) for vals in itertools.product(*[v for _, v in self.sets])]
         self.runs = [(c, s) for c in range(len(self.combos)) for s in self.seeds]
+        # an interrupted sweep (Ctrl-C): no run starts any more, the running ones get one SIGINT each
+        self.lock, self.running, self.stopping = threading.Lock(), set(), False
 
     def check_input(self):
         for f in (self.input, self.velocities):
@@ -351,10 +359,21 @@ class Sweep:
             before = frame_files(d)   # (the frames of an earlier run in this folder, which this one may not rewrite)
             t0 = time.monotonic()
             with open(os.path.join(d, "stdout.txt"), "w") as out, open(os.path.join(d, "stderr.txt"), "w") as err:
-                p = subprocess.run(cmd, stdout=out, stderr=err)   # from the caller's folder, like its paths
+                with self.lock:
+                    if self.stopping:
+                        return None
+                    # (from the caller's folder, like its paths; in a session of its own, so that a
+                    # Ctrl-C reaches it once, from stop())
+                    p = subprocess.Popen(cmd, stdout=out, stderr=err, start_new_session=True)
+                    self.running.add(p)
+                try:
+                    p.wait()
+                finally:
+                    with self.lock:
+                        self.running.discard(p)
             res["wall_s"] = round(time.monotonic() - t0, 3)
             res["exit"] = p.returncode
-            res["status"] = "ok" if p.returncode == 0 else "failed"
+            res["status"] = "ok" if p.returncode == 0 else "interrupted" if self.stopping else "failed"
             res["polygons"], res["vertices"] = final_counts(d, before)
             if p.returncode != 0:
                 res["error"] = first_error(os.path.join(d, "stderr.txt")) or (
@@ -369,16 +388,31 @@ class Sweep:
         os.replace(os.path.join(d, "result.json.tmp"), os.path.join(d, "result.json"))
         return res
 
-    def summarise(self):
-        """summary.csv and summary.txt from every run's result.json (missing: not run yet)."""
+    def stop(self, sig=signal.SIGINT):
+        """After a Ctrl-C: no run starts any more, and each running one gets sig (SIGINT: it
+        finishes its step, writes its checkpoint and stops)."""
+        with self.lock:
+            self.stopping = True
+            for p in self.running:
+                try:
+                    p.send_signal(sig)
+                except OSError:
+                    pass
+
+    def summarise(self, not_run=()):
+        """summary.csv and summary.txt from every run's result.json (missing: not run yet; the runs
+        of not_run: "not run", whatever an earlier sweep left)."""
         names = [n for n, _ in self.sets]
         header = ["run"] + names + ["seed", "status", "exit", "wall_s", "polygons", "vertices"]
         rows, errors, why = [], [], []
         for k in range(len(self.runs)):
             params, seed = self.params_of(k)
             try:
-                with open(os.path.join(self.out, self.run_label(k), "result.json")) as f:
-                    r = json.load(f)
+                if k in not_run:
+                    r = {"status": "not run"}
+                else:
+                    with open(os.path.join(self.out, self.run_label(k), "result.json")) as f:
+                        r = json.load(f)
             except (OSError, ValueError):
                 r = {"status": "missing"}
             rows.append([self.run_label(k)] + [params[n] for n in names] + [seed] +
@@ -538,14 +572,50 @@ def main():
 
     def one(k):
         r = sw.run(k, built)
-        print("%s: %s (exit %s, %s s)" % (r["run"], r["status"], r["exit"], r["wall_s"]), flush=True)
+        if r is not None:
+            print("%s: %s (exit %s, %s s)" % (r["run"], r["status"], r["exit"], r["wall_s"]), flush=True)
         return r
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(one, range(len(sw.runs))))
+    # Ctrl-C (SIGINT), SIGTERM or SIGHUP: the running runs stop (each gets one SIGINT: its step,
+    # its checkpoint), no other starts, and the summary of what finished; exit status 128 + the signal
+    got = [signal.SIGINT]
+
+    def interrupt(signum, frame):
+        got[0] = signum
+        raise KeyboardInterrupt
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, interrupt)
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+    futures = [pool.submit(one, k) for k in range(len(sw.runs))]
+    try:
+        for f in futures:
+            f.result()
+        pool.shutdown()
+    except KeyboardInterrupt:
+        print("\nsweep.py: interrupted: the running runs stop after their step, no other starts", file=sys.stderr, flush=True)
+        sw.stop()
+        for f in futures:
+            f.cancel()
+        while True:
+            try:
+                pool.shutdown()
+                break
+            except KeyboardInterrupt:   # a second Ctrl-C: they stop at once (as polyhoop does)
+                sw.stop()
+        not_run = [k for k, f in enumerate(futures) if f.cancelled() or f.exception() is not None or f.result() is None]
+        text, _ = sw.summarise(not_run)
+        print(text, end="")
+        stopped = sum(1 for k, f in enumerate(futures) if k not in not_run and f.result()["status"] == "interrupted")
+        print("sweep.py: interrupted: %d of %d runs ran (%d of them stopped early), %d not run" % (
+              len(sw.runs) - len(not_run), len(sw.runs), stopped, len(not_run)), file=sys.stderr, flush=True)
+        return 128 + got[0]
     text, all_ok = sw.summarise()
     print(text, end="")
     return 0 if all_ok else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:   # (before the runs: while reading, preparing or building)
+        print("\nsweep.py: interrupted before the runs", file=sys.stderr)
+        sys.exit(130)

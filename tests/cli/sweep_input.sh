@@ -173,4 +173,43 @@ for h in ("params/default.h", "params/hex.h", sys.argv[1] + "/plain.h"):
 PY
 }
 
+# Ctrl-C (SIGINT) during a sweep: the running run gets one SIGINT (it stops after its step with a
+# checkpoint), no other starts, and the summary of what ran is written and printed, the others
+# "not run" (whatever an earlier sweep left in their folders), exit status 130, no traceback.
+# Before: a KeyboardInterrupt traceback and no summary. (The sweep is started with SIGINT at its
+# default: a background job of a script would inherit it ignored.)
+test_sweep_input_interrupted() {
+    need_python3
+    local st=0 pid k
+    mkdir -p "$D/s/gamma_2e3-seed1"
+    echo '{"status": "ok"}' > "$D/s/gamma_2e3-seed1/result.json"   # (an earlier sweep's)
+    python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+        scripts/sweep.py params/default.h --name test_sweep --set gamma=1e3,2e3 --seeds 1,2 -j 1 --out "$D/s" \
+        -- -n 100000 -s 100 > "$D/log" 2> "$D/err" &
+    pid=$!
+    for k in $(seq 600); do   # (the build, if it is not there yet, then the first run's first frames)
+        [ ! -e "$D/s/gamma_1e3-seed1/frame000002.vtp" ] || break
+        sleep 0.1
+    done
+    [ -e "$D/s/gamma_1e3-seed1/frame000002.vtp" ] || { kill -TERM $pid; fail "the first run wrote no frames: $(cat "$D/log" "$D/err")"; }
+    kill -INT $pid
+    for k in $(seq 300); do kill -0 $pid 2> /dev/null || break; sleep 0.1; done
+    if kill -0 $pid 2> /dev/null; then   # (still running: its runs end by these pids, then it)
+        k=$(pgrep -P $pid || true)
+        kill -KILL $pid
+        [ -z "$k" ] || kill -TERM $k
+        fail "the sweep did not stop within 30 s of a SIGINT: $(cat "$D/err")"
+    fi
+    wait $pid || st=$?
+    [ $st = 130 ] || fail "an interrupted sweep exited $st: $(cat "$D/err")"
+    lacks "$D/err" Traceback
+    has "$D/err" "sweep.py: interrupted: 1 of 4 runs ran (1 of them stopped early), 3 not run"
+    has "$D/log" "gamma_1e3-seed1: interrupted (exit 130"
+    matches "$D/s/summary.txt" '^gamma_1e3-seed1  1e3    1     interrupted  130 ' '^gamma_2e3-seed1  2e3    1     not run$' "0 of 4 runs ok"
+    has "$D/log" "0 of 4 runs ok"
+    [ -e "$D/s/gamma_1e3-seed1/checkpoint.bin" ] || fail "the interrupted run left no checkpoint"
+    has "$D/s/gamma_1e3-seed1/stderr.txt" "SIGINT"
+    [ ! -e "$D/s/gamma_1e3-seed2" ] || fail "a run started after the interrupt"
+}
+
 run_file "$@"
