@@ -291,6 +291,17 @@ assert q["mean"] is None and q["n"] == 0 and q["none"] == 1 and q["ref_none"] ==
     has "$D/err" "compare_reference: seed 1 exited 2: polyhoop: unknown option '--bogus'"
 }
 
+# Piped into head, scripts/tissue_stats.py and compare_reference.py stop without a traceback
+# (before: BrokenPipeError and its stack on stderr).
+test_scripts_stats_piped_into_head() {
+    need_python3
+    ./polyhoop -q -j 1 -n 20 -s 1000 -o "$D/run" > /dev/null
+    scripts/tissue_stats.py "$D/run" --frames 0:20 --json 2> "$D/err" | head -c 10 > /dev/null || true   # (status 1: stopped early)
+    [ ! -s "$D/err" ] || fail "tissue_stats.py into head: $(cat "$D/err")"
+    scripts/compare_reference.py --runs "$D/run" "$D/run" "$D/run" "$D/run" --json 2> "$D/err" | true || true   # (a reader gone at once)
+    [ ! -s "$D/err" ] || fail "compare_reference.py into head: $(cat "$D/err")"
+}
+
 # scripts/tissue_stats.py --growth counts cells as every figure does, without the rigid polygons:
 # a tissue of 7 cells in a rigid ring reaches 4 cells, not 8 (before, the ring counted), by the
 # Nr of the frame's parameters or, in a frame without them, by its rigid array.
