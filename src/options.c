@@ -226,7 +226,8 @@ int options_parse(Options *o, int argc, char **argv)
             long w = strtol(next, &x, 10), h = *x == 'x' ? strtol(x + 1, &end, 10) : 0;
             o->png_w = (int)(w > 0 && w <= 16384 ? w : 0);
             o->png_h = (int)(h > 0 && h <= 16384 ? h : 0);
-            if (errno || *x != 'x' || *end || !o->png_w || !o->png_h || x == next || end == x + 1) {
+            if (errno || *x != 'x' || *end || !o->png_w || !o->png_h || !isdigit((unsigned char)next[0]) ||
+                !isdigit((unsigned char)x[1])) {   /* (digits only: strtol would take ' 10' and '+5') */
                 fprintf(stderr, "polyhoop: --png-size needs WxH with 1 <= W, H <= 16384, got '%s'\n", TEXT_ESC(next));
                 return -1;
             }

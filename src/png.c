@@ -309,7 +309,8 @@ static double round_length(double most)
 
 /* The values under the colour bar [b0, b1) (its top row of text at y): lo at its left end, hi at
  * its right end and their mean in the middle with a tick, each with p digits, p from the fewest
- * that tell the three apart (at least 4) down to 1; then the same without the middle; then none. */
+ * that tell the three apart (at least 4) down to the fewest that still do; then the same without
+ * the middle (two that differ); then none: numbers that read the same would hide the range. */
 static void bar_numbers(PngLegend *l, const PngKey *k, int b0, int b1, int tick0, int y, int s)
 {
     char a[3][40];
@@ -332,6 +333,7 @@ static void bar_numbers(PngLegend *l, const PngKey *k, int b0, int b1, int tick0
         for (int p = p0; p >= 1; p--) {
             int w[3];
             for (int q = 0; q < 3; q++) number(a[q], sizeof a[q], v[q], p), w[q] = text_width(strlen(a[q]), s);
+            if (!strcmp(a[0], a[2]) || (mid && (!strcmp(a[0], a[1]) || !strcmp(a[1], a[2])))) break;   /* (fewer digits: no better) */
             int m0 = xm - w[1] / 2;
             if (mid ? b0 + w[0] + gap > m0 || m0 + w[1] + gap > b1 - w[2] : b0 + w[0] + gap > b1 - w[2]) continue;
             add_text(l, b0, y, s, a[0], strlen(a[0]));
@@ -572,8 +574,12 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
     key.scale = scale;
 
     /* pixel coordinates of every vertex slot; drawing order by |area|. A polygon with a vertex
-     * beyond far_px pixels (a blow-up) is left out, which keeps every later product finite. */
-    const double far_px = 1e9;
+     * beyond far_px pixels is left out, which keeps every later product finite and the crossings
+     * of the fill and the lines within 0.02 pixels (doubles of 1e14 are 1/64 apart). Frames hold
+     * vertices within 1e8 lmax of the origin, so only a view a million times smaller than a
+     * polygon (1e-6 wide, of one 6,000 across, at 16384 pixels) leaves it out; with 1e9, a
+     * tenth as wide a view of a cell of radius 1 came out empty. */
+    const double far_px = 1e14;
     size_t nv = (size_t)e->nv_used + 1, np = (size_t)e->np + 1;   /* + 1: never malloc(0) */
     double *X = malloc(nv * sizeof *X), *Y = malloc(nv * sizeof *Y);
     double *cross = malloc(nv * sizeof *cross);

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 #include "ensemble.h"
+#include "geometry.h"
 #include "png.h"
 #include <math.h>
 #include <stdio.h>
@@ -546,6 +547,29 @@ void test_png_legend_layout(void)
     }
 }
 
+/* The numbers under the colour bar never read the same for a range that is not constant: the
+ * default run's pressure at frame 4, 419.0476 .. 419.3255, at every width from 40 to 440 pixels and
+ * text scales 1 and 4 shows two or three different numbers, or none (before, '419 419 419' at 72
+ * to 106 pixels, and a wider picture showed fewer digits than a narrower one). */
+void test_png_legend_numbers_differ(void)
+{
+    for (int s = 1; s <= 4; s += 3)
+        for (int w = 40; w <= 440; w++) {
+            PngKey k = { .label = "pressure", .have_range = 1, .lo = 419.0476, .hi = 419.3255, .scale = 0 };
+            PngLegend l;
+            png_legend(&k, w, s, &l);
+            const char *num[3];
+            int n = 0;
+            for (int a = 0; a < l.n; a++)
+                if (l.item[a].kind == PNG_TEXT && strcmp(l.item[a].text, "pressure") && n < 3) num[n++] = l.item[a].text;
+            for (int a = 0; a < n; a++)
+                for (int b = a + 1; b < n; b++)
+                    ENSURE_MSG(strcmp(num[a], num[b]), "width %d, scale %d: the colour bar reads %s and %s", w, s, num[a], num[b]);
+            ENSURE_MSG(n != 1, "width %d, scale %d: one number under the bar", w, s);
+            if (w >= 108 * s) ENSURE_MSG(n >= 2, "width %d, scale %d: %d numbers", w, s, n);
+        }
+}
+
 /* Decodes path with tests/png_probe.py --colours: the colours of region x0 <= x < x1, y0 <= y < y1
  * into c[k] = { count, R, G, B }, most frequent first; returns how many (at most max). */
 static int colours(const char *path, int x0, int y0, int x1, int y1, int (*c)[4], int max)
@@ -600,6 +624,30 @@ void test_png_legend_present_values(void)
         else ENSURE_MSG(same(c[k] + 1, WHITE), "the swatch row holds %d pixels of %d %d %d", c[k][0], c[k][1], c[k][2], c[k][3]);
     }
     ENSURE_MSG(n == 3 && m == 38 && p == 38, "swatch row: %d colours, %d pixels of -1's, %d of 1's", n, m, p);
+    ensemble_free(&e);
+    dir_close(&d);
+}
+
+/* A view a millionth of a unit wide, deep inside a polygon of radius 1 (7e8 pixels per unit: its
+ * far vertices lie a billion pixels away), is the polygon's colour throughout; before, a polygon
+ * with a vertex beyond 1e9 pixels was left out and the picture was white. */
+void test_png_deep_view(void)
+{
+    Ensemble e;
+    ensemble_init(&e, 1);
+    double x[64], y[64];
+    for (int k = 0; k < 64; k++) x[k] = cos(2 * PH_PI * k / 64), y[k] = sin(2 * PH_PI * k / 64);
+    ensemble_add_polygon(&e, 64, x, y, 1, 0);
+    const double value[1] = { 1 };
+    const PngView deep = { 0.5, 0, 0.500001, 0.000001 };
+    Dir d;
+    dir_open(&d);
+    char err[256] = "";
+    ENSURE_MSG(png_write(d.path, &e, value, "v", 0, 1, 0, 800, 800, &deep, err, sizeof err) == 0, "%s", err);
+    int c[4][4], top[3], n = colours(d.path, 0, 0, 800, 700, c, 4);
+    map_colour(1, top);
+    ENSURE_MSG(n == 1 && same(c[0] + 1, top), "the deep view holds %d colours, first %d pixels of %d %d %d", n, c[0][0], c[0][1],
+               c[0][2], c[0][3]);
     ensemble_free(&e);
     dir_close(&d);
 }

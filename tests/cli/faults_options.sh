@@ -119,11 +119,17 @@ test_faults_automatic_threads_banner() {
     lacks "$D/banner" automatic
 }
 
-# A picture size that overflows an int is refused, not read modulo 2^32; a run whose standard
+# A picture size that overflows an int, or has a space or sign in it, is refused, not read modulo
+# 2^32 or taken as its digits; a run whose standard
 # output cannot be written (a full disk) says so and exits 4 instead of 0.
 test_faults_png_size_overflow_and_stdout_full() {
     status 2 errs "$D/err" ./polyhoop -q -n 0 --png-size 4294968096x800 -o "$D/a"
     has "$D/err" '--png-size needs WxH'
+    local v
+    for v in ' 10x10' '+5x+5' '10x 10' '10x+5'; do   # (strtol's spaces and signs)
+        status 2 errs "$D/err" ./polyhoop -q -n 0 --png-size "$v" -o "$D/a"
+        has "$D/err" "--png-size needs WxH with 1 <= W, H <= 16384, got '$v'"
+    done
     [ -w /dev/full ] || skip "no /dev/full here"
     local st=0
     ./polyhoop -n 1 -s 10 -o "$D/b" > /dev/full 2> "$D/err" || st=$?
