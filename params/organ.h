@@ -5,10 +5,10 @@
  * compressed centre divides only now and then while the rim keeps dividing, and the ages form a
  * radial gradient (young at the rim). make showcase NAME=organ runs to 10,000 cells (--max-cells).
  * Table 3 gives gamma = 1e5; against ka = 1e5 that line tension crushes every cell of area below
- * about 3 (the first daughters collapsed and the run stopped at step 9 with a vertex faster than
- * h/dt). With gamma = 1e4 (Fig. 2A's) a daughter of area 1 is squeezed by its own line tension
+ * about 3 (the first daughters collapsed and the run stopped at step 20, t = 0.002, with a vertex
+ * faster than h/dt). With gamma = 1e4 (Fig. 2A's) a daughter of area 1 is squeezed by its own line tension
  * to about 0.82 of its target area (Laplace's law, gamma / R = ka (A0 - A)), below the growth
- * threshold 0.9, and never grows (measured: 6 cells from t = 3.2 to t = 40); by the same law the
+ * threshold 0.9, and never grows (measured: 6 cells from t = 2.8 to t = 40); by the same law the
  * default 1e3 squeezes it by about 2 %, and the tissue grows (measured: 10,056 cells by t = 19.6).
  * Input: inputs/ensemble.off. */
 #include "default.h"

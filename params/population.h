@@ -1,7 +1,7 @@
 /* A population born and dying at random (docs/model.md 3.1 and 5.1): cells grow from one, divide
  * at a rate that grows with their area and die at a rate that grows with the pressure on them,
  * crawl with a persistent random polarity and jiggle with Brownian noise. For a picture and the
- * log's plots: README "Noise, activity, and cells born and dying at random". */
+ * log's plots: docs/usage.md "Noise, activity, and cells born and dying at random". */
 #include "default.h"
 #undef P_k_div
 #define P_k_div     1.0       /* [1/T]   division rate at A = Amax_mu (replaces division above Amax) */

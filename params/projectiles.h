@@ -33,7 +33,7 @@
 #undef P_lmin
 #define P_lmin      0.02      /* [L]     minimum edge length */
 #undef P_lmax
-#define P_lmax      0.05      /* [L]     maximum edge length (a membrane of about 130 vertices) */
+#define P_lmax      0.05      /* [L]     maximum edge length (the membrane: 158 vertices, as the input draws them) */
 #undef P_alpha_mu
 #define P_alpha_mu  0.0       /* [L^2/T] no growth */
 #undef P_Amax_mu
