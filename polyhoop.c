@@ -139,6 +139,9 @@ int main(int argc, char **argv)
     params_set_text(&P, &set, 1, sets, sizeof sets);
     snprintf(from, sizeof from, "%s%s%s", params_file, sets[0] ? " with " : "", sets);   /* (what the messages name) */
     if (params_check(&P, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s: %s", from, err);
+    if (params_is_set(&set, PARAM_box_k) && !params_box_on(&P))   /* (accepted, but it would act on nothing) */
+        fprintf(stderr, "polyhoop: warning: --set box_k=%g has no effect: %s has no box walls (set box_x0 .. box_y1 "
+                "for them)\n", P.box_k, params_file);
     sim_init(&sim, &P, opt.seed);
     sim.set = set;
     if (sim_chemistry(&sim, &chem_compiled)) status_exit(PH_EXIT_USAGE, "%s: %s", from, sim.error);

@@ -82,6 +82,11 @@ test_set_refusals() {
     refused "polyhoop: option --set Nf needs an integer >= 0, got '1.5'" --set Nf=1.5
     status 2 errs "$D/err" ./polyhoop -q -o "$D/o" --set
     has "$D/err" "option --set needs a value"
+    # box_k without walls: accepted, with a warning that it acts on nothing (before: not a word)
+    ./polyhoop -q -n 0 --set box_k=5 -o "$D/k" 2> "$D/err" > /dev/null || fail "--set box_k=5 was refused"
+    has "$D/err" "polyhoop: warning: --set box_k=5 has no effect: params/default.h has no box walls"
+    ./polyhoop -q -n 0 --set box_k=5 --set box_x0=-3 -o "$D/kw" 2> "$D/err" > /dev/null || fail "walls and box_k were refused"
+    lacks "$D/err" "warning"
 }
 
 # The banner names the parameters set (their values in the parameter lines, as ever), the frames'
