@@ -22,12 +22,12 @@ static void usage(FILE *f)
         n += snprintf(species + n, sizeof species - (size_t)n, "%s%s", s ? ", " : ";\n                 this build's: ",
                       chem_compiled.sp[s].name ? chem_compiled.sp[s].name : "?");
     fprintf(f,
-        "usage: polyhoop [options] [--velocities FILE] [input.off]\n"
+        "usage: polyhoop [options] [--velocities FILE] [[--] input.off]\n"
         "       polyhoop [options] --restart DIR\n"
         "Simulates the polygons of input.off (default inputs/ensemble.off, in the current folder or\n"
         "else in the repository this program was built in) with the parameters compiled in\n"
         "from %s; writes DIR/frame%%06d.vtp, DIR/frames.pvd, DIR/checkpoint.bin and the\n"
-        "run's log, DIR/events.csv and DIR/observables.csv.\n"
+        "run's log, DIR/events.csv and DIR/observables.csv. After --, a word is the input, not an option.\n"
         "  -o DIR         output folder, created if missing (default outputs/)\n"
         "  -n N           number of frames after the initial one (default Nf = %d)\n"
         "  -s N           steps per frame (default Ns = %d)\n"
@@ -176,11 +176,21 @@ int options_parse(Options *o, int argc, char **argv)
     *o = (Options){ .dir = "outputs", .frames = -1, .steps = -1, .seed = 1, .P = params_compiled,
                     .every = 1, .png_w = 800, .png_h = 800, .png_color = "area" };
     const char *given_input = NULL, *given_dir = NULL, *given_seed = NULL, *given_vel = NULL, *given_new = NULL;
+    int only_input = 0;   /* (after --: an input file named -x.off is no option) */
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
         const char *next = k + 1 < argc ? argv[k + 1] : NULL;
         long v = 0;
+        if (!only_input && !strcmp(a, "--")) { only_input = 1; continue; }
 #define COUNT(field, min) do { if ((v = parse_count(a, next, min)) < 0) goto bad; o->field = (int)v; k++; } while (0)
+        if (only_input || a[0] != '-' || !a[1]) {   /* the input file */
+            if (given_input) {
+                fprintf(stderr, "polyhoop: two input files, '%s' and '%s': a run reads one\n", TEXT_ESC(given_input), TEXT_ESC(a));
+                return -1;
+            }
+            o->input = given_input = a;
+            continue;
+        }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 1; }
         else if ((!strcmp(a, "-o") || !strcmp(a, "--restart")) && next && !*next) {   /* (a usage error, not a folder to create) */
             fprintf(stderr, "polyhoop: option %s needs a folder name, got ''\n", a);
@@ -262,7 +272,7 @@ int options_parse(Options *o, int argc, char **argv)
         else if (!strcmp(a, "-q")) o->quiet = 1;
         else if (!strcmp(a, "--check")) o->check = 1, o->given |= OPT_CHECK;
         else if (!strcmp(a, "--strict-input")) o->strict = 1;
-        else if (a[0] == '-' && a[1]) {
+        else {   /* (an option no branch above knows) */
             const char *near = closest_option(a), *eq = strchr(a, '=');
             char name[64];
             snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - a) : 0, a);
@@ -274,12 +284,10 @@ int options_parse(Options *o, int argc, char **argv)
             else if (near)
                 fprintf(stderr, "polyhoop: unknown option '%s' (did you mean %s?)\n", TEXT_ESC(a), near);
             else
-                fprintf(stderr, "polyhoop: unknown option '%s'\n", TEXT_ESC(a));
+                fprintf(stderr, "polyhoop: unknown option '%s'%s\n", TEXT_ESC(a),
+                        strstr(a, ".off") ? " (an input file whose name starts with -: give it after --)" : "");
             goto bad;
-        } else if (given_input) {
-            fprintf(stderr, "polyhoop: two input files, '%s' and '%s': a run reads one\n", TEXT_ESC(given_input), TEXT_ESC(a));
-            return -1;
-        } else o->input = given_input = a;
+        }
 #undef COUNT
     }
     int known = 0;

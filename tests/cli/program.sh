@@ -32,6 +32,12 @@ test_sim_program_usage_and_bad_input() {
     lacks "$D/log" "did you mean"
     exits 2 --seed=3
     has "$D/log" "polyhoop: unknown option '--seed=3': give the value as the next word, --seed 3"
+    # after --, a word is the input file even where it starts with -
+    cp inputs/ensemble.off "$D/-x.off"
+    (cd "$D" && "$OLDPWD/polyhoop" -q -n 0 -o dd -x.off > log 2>&1) && fail "-x.off was taken as an input without --"
+    has "$D/log" "polyhoop: unknown option '-x.off' (an input file whose name starts with -: give it after --)"
+    (cd "$D" && "$OLDPWD/polyhoop" -q -n 0 -o dd -- -x.off > log 2>&1) || fail "-- -x.off: $(cat "$D/log")"
+    [ -f "$D/dd/frame000000.vtp" ] || fail "-- -x.off wrote no frame"
     exits 2 /nonexistent.off
     has "$D/log" "polyhoop: /nonexistent.off: cannot open: No such file or directory"
     exits 4 -o /dev/null/x -n 1 -s 1
