@@ -21,7 +21,7 @@ FILTER=${FILTER:-}
 
 # the tests' view of the repository: the sanitized programs under the names the tests call
 mkdir -p $B/tree/tests
-for f in inputs params scripts docs src polyhoop.c Makefile README.md; do ln -sfn ../../$f $B/tree/$f; done   # (scripts' tests build showcases)
+for f in inputs params scripts docs src polyhoop.c Makefile README.md .gitignore; do ln -sfn ../../$f $B/tree/$f; done   # (scripts' tests build showcases)
 for f in tests/*.py tests/*.h tests/*.sh tests/*.def tests/*.c tests/*.list; do [ -e "$f" ] && ln -sfn ../../../"$f" $B/tree/"$f"; done
 ln -sfn ../../../tests/cli $B/tree/tests/cli   # (the command-line checks that tests call)
 ln -sfn ../polyhoop $B/tree/polyhoop
