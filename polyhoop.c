@@ -130,14 +130,13 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     omp_set_num_threads(opt.threads ? opt.threads : opt.free_cores);   /* (reading; then by size) */
-    char err[8192], saved_input[1024], sets[4096], from[8192];
+    char err[8192], saved_input[1024], from[8192];
     RunRecord run = { 0 };
     /* the parameters: the header's with the command line's --set, and on a restart the run's own */
     Params P = opt.P;
     ParamsSet set = opt.set;
     if (opt.restart && checkpoint_params(opt.restart, &P, &set, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s", err);
-    params_set_text(&P, &set, 1, sets, sizeof sets);
-    snprintf(from, sizeof from, "%s%s%s", params_file, sets[0] ? " with " : "", sets);   /* (what the messages name) */
+    params_source(&P, &set, from, sizeof from);   /* (what the messages name) */
     if (params_check(&P, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s: %s", from, err);
     if (params_is_set(&set, PARAM_box_k) && !params_box_on(&P))   /* (accepted, but it would act on nothing) */
         fprintf(stderr, "polyhoop: warning: --set box_k=%g has no effect: %s has no box walls (set box_x0 .. box_y1 "

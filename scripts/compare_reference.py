@@ -246,9 +246,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-        sys.stdout.flush()
-    except BrokenPipeError:   # (piped into head: the rest is not wanted, and no traceback either)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
+    tissue_stats.pr.run_quietly_into_a_pipe(main)

@@ -475,6 +475,17 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+def run_quietly_into_a_pipe(main):
+    """Runs a script's main(); piped into a reader that stops early (head), it stops with status 1
+    and no traceback: the rest of its output is not wanted."""
+    try:
+        main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # (no second error at exit's flush)
+        sys.exit(1)
+
+
 def main():
     ap = _Parser(prog="polyhoop_read.py", description=__doc__.split("\n\n")[0],
                  epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)

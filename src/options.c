@@ -322,14 +322,14 @@ int options_parse(Options *o, int argc, char **argv)
     if (getloadavg(&load, 1) == 1 && load > 0) o->free_cores = cores - (int)(load + 0.5);
     if (o->free_cores < 1) o->free_cores = 1;
     const char *env = getenv("OMP_NUM_THREADS");
-    char *end = NULL;
-    long asked = env ? strtol(env, &end, 10) : 0;   /* (a list "4,2" asks for 4 at the outer level) */
-    while (end && isspace((unsigned char)*end)) end++;
-    if (!o->threads && env && *env && (end == env || asked < 1 || (*end && *end != ','))) {   /* (which libgomp ignores: all cores) */
-        fprintf(stderr, "polyhoop: warning: OMP_NUM_THREADS='%s' is not a thread count >= 1; choosing automatically\n", TEXT_ESC(env));
-        env = NULL;
-    }
     if (!o->threads && env && *env) {
+        char *end;
+        long asked = strtol(env, &end, 10);   /* (a list "4,2" asks for 4 at the outer level) */
+        while (isspace((unsigned char)*end)) end++;
+        if (end == env || asked < 1 || (*end && *end != ',')) {   /* (which libgomp ignores for all cores) */
+            fprintf(stderr, "polyhoop: warning: OMP_NUM_THREADS='%s' is not a thread count >= 1; choosing automatically\n", TEXT_ESC(env));
+            return 0;
+        }
         o->threads = omp_get_max_threads();
         if (o->threads > cap) {
             fprintf(stderr, "polyhoop: warning: OMP_NUM_THREADS asks for %d threads; using %d (4 per core of %d)\n",

@@ -59,10 +59,6 @@ static int run_file(const char *name)
 
 /* out->error = the formatted message; returns status */
 static int failed(Output *out, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* The exit status for a frame that could not be written, from errno as the failed call left it:
- * out of memory (a picture of 16384 x 16384 pixels needs 1.5 GB), else an output error. */
-static int frame_failure(void) { return errno == ENOMEM ? PH_EXIT_MEMORY : PH_EXIT_OUTPUT; }
 static int failed(Output *out, int status, const char *fmt, ...)
 {
     va_list ap;
@@ -71,6 +67,10 @@ static int failed(Output *out, int status, const char *fmt, ...)
     va_end(ap);
     return status;
 }
+
+/* The exit status for a frame that could not be written, from errno as the failed call left it:
+ * out of memory (a picture of 16384 x 16384 pixels needs 1.5 GB), else an output error. */
+static int frame_failure(void) { return errno == ENOMEM ? PH_EXIT_MEMORY : PH_EXIT_OUTPUT; }
 
 /* One run per folder: an exclusive lock on dir/.polyhoop.lock, held (by the open descriptor)
  * until the process ends. A new run (not a restart) refuses a folder that holds another run's

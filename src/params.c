@@ -345,6 +345,14 @@ void params_set_text(const Params *p, const ParamsSet *set, int values, char *bu
 #undef PUT
 }
 
+const char *params_source(const Params *p, const ParamsSet *set, char *buf, size_t len)
+{
+    char sets[4096];
+    params_set_text(p, set, 1, sets, sizeof sets);
+    snprintf(buf, len, "%s%s%s", params_file, sets[0] ? " with " : "", sets);
+    return buf;
+}
+
 void params_print(FILE *f, const Params *p, const char *prefix)
 {
     char buf[32];

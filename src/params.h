@@ -126,6 +126,10 @@ int params_merge(Params *p, ParamsSet *set, const Params *run, const ParamsSet *
  * (values = 0), or as the words "--set name=value ..." (values = 1); "" when none. */
 void params_set_text(const Params *p, const ParamsSet *set, int values, char *buf, size_t len);
 
+/* Where the parameters come from, for a message: the header, with the --set words where set marks
+ * any ("params/default.h with --set Nr=5"), into buf; returns buf. */
+const char *params_source(const Params *p, const ParamsSet *set, char *buf, size_t len);
+
 /* The reach of the pair interaction: a vertex and an edge closer than this interact. It is
  * h + sh + ss (docs/model.md 2) when there is adhesion, but only h when kh = 0: beyond h the
  * normal force is then zero, and contact damping alone would pull separating surfaces together. */

@@ -294,16 +294,6 @@ int sim_warn_dt(FILE *f, const Sim *s)
     return params_warn_limit(f, s->P.dt, dt_max, what, type);
 }
 
-/* The parameters' source for a message: the header, with the command line's --set where it
- * set any ("params/default.h with --set Nr=5"). */
-static const char *params_source(const Sim *s, char *buf, size_t len)
-{
-    char sets[4096];
-    params_set_text(&s->P, &s->set, 1, sets, sizeof sets);
-    snprintf(buf, len, "%s%s%s", params_file, sets[0] ? " with " : "", sets);
-    return buf;
-}
-
 static double area(const Ensemble *e, int p) { return geom_area(e->x + e->start[p], e->y + e->start[p], e->count[p]); }
 
 /* Checks an input beyond what the reader can: edges so long that remodeling would create an
@@ -345,7 +335,7 @@ static int check_input(Sim *s, const char *input, const int *line, const SimSetu
             snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has a vertex at (%.9g, %.9g) outside the box "
                      "[%g, %g] x [%g, %g] of %s (box_x0, box_x1, box_y0, box_y1): the walls would throw it back; "
                      "move the input inside the walls, or the walls", TEXT_ESC(input), p, line[p], x, y, s->P.box_x0,
-                     s->P.box_x1, s->P.box_y0, s->P.box_y1, params_source(s, src, sizeof src));
+                     s->P.box_x1, s->P.box_y0, s->P.box_y1, params_source(&s->P, &s->set, src, sizeof src));
             return -1;
         }
     /* polygons the first step removes */
@@ -446,7 +436,7 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u)
                      "phase bit)", TEXT_ESC(input), bad, line[bad], o->type, o->other_type);
         else
             snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has cell type %d (its z is 2 type + phase bit), but %s "
-                     "has %d cell types (ntypes)", TEXT_ESC(input), bad, line[bad], o->type, params_source(s, src, sizeof src), ntypes);
+                     "has %d cell types (ntypes)", TEXT_ESC(input), bad, line[bad], o->type, params_source(&s->P, &s->set, src, sizeof src), ntypes);
         off_free(&off);
         free(line);
         return -1;
@@ -457,7 +447,7 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u)
 #endif
     if (s->P.Nr > s->e.np) {
         snprintf(s->error, sizeof s->error, "%s: Nr = %d rigid polygons requested but the input has only %d",
-                 params_source(s, src, sizeof src), s->P.Nr, s->e.np);
+                 params_source(&s->P, &s->set, src, sizeof src), s->P.Nr, s->e.np);
         free(line);
         return -1;
     }
