@@ -36,8 +36,28 @@ enum { WANT_FORCES, WANT_ENERGY, WANT_NEIGHBORS };
  * the half length in 10 bits of half the longest edge the cells allow, rounded up (sel_pack). */
 typedef struct Sel { int64_t cell; int k; uint32_t xyr; } Sel;
 
+/* The batched walk over the list (contact.c, batch_walk): a batch of up to BATCH listed edges of
+ * whole records, as arrays from index 1 (0 and n + 1 are sentinels for the picking ends, and
+ * BATCH_VL - 1 more lanes pad the last vector): the edge's vertex i, its ends k -> k1, whether it
+ * is its record's first, and what the passes find. Int64 flags, as wide as a double's lane. */
+#if defined(__AVX512F__)
+enum { BATCH_VL = 8 };   /* (a vector register's doubles) */
+#elif defined(__AVX__)
+enum { BATCH_VL = 4 };
+#else
+enum { BATCH_VL = 2 };
+#endif
+enum { BATCH = 256, BATCH_ROOM = BATCH + BATCH_VL + 2 };
+struct ContactBatch {
+    int i[BATCH_ROOM], k[BATCH_ROOM], k1[BATCH_ROOM];
+    double d2[BATCH_ROOM], w[BATCH_ROOM], gx[BATCH_ROOM], gy[BATCH_ROOM], fx[BATCH_ROOM], fy[BATCH_ROOM];
+    long long in[BATCH_ROOM], ends[BATCH_ROOM];   /* within the reach (-1 or 0); picking ends, 0 to 2 */
+    int wrap[BATCH], nwrap;                       /* the first edges of its records with the wrap flag */
+};
+
 /* The work space of one thread. */
 struct ContactWork {
+    struct ContactBatch *batch;   /* (allocated by its first batched walk) */
     PairRec *rec;           /* the pairs it found (with keep_records) */
     int rec_n, rec_cap;
     Near *near;             /* the nearby edges of its current vertex */

@@ -45,7 +45,7 @@ size_t contact_bytes(const Contact *c)
     for (int t = 0; t < c->nthreads; t++) {
         const struct ContactWork *w = &c->work[t];
         b += (size_t)w->rec_cap * sizeof *w->rec + (size_t)w->near_cap * sizeof *w->near + (size_t)w->cand_cap * sizeof *w->cand +
-             (size_t)w->nb_cap * sizeof *w->nb + (size_t)(w->dv_cap + w->sel_cap) * sizeof(Sel);
+             (size_t)w->nb_cap * sizeof *w->nb + (size_t)(w->dv_cap + w->sel_cap) * sizeof(Sel) + (w->batch ? sizeof *w->batch : 0);
     }
     const struct ContactSnap *sn = c->snap;
     b += sizeof *sn + (size_t)sn->cap * (sizeof *sn->id + sizeof *sn->start + sizeof *sn->count + sizeof *sn->edits + sizeof *sn->newstart) +

@@ -1131,3 +1131,75 @@ void test_contact_long_edge_in_pieces(void)
         ensemble_free(&e);
     }
 }
+
+/* The forces of one walk over the list with kept pair records, whose walk takes the pairs one by
+ * one, with no data-independent passes (vertex_forces), into fx, fy; counts the walk. */
+static void list_walk_forces(Contact *c, Ensemble *e, const Params *P, double lmax, int keep, double *fx, double *fy)
+{
+    int64_t b0, p0, r0, b1, p1, r1;
+    contact_counts(c, &b0, &p0, &r0);
+    for (int i = 0; i < e->nv_used; i++) e->fx[i] = e->fy[i] = 0;
+    contact_keep_records(c, keep);
+    contact_forces_step(c, e, P, lmax);
+    contact_keep_records(c, 0);
+    contact_counts(c, &b1, &p1, &r1);
+    ENSURE_MSG(b1 == b0 && p1 == p0 && r1 == r0 + 1, "the list was not reused (built %lld, patched %lld)", (long long)(b1 - b0), (long long)(p1 - p0));
+    memcpy(fx, e->fx, (size_t)e->nv_used * sizeof *fx);
+    memcpy(fy, e->fy, (size_t)e->nv_used * sizeof *fy);
+}
+
+/* The batched walk over the list (contact.c: projections, picking ends, pair law and sums in
+ * passes over batches of records) gives the forces of the walk pair by pair bit for bit: in a
+ * jostled packing of 3- to 40-gons (their last edges: records with the wrap flag; distances in
+ * every zone of the pair law) with random velocities, contact damping and with and without
+ * friction, a thin hairpin (records with edges of their own polygon, which go the pair by pair
+ * way in their place) and a 600-gon of radius 0.004 beside another polygon's vertex (a record
+ * of more edges than a batch holds). Many batches, none of them empty. */
+void test_contact_batched_walk_same_bits(void)
+{
+    for (int v = 0; v < 6; v++) {
+        Params P = pair_params();
+        P.cc = 30; P.mu = v % 2 ? 0.4 : 0;
+        Ensemble e;
+        Contact c;
+        uint64_t st = 23 + (uint64_t)v;
+        ensemble_init(&e, 1);
+        contact_init(&c);
+        for (int p = 0; p < 120; p++)
+            fx_add_ngon(&e, 3 + p % 38, 0.1, 0.19 * (p % 12) + fx_uniform(&st, -0.02, 0.02), 0.19 * (p / 12) + fx_uniform(&st, -0.02, 0.02),
+                        fx_uniform(&st, 0, 6));
+        double hx[120], hy[120];   /* the hairpin: two arms 0.006 apart, less than h */
+        for (int k = 0; k < 60; k++) { hx[k] = -1 + 0.05 * k; hy[k] = -0.5; hx[119 - k] = hx[k]; hy[119 - k] = -0.494; }
+        ensemble_add_polygon(&e, 120, hx, hy, 1, 0);
+        fx_add_ngon(&e, 600, 0.004, 3, -0.5, 0);
+        fx_add_ngon(&e, 8, 0.05, 3.06, -0.5, 0);
+        for (int i = 0; i < e.nv_used; i++) { e.vx[i] = fx_uniform(&st, -1, 1); e.vy[i] = fx_uniform(&st, -1, 1); }
+        double lmax = forces_update_geometry(&e);
+        for (int i = 0; i < e.nv_used; i++) e.fx[i] = e.fy[i] = 0;
+        contact_forces_step(&c, &e, &P, lmax);   /* (builds the list) */
+        long most = 0, own = 0, wraps = 0, edges = 0;
+        for (int s = 0; s < c.nstrips; s++)
+            for (size_t m = 0; m < c.strip[s].n; ) {
+                const int *q = c.strip[s].rec + m;
+                int nl = rec_count(q[1]), p = e.pid[q[0]], mine = 0;
+                for (int a = 0; a < nl; a++) mine |= e.pid[q[2 + a]] == p;
+                most = nl > most ? nl : most; own += mine; wraps += (q[1] & REC_WRAP) != 0; edges += nl;
+                m += 2 + (size_t)nl;
+            }
+        ENSURE_MSG(most > BATCH && own > 10 && wraps > 100 && edges > 20 * BATCH, "records: longest %ld edges, %ld with own edges, %ld with the "
+                   "wrap flag; %ld edges", most, own, wraps, edges);
+        int n = e.nv_used;
+        double *f = malloc(4 * (size_t)n * sizeof *f), big = 0;
+        list_walk_forces(&c, &e, &P, lmax, 0, f, f + n);
+        list_walk_forces(&c, &e, &P, lmax, 1, f + 2 * n, f + 3 * n);
+        int differ = 0;
+        for (int i = 0; i < n; i++) {
+            differ += memcmp(&f[i], &f[2 * n + i], sizeof *f) || memcmp(&f[n + i], &f[3 * n + i], sizeof *f);
+            big = fmax(big, hypot(f[i], f[n + i]));
+        }
+        ENSURE_MSG(!differ && big > 1e3, "friction %g: %d of %d vertices' forces differ (largest force %g)", P.mu, differ, n, big);
+        free(f);
+        contact_free(&c);
+        ensemble_free(&e);
+    }
+}
