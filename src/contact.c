@@ -398,13 +398,14 @@ static void strip_batch_walk(Contact *c, const Ensemble *e, const Params *P, dou
         walked += nl;
         if (n && n + nl > BATCH) { batch_forces(e, P, b, n, efx, efy); n = 0; b->nwrap = 0; }
         int own = nl > BATCH, *bi = b->i + n + 1, *bk = b->k + n + 1, *bk1 = b->k1 + n + 1;
-        if (nl <= 4 && end - ks >= 4)   /* (most records: four lanes copied, a count's loop not mispredicted) */
-            for (int a = 0; a < 4; a++) {
-                int k = ks[a];
-                own |= ((unsigned)(k - s0) < (unsigned)n0) & (a < nl);
-                bi[a] = i; bk[a] = k; bk1[a] = k + 1;
-            }
-        else
+        if (nl <= 4 && end - ks >= 4) {   /* (most records: four lanes copied, a count's loop not mispredicted) */
+            typedef int v4i __attribute__((vector_size(16)));
+            v4i k, lane = { 0, 1, 2, 3 };
+            memcpy(&k, ks, sizeof k);
+            v4i mine = ((k - s0) >= 0) & ((k - s0) < n0) & (lane < nl), k1 = k + 1, vi = lane * 0 + i;
+            own = mine[0] | mine[1] | mine[2] | mine[3];
+            memcpy(bk, &k, sizeof k); memcpy(bk1, &k1, sizeof k1); memcpy(bi, &vi, sizeof vi);
+        } else
             for (int a = 0; a < nl && a < BATCH; a++) {
                 int k = ks[a];
                 own |= (unsigned)(k - s0) < (unsigned)n0;
