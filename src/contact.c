@@ -251,15 +251,15 @@ static inline __attribute__((always_inline)) int list_near(const Ensemble *e, do
     return nn;
 }
 
-/* The pairs of strip s from the neighbour list. plain: as for vertex_forces. */
-static inline __attribute__((always_inline)) void strip_list_walk(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy,
-                                                                  int strip, int tid, int what, int plain)
+/* The pairs of strip s from the neighbour list, pair by pair: the neighbour count, and the forces
+ * where pairs are recorded (strip_batch_walk's otherwise). */
+static void strip_list_walk(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy, int strip, int tid, int what)
 {
     struct ContactWork *wk = &c->work[tid];
     const double reach = params_reach(P), h = P->h, reach2[2] = { reach * reach, h * h };
     const struct ContactStrip *st = &c->strip[strip];
     if (!st->n) return;   /* (it may have no buffer) */
-    int64_t walked = 0;   /* (summed here: the threads' work spaces may share cache lines) */
+    int64_t walked = 0, near = 0;   /* (summed here: the threads' work spaces may share cache lines) */
     for (const int *q = st->rec, *end = q + st->n; q < end; ) {
         int i = q[0], nl = rec_count(q[1]), lw = q[1] & REC_WRAP, p = e->pid[i], wrap;
         PH_RESERVE(wk->near, wk->near_cap, nl);
@@ -267,24 +267,27 @@ static inline __attribute__((always_inline)) void strip_list_walk(Contact *c, co
                     : list_near(e, e->x[i], e->y[i], q + 2, nl, e->start[p], e->count[p], reach2, wk->near, 0, &wrap);
         q += 2 + nl;
         walked += nl;
+        near += nn;
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
-        else vertex_forces(c, e, P, efx, efy, tid, 0, i, plain ? 0 : e->rigid[p], nn, wrap, plain);
+        else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[p], nn, wrap, 0);
     }
-    if (what == WANT_FORCES) wk->walked += walked;
+    if (what == WANT_FORCES) { wk->walked += walked; wk->within += near; }
 }
 
-/* The batched walk: the plain walk's forces (vertex_forces with plain), bit for bit, in passes
+/* The batched walk: vertex_forces' forces, bit for bit, in passes
  * over a batch of records that have no branch that depends on the data and run BATCH_VL edges at
  * once in vectors: the projections, the picking ends, the pair law, then the sums in the records'
- * order. One listed edge cost 30 ns in the plain walk, half of it in mispredicted branches (which
- * end is picked, whether the point is inside the edge, repulsion or adhesion: they vary from
- * edge to edge) and in the chain of division, square root and division that each waited for. */
+ * order. The walk pair by pair mispredicts about 1.5 branches a listed edge (which end picks it,
+ * whether the closest point is inside it, repulsion or adhesion: they change from edge to edge),
+ * and each pair's division, square root and division wait for each other. */
 typedef double vdbl __attribute__((vector_size(8 * BATCH_VL)));
 typedef long long vmask __attribute__((vector_size(8 * BATCH_VL)));   /* (-1: true, 0: false) */
 static inline vdbl v_sel(vmask m, vdbl a, vdbl b) { return (vdbl)(((vmask)a & m) | ((vmask)b & ~m)); }
 static inline vdbl v_at(const double *p, const int *ix) { vdbl r; for (int l = 0; l < BATCH_VL; l++) r[l] = p[ix[l]]; return r; }
 static inline vdbl v_load(const double *p) { vdbl r; memcpy(&r, p, sizeof r); return r; }
 static inline void v_store(double *p, vdbl v) { memcpy(p, &v, sizeof v); }
+typedef int vint __attribute__((vector_size(4 * BATCH_VL)));
+static inline vmask v_own(const int *p) { vint r; memcpy(&r, p, sizeof r); return __builtin_convertvector(r, vmask) != 0; }
 static inline vdbl v_sqrt(vdbl v)   /* (the instruction itself: sqrt() would test each lane for errno) */
 {
 #if defined(__AVX512F__)
@@ -299,12 +302,16 @@ static inline vdbl v_sqrt(vdbl v)   /* (the instruction itself: sqrt() would tes
 #endif
 }
 
-/* The forces of the n listed edges of batch b (whole records, no edge of a record's own
- * polygon), added to efx, efy exactly as vertex_forces adds them. */
-static void batch_forces(const Ensemble *e, const Params *P, struct ContactBatch *b, int n, double *restrict efx, double *restrict efy)
+/* The forces of the n listed edges of batch b (whole records), added to efx, efy exactly as
+ * vertex_forces adds them. typed: the ensemble has a cell
+ * types' matrix (kh and mu looked up pair by pair); rigid: some polygon is rigid (no force on
+ * its vertices). Returns how many of the edges are within the reach. */
+static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch *b, int n, double *restrict efx, double *restrict efy,
+                         int typed, int rigid)
 {
-    const double reach = params_reach(P), reach2 = reach * reach, h = P->h, kr = P->kr, kh = P->kh, sh = P->sh, shss = P->sh + P->ss,
-                 soft = P->kh * P->sh / P->ss, cc = P->cc, mu = P->mu;
+    const double reach = params_reach(P), reach2 = reach * reach, h = P->h, kr = P->kr, sh = P->sh, ss = P->ss, shss = P->sh + P->ss,
+                 cc = P->cc, mu = P->mu;
+    const int nt = e->ntypes_kh;
     const double *restrict X = e->x, *restrict Y = e->y, *restrict VX = e->vx, *restrict VY = e->vy;
     const int *I = b->i + 1, *K = b->k + 1, *K1 = b->k1 + 1;
     const vdbl zero = { 0 }, one = zero + 1;
@@ -315,18 +322,20 @@ static void batch_forces(const Ensemble *e, const Params *P, struct ContactBatch
         vdbl xk = v_at(X, K + a), yk = v_at(Y, K + a), dx = v_at(X, I + a) - xk, dy = v_at(Y, I + a) - yk, ex = v_at(X, K1 + a) - xk, ey = v_at(Y, K1 + a) - yk;
         vdbl dot = dx * ex + dy * ey, l2 = ex * ex + ey * ey, w = v_sel(dot > zero, v_sel(dot < l2, dot / l2, one), zero);
         vdbl rx = dx - w * ex, ry = dy - w * ey, d2 = rx * rx + ry * ry;
-        vmask in = ~(d2 >= reach2);
+        vmask in = ~(d2 >= v_sel(v_own(b->own + 1 + a), zero + h * h, zero + reach2));   /* (h within one polygon) */
         v_store(b->d2 + 1 + a, d2); v_store(b->w + 1 + a, w); v_store(b->gx + 1 + a, -rx); v_store(b->gy + 1 + a, -ry);
         memcpy(b->in + 1 + a, &in, sizeof in);
     }
     /* the picking ends (picking_ends: the edges before and after one in its record, if within
      * the reach, are its neighbours on the hoop; a record with the wrap flag searches) */
     b->in[0] = b->in[n + 1] = 0;
+    int near = 0;
     for (int a = 1; a <= n; a++) {   /* (a record's edges follow each other: its vertex is another's than its neighbours') */
+        near += b->in[a] != 0;
         int first = (a == 1) | (b->i[a] != b->i[a - 1]), last = (a == n) | (b->i[a + 1] != b->i[a]);
         int before = !first & (b->in[a - 1] != 0) & (b->k1[a - 1] == b->k[a]) & (b->d2[a - 1] < b->d2[a]);
         int after = !last & (b->in[a + 1] != 0) & (b->k[a + 1] == b->k1[a]) & (b->d2[a + 1] <= b->d2[a]);
-        b->ends[a] = (b->in[a] != 0) * (((b->w[a] < 1) & !before) + ((b->w[a] > 0) & !after));
+        b->ends[a] = (b->in[a] != 0) * (((b->w[a] < 1) & !before & !(b->own[a] >> 1 & 1)) + ((b->w[a] > 0) & !after & !(b->own[a] >> 2 & 1)));
     }
     for (int r = 0; r < b->nwrap; r++) {
         int f = b->wrap[r], g = f + 1;
@@ -337,49 +346,72 @@ static void batch_forces(const Ensemble *e, const Params *P, struct ContactBatch
                 before |= b->in[c] && b->k1[c] == b->k[a] && b->d2[c] < b->d2[a];
                 after |= b->in[c] && b->k[c] == b->k1[a] && b->d2[c] <= b->d2[a];
             }
-            b->ends[a] = (b->in[a] != 0) * ((b->w[a] < 1 && !before) + (b->w[a] > 0 && !after));
+            b->ends[a] = (b->in[a] != 0) * ((b->w[a] < 1 && !before && !(b->own[a] & 2)) + (b->w[a] > 0 && !after && !(b->own[a] & 4)));
         }
     }
     /* the pair law (pair_force_typed of two polygons: repulsion, adhesion and its softening,
      * contact damping, Coulomb friction), times the picking ends; 0 where there is no pair */
     for (int a = 0; a < n; a += BATCH_VL) {
-        vdbl d2 = v_load(b->d2 + 1 + a), w = v_load(b->w + 1 + a), dist = v_sqrt(d2), ne;
         vmask ends;
         memcpy(&ends, b->ends + 1 + a, sizeof ends);
+        long long any = 0;
+        for (int l = 0; l < BATCH_VL; l++) any |= ends[l];
+        if (!any) {   /* (none picked: sparse contacts, the edges within the skin) */
+            v_store(b->fx + 1 + a, zero); v_store(b->fy + 1 + a, zero);
+            continue;
+        }
+        vdbl d2 = v_load(b->d2 + 1 + a), w = v_load(b->w + 1 + a), dist = v_sqrt(d2), ne;
         for (int l = 0; l < BATCH_VL; l++) ne[l] = (double)ends[l];
         vdbl s = dist - h, inv = one / dist, nx = v_load(b->gx + 1 + a) * inv, ny = v_load(b->gy + 1 + a) * inv, w1 = one - w;
         vdbl vrx = w1 * v_at(VX, K + a) + w * v_at(VX, K1 + a) - v_at(VX, I + a);
         vdbl vry = w1 * v_at(VY, K + a) + w * v_at(VY, K1 + a) - v_at(VY, I + a);
-        vdbl vn = vrx * nx + vry * ny;
-        vdbl du = v_sel(s <= zero, kr * s, v_sel(s <= sh, kh * s, v_sel(s < shss, soft * (shss - s), zero)));
+        vdbl vn = vrx * nx + vry * ny, kh = zero + P->kh, muv = zero + mu;
+        if (typed)   /* (pair_kh, pair_mu) */
+            for (int l = 0; l < BATCH_VL; l++) {
+                int ab = e->type[e->pid[I[a + l]]] * nt + e->type[e->pid[K[a + l]]];
+                if (e->type_kh) kh[l] = e->type_kh[ab];
+                if (e->type_mu) muv[l] = e->type_mu[ab];
+            }
+        vdbl du = v_sel(s <= zero, kr * s, v_sel(s <= sh, kh * s, v_sel(s < shss, kh * sh / ss * (shss - s), zero)));
         vdbl fn = du + cc * vn, fx = fn * nx, fy = fn * ny;
-        if (mu > 0) {
+        vmask same = v_own(b->own + 1 + a), pair = (dist < reach) & (dist != zero) & (ends != none) & (~same | (s < zero));
+        muv = v_sel(same, zero, muv);   /* (within one polygon: repulsion and damping only) */
+        if (mu > 0 || (typed && e->type_mu)) {
             vdbl tx = vrx - vn * nx, ty = vry - vn * ny, vt = v_sqrt(tx * tx + ty * ty);
             vdbl afn = (vdbl)((vmask)fn & ~(vmask)(-zero));   /* |fn|: its sign bit cleared */
-            vmask slides = vt > zero;
-            fx = v_sel(slides, fx + mu * afn * tx / vt, fx);
-            fy = v_sel(slides, fy + mu * afn * ty / vt, fy);
+            vmask slides = (muv > zero) & (vt > zero);
+            fx = v_sel(slides, fx + muv * afn * tx / vt, fx);
+            fy = v_sel(slides, fy + muv * afn * ty / vt, fy);
         }
-        vmask pair = (dist < reach) & (dist != zero) & (ends != none);
+        if (b->anyown)   /* (self-contact exclusion: rare, walked along the hoop) */
+            for (int l = 0; l < BATCH_VL; l++)
+                if (pair[l] & same[l] && pair_along_hoop_within(e, I[a + l], K[a + l], K1[a + l], w[l], h)) pair[l] = 0;
         v_store(b->fx + 1 + a, v_sel(pair, fx * ne, zero));
         v_store(b->fy + 1 + a, v_sel(pair, fy * ne, zero));
     }
-    /* the sums, in the records' order (a force of +0 leaves every sum as it was: none is -0) */
+    /* the sums, in the records' order (a force of +0 leaves every sum as it was: none is -0);
+     * none on a rigid polygon's vertices */
+    const unsigned char *rg = rigid ? e->rigid : NULL;
     double sx = 0, sy = 0;
     for (int a = 1; a <= n; a++) {
-        if (a > 1 && b->i[a] != b->i[a - 1]) { efx[b->i[a - 1]] += sx; efy[b->i[a - 1]] += sy; sx = sy = 0; }
+        if (a > 1 && b->i[a] != b->i[a - 1]) {
+            int i = b->i[a - 1];
+            if (!rg || !rg[e->pid[i]]) { efx[i] += sx; efy[i] += sy; }
+            sx = sy = 0;
+        }
         double w = b->w[a], fx = b->fx[a], fy = b->fy[a];
         int k = b->k[a], k1 = b->k1[a];
         sx += fx; sy += fy;
+        if (rg && rg[e->pid[k]]) continue;
         efx[k] -= (1 - w) * fx; efy[k] -= (1 - w) * fy;
         efx[k1] -= w * fx; efy[k1] -= w * fy;
     }
-    efx[b->i[n]] += sx; efy[b->i[n]] += sy;
+    if (!rg || !rg[e->pid[b->i[n]]]) { efx[b->i[n]] += sx; efy[b->i[n]] += sy; }
+    return near;
 }
 
-/* The plain walk's forces of strip s from the list, in batches; a record with an edge of its own
- * polygon (self-contact, rare) or with more edges than a batch holds goes the plain walk's way,
- * in its place in the order. */
+/* The forces of strip s from the list (vertex_forces' for every record), in batches; a record
+ * with more edges than a batch holds goes vertex_forces' way, in its place in the order. */
 static void strip_batch_walk(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy, int strip, int tid)
 {
     struct ContactWork *wk = &c->work[tid];
@@ -388,45 +420,54 @@ static void strip_batch_walk(Contact *c, const Ensemble *e, const Params *P, dou
     if (!wk->batch) wk->batch = ph_realloc(NULL, sizeof *wk->batch);
     struct ContactBatch *b = wk->batch;
     const double reach = params_reach(P), reach2[2] = { reach * reach, P->h * P->h };
-    int64_t walked = 0;
+    const int plain = c->walk_plain, typed = e->type_kh || e->type_mu, rigid = c->walk_rigid;
+    int64_t walked = 0, near = 0;
     int n = 0;
-    b->nwrap = 0;
+    b->nwrap = b->anyown = 0;
     for (const int *q = st->rec, *end = q + st->n; q < end; ) {
         int i = q[0], nl = rec_count(q[1]), lw = q[1] & REC_WRAP, p = e->pid[i], s0 = e->start[p], n0 = e->count[p];
         const int *ks = q + 2;
         q += 2 + nl;
         walked += nl;
-        if (n && n + nl > BATCH) { batch_forces(e, P, b, n, efx, efy); n = 0; b->nwrap = 0; }
-        int own = nl > BATCH, *bi = b->i + n + 1, *bk = b->k + n + 1, *bk1 = b->k1 + n + 1;
+        if (n && n + nl > BATCH) { near += batch_forces(e, P, b, n, efx, efy, typed, rigid); n = 0; b->nwrap = b->anyown = 0; }
+        if (nl > BATCH) {   /* (rare: a record longer than a batch) */
+            PH_RESERVE(wk->near, wk->near_cap, nl);
+            int wrap, nn = lw ? list_near(e, e->x[i], e->y[i], ks, nl, s0, n0, reach2, wk->near, 1, &wrap)
+                              : list_near(e, e->x[i], e->y[i], ks, nl, s0, n0, reach2, wk->near, 0, &wrap);
+            if (plain) vertex_forces(c, e, P, efx, efy, tid, 0, i, 0, nn, wrap, 1);
+            else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[p], nn, wrap, 0);
+            near += nn;
+            continue;
+        }
+        int own = 0, *bi = b->i + n + 1, *bk = b->k + n + 1, *bk1 = b->k1 + n + 1, *bo = b->own + n + 1;
         if (nl <= 4 && end - ks >= 4) {   /* (most records: four lanes copied, a count's loop not mispredicted) */
             typedef int v4i __attribute__((vector_size(16)));
             v4i k, lane = { 0, 1, 2, 3 };
             memcpy(&k, ks, sizeof k);
-            v4i mine = ((k - s0) >= 0) & ((k - s0) < n0) & (lane < nl), k1 = k + 1, vi = lane * 0 + i;
+            v4i mine = ((k - s0) >= 0) & ((k - s0) < n0) & (lane < nl), k1 = k + 1, vi = lane * 0 + i, o = mine & 1;
             own = mine[0] | mine[1] | mine[2] | mine[3];
-            memcpy(bk, &k, sizeof k); memcpy(bk1, &k1, sizeof k1); memcpy(bi, &vi, sizeof vi);
+            memcpy(bk, &k, sizeof k); memcpy(bk1, &k1, sizeof k1); memcpy(bi, &vi, sizeof vi); memcpy(bo, &o, sizeof o);
         } else
-            for (int a = 0; a < nl && a < BATCH; a++) {
+            for (int a = 0; a < nl; a++) {
                 int k = ks[a];
-                own |= (unsigned)(k - s0) < (unsigned)n0;
+                bo[a] = (unsigned)(k - s0) < (unsigned)n0;
+                own |= bo[a];
                 bi[a] = i; bk[a] = k; bk1[a] = k + 1;
             }
-        if (!own) {
-            if (lw) {
-                b->wrap[b->nwrap++] = n + 1;
-                for (int a = 0; a < nl; a++) bk1[a] = ens_next(e, bk[a]);
-            }
-            n += nl;
-            continue;
+        if (lw) {
+            b->wrap[b->nwrap++] = n + 1;
+            for (int a = 0; a < nl; a++) bk1[a] = ens_next(e, bk[a]);
         }
-        if (n) { batch_forces(e, P, b, n, efx, efy); n = 0; b->nwrap = 0; }
-        PH_RESERVE(wk->near, wk->near_cap, nl);
-        int wrap, nn = lw ? list_near(e, e->x[i], e->y[i], ks, nl, s0, n0, reach2, wk->near, 1, &wrap)
-                          : list_near(e, e->x[i], e->y[i], ks, nl, s0, n0, reach2, wk->near, 0, &wrap);
-        vertex_forces(c, e, P, efx, efy, tid, 0, i, 0, nn, wrap, 1);
+        if (own) {   /* (edges of its own polygon: the ends next to i do not pick them) */
+            b->anyown = 1;
+            for (int a = 0; a < nl; a++)
+                if (bo[a]) bo[a] |= 2 * ((bk[a] == s0 ? s0 + n0 - 1 : bk[a] - 1) == i) | 4 * ((bk1[a] + 1 == s0 + n0 ? s0 : bk1[a] + 1) == i);
+        }
+        n += nl;
     }
-    if (n) batch_forces(e, P, b, n, efx, efy);
+    if (n) near += batch_forces(e, P, b, n, efx, efy, typed, rigid);
     wk->walked += walked;
+    wk->within += near;
 }
 
 static void strip_forces_list(Contact *c, const Ensemble *e, const Params *Pin, double *efx, double *efy,
@@ -434,8 +475,8 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *Pin, 
 {
     const Params Pv = *Pin, *P = &Pv;   /* (a copy of its own, which no force stored can change: the
                                          * pair law keeps its constants in registers) */
-    if (what == WANT_FORCES && c->walk_plain) strip_batch_walk(c, e, P, efx, efy, strip, tid);
-    else strip_list_walk(c, e, P, efx, efy, strip, tid, what, 0);
+    if (what == WANT_FORCES && c->walk_batched) strip_batch_walk(c, e, P, efx, efy, strip, tid);
+    else strip_list_walk(c, e, P, efx, efy, strip, tid, what);
 }
 
 static void run_strip(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy, int s, int tid,
@@ -492,13 +533,24 @@ static void each_strip(Contact *c, const Ensemble *e, const Params *P, double *e
         c->done_cap = nstrips;
     }
     const int64_t walk = ++c->walks;
-    c->walk_plain = !c->keep_records && !e->type_kh && !e->type_mu;
-    for (int p = 0; p < e->np && c->walk_plain; p++) c->walk_plain = !e->rigid[p];
+    c->walk_rigid = 0;
+    for (int p = 0; p < e->np && !c->walk_rigid; p++) c->walk_rigid = e->rigid[p];
+    c->walk_plain = !c->keep_records && !e->type_kh && !e->type_mu && !c->walk_rigid;
+    /* in batches where most listed edges were within the reach in the last walk (a tissue, a
+     * packing): where few are (grains that fly apart), the walk pair by pair drops the others
+     * after their projection, and the batches' passes cost more than they save. The same forces
+     * either way. */
+    const int count = from_list && what == WANT_FORCES;
+    c->walk_batched = count && !c->keep_records && 2 * c->last_near >= c->last_walked;
+    int64_t walked = 0, near = 0;
+    for (int t = 0; count && t < c->nthreads; t++) { walked -= c->work[t].walked; near -= c->work[t].within; }
     if (bands_serial()) strips_band(c, e, P, efx, efy, nstrips, from_list, what, skin, walk);
     else {
         #pragma omp parallel
         strips_band(c, e, P, efx, efy, nstrips, from_list, what, skin, walk);
     }
+    for (int t = 0; count && t < c->nthreads; t++) { walked += c->work[t].walked; near += c->work[t].within; }
+    if (count) { c->last_walked = walked; c->last_near = near; }
 }
 
 /* The pairs from a new grid (and a new list if skin >= 0): forces added to e->fx, fy (what =

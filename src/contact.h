@@ -69,6 +69,9 @@ typedef struct Contact {
     int nthreads;
     int keep_records;         /* keep the pairs of the next evaluation (contact_keep_records) */
     int walk_plain;           /* this walk: no rigid polygon, no pairs kept, no types' matrix (vertex_forces' plain) */
+    int walk_rigid;           /* this walk: some polygon is rigid */
+    int walk_batched;         /* this walk over the list: in batches (strip_batch_walk) */
+    int64_t last_walked, last_near;   /* the last walk's listed edges and those within the reach */
     double *u;                /* pair energy owned by each vertex (allocated when requested) */
     struct ContactStrip *strip;   /* the list's strips (see above) */
     int *strip_id;                /* their real strip numbers (grid.h: the table of the build's grid) */

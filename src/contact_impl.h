@@ -50,9 +50,11 @@ enum { BATCH_VL = 2 };
 enum { BATCH = 256, BATCH_ROOM = BATCH + BATCH_VL + 2 };
 struct ContactBatch {
     int i[BATCH_ROOM], k[BATCH_ROOM], k1[BATCH_ROOM];
+    int own[BATCH_ROOM];   /* 0: an edge of another polygon; else 1, + 2 if i is k's previous vertex, + 4 if k1's next */
     double d2[BATCH_ROOM], w[BATCH_ROOM], gx[BATCH_ROOM], gy[BATCH_ROOM], fx[BATCH_ROOM], fy[BATCH_ROOM];
     long long in[BATCH_ROOM], ends[BATCH_ROOM];   /* within the reach (-1 or 0); picking ends, 0 to 2 */
     int wrap[BATCH], nwrap;                       /* the first edges of its records with the wrap flag */
+    int anyown;                                   /* whether an edge is of its vertex's own polygon */
 };
 
 /* The work space of one thread. */
@@ -67,6 +69,7 @@ struct ContactWork {
     Sel *dv, *sel;          /* a patch's vertices that get new records, and the edges around them */
     int dv_n, dv_cap, sel_n, sel_cap;
     int64_t walked;         /* the listed edges its steps' walks over the list took (contact_walked) */
+    int64_t within;         /* of them, those within the reach (each_strip's choice of walk) */
     char apart[64];         /* (the next thread's counters on other cache lines: written by one
                              * thread while its neighbour reads its own, a shared line costs a
                              * third of a 2-thread walk) */

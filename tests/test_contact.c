@@ -1152,12 +1152,16 @@ static void list_walk_forces(Contact *c, Ensemble *e, const Params *P, double lm
  * passes over batches of records) gives the forces of the walk pair by pair bit for bit: in a
  * jostled packing of 3- to 40-gons (their last edges: records with the wrap flag; distances in
  * every zone of the pair law) with random velocities, contact damping and with and without
- * friction, a thin hairpin (records with edges of their own polygon, which go the pair by pair
- * way in their place) and a 600-gon of radius 0.004 beside another polygon's vertex (a record
- * of more edges than a batch holds). Many batches, none of them empty. */
+ * friction, two thin hairpins, one with edges of 0.003, four polygons with edges of about 0.003
+ * and two folds (pairs within one polygon: ends next to the vertex, the exclusion along the hoop), a 600-gon of radius 0.004
+ * beside another polygon's vertex (a record of more edges than a batch holds, which goes the pair
+ * by pair way in its place); then with every seventh polygon rigid, and with three cell
+ * types whose matrices set kh and mu pair by pair (one entry 0: no friction there). Many
+ * batches, none of them empty. */
 void test_contact_batched_walk_same_bits(void)
 {
-    for (int v = 0; v < 6; v++) {
+    const double kh3[9] = { 1e6, 2e5, 0, 2e5, 3e6, 1e5, 0, 1e5, 5e5 }, mu3[9] = { 0.4, 0.1, 0.2, 0.1, 0, 0.3, 0.2, 0.3, 0.6 };
+    for (int v = 0; v < 8; v++) {
         Params P = pair_params();
         P.cc = 30; P.mu = v % 2 ? 0.4 : 0;
         Ensemble e;
@@ -1168,12 +1172,38 @@ void test_contact_batched_walk_same_bits(void)
         for (int p = 0; p < 120; p++)
             fx_add_ngon(&e, 3 + p % 38, 0.1, 0.19 * (p % 12) + fx_uniform(&st, -0.02, 0.02), 0.19 * (p / 12) + fx_uniform(&st, -0.02, 0.02),
                         fx_uniform(&st, 0, 6));
-        double hx[120], hy[120];   /* the hairpin: two arms 0.006 apart, less than h */
+        double hx[320], hy[320];   /* two hairpins: arms 0.006 apart, less than h, vertices 0.05 and 0.003 apart */
         for (int k = 0; k < 60; k++) { hx[k] = -1 + 0.05 * k; hy[k] = -0.5; hx[119 - k] = hx[k]; hy[119 - k] = -0.494; }
         ensemble_add_polygon(&e, 120, hx, hy, 1, 0);
+        for (int k = 0; k < 100; k++) { hx[k] = -1 + 0.003 * k; hy[k] = -0.8; hx[199 - k] = hx[k]; hy[199 - k] = -0.794; }
+        ensemble_add_polygon(&e, 200, hx, hy, 1, 0);
+        const double zx[8] = { 0, 0.003, 0.003, -0.003, -0.003, 0.1, 0.1, 0.0035 }, zy[8] = { 0, 0, 0.002, 0.002, -0.05, -0.05, -0.001, -0.001 };
+        for (int k = 0; k < 8; k++) { hx[k] = 5 + zx[k]; hy[k] = 5 + zy[k]; }   /* (a fold whose vertex 0 sees edge 2 -> 3, 0.008 away */
+        ensemble_add_polygon(&e, 8, hx, hy, 1, 0);                             /* along the hoop: excluded) */
+        /* folds of long edges, A = (0, 0): A lies beside edge B -> C, whose end B follows A on the
+         * hoop, and C beside edge A -> B, whose end B precedes C (pairs within one polygon that the
+         * ends next to the vertex do not pick); the last edge far from the fold, then next to it
+         * (records with the wrap flag) */
+        for (int f = 0; f < 4; f++) {
+            const double fx7[7] = { -0.3, -0.05, 0, 0.05, f % 2 ? 0.02 : -0.01, -0.05, -0.3 }, fy7[7] = { -0.3, -0.05, 0, 0, 0.004, 0.05, 0.3 };
+            for (int k = 0; k < 7; k++) { hx[k] = 6 + f + fx7[(k + 5 * (f / 2)) % 7]; hy[k] = 6 + fy7[(k + 5 * (f / 2)) % 7]; }
+            ensemble_add_polygon(&e, 7, hx, hy, 1, 0);
+        }
+        for (int f = 0; f < 2; f++) {
+            const double fx5[5] = { 0, 0.05, f ? 0.02 : -0.01, -0.05, -0.05 }, fy5[5] = { 0, 0, 0.004, 0.05, -0.05 };
+            for (int k = 0; k < 5; k++) { hx[k] = 7 + f + fx5[k]; hy[k] = 7 + fy5[k]; }
+            ensemble_add_polygon(&e, 5, hx, hy, 1, 0);
+        }
         fx_add_ngon(&e, 600, 0.004, 3, -0.5, 0);
+        for (int k = 0; k < 4; k++) fx_add_ngon(&e, 40 + 10 * k, 0.02 + 0.005 * k, 2.5 + 0.2 * k, -0.8, k);   /* (edges of 0.003: pairs within one polygon) */
         fx_add_ngon(&e, 8, 0.05, 3.06, -0.5, 0);
         for (int i = 0; i < e.nv_used; i++) { e.vx[i] = fx_uniform(&st, -1, 1); e.vy[i] = fx_uniform(&st, -1, 1); }
+        for (int p = 0; p < e.np; p++) {
+            e.rigid[p] = (v == 2 || v == 3 || v == 7) && p % 7 == 3;
+            e.type[p] = p % 3;
+        }
+        if (v >= 4) { e.type_kh = kh3; e.ntypes_kh = 3; }
+        if (v == 5 || v == 7) e.type_mu = mu3;
         double lmax = forces_update_geometry(&e);
         for (int i = 0; i < e.nv_used; i++) e.fx[i] = e.fy[i] = 0;
         contact_forces_step(&c, &e, &P, lmax);   /* (builds the list) */
@@ -1191,13 +1221,15 @@ void test_contact_batched_walk_same_bits(void)
         int n = e.nv_used;
         double *f = malloc(4 * (size_t)n * sizeof *f), big = 0;
         list_walk_forces(&c, &e, &P, lmax, 0, f, f + n);
+        ENSURE(c.walk_batched);
         list_walk_forces(&c, &e, &P, lmax, 1, f + 2 * n, f + 3 * n);
+        ENSURE(!c.walk_batched);
         int differ = 0;
         for (int i = 0; i < n; i++) {
             differ += memcmp(&f[i], &f[2 * n + i], sizeof *f) || memcmp(&f[n + i], &f[3 * n + i], sizeof *f);
             big = fmax(big, hypot(f[i], f[n + i]));
         }
-        ENSURE_MSG(!differ && big > 1e3, "friction %g: %d of %d vertices' forces differ (largest force %g)", P.mu, differ, n, big);
+        ENSURE_MSG(!differ && big > 1e3, "case %d: %d of %d vertices' forces differ (largest force %g)", v, differ, n, big);
         free(f);
         contact_free(&c);
         ensemble_free(&e);
