@@ -252,8 +252,10 @@ static inline __attribute__((always_inline)) int list_near(const Ensemble *e, do
 }
 
 /* The pairs of strip s from the neighbour list, pair by pair: the neighbour count, and the forces
- * where pairs are recorded (strip_batch_walk's otherwise). */
-static void strip_list_walk(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy, int strip, int tid, int what)
+ * where pairs are recorded or few listed edges are within the reach (strip_batch_walk's
+ * otherwise). plain: as for vertex_forces. */
+static inline __attribute__((always_inline)) void strip_list_walk(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy,
+                                                                  int strip, int tid, int what, int plain)
 {
     struct ContactWork *wk = &c->work[tid];
     const double reach = params_reach(P), h = P->h, reach2[2] = { reach * reach, h * h };
@@ -269,7 +271,7 @@ static void strip_list_walk(Contact *c, const Ensemble *e, const Params *P, doub
         walked += nl;
         near += nn;
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
-        else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[p], nn, wrap, 0);
+        else vertex_forces(c, e, P, efx, efy, tid, 0, i, plain ? 0 : e->rigid[p], nn, wrap, plain);
     }
     if (what == WANT_FORCES) { wk->walked += walked; wk->within += near; }
 }
@@ -322,7 +324,7 @@ static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch 
         vdbl xk = v_at(X, K + a), yk = v_at(Y, K + a), dx = v_at(X, I + a) - xk, dy = v_at(Y, I + a) - yk, ex = v_at(X, K1 + a) - xk, ey = v_at(Y, K1 + a) - yk;
         vdbl dot = dx * ex + dy * ey, l2 = ex * ex + ey * ey, w = v_sel(dot > zero, v_sel(dot < l2, dot / l2, one), zero);
         vdbl rx = dx - w * ex, ry = dy - w * ey, d2 = rx * rx + ry * ry;
-        vmask in = ~(d2 >= v_sel(v_own(b->own + 1 + a), zero + h * h, zero + reach2));   /* (h within one polygon) */
+        vmask in = ~(d2 >= (b->anyown ? v_sel(v_own(b->own + 1 + a), zero + h * h, zero + reach2) : zero + reach2));   /* (h within one polygon) */
         v_store(b->d2 + 1 + a, d2); v_store(b->w + 1 + a, w); v_store(b->gx + 1 + a, -rx); v_store(b->gy + 1 + a, -ry);
         memcpy(b->in + 1 + a, &in, sizeof in);
     }
@@ -354,12 +356,6 @@ static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch 
     for (int a = 0; a < n; a += BATCH_VL) {
         vmask ends;
         memcpy(&ends, b->ends + 1 + a, sizeof ends);
-        long long any = 0;
-        for (int l = 0; l < BATCH_VL; l++) any |= ends[l];
-        if (!any) {   /* (none picked: sparse contacts, the edges within the skin) */
-            v_store(b->fx + 1 + a, zero); v_store(b->fy + 1 + a, zero);
-            continue;
-        }
         vdbl d2 = v_load(b->d2 + 1 + a), w = v_load(b->w + 1 + a), dist = v_sqrt(d2), ne;
         for (int l = 0; l < BATCH_VL; l++) ne[l] = (double)ends[l];
         vdbl s = dist - h, inv = one / dist, nx = v_load(b->gx + 1 + a) * inv, ny = v_load(b->gy + 1 + a) * inv, w1 = one - w;
@@ -374,7 +370,7 @@ static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch 
             }
         vdbl du = v_sel(s <= zero, kr * s, v_sel(s <= sh, kh * s, v_sel(s < shss, kh * sh / ss * (shss - s), zero)));
         vdbl fn = du + cc * vn, fx = fn * nx, fy = fn * ny;
-        vmask same = v_own(b->own + 1 + a), pair = (dist < reach) & (dist != zero) & (ends != none) & (~same | (s < zero));
+        vmask same = b->anyown ? v_own(b->own + 1 + a) : none, pair = (dist < reach) & (dist != zero) & (ends != none) & (~same | (s < zero));
         muv = v_sel(same, zero, muv);   /* (within one polygon: repulsion and damping only) */
         if (mu > 0 || (typed && e->type_mu)) {
             vdbl tx = vrx - vn * nx, ty = vry - vn * ny, vt = v_sqrt(tx * tx + ty * ty);
@@ -476,7 +472,8 @@ static void strip_forces_list(Contact *c, const Ensemble *e, const Params *Pin, 
     const Params Pv = *Pin, *P = &Pv;   /* (a copy of its own, which no force stored can change: the
                                          * pair law keeps its constants in registers) */
     if (what == WANT_FORCES && c->walk_batched) strip_batch_walk(c, e, P, efx, efy, strip, tid);
-    else strip_list_walk(c, e, P, efx, efy, strip, tid, what);
+    else if (what == WANT_FORCES && c->walk_plain) strip_list_walk(c, e, P, efx, efy, strip, tid, what, 1);
+    else strip_list_walk(c, e, P, efx, efy, strip, tid, what, 0);
 }
 
 static void run_strip(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy, int s, int tid,
