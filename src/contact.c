@@ -251,6 +251,17 @@ static inline __attribute__((always_inline)) int list_near(const Ensemble *e, do
     return nn;
 }
 
+/* list_near for the record at q (its vertex, count and wrap flag, then its edges) into the
+ * thread's near list. */
+static inline __attribute__((always_inline)) int record_near(struct ContactWork *wk, const Ensemble *e, const int *q, const double reach2[2],
+                                                             int *wrap)
+{
+    int i = q[0], nl = rec_count(q[1]), p = e->pid[i];
+    PH_RESERVE(wk->near, wk->near_cap, nl);
+    return q[1] & REC_WRAP ? list_near(e, e->x[i], e->y[i], q + 2, nl, e->start[p], e->count[p], reach2, wk->near, 1, wrap)
+                           : list_near(e, e->x[i], e->y[i], q + 2, nl, e->start[p], e->count[p], reach2, wk->near, 0, wrap);
+}
+
 /* The pairs of strip s from the neighbour list, pair by pair: the neighbour count, and the forces
  * where pairs are recorded or few listed edges are within the reach (strip_batch_walk's
  * otherwise). plain: as for vertex_forces. */
@@ -263,10 +274,7 @@ static inline __attribute__((always_inline)) void strip_list_walk(Contact *c, co
     if (!st->n) return;   /* (it may have no buffer) */
     int64_t walked = 0, near = 0;   /* (summed here: the threads' work spaces may share cache lines) */
     for (const int *q = st->rec, *end = q + st->n; q < end; ) {
-        int i = q[0], nl = rec_count(q[1]), lw = q[1] & REC_WRAP, p = e->pid[i], wrap;
-        PH_RESERVE(wk->near, wk->near_cap, nl);
-        int nn = lw ? list_near(e, e->x[i], e->y[i], q + 2, nl, e->start[p], e->count[p], reach2, wk->near, 1, &wrap)
-                    : list_near(e, e->x[i], e->y[i], q + 2, nl, e->start[p], e->count[p], reach2, wk->near, 0, &wrap);
+        int i = q[0], nl = rec_count(q[1]), p = e->pid[i], wrap, nn = record_near(wk, e, q, reach2, &wrap);
         q += 2 + nl;
         walked += nl;
         near += nn;
@@ -276,9 +284,8 @@ static inline __attribute__((always_inline)) void strip_list_walk(Contact *c, co
     if (what == WANT_FORCES) { wk->walked += walked; wk->within += near; }
 }
 
-/* The batched walk: vertex_forces' forces, bit for bit, in passes
- * over a batch of records that have no branch that depends on the data and run BATCH_VL edges at
- * once in vectors: the projections, the picking ends, the pair law, then the sums in the records'
+/* The batched walk: vertex_forces' forces, bit for bit, in passes over a batch of records that
+ * have no branch that depends on the data and run BATCH_VL edges at once in vectors: the projections, the picking ends, the pair law, then the sums in the records'
  * order. The walk pair by pair mispredicts about 1.5 branches a listed edge (which end picks it,
  * whether the closest point is inside it, repulsion or adhesion: they change from edge to edge),
  * and each pair's division, square root and division wait for each other. */
@@ -304,10 +311,18 @@ static inline vdbl v_sqrt(vdbl v)   /* (the instruction itself: sqrt() would tes
 #endif
 }
 
+/* The picking ends of edge a of batch b (picking_ends' count of them): within the reach, its
+ * end k unless the edge before it is closer or i is k's previous vertex, its end k1 unless the
+ * edge after it is as close or i is k1's next vertex. */
+static inline int batch_ends(const struct ContactBatch *b, int a, int before, int after)
+{
+    return (b->in[a] != 0) * (((b->w[a] < 1) & !before & !(b->own[a] >> 1 & 1)) + ((b->w[a] > 0) & !after & !(b->own[a] >> 2 & 1)));
+}
+
 /* The forces of the n listed edges of batch b (whole records), added to efx, efy exactly as
- * vertex_forces adds them. typed: the ensemble has a cell
- * types' matrix (kh and mu looked up pair by pair); rigid: some polygon is rigid (no force on
- * its vertices). Returns how many of the edges are within the reach. */
+ * vertex_forces adds them. typed: the ensemble has a cell types' matrix (kh and mu looked up
+ * pair by pair); rigid: some polygon is rigid (no force on its vertices). Returns how many of
+ * the edges are within the reach. */
 static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch *b, int n, double *restrict efx, double *restrict efy,
                          int typed, int rigid)
 {
@@ -337,7 +352,7 @@ static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch 
         int first = (a == 1) | (b->i[a] != b->i[a - 1]), last = (a == n) | (b->i[a + 1] != b->i[a]);
         int before = !first & (b->in[a - 1] != 0) & (b->k1[a - 1] == b->k[a]) & (b->d2[a - 1] < b->d2[a]);
         int after = !last & (b->in[a + 1] != 0) & (b->k[a + 1] == b->k1[a]) & (b->d2[a + 1] <= b->d2[a]);
-        b->ends[a] = (b->in[a] != 0) * (((b->w[a] < 1) & !before & !(b->own[a] >> 1 & 1)) + ((b->w[a] > 0) & !after & !(b->own[a] >> 2 & 1)));
+        b->ends[a] = batch_ends(b, a, before, after);
     }
     for (int r = 0; r < b->nwrap; r++) {
         int f = b->wrap[r], g = f + 1;
@@ -348,7 +363,7 @@ static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch 
                 before |= b->in[c] && b->k1[c] == b->k[a] && b->d2[c] < b->d2[a];
                 after |= b->in[c] && b->k[c] == b->k1[a] && b->d2[c] <= b->d2[a];
             }
-            b->ends[a] = (b->in[a] != 0) * ((b->w[a] < 1 && !before && !(b->own[a] & 2)) + (b->w[a] > 0 && !after && !(b->own[a] & 4)));
+            b->ends[a] = batch_ends(b, a, before, after);
         }
     }
     /* the pair law (pair_force_typed of two polygons: repulsion, adhesion and its softening,
@@ -427,11 +442,8 @@ static void strip_batch_walk(Contact *c, const Ensemble *e, const Params *P, dou
         walked += nl;
         if (n && n + nl > BATCH) { near += batch_forces(e, P, b, n, efx, efy, typed, rigid); n = 0; b->nwrap = b->anyown = 0; }
         if (nl > BATCH) {   /* (rare: a record longer than a batch) */
-            PH_RESERVE(wk->near, wk->near_cap, nl);
-            int wrap, nn = lw ? list_near(e, e->x[i], e->y[i], ks, nl, s0, n0, reach2, wk->near, 1, &wrap)
-                              : list_near(e, e->x[i], e->y[i], ks, nl, s0, n0, reach2, wk->near, 0, &wrap);
-            if (plain) vertex_forces(c, e, P, efx, efy, tid, 0, i, 0, nn, wrap, 1);
-            else vertex_forces(c, e, P, efx, efy, tid, 0, i, e->rigid[p], nn, wrap, 0);
+            int wrap, nn = record_near(wk, e, ks - 2, reach2, &wrap);
+            vertex_forces(c, e, P, efx, efy, tid, 0, i, plain ? 0 : e->rigid[p], nn, wrap, plain);
             near += nn;
             continue;
         }
@@ -457,7 +469,7 @@ static void strip_batch_walk(Contact *c, const Ensemble *e, const Params *P, dou
         if (own) {   /* (edges of its own polygon: the ends next to i do not pick them) */
             b->anyown = 1;
             for (int a = 0; a < nl; a++)
-                if (bo[a]) bo[a] |= 2 * ((bk[a] == s0 ? s0 + n0 - 1 : bk[a] - 1) == i) | 4 * ((bk1[a] + 1 == s0 + n0 ? s0 : bk1[a] + 1) == i);
+                if (bo[a]) bo[a] |= 2 * (ens_prev(e, bk[a]) == i) | 4 * (ens_next(e, bk1[a]) == i);
         }
         n += nl;
     }

@@ -36,10 +36,10 @@ enum { WANT_FORCES, WANT_ENERGY, WANT_NEIGHBORS };
  * the half length in 10 bits of half the longest edge the cells allow, rounded up (sel_pack). */
 typedef struct Sel { int64_t cell; int k; uint32_t xyr; } Sel;
 
-/* The batched walk over the list (contact.c, batch_walk): a batch of up to BATCH listed edges of
- * whole records, as arrays from index 1 (0 and n + 1 are sentinels for the picking ends, and
- * BATCH_VL - 1 more lanes pad the last vector): the edge's vertex i, its ends k -> k1, whether it
- * is its record's first, and what the passes find. Int64 flags, as wide as a double's lane. */
+/* The batched walk over the list (contact.c, strip_batch_walk): a batch of up to BATCH listed
+ * edges of whole records, as arrays from index 1 (0 and n + 1 are sentinels for the picking ends,
+ * and BATCH_VL - 1 more lanes pad the last vector): the edge's vertex i, its ends k -> k1, whether
+ * it is of i's own polygon, and what the passes find. Int64 flags, as wide as a double's lane. */
 #if defined(__AVX512F__)
 enum { BATCH_VL = 8 };   /* (a vector register's doubles) */
 #elif defined(__AVX__)
