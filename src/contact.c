@@ -285,10 +285,11 @@ static inline __attribute__((always_inline)) void strip_list_walk(Contact *c, co
 }
 
 /* The batched walk: vertex_forces' forces, bit for bit, in passes over a batch of records that
- * have no branch that depends on the data and run BATCH_VL edges at once in vectors: the projections, the picking ends, the pair law, then the sums in the records'
- * order. The walk pair by pair mispredicts about 1.5 branches a listed edge (which end picks it,
- * whether the closest point is inside it, repulsion or adhesion: they change from edge to edge),
- * and each pair's division, square root and division wait for each other. */
+ * have no branch that depends on the data and run BATCH_VL edges at once in vectors: the
+ * projections, the picking ends, the pair law, then the sums in the records' order. The walk
+ * pair by pair mispredicts about 1.5 branches a listed edge (which end picks it, whether the
+ * closest point is inside it, repulsion or adhesion: they change from edge to edge), and each
+ * pair's division, square root and division wait for each other. */
 typedef double vdbl __attribute__((vector_size(8 * BATCH_VL)));
 typedef long long vmask __attribute__((vector_size(8 * BATCH_VL)));   /* (-1: true, 0: false) */
 static inline vdbl v_sel(vmask m, vdbl a, vdbl b) { return (vdbl)(((vmask)a & m) | ((vmask)b & ~m)); }
