@@ -32,7 +32,7 @@ void contact_free(Contact *c)
         struct ContactWork *w = &c->work[t];
         free(w->rec); free(w->near); free(w->cand); free(w->nb); free(w->dv); free(w->sel); free(w->batch);
     }
-    for (int k = 0; k < c->strips_cap; k++) free(c->strip[k].rec);
+    for (int k = 0; k < c->strips_cap; k++) { free(c->strip[k].i); free(c->strip[k].k); }
     struct ContactSnap *sn = c->snap;
     if (sn) {
         free(sn->id); free(sn->start); free(sn->count); free(sn->edits); free(sn->newstart); free(sn->smap);
@@ -190,28 +190,32 @@ static inline int grid_near(Contact *c, const Ensemble *e, const Params *P, int 
             nc = grid_scan_cells(g, 2, jb, je, cx, cy, ox, oy, i, iprev, s0, n0, h, reach, cand, nc);
         }
     else nc = grid_scan_cells(g, sc->n, sc->sb, sc->se, sc->sx, sc->sy, ox, oy, i, iprev, s0, n0, h + sk, reach + sk, cand, nc);
-    if (keep) PH_RESERVE(st->rec, st->cap, st->n + 2 + (size_t)nc);
-    int nn = 0, *rec = keep ? st->rec + st->n : NULL, nl = 0, lwrap = 0;
+    if (keep) strip_reserve(st, st->n + (size_t)nc);
+    int nn = 0, *rec = keep ? st->k + st->n : NULL, nl = 0;
     *wrap = 0;
     for (int a = 0; a < nc; a++) {
         int k = g->gs[cand[a]].k, k1 = ens_next(e, k), same = (unsigned)(k - s0) < (unsigned)n0;
         if (!same && rigid && e->rigid[e->pid[k]]) continue;
         double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
-        if (keep && d2 < list2[same]) { rec[2 + nl++] = k; lwrap |= k1 < k; }
+        if (keep && d2 < list2[same]) rec[nl++] = edge_code(k, same | (k1 < k));
         if (d2 >= reach2[same]) continue;
         PH_RESERVE(wk->near, wk->near_cap, nn + 1);
         wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
         *wrap |= k1 < k;
     }
     if (g->pieces) {   /* (an edge in pieces may have come from several cells: once each, in slot order) */
-        if (nl) { record_sort(rec + 2, nl); nl = dedupe_edges(rec + 2, nl); }
+        if (nl) { record_sort(rec, nl); nl = dedupe_edges(rec, nl); }
         near_sort(wk->near, nn);
         int u = 0;
         for (int a = 0; a < nn; a++)
             if (!u || wk->near[a].k != wk->near[u - 1].k) wk->near[u++] = wk->near[a];
         nn = u;
     } else near_sort(wk->near, nn);   /* (in slot order, as a record keeps them) */
-    if (nl) { rec[0] = i; rec[1] = nl | (lwrap ? REC_WRAP : 0); st->n += 2 + (size_t)nl; record_sort(rec + 2, nl); }
+    if (nl) {
+        record_sort(rec, nl);
+        for (int a = 0; a < nl; a++) st->i[st->n + (size_t)a] = i;
+        st->n += (size_t)nl;
+    }
     return nn;
 }
 
@@ -232,34 +236,30 @@ static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double 
     }
 }
 
-/* The nearby edges of a record's vertex at (px, py) (polygon slots s0 .. s0 + n0 - 1) among its nl
- * listed edges at q, into nr (room for nl); returns how many, and in *wrap whether one of them is
- * its polygon's last edge. lw (a constant where it is inlined): the record's wrap flag; without
- * it every far end is k + 1. */
-static inline __attribute__((always_inline)) int list_near(const Ensemble *e, double px, double py, const int *q, int nl, int s0, int n0,
-                                                           const double reach2[2], Near *restrict nr, int lw, int *wrap)
+/* The nearby edges of the record at m of strip st (its vertex i = st->i[m]) into the thread's near
+ * list; returns how many, in *nl the record's length and in *wrap whether one of them is its
+ * polygon's last edge. */
+static inline __attribute__((always_inline)) int record_near(struct ContactWork *wk, const Ensemble *e, const struct ContactStrip *st,
+                                                             size_t m, const double reach2[2], size_t *nl, int *wrap)
 {
+    const int i = st->i[m], p = e->pid[i], s0 = e->start[p], n0 = e->count[p];
+    const double px = e->x[i], py = e->y[i];
+    const int *vi = st->i + m, *q = st->k + m;
+    const size_t left = st->n - m;
+    if (wk->near_cap < 64) PH_RESERVE(wk->near, wk->near_cap, 64);
     int nn = 0, wr = 0;
-    for (int a = 0; a < nl; a++) {
-        int k = q[a], k1 = lw ? ens_next(e, k) : k + 1, same = (unsigned)(k - s0) < (unsigned)n0;
+    size_t a = 0;
+    for (; a < left && vi[a] == i; a++) {
+        if (a == (size_t)wk->near_cap) PH_RESERVE(wk->near, wk->near_cap, a + 1);
+        int k = edge_slot(q[a]), k1 = q[a] < 0 ? ens_next(e, k) : k + 1, same = (unsigned)(k - s0) < (unsigned)n0;
         double w, gx, gy, d2 = project(e, px, py, k, k1, &w, &gx, &gy);
         if (d2 >= reach2[same]) continue;
-        nr[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
-        if (lw) wr |= k1 < k;
+        wk->near[nn++] = (Near){ same, k, k1, d2, w, gx, gy };
+        wr |= k1 < k;
     }
+    *nl = a;
     *wrap = wr;
     return nn;
-}
-
-/* list_near for the record at q (its vertex, count and wrap flag, then its edges) into the
- * thread's near list. */
-static inline __attribute__((always_inline)) int record_near(struct ContactWork *wk, const Ensemble *e, const int *q, const double reach2[2],
-                                                             int *wrap)
-{
-    int i = q[0], nl = rec_count(q[1]), p = e->pid[i];
-    PH_RESERVE(wk->near, wk->near_cap, nl);
-    return q[1] & REC_WRAP ? list_near(e, e->x[i], e->y[i], q + 2, nl, e->start[p], e->count[p], reach2, wk->near, 1, wrap)
-                           : list_near(e, e->x[i], e->y[i], q + 2, nl, e->start[p], e->count[p], reach2, wk->near, 0, wrap);
 }
 
 /* The pairs of strip s from the neighbour list, pair by pair: the neighbour count, and the forces
@@ -271,15 +271,13 @@ static inline __attribute__((always_inline)) void strip_list_walk(Contact *c, co
     struct ContactWork *wk = &c->work[tid];
     const double reach = params_reach(P), h = P->h, reach2[2] = { reach * reach, h * h };
     const struct ContactStrip *st = &c->strip[strip];
-    if (!st->n) return;   /* (it may have no buffer) */
     int64_t walked = 0, near = 0;   /* (summed here: the threads' work spaces may share cache lines) */
-    for (const int *q = st->rec, *end = q + st->n; q < end; ) {
-        int i = q[0], nl = rec_count(q[1]), p = e->pid[i], wrap, nn = record_near(wk, e, q, reach2, &wrap);
-        q += 2 + nl;
-        walked += nl;
+    for (size_t m = 0, nl; m < st->n; m += nl) {
+        int i = st->i[m], wrap, nn = record_near(wk, e, st, m, reach2, &nl, &wrap);
+        walked += (int64_t)nl;
         near += nn;
         if (what == WANT_NEIGHBORS) vertex_neighbors(c, e, P, tid, i, nn, wrap);
-        else vertex_forces(c, e, P, efx, efy, tid, 0, i, plain ? 0 : e->rigid[p], nn, wrap, plain);
+        else vertex_forces(c, e, P, efx, efy, tid, 0, i, plain ? 0 : e->rigid[e->pid[i]], nn, wrap, plain);
     }
     if (what == WANT_FORCES) { wk->walked += walked; wk->within += near; }
 }
@@ -422,8 +420,9 @@ static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch 
     return near;
 }
 
-/* The forces of strip s from the list (vertex_forces' for every record), in batches; a record
- * with more edges than a batch holds goes vertex_forces' way, in its place in the order. */
+/* The forces of strip s from the list (vertex_forces' for every record), in batches of whole
+ * records; a record with more edges than a batch holds goes vertex_forces' way, in its place in
+ * the order. */
 static void strip_batch_walk(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy, int strip, int tid)
 {
     struct ContactWork *wk = &c->work[tid];
@@ -433,49 +432,49 @@ static void strip_batch_walk(Contact *c, const Ensemble *e, const Params *P, dou
     struct ContactBatch *b = wk->batch;
     const double reach = params_reach(P), reach2[2] = { reach * reach, P->h * P->h };
     const int plain = c->walk_plain, typed = e->type_kh || e->type_mu, rigid = c->walk_rigid;
-    int64_t walked = 0, near = 0;
-    int n = 0;
-    b->nwrap = b->anyown = 0;
-    for (const int *q = st->rec, *end = q + st->n; q < end; ) {
-        int i = q[0], nl = rec_count(q[1]), lw = q[1] & REC_WRAP, p = e->pid[i], s0 = e->start[p], n0 = e->count[p];
-        const int *ks = q + 2;
-        q += 2 + nl;
-        walked += nl;
-        if (n && n + nl > BATCH) { near += batch_forces(e, P, b, n, efx, efy, typed, rigid); n = 0; b->nwrap = b->anyown = 0; }
-        if (nl > BATCH) {   /* (rare: a record longer than a batch) */
-            int wrap, nn = record_near(wk, e, ks - 2, reach2, &wrap);
-            vertex_forces(c, e, P, efx, efy, tid, 0, i, plain ? 0 : e->rigid[p], nn, wrap, plain);
+    const int *VI = st->i, *VK = st->k;
+    int64_t near = 0;
+    for (size_t m = 0; m < st->n; ) {
+        /* the batch: the records that begin in the next BATCH edges and end there */
+        size_t end = m + BATCH < st->n ? m + BATCH : st->n;
+        if (end < st->n)
+            while (end > m && VI[end] == VI[end - 1]) end--;
+        if (end == m) {   /* (rare: a record longer than a batch) */
+            size_t nl;
+            int i = VI[m], wrap, nn = record_near(wk, e, st, m, reach2, &nl, &wrap);
+            vertex_forces(c, e, P, efx, efy, tid, 0, i, plain ? 0 : e->rigid[e->pid[i]], nn, wrap, plain);
             near += nn;
+            m += nl;
             continue;
         }
-        int own = 0, *bi = b->i + n + 1, *bk = b->k + n + 1, *bk1 = b->k1 + n + 1, *bo = b->own + n + 1;
-        if (nl <= 4 && end - ks >= 4) {   /* (most records: four lanes copied, a count's loop not mispredicted) */
-            typedef int v4i __attribute__((vector_size(16)));
-            v4i k, lane = { 0, 1, 2, 3 };
-            memcpy(&k, ks, sizeof k);
-            v4i mine = ((k - s0) >= 0) & ((k - s0) < n0) & (lane < nl), k1 = k + 1, vi = lane * 0 + i, o = mine & 1;
-            own = mine[0] | mine[1] | mine[2] | mine[3];
-            memcpy(bk, &k, sizeof k); memcpy(bk1, &k1, sizeof k1); memcpy(bi, &vi, sizeof vi); memcpy(bo, &o, sizeof o);
-        } else
-            for (int a = 0; a < nl; a++) {
-                int k = ks[a];
-                bo[a] = (unsigned)(k - s0) < (unsigned)n0;
-                own |= bo[a];
-                bi[a] = i; bk[a] = k; bk1[a] = k + 1;
+        const int n = (int)(end - m);
+        int *bi = b->i + 1, *bk = b->k + 1, *bk1 = b->k1 + 1, *bo = b->own + 1, anyspecial = 0;
+        memcpy(bi, VI + m, (size_t)n * sizeof *bi);
+        for (int a = 0; a < n; a++) {   /* (a loop the compiler vectorises) */
+            int q = VK[m + a];
+            anyspecial |= q;
+            bk[a] = edge_slot(q); bk1[a] = edge_slot(q) + 1; bo[a] = 0;
+        }
+        b->nwrap = b->anyown = 0;
+        if (anyspecial < 0)   /* edges of the vertex's own polygon, or its polygon's last: looked up */
+            for (int a = 0; a < n; a++) {
+                if (VK[m + a] >= 0) continue;
+                int i = bi[a], k = bk[a], p = e->pid[i];
+                bk1[a] = ens_next(e, k);
+                if (bk1[a] < k) {   /* (the first edge of its record, once for the record) */
+                    int f = a;
+                    while (f > 0 && bi[f - 1] == i) f--;
+                    if (!b->nwrap || b->wrap[b->nwrap - 1] != f + 1) b->wrap[b->nwrap++] = f + 1;
+                }
+                if ((unsigned)(k - e->start[p]) < (unsigned)e->count[p]) {   /* (the ends next to i do not pick it) */
+                    bo[a] = 1 | 2 * (ens_prev(e, k) == i) | 4 * (ens_next(e, bk1[a]) == i);
+                    b->anyown = 1;
+                }
             }
-        if (lw) {
-            b->wrap[b->nwrap++] = n + 1;
-            for (int a = 0; a < nl; a++) bk1[a] = ens_next(e, bk[a]);
-        }
-        if (own) {   /* (edges of its own polygon: the ends next to i do not pick them) */
-            b->anyown = 1;
-            for (int a = 0; a < nl; a++)
-                if (bo[a]) bo[a] |= 2 * (ens_prev(e, bk[a]) == i) | 4 * (ens_next(e, bk1[a]) == i);
-        }
-        n += nl;
+        near += batch_forces(e, P, b, n, efx, efy, typed, rigid);
+        m = end;
     }
-    if (n) near += batch_forces(e, P, b, n, efx, efy, typed, rigid);
-    wk->walked += walked;
+    wk->walked += (int64_t)st->n;
     wk->within += near;
 }
 
@@ -712,7 +711,11 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
      * 40 % larger than its later ones: in a large ensemble, an eighth more than this one's */
     for (int s = 0; s < c->nstrips && e->nv_used >= GRID_LARGE; s++) {
         struct ContactStrip *st = &c->strip[s];
-        if (st->cap > st->n + st->n / 4 + 1024) { st->cap = st->n + st->n / 8 + 64; st->rec = ph_realloc(st->rec, st->cap * sizeof *st->rec); }
+        if (st->cap > st->n + st->n / 4 + 1024) {
+            st->cap = st->n + st->n / 8 + 64;
+            st->i = ph_realloc(st->i, st->cap * sizeof *st->i);
+            st->k = ph_realloc(st->k, st->cap * sizeof *st->k);
+        }
     }
     grid_release(&c->grid, 1);   /* (about 20 bytes per vertex, unneeded while the list serves; and the strips' room) */
 }

@@ -24,12 +24,13 @@
  *
  * Neighbour list (contact_forces_step): while building, each vertex also keeps the edges within
  * the reach plus a skin as thick as the reach; the steps evaluate it instead of the grid while
- * every pair within the reach is surely in it. Layout: per strip a stream of int32 records (i, n,
- * k_1, ..., k_n), one for each vertex i with n > 0 edges k -> k1 within the reach plus the skin, in
- * slot order (k_1 < ... < k_n: an edge's neighbours along its polygon stand next to it, where the
- * picking ends find them). An edge's far end k1 is k + 1 but for a polygon's last edge, which a
- * flag in n marks (contact_impl.h): 4 bytes an edge and 8 a record, the list's whole memory (a
- * tissue has about 2.3 edges and 1 record per vertex, a packing 0.7 and 0.4). The strips of the
+ * every pair within the reach is surely in it. Layout: per strip two int32 arrays of its listed
+ * edges, the vertex i and the edge k -> k1, a record (a run of one vertex i) for each vertex with
+ * edges within the reach plus the skin, in slot order (an edge's neighbours along its polygon stand
+ * next to it, where the picking ends find them). An edge's far end k1 is k + 1 but for a polygon's
+ * last edge; that edge and the edges of i's own polygon are stored as ~k, and looked up
+ * (contact_impl.h: edge_code). 8 bytes a listed edge, the list's whole memory (a tissue has about
+ * 2.3 edges per vertex, a packing 0.7), which the batched walk reads as it is. The strips of the
  * build are kept, so the reactions stay race-free and the sums in a fixed order.
  *
  * Motion budgets (docs/model.md 2.2): a pair not in the list was farther than reach + skin when

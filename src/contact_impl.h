@@ -80,8 +80,23 @@ _Static_assert(sizeof(struct ContactWork) - offsetof(struct ContactWork, apart) 
  * whose odd strips wait on it); a cache line each, since neighbouring bands' threads set them. */
 struct ContactDone { _Atomic int64_t walk; char pad[64 - sizeof(int64_t)]; };
 
-/* One strip of the list: its stream of records (see contact.h). */
-struct ContactStrip { int *rec; size_t n, cap; };
+/* One strip of the list (see contact.h): its n listed edges, each as its vertex i[m] and its edge
+ * k[m] (edge_code), room for cap. */
+struct ContactStrip { int *i, *k; size_t n, cap; };
+
+/* Room for n listed edges in strip st. */
+static inline void strip_reserve(struct ContactStrip *st, size_t n)
+{
+    if (n <= st->cap) return;
+    st->cap = n + n / 4 + 64;
+    st->i = ph_realloc(st->i, st->cap * sizeof *st->i);
+    st->k = ph_realloc(st->k, st->cap * sizeof *st->k);
+}
+
+/* A listed edge k -> k1 of vertex i as the list keeps it: k, or ~k (negative) where the edge is of
+ * i's own polygon or is its polygon's last (k1 is not k + 1): the walks look those up. */
+static inline int edge_code(int k, int special) { return special ? ~k : k; }
+static inline int edge_slot(int code) { return code ^ (code >> 31); }
 
 /* The polygons the list's slot numbers refer to (as at its build or last patch), and the work
  * space of a patch. */
@@ -151,16 +166,19 @@ enum { SORT_NGAPS = sizeof SORT_GAPS / sizeof SORT_GAPS[0] };
             } \
     }
 #define SLOT_OF_NEAR(x) ((x).k)
-#define SLOT_OF_EDGE(x) (x)
 
-/* Sorts the n edges k of a record at r (its ints after the header). */
-DEFINE_SLOT_SORT(record_sort, int, SLOT_OF_EDGE)
+/* Sorts the n edge codes of a record at r by their edges' slots. */
+DEFINE_SLOT_SORT(record_sort, int, edge_slot)
 DEFINE_SLOT_SORT(near_sort, Near, SLOT_OF_NEAR)
 
-/* A record's header is (i, n | REC_WRAP if one of its n edges is its polygon's last, k -> start:
- * only there is k1 not k + 1, and it is looked up; contact.h). */
-enum { REC_WRAP = 1 << 30 };
-static inline int rec_count(int n) { return n & ~REC_WRAP; }
+/* The length of the record (the run of listed edges of one vertex) at m of the n edges of vertex
+ * array vi. */
+static inline size_t record_len(const int *vi, size_t m, size_t n)
+{
+    size_t e = m + 1;
+    while (e < n && vi[e] == vi[m]) e++;
+    return e - m;
+}
 
 /* The cell of the build's walk grid that holds (x, y), clamped like grid_cell: its key, column
  * and row. */

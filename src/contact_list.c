@@ -41,7 +41,7 @@ size_t contact_bytes(const Contact *c)
 {
     size_t b = (size_t)c->strips_cap * (sizeof *c->strip + sizeof *c->strip_id) + (size_t)c->done_cap * sizeof *c->done +
                (size_t)c->nthreads * sizeof *c->work + (size_t)c->wander_cap * sizeof *c->wander + grid_bytes(&c->grid);
-    for (int k = 0; k < c->strips_cap; k++) b += c->strip[k].cap * sizeof *c->strip[k].rec;
+    for (int k = 0; k < c->strips_cap; k++) b += c->strip[k].cap * (sizeof *c->strip[k].i + sizeof *c->strip[k].k);
     for (int t = 0; t < c->nthreads; t++) {
         const struct ContactWork *w = &c->work[t];
         b += (size_t)w->rec_cap * sizeof *w->rec + (size_t)w->near_cap * sizeof *w->near + (size_t)w->cand_cap * sizeof *w->cand +
@@ -235,7 +235,6 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
         double px = e->x[i], py = e->y[i], ox = px - c->list_x0 - cx * cs, oy = py - c->list_y0 - row * cs;
         const float fx[3] = { (float)(ox + cs), (float)ox, (float)(ox - cs) };   /* (from the corner of column cx - 1, cx, cx + 1) */
         size_t at = st->n, nl = 0;
-        int lwrap = 0;
         for (int r = 0; r < 3; r++) {
             const int64_t base = (int64_t)(row - 1 + r) * nx + cx - 1;   /* (the key of column cx - 1 in row r) */
             const float fy = (float)(oy - (r - 1) * cs);
@@ -249,12 +248,12 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
                 double w, gx, gy;
                 int k1 = ens_next(e, k);
                 if (project(e, px, py, k, k1, &w, &gx, &gy) >= list2[same]) continue;
-                PH_RESERVE(st->rec, st->cap, at + 3 + nl);
-                st->rec[at + 2 + nl++] = k;
-                lwrap |= k1 < k;
+                strip_reserve(st, at + nl + 1);
+                st->i[at + nl] = i;
+                st->k[at + nl++] = edge_code(k, same | (k1 < k));
             }
         }
-        if (nl) { st->rec[at] = i; st->rec[at + 1] = (int)nl | (lwrap ? REC_WRAP : 0); st->n = at + 2 + nl; record_sort(st->rec + at + 2, (int)nl); }
+        if (nl) { st->n = at + nl; record_sort(st->k + at, (int)nl); }
     }
 }
 
@@ -564,15 +563,14 @@ static void renew_strips(Contact *c, const Ensemble *e, const Params *P, int nse
             struct ContactStrip *st = &c->strip[s];
             size_t w = 0;
             for (size_t q = 0; q < st->n; ) {
-                int i = sn->smap[st->rec[q]], head = st->rec[q + 1], kept = 0;
-                size_t first = q + 2;
-                q = first + (size_t)rec_count(head);
+                size_t first = q;
+                int i = sn->smap[st->i[q]];
+                q += record_len(st->i, q, st->n);
                 if (i < 0 || sn->dirty[i]) continue;
-                for (size_t a = first; a < q; a++) {
-                    int k = sn->smap[st->rec[a]];
-                    if (k >= 0) st->rec[w + 2 + kept++] = k;
+                for (size_t a = first; a < q; a++) {   /* (an edge of another polygon, own or last, stays so) */
+                    int code = st->k[a], k = sn->smap[edge_slot(code)];
+                    if (k >= 0) { st->i[w] = i; st->k[w++] = edge_code(k, code < 0); }
                 }
-                if (kept) { st->rec[w] = i; st->rec[w + 1] = kept | (head & REC_WRAP); w += 2 + (size_t)kept; }
             }
             st->n = w;
             new_records(c, e, P, st, sn->dv + sn->dv_at[s], sn->dv_at[s + 1] - sn->dv_at[s], sn->sel, nsel);
@@ -636,21 +634,22 @@ void contact_save(const Contact *c, const Ensemble *e, void (*put)(void *out, co
     for (int k = 0; k < c->nstrips; k++) {
         const struct ContactStrip *st = &c->strip[k];
         size_t len = 0;
-        for (size_t q = 0; q < st->n; q += 2 + (size_t)rec_count(st->rec[q + 1])) len += 2 + 2 * (size_t)rec_count(st->rec[q + 1]);
+        for (size_t q = 0; q < st->n; q += record_len(st->i, q, st->n)) len += 2;
+        len += 2 * st->n;
         int64_t len64 = (int64_t)len;
         put(out, &len64, sizeof len64);
         if (!len) continue;   /* (an empty strip may have no buffer) */
         PH_RESERVE(buf, buf_cap, len);
         size_t b = 0;
         for (size_t q = 0; q < st->n; ) {   /* records (i, n, n edges k -> k1), k1 from the snapshot's polygons */
-            int nl = rec_count(st->rec[q + 1]), wrap = st->rec[q + 1] & REC_WRAP;
-            buf[b++] = canon[st->rec[q]]; buf[b++] = nl;
-            for (size_t a = q + 2; a < q + 2 + (size_t)nl; a++) {
-                int kk = st->rec[a], p = wrap ? snap_owner(sn, kk) : -1;
+            size_t nl = record_len(st->i, q, st->n);
+            buf[b++] = canon[st->i[q]]; buf[b++] = (int)nl;
+            for (size_t a = q; a < q + nl; a++) {
+                int kk = edge_slot(st->k[a]), p = st->k[a] < 0 ? snap_owner(sn, kk) : -1;
                 buf[b++] = canon[kk];
                 buf[b++] = canon[p >= 0 && kk + 1 == sn->start[p] + sn->count[p] ? sn->start[p] : kk + 1];
             }
-            q += 2 + (size_t)nl;
+            q += nl;
         }
         put(out, buf, len * sizeof *buf);
     }
@@ -670,14 +669,13 @@ static int list_fits(const struct ContactSnap *sn, const int *data, const size_t
     for (int p = 1; p < sn->np; p++)
         if (sn->start[p] < sn->start[p - 1] + sn->count[p - 1]) return 0;
     for (int s = 0; s < nstrips; s++)
-        for (size_t m = at[s]; m < at[s + 1]; ) {   /* records (i, n, n edges k -> k1) */
-            if (!(m + 2 <= at[s + 1] && snap_owner(sn, data[m]) >= 0 && data[m + 1] > 0 && data[m + 1] < REC_WRAP &&
-                  (size_t)data[m + 1] <= (at[s + 1] - m - 2) / 2)) return 0;
+        for (size_t m = at[s], prev = SIZE_MAX; m < at[s + 1]; prev = m, m += 2 + 2 * (size_t)data[m + 1]) {   /* records (i, n, n edges k -> k1) */
+            if (!(m + 2 <= at[s + 1] && snap_owner(sn, data[m]) >= 0 && data[m + 1] > 0 && (size_t)data[m + 1] <= (at[s + 1] - m - 2) / 2 &&
+                  (prev == SIZE_MAX || data[prev] != data[m]))) return 0;   /* (a vertex's edges in one record) */
             for (int a = 0; a < data[m + 1]; a++) {
                 int k = data[m + 2 + 2 * a], k1 = data[m + 3 + 2 * a], p = snap_owner(sn, k);
                 if (p < 0 || k1 != (k + 1 == sn->start[p] + sn->count[p] ? sn->start[p] : k + 1)) return 0;
             }
-            m += 2 + 2 * (size_t)data[m + 1];
         }
     return 1;
 }
@@ -799,18 +797,20 @@ int contact_load(Contact *c, const Ensemble *e, FILE *f, size_t left, const Para
     sn->nv = sn->np ? sn->start[sn->np - 1] + sn->count[sn->np - 1] : 0;
     sn->next_id = next_id;
     contact_reserve_strips(c, n[2]);
-    for (int s = 0; s < n[2]; s++) {   /* (the file's edges k -> k1 as the list keeps them: k, the wrap flag) */
+    for (int s = 0; s < n[2]; s++) {   /* (the file's edges k -> k1 as the list keeps them: edge_code) */
         struct ContactStrip *st = &c->strip[s];
         const int *d = data + at[s];
         size_t len = at[s + 1] - at[s], w = 0;
-        PH_RESERVE(st->rec, st->cap, len);
+        strip_reserve(st, len / 2);
         for (size_t m = 0; m < len; m += 2 + 2 * (size_t)d[m + 1]) {
-            int nl = d[m + 1], wrap = 0;
-            st->rec[w] = d[m];
-            for (int a = 0; a < nl; a++) { st->rec[w + 2 + a] = d[m + 2 + 2 * a]; wrap |= d[m + 3 + 2 * a] < d[m + 2 + 2 * a]; }
-            st->rec[w + 1] = nl | (wrap ? REC_WRAP : 0);
-            record_sort(st->rec + w + 2, nl);   /* (files of earlier versions) */
-            w += 2 + (size_t)nl;
+            int nl = d[m + 1], i = d[m], p = snap_owner(sn, i);
+            for (int a = 0; a < nl; a++) {
+                int k = d[m + 2 + 2 * a], same = (unsigned)(k - sn->start[p]) < (unsigned)sn->count[p];
+                st->i[w + (size_t)a] = i;
+                st->k[w + (size_t)a] = edge_code(k, same | (d[m + 3 + 2 * a] < k));
+            }
+            record_sort(st->k + w, nl);   /* (files of earlier versions) */
+            w += (size_t)nl;
         }
         st->n = w;
     }

@@ -147,12 +147,32 @@ static int records_in_slot_order(const Contact *c, int *nrec)
 {
     *nrec = 0;
     for (int s = 0; s < c->nstrips; s++) {
-        const int *q = c->strip[s].rec;
-        for (size_t m = 0; m < c->strip[s].n; m += 2 + (size_t)rec_count(q[m + 1]), ++*nrec)
-            for (int a = 1; a < rec_count(q[m + 1]); a++)
-                if (q[m + 2 + a] <= q[m + 1 + a]) return 0;
+        const struct ContactStrip *st = &c->strip[s];
+        for (size_t m = 0, nl; m < st->n; m += nl, ++*nrec) {
+            nl = record_len(st->i, m, st->n);
+            for (size_t a = m + 1; a < m + nl; a++)
+                if (edge_slot(st->k[a]) <= edge_slot(st->k[a - 1])) return 0;
+        }
     }
     return 1;
+}
+
+/* How many of the listed edges of c (whose slots are e's) have a code that says wrongly whether
+ * the edge is of its vertex's own polygon or its polygon's last (contact_impl.h: edge_code); *own
+ * and *last count those edges. */
+static long wrong_codes(const Contact *c, const Ensemble *e, long *own, long *last)
+{
+    long wrong = 0;
+    *own = *last = 0;
+    for (int s = 0; s < c->nstrips; s++) {
+        const struct ContactStrip *st = &c->strip[s];
+        for (size_t m = 0; m < st->n; m++) {
+            int i = st->i[m], k = edge_slot(st->k[m]), same = e->pid[k] == e->pid[i], lastedge = ens_next(e, k) < k;
+            *own += same; *last += lastedge;
+            wrong += (st->k[m] < 0) != (same || lastedge);
+        }
+    }
+    return wrong;
 }
 
 /* contact_walked counts the listed edges that each step's walk over the list takes: none in a
@@ -172,10 +192,7 @@ void test_contact_walked_counts_listed_edges(void)
         contact_counts(&s.contact, &b0, &p0, &r0);
         ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
         contact_counts(&s.contact, &b1, &p1, &r1);
-        for (int st = 0; st < s.contact.nstrips; st++) {
-            const int *q = s.contact.strip[st].rec;
-            for (size_t m = 0; m < s.contact.strip[st].n; m += 2 + (size_t)rec_count(q[m + 1])) edges += rec_count(q[m + 1]);
-        }
+        for (int st = 0; st < s.contact.nstrips; st++) edges += (int64_t)s.contact.strip[st].n;
         int64_t now = contact_walked(&s.contact), kind = b1 > b0 ? 0 : p1 > p0 ? 1 : 2;
         ENSURE_MSG(b1 + p1 + r1 == b0 + p0 + r0 + 1, "step %d counted %lld times", k, (long long)(b1 + p1 + r1 - b0 - p0 - r0));
         ENSURE_MSG(now - walked == (kind ? edges : 0), "step %d (%s): %lld edges walked, the list has %lld", k,
@@ -207,15 +224,20 @@ void test_contact_records_in_slot_order(void)
     int nrec, reversed = 0;
     ENSURE_MSG(s.e.np > 30 && builds > 0 && patches > 0, "%d cells, list built %lld, patched %lld", s.e.np, (long long)builds, (long long)patches);
     ENSURE(records_in_slot_order(&s.contact, &nrec) && nrec > 100);
+    long own, last, wrong = wrong_codes(&s.contact, &s.e, &own, &last);
+    ENSURE_MSG(wrong == 0 && last > 50, "%ld listed edges of the vertex's own polygon, %ld of its polygon's last; %ld coded "
+               "wrongly", own, last, wrong);
     char dir[] = "/tmp/ph_test_contact_XXXXXX", path[2][96], err[512] = "", input[64];
     ENSURE(mkdtemp(dir));
     for (int v = 0; v < 2; v++) {
         snprintf(path[v], sizeof path[v], "%s/c%d.bin", dir, v);
         if (v)   /* the second file: each record's edges in reverse order */
             for (int st = 0; st < s.contact.nstrips; st++) {
-                int *q = s.contact.strip[st].rec;
-                for (size_t m = 0; m < s.contact.strip[st].n; m += 2 + (size_t)rec_count(q[m + 1]))
-                    for (int a = 0, b = rec_count(q[m + 1]) - 1; a < b; a++, b--, reversed++) { int t = q[m + 2 + a]; q[m + 2 + a] = q[m + 2 + b]; q[m + 2 + b] = t; }
+                struct ContactStrip *cs = &s.contact.strip[st];
+                for (size_t m = 0, nl; m < cs->n; m += nl) {
+                    nl = record_len(cs->i, m, cs->n);
+                    for (size_t a = m, b = m + nl - 1; a < b; a++, b--, reversed++) { int t = cs->k[a]; cs->k[a] = cs->k[b]; cs->k[b] = t; }
+                }
             }
         ENSURE_MSG(checkpoint_write(path[v], &s, 1, "in.off", NULL, err, sizeof err) == 0, "%s", err);
     }
@@ -455,15 +477,21 @@ void test_contact_batched_walk_same_bits(void)
         contact_forces_step(&c, &e, &P, lmax);   /* (builds the list) */
         long most = 0, own = 0, wraps = 0, edges = 0;
         for (int s = 0; s < c.nstrips; s++)
-            for (size_t m = 0; m < c.strip[s].n; ) {
-                const int *q = c.strip[s].rec + m;
-                int nl = rec_count(q[1]), p = e.pid[q[0]], mine = 0;
-                for (int a = 0; a < nl; a++) mine |= e.pid[q[2 + a]] == p;
-                most = nl > most ? nl : most; own += mine; wraps += (q[1] & REC_WRAP) != 0; edges += nl;
-                m += 2 + (size_t)nl;
+            for (size_t m = 0, nl; m < c.strip[s].n; m += nl) {
+                const struct ContactStrip *cs = &c.strip[s];
+                int p = e.pid[cs->i[m]], mine = 0, wrap = 0;
+                nl = record_len(cs->i, m, cs->n);
+                for (size_t a = m; a < m + nl; a++) {
+                    int k = edge_slot(cs->k[a]);
+                    mine |= e.pid[k] == p; wrap |= ens_next(&e, k) < k;
+                }
+                most = (long)nl > most ? (long)nl : most; own += mine; wraps += wrap; edges += (long)nl;
             }
-        ENSURE_MSG(most > BATCH && own > 10 && wraps > 100 && edges > 20 * BATCH, "records: longest %ld edges, %ld with own edges, %ld with the "
-                   "wrap flag; %ld edges", most, own, wraps, edges);
+        ENSURE_MSG(most > BATCH && own > 10 && wraps > 100 && edges > 20 * BATCH, "records: longest %ld edges, %ld with own edges, %ld with "
+                   "their polygon's last edge; %ld edges", most, own, wraps, edges);
+        long nown, nlast, wrong = wrong_codes(&c, &e, &nown, &nlast);
+        ENSURE_MSG(wrong == 0 && nown > 10, "%ld listed edges of the vertex's own polygon, %ld of its polygon's last; %ld coded wrongly",
+                   nown, nlast, wrong);
         int n = e.nv_used;
         double *f = malloc(4 * (size_t)n * sizeof *f), big = 0;
         list_walk_forces(&c, &e, &P, lmax, 0, f, f + n);
