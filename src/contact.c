@@ -318,6 +318,22 @@ static inline int batch_ends(const struct ContactBatch *b, int a, int before, in
     return (b->in[a] != 0) * (((b->w[a] < 1) & !before & !(b->own[a] >> 1 & 1)) + ((b->w[a] > 0) & !after & !(b->own[a] >> 2 & 1)));
 }
 
+/* Whether the edge before edge a of batch b (of n) along its polygon, k' -> k, stands before it in
+ * its record (a record lists its edges in slot order; but for a polygon's first edge), is within
+ * the reach and closer; whether the edge after it, k1 -> k1', stands after it (but for a polygon's
+ * last edge), is within the reach and as close. (A record's edges follow each other: its vertex
+ * is another's than its neighbours'.) */
+static inline int batch_before(const struct ContactBatch *b, int a)
+{
+    int first = (a == 1) | (b->i[a] != b->i[a - 1]);
+    return !first & (b->in[a - 1] != 0) & (b->k1[a - 1] == b->k[a]) & (b->d2[a - 1] < b->d2[a]);
+}
+static inline int batch_after(const struct ContactBatch *b, int a, int n)
+{
+    int last = (a == n) | (b->i[a + 1] != b->i[a]);
+    return !last & (b->in[a + 1] != 0) & (b->k[a + 1] == b->k1[a]) & (b->d2[a + 1] <= b->d2[a]);
+}
+
 /* The forces of the n listed edges of batch b (whole records), added to efx, efy exactly as
  * vertex_forces adds them. typed: the ensemble has a cell types' matrix (kh and mu looked up
  * pair by pair); rigid: some polygon is rigid (no force on its vertices). Returns how many of
@@ -342,28 +358,22 @@ static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch 
         v_store(b->d2 + 1 + a, d2); v_store(b->w + 1 + a, w); v_store(b->gx + 1 + a, -rx); v_store(b->gy + 1 + a, -ry);
         memcpy(b->in + 1 + a, &in, sizeof in);
     }
-    /* the picking ends (picking_ends: the edges before and after one in its record, if within
-     * the reach, are its neighbours on the hoop; a record with the wrap flag searches) */
+    /* the picking ends (picking_ends: the edge before one along its polygon, k' -> k, and the edge
+     * after it, k1 -> k1', if in its record and within the reach; a record lists its edges in slot
+     * order, so they stand next to it, but for a polygon's last edge and first: those are paired
+     * below) */
     b->in[0] = b->in[n + 1] = 0;
     int near = 0;
-    for (int a = 1; a <= n; a++) {   /* (a record's edges follow each other: its vertex is another's than its neighbours') */
+    for (int a = 1; a <= n; a++) {
         near += b->in[a] != 0;
-        int first = (a == 1) | (b->i[a] != b->i[a - 1]), last = (a == n) | (b->i[a + 1] != b->i[a]);
-        int before = !first & (b->in[a - 1] != 0) & (b->k1[a - 1] == b->k[a]) & (b->d2[a - 1] < b->d2[a]);
-        int after = !last & (b->in[a + 1] != 0) & (b->k[a + 1] == b->k1[a]) & (b->d2[a + 1] <= b->d2[a]);
-        b->ends[a] = batch_ends(b, a, before, after);
+        b->ends[a] = batch_ends(b, a, batch_before(b, a), batch_after(b, a, n));
     }
-    for (int r = 0; r < b->nwrap; r++) {
-        int f = b->wrap[r], g = f + 1;
-        while (g <= n && b->i[g] == b->i[f]) g++;
-        for (int a = f; a < g; a++) {
-            int before = 0, after = 0;
-            for (int c = f; c < g; c++) {
-                before |= b->in[c] && b->k1[c] == b->k[a] && b->d2[c] < b->d2[a];
-                after |= b->in[c] && b->k[c] == b->k1[a] && b->d2[c] <= b->d2[a];
-            }
-            b->ends[a] = batch_ends(b, a, before, after);
-        }
+    for (int r = 0; r < b->nwrap; r++) {   /* a polygon's last edge l -> s0 and its first s0 -> s0 + 1, before it in the record */
+        int l = b->wrap[r], f = l - 1;
+        while (f >= 1 && b->i[f] == b->i[l] && b->k[f] > b->k1[l]) f--;
+        if (f < 1 || b->i[f] != b->i[l] || b->k[f] != b->k1[l]) continue;
+        b->ends[l] = batch_ends(b, l, batch_before(b, l), batch_after(b, l, n) | ((b->in[f] != 0) & (b->d2[f] <= b->d2[l])));
+        b->ends[f] = batch_ends(b, f, batch_before(b, f) | ((b->in[l] != 0) & (b->d2[l] < b->d2[f])), batch_after(b, f, n));
     }
     /* the pair law (pair_force_typed of two polygons: repulsion, adhesion and its softening,
      * contact damping, Coulomb friction), times the picking ends; 0 where there is no pair */
@@ -401,22 +411,36 @@ static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch 
     }
     /* the sums, in the records' order (a force of +0 leaves every sum as it was: none is -0);
      * none on a rigid polygon's vertices */
-    const unsigned char *rg = rigid ? e->rigid : NULL;
     double sx = 0, sy = 0;
+    if (!rigid) {   /* (without a branch at the records' ends: each edge stores its vertex's force, changed at the last) */
+        b->i[n + 1] = -1;
+        for (int a = 1; a <= n; a++) {
+            double w = b->w[a], fx = b->fx[a], fy = b->fy[a];
+            int k = b->k[a], k1 = b->k1[a], i = b->i[a], last = b->i[a + 1] != i;
+            sx += fx; sy += fy;
+            efx[k] -= (1 - w) * fx; efy[k] -= (1 - w) * fy;
+            efx[k1] -= w * fx; efy[k1] -= w * fy;
+            double gx = efx[i], gy = efy[i];
+            efx[i] = last ? gx + sx : gx; efy[i] = last ? gy + sy : gy;
+            sx = last ? 0 : sx; sy = last ? 0 : sy;
+        }
+        return near;
+    }
+    const unsigned char *rg = e->rigid;
     for (int a = 1; a <= n; a++) {
         if (a > 1 && b->i[a] != b->i[a - 1]) {
             int i = b->i[a - 1];
-            if (!rg || !rg[e->pid[i]]) { efx[i] += sx; efy[i] += sy; }
+            if (!rg[e->pid[i]]) { efx[i] += sx; efy[i] += sy; }
             sx = sy = 0;
         }
         double w = b->w[a], fx = b->fx[a], fy = b->fy[a];
         int k = b->k[a], k1 = b->k1[a];
         sx += fx; sy += fy;
-        if (rg && rg[e->pid[k]]) continue;
+        if (rg[e->pid[k]]) continue;
         efx[k] -= (1 - w) * fx; efy[k] -= (1 - w) * fy;
         efx[k1] -= w * fx; efy[k1] -= w * fy;
     }
-    if (!rg || !rg[e->pid[b->i[n]]]) { efx[b->i[n]] += sx; efy[b->i[n]] += sy; }
+    if (!rg[e->pid[b->i[n]]]) { efx[b->i[n]] += sx; efy[b->i[n]] += sy; }
     return near;
 }
 
@@ -459,15 +483,11 @@ static void strip_batch_walk(Contact *c, const Ensemble *e, const Params *P, dou
         if (anyspecial < 0)   /* edges of the vertex's own polygon, or its polygon's last: looked up */
             for (int a = 0; a < n; a++) {
                 if (VK[m + a] >= 0) continue;
-                int i = bi[a], k = bk[a], p = e->pid[i];
-                bk1[a] = ens_next(e, k);
-                if (bk1[a] < k) {   /* (the first edge of its record, once for the record) */
-                    int f = a;
-                    while (f > 0 && bi[f - 1] == i) f--;
-                    if (!b->nwrap || b->wrap[b->nwrap - 1] != f + 1) b->wrap[b->nwrap++] = f + 1;
-                }
-                if ((unsigned)(k - e->start[p]) < (unsigned)e->count[p]) {   /* (the ends next to i do not pick it) */
-                    bo[a] = 1 | 2 * (ens_prev(e, k) == i) | 4 * (ens_next(e, bk1[a]) == i);
+                int i = bi[a], k = bk[a], p = e->pid[k], s0 = e->start[p], n0 = e->count[p];
+                if (k + 1 == s0 + n0) { bk1[a] = s0; b->wrap[b->nwrap++] = a + 1; }
+                if (e->pid[i] == p) {   /* (the ends next to i do not pick it) */
+                    int k1 = bk1[a];
+                    bo[a] = 1 | 2 * ((k == s0 ? s0 + n0 - 1 : k - 1) == i) | 4 * ((k1 + 1 == s0 + n0 ? s0 : k1 + 1) == i);
                     b->anyown = 1;
                 }
             }

@@ -53,7 +53,7 @@ struct ContactBatch {
     int own[BATCH_ROOM];   /* 0: an edge of another polygon; else 1, + 2 if i is k's previous vertex, + 4 if k1's next */
     double d2[BATCH_ROOM], w[BATCH_ROOM], gx[BATCH_ROOM], gy[BATCH_ROOM], fx[BATCH_ROOM], fy[BATCH_ROOM];
     long long in[BATCH_ROOM], ends[BATCH_ROOM];   /* within the reach (-1 or 0); picking ends, 0 to 2 */
-    int wrap[BATCH], nwrap;                       /* the first edges of its records with the wrap flag */
+    int wrap[BATCH], nwrap;                       /* its polygons' last edges (their k1 is not k + 1) */
     int anyown;                                   /* whether an edge is of its vertex's own polygon */
 };
 

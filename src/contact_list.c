@@ -562,15 +562,12 @@ static void renew_strips(Contact *c, const Ensemble *e, const Params *P, int nse
         for (int s = s0; s < s1; s++) {
             struct ContactStrip *st = &c->strip[s];
             size_t w = 0;
-            for (size_t q = 0; q < st->n; ) {
-                size_t first = q;
-                int i = sn->smap[st->i[q]];
-                q += record_len(st->i, q, st->n);
-                if (i < 0 || sn->dirty[i]) continue;
-                for (size_t a = first; a < q; a++) {   /* (an edge of another polygon, own or last, stays so) */
-                    int code = st->k[a], k = sn->smap[edge_slot(code)];
-                    if (k >= 0) { st->i[w] = i; st->k[w++] = edge_code(k, code < 0); }
-                }
+            for (size_t q = 0; q < st->n; q++) {   /* (edge by edge, without a branch: w <= q) */
+                int code = st->k[q], i = sn->smap[st->i[q]], k = sn->smap[edge_slot(code)];
+                int keep = (i >= 0) & (k >= 0) & !sn->dirty[i >= 0 ? i : 0];
+                st->i[w] = i;
+                st->k[w] = edge_code(k, code < 0);   /* (an edge of another polygon, own or last, stays so) */
+                w += (size_t)keep;
             }
             st->n = w;
             new_records(c, e, P, st, sn->dv + sn->dv_at[s], sn->dv_at[s + 1] - sn->dv_at[s], sn->sel, nsel);
