@@ -412,7 +412,7 @@ static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch 
     /* the sums, in the records' order (a force of +0 leaves every sum as it was: none is -0);
      * none on a rigid polygon's vertices */
     double sx = 0, sy = 0;
-    if (!rigid) {   /* (without a branch at the records' ends: each edge stores its vertex's force, changed at the last) */
+    if (!rigid) {   /* (each edge stores its vertex's force, changed at its record's last: fewer mispredictions than a test for a new record) */
         b->i[n + 1] = -1;
         for (int a = 1; a <= n; a++) {
             double w = b->w[a], fx = b->fx[a], fy = b->fy[a];
