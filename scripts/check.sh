@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make check`: the tests and three showcases under AddressSanitizer + UBSan. make has built the
+# `make check`: the tests and three showcases under AddressSanitizer + UBSan (the C tests CHECK_JOBS
+# at a time: the cores, at most 4). make has built the
 # sanitized programs into build-check/ (polyhoop, run_tests, unstable/, noise/, emulsion/,
 # hourglass/). The tests run ./polyhoop, ./tests/polyhoop_unstable and ./tests/polyhoop_noise by
 # those names, so they run from
@@ -29,21 +30,37 @@ ln -sfn ../../run_tests $B/tree/tests/run_tests
 ln -sfn ../../unstable/polyhoop $B/tree/tests/polyhoop_unstable
 ln -sfn ../../noise/polyhoop $B/tree/tests/polyhoop_noise
 
-rm -rf $B/reports $B/runs && mkdir -p $B/reports $B/runs && touch $B/runs/summary
+rm -rf $B/reports $B/runs && mkdir -p $B/reports $B/runs && touch $B/runs/summary $B/runs/failed
 fail=""
-echo "== tests under ASan+UBSan${CHECK_SKIP:+ (left out: $CHECK_SKIP)}"
+# the C tests, each in a process of its own, CHECK_JOBS at a time (default: the cores, at most 4;
+# each test uses one thread unless it is about threads, and none is timed); a test's lines are
+# printed when it ends, so they come in the order the tests end
+jobs=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -le 4 ] || jobs=4
+check_test() {   # check_test NAME: runs it, prints its lines, notes it in runs/failed if it failed
+    local t=$1 st
+    ( cd $B/tree && ./tests/run_tests "$t" ) > $B/runs/"$t".log 2>&1
+    st=$?
+    {
+        grep -E '^(ok|FAIL|skip) ' $B/runs/"$t".log
+        if [ $st != 0 ]; then
+            grep -q '^FAIL ' $B/runs/"$t".log || echo "FAIL $t (exit status $st)"
+            grep -v -E '^(ok|skip|FAIL) |passed, .* failed' $B/runs/"$t".log | tail -n 30
+        fi
+    } > $B/runs/"$t".out
+    grep -E '^(ok|FAIL|skip) ' $B/runs/"$t".out >> $B/runs/summary
+    cat $B/runs/"$t".out
+    [ $st = 0 ] || echo "$t" >> $B/runs/failed
+}
+echo "== tests under ASan+UBSan, $jobs at a time${CHECK_SKIP:+ (left out: $CHECK_SKIP)}"
 for t in $(sed -n 's/^TEST(\(.*\))$/\1/p' tests/*_tests.def); do
     case " $CHECK_SKIP " in *" $t "*) continue;; esac
     case "$t" in *"$FILTER"*) ;; *) continue;; esac
-    ( cd $B/tree && ./tests/run_tests "$t" ) > $B/runs/"$t".log 2>&1
-    st=$?
-    grep -E '^(ok|FAIL|skip) ' $B/runs/"$t".log | tee -a $B/runs/summary
-    if [ $st != 0 ]; then
-        fail="$fail $t"
-        grep -q '^FAIL ' $B/runs/"$t".log || echo "FAIL $t (exit status $st)" | tee -a $B/runs/summary
-        grep -v -E '^(ok|skip|FAIL) |passed, .* failed' $B/runs/"$t".log | tail -n 30
-    fi
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    check_test "$t" &
 done
+wait
+for t in $(cat $B/runs/failed); do fail="$fail $t"; done
 echo "== command-line tests under ASan+UBSan"
 for f in tests/cli/*.sh; do
     grep -q '^run_file ' "$f" || continue
