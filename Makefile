@@ -108,13 +108,14 @@ bench:
 # built anew into build-check/ with CHECK_OPT
 #   make check                       all tests (FILTER=name: only those whose name contains it)
 #   make check CHECK_SKIP="a b"      all but tests a and b
+#   make check CHECK_JOBS=n          n tests at a time (default: the cores, at most 4)
 check:
 	@$(MAKE) --no-print-directory B=build-check OPT='$(CHECK_OPT)' build-check/polyhoop build-check/run_tests
 	@$(MAKE) --no-print-directory B=build-check/unstable OPT='$(CHECK_OPT)' PARAMS=tests/params_unstable.h build-check/unstable/polyhoop
 	@$(MAKE) --no-print-directory B=build-check/noise OPT='$(CHECK_OPT)' PARAMS=tests/params_noise.h build-check/noise/polyhoop
 	@$(MAKE) --no-print-directory B=build-check/emulsion OPT='$(CHECK_OPT)' PARAMS=params/emulsion.h build-check/emulsion/polyhoop
 	@$(MAKE) --no-print-directory B=build-check/hourglass OPT='$(CHECK_OPT)' PARAMS=params/hourglass.h build-check/hourglass/polyhoop
-	+@CHECK_SKIP='$(CHECK_SKIP)' FILTER='$(FILTER)' scripts/check.sh
+	+@CHECK_SKIP='$(CHECK_SKIP)' CHECK_JOBS='$(CHECK_JOBS)' FILTER='$(FILTER)' scripts/check.sh
 
 # a short default run and its restart under valgrind's memcheck (scripts/valgrind_check.sh)
 valgrind:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make check`: the tests and three showcases under AddressSanitizer + UBSan (the C tests CHECK_JOBS
-# at a time: the cores, at most 4). make has built the
+# `make check`: the tests and three showcases under AddressSanitizer + UBSan (the C tests several
+# at a time, CHECK_JOBS below). make has built the
 # sanitized programs into build-check/ (polyhoop, run_tests, unstable/, noise/, emulsion/,
 # hourglass/). The tests run ./polyhoop, ./tests/polyhoop_unstable and ./tests/polyhoop_noise by
 # those names, so they run from
@@ -11,7 +11,8 @@
 # stopped by UBSan exits with status 1, which fails the test that ran it. Any report, failed test
 # or failed run ends with "make check: FAILED ..." and a non-zero status. LSan reports nothing of
 # libgomp's (its thread pool stays reachable), so no suppression file is needed.
-#   CHECK_SKIP="a b": leave tests a and b out; FILTER=name: only tests whose name contains it
+#   CHECK_SKIP="a b": leave tests a and b out; FILTER=name: only tests whose name contains it;
+#   CHECK_JOBS=n: n C tests at a time (default: the cores, at most 4)
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -35,8 +36,9 @@ fail=""
 # the C tests, each in a process of its own, CHECK_JOBS at a time (default: the cores, at most 4;
 # each test uses one thread unless it is about threads, and none is timed); a test's lines are
 # printed when it ends, so they come in the order the tests end
-jobs=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
-[ "$jobs" -le 4 ] || jobs=4
+if [ -n "${CHECK_JOBS:-}" ]; then jobs=$CHECK_JOBS
+else jobs=$(nproc 2>/dev/null || echo 1); [ "$jobs" -le 4 ] || jobs=4; fi
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "make check: CHECK_JOBS is a positive integer, not '$jobs'" >&2; exit 2; }
 check_test() {   # check_test NAME: runs it, prints its lines, notes it in runs/failed if it failed
     local t=$1 st
     ( cd $B/tree && ./tests/run_tests "$t" ) > $B/runs/"$t".log 2>&1

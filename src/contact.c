@@ -220,7 +220,7 @@ static inline int grid_near(Contact *c, const Ensemble *e, const Params *P, int 
 }
 
 /* The pairs of the vertices of strip s, from the grid (see contact.h); with skin >= 0, also
- * appends the strip's part of the neighbour list to the thread's stream. */
+ * makes the strip's part of the neighbour list (its arrays of listed edges). */
 static void strip_forces(Contact *c, const Ensemble *e, const Params *P, double *efx, double *efy,
                          int strip, int tid, int what, double skin)
 {
@@ -452,7 +452,7 @@ static void strip_batch_walk(Contact *c, const Ensemble *e, const Params *P, dou
     struct ContactWork *wk = &c->work[tid];
     const struct ContactStrip *st = &c->strip[strip];
     if (!st->n) return;
-    if (!wk->batch) wk->batch = ph_realloc(NULL, sizeof *wk->batch);
+    if (!wk->batch) { wk->batch = ph_realloc(NULL, sizeof *wk->batch); memset(wk->batch, 0, sizeof *wk->batch); }   /* (the sentinels at 0) */
     struct ContactBatch *b = wk->batch;
     const double reach = params_reach(P), reach2[2] = { reach * reach, P->h * P->h };
     const int plain = c->walk_plain, typed = e->type_kh || e->type_mu, rigid = c->walk_rigid;

@@ -167,7 +167,7 @@ enum { SORT_NGAPS = sizeof SORT_GAPS / sizeof SORT_GAPS[0] };
     }
 #define SLOT_OF_NEAR(x) ((x).k)
 
-/* Sorts the n edge codes of a record at r by their edges' slots. */
+/* Sorts the n edge codes of a record at a by their edges' slots. */
 DEFINE_SLOT_SORT(record_sort, int, edge_slot)
 DEFINE_SLOT_SORT(near_sort, Near, SLOT_OF_NEAR)
 

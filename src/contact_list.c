@@ -550,8 +550,8 @@ static void map_slots(struct ContactSnap *sn)
 /* Patch step 6: each strip's records renumbered in place, without those of dirty or vanished
  * vertices and the entries of vanished edges, then the new records of its dirty vertices
  * (new_records, from the nsel candidates). A kept edge belongs to an unchanged polygon, whose
- * slots keep their order and offsets: its far end is still k + 1 unless it was the last edge (a
- * wrap flag that outlives its edge only costs the lookups of the far ends in the walk). */
+ * slots keep their order and offsets: its code (edge_code: of the vertex's own polygon, or its
+ * polygon's last edge) stays right. */
 static void renew_strips(Contact *c, const Ensemble *e, const Params *P, int nsel)
 {
     struct ContactSnap *sn = c->snap;
@@ -659,22 +659,30 @@ void contact_save(const Contact *c, const Ensemble *e, void (*put)(void *out, co
 }
 
 /* Whether a read snapshot's polygons lie in slot order, and the strips' records (data[at[s] ..
- * at[s + 1])) name vertices and edges of them. (Its ids need no check: a patch only trusts the
- * polygons whose id, count and edits match the ensemble's.) */
+ * at[s + 1])) name vertices and edges of them, one record a vertex (the list keeps a vertex's
+ * edges as one run). (Its ids need no check: a patch only trusts the polygons whose id, count
+ * and edits match the ensemble's.) */
 static int list_fits(const struct ContactSnap *sn, const int *data, const size_t *at, int nstrips)
 {
     for (int p = 1; p < sn->np; p++)
         if (sn->start[p] < sn->start[p - 1] + sn->count[p - 1]) return 0;
-    for (int s = 0; s < nstrips; s++)
-        for (size_t m = at[s], prev = SIZE_MAX; m < at[s + 1]; prev = m, m += 2 + 2 * (size_t)data[m + 1]) {   /* records (i, n, n edges k -> k1) */
-            if (!(m + 2 <= at[s + 1] && snap_owner(sn, data[m]) >= 0 && data[m + 1] > 0 && (size_t)data[m + 1] <= (at[s + 1] - m - 2) / 2 &&
-                  (prev == SIZE_MAX || data[prev] != data[m]))) return 0;   /* (a vertex's edges in one record) */
-            for (int a = 0; a < data[m + 1]; a++) {
+    const size_t nv = sn->np ? (size_t)sn->start[sn->np - 1] + (size_t)sn->count[sn->np - 1] : 0;
+    unsigned char *seen = ph_realloc(NULL, nv + 1);
+    memset(seen, 0, nv + 1);
+    int ok = 1;
+    for (int s = 0; ok && s < nstrips; s++)
+        for (size_t m = at[s]; ok && m < at[s + 1]; m += 2 + 2 * (size_t)data[m + 1]) {   /* records (i, n, n edges k -> k1) */
+            ok = m + 2 <= at[s + 1] && snap_owner(sn, data[m]) >= 0 && !seen[data[m]] && data[m + 1] > 0 &&
+                 (size_t)data[m + 1] <= (at[s + 1] - m - 2) / 2;
+            if (!ok) break;
+            seen[data[m]] = 1;
+            for (int a = 0; ok && a < data[m + 1]; a++) {
                 int k = data[m + 2 + 2 * a], k1 = data[m + 3 + 2 * a], p = snap_owner(sn, k);
-                if (p < 0 || k1 != (k + 1 == sn->start[p] + sn->count[p] ? sn->start[p] : k + 1)) return 0;
+                ok = p >= 0 && k1 == (k + 1 == sn->start[p] + sn->count[p] ? sn->start[p] : k + 1);
             }
         }
-    return 1;
+    free(seen);
+    return ok;
 }
 
 /* Writes "the contact list section: " and the reason into why and returns -1. */

@@ -157,17 +157,25 @@ static int records_in_slot_order(const Contact *c, int *nrec)
     return 1;
 }
 
-/* How many of the listed edges of c (whose slots are e's) have a code that says wrongly whether
- * the edge is of its vertex's own polygon or its polygon's last (contact_impl.h: edge_code); *own
- * and *last count those edges. */
-static long wrong_codes(const Contact *c, const Ensemble *e, long *own, long *last)
+/* How many of the listed edges of c have a code that says wrongly whether the edge is of its
+ * vertex's own polygon or its polygon's last (contact_impl.h: edge_code), by the polygons of the
+ * list's snapshot, whose slots it names (a division after a step's contact phase changes the
+ * ensemble's until the next step patches the list); *own and *last count those edges. */
+static long wrong_codes(const Contact *c, long *own, long *last)
 {
+    const struct ContactSnap *sn = c->snap;
     long wrong = 0;
     *own = *last = 0;
     for (int s = 0; s < c->nstrips; s++) {
         const struct ContactStrip *st = &c->strip[s];
         for (size_t m = 0; m < st->n; m++) {
-            int i = st->i[m], k = edge_slot(st->k[m]), same = e->pid[k] == e->pid[i], lastedge = ens_next(e, k) < k;
+            int k = edge_slot(st->k[m]), pk = -1, pi = -1;
+            for (int p = 0; p < sn->np; p++) {
+                if (k >= sn->start[p] && k < sn->start[p] + sn->count[p]) pk = p;
+                if (st->i[m] >= sn->start[p] && st->i[m] < sn->start[p] + sn->count[p]) pi = p;
+            }
+            if (pk < 0 || pi < 0) return -1;
+            int same = pk == pi, lastedge = k + 1 == sn->start[pk] + sn->count[pk];
             *own += same; *last += lastedge;
             wrong += (st->k[m] < 0) != (same || lastedge);
         }
@@ -224,7 +232,7 @@ void test_contact_records_in_slot_order(void)
     int nrec, reversed = 0;
     ENSURE_MSG(s.e.np > 30 && builds > 0 && patches > 0, "%d cells, list built %lld, patched %lld", s.e.np, (long long)builds, (long long)patches);
     ENSURE(records_in_slot_order(&s.contact, &nrec) && nrec > 100);
-    long own, last, wrong = wrong_codes(&s.contact, &s.e, &own, &last);
+    long own, last, wrong = wrong_codes(&s.contact, &own, &last);
     ENSURE_MSG(wrong == 0 && last > 50, "%ld listed edges of the vertex's own polygon, %ld of its polygon's last; %ld coded "
                "wrongly", own, last, wrong);
     char dir[] = "/tmp/ph_test_contact_XXXXXX", path[2][96], err[512] = "", input[64];
@@ -297,7 +305,7 @@ static int load_bytes(Contact *c, const char *b, size_t n, const Params *P, int6
  * reach the same state bit for bit at 1, 2, 3 and 7 threads; a checkpoint written at frame 1
  * (step 1,000) and read back goes on for 300 steps to the same state as the run never stopped;
  * and its section's strip numbers are checked: one that repeats the one before, or of the
- * wrong parity, or past the grid, is refused. */
+ * wrong parity, or past the grid, is refused; so is a vertex with two records. */
 void test_contact_sparse_list_threads_restart(void)
 {
     const int counts[] = { 1, 2, 3, 7 }, threads = omp_get_max_threads();
@@ -342,6 +350,28 @@ void test_contact_sparse_list_threads_restart(void)
                 id[b < 2 ? 1 : c->nstrips - 1] = bad[b];
                 ENSURE_MSG(load_bytes(&back, w.b, w.n, &s.P, s.e.step) == -1 && !back.list_ok, "strip number %d (%d) accepted", b, bad[b]);
                 id[1] = keep; id[c->nstrips - 1] = c->strip_id[c->nstrips - 1];
+            }
+            ENSURE(load_bytes(&back, w.b, w.n, &s.P, s.e.step) == 0);
+            /* and its records: a vertex with two records (the list keeps one run of edges a vertex),
+             * next to each other in one strip or in two strips, is refused */
+            int32_t *rec[2] = { NULL, NULL }, *pair[2] = { NULL, NULL };   /* (the first records of two strips; two of one strip) */
+            char *at = (char *)(id + c->nstrips);
+            for (int st = 0; st < c->nstrips; st++) {
+                int64_t len;
+                memcpy(&len, at, sizeof len);
+                int32_t *q = (int32_t *)(at + sizeof len);
+                if (len > 0 && !rec[0]) rec[0] = q;
+                else if (len > 0 && !rec[1]) rec[1] = q;
+                if (len > 2 + 2 * q[1] && !pair[0]) { pair[0] = q; pair[1] = q + 2 + 2 * q[1]; }
+                at += sizeof len + (size_t)len * sizeof *q;
+            }
+            ENSURE(rec[0] && rec[1] && pair[0] && at == w.b + w.n - (4 + 8 + (size_t)c->snap->np * 28));
+            for (int b = 0; b < 2; b++) {
+                int32_t *q = b ? rec[1] : pair[1], was = *q;
+                *q = b ? rec[0][0] : pair[0][0];
+                ENSURE_MSG(load_bytes(&back, w.b, w.n, &s.P, s.e.step) == -1 && !back.list_ok, "a vertex with two records (%s) accepted",
+                           b ? "in two strips" : "in a row");
+                *q = was;
             }
             ENSURE(load_bytes(&back, w.b, w.n, &s.P, s.e.step) == 0);
             contact_free(&back);
@@ -418,7 +448,7 @@ static void list_walk_forces(Contact *c, Ensemble *e, const Params *P, double lm
 
 /* The batched walk over the list (contact.c: projections, picking ends, pair law and sums in
  * passes over batches of records) gives the forces of the walk pair by pair bit for bit: in a
- * jostled packing of 3- to 40-gons (their last edges: records with the wrap flag; distances in
+ * jostled packing of 3- to 40-gons (their last edges: in records, paired with their first; distances in
  * every zone of the pair law) with random velocities, contact damping and with and without
  * friction, two thin hairpins, one with edges of 0.003, four polygons with edges of about 0.003
  * and two folds (pairs within one polygon: ends next to the vertex, the exclusion along the hoop), a 600-gon of radius 0.004
@@ -451,7 +481,7 @@ void test_contact_batched_walk_same_bits(void)
         /* folds of long edges, A = (0, 0): A lies beside edge B -> C, whose end B follows A on the
          * hoop, and C beside edge A -> B, whose end B precedes C (pairs within one polygon that the
          * ends next to the vertex do not pick); the last edge far from the fold, then next to it
-         * (records with the wrap flag) */
+         * (a record with the polygon's last edge) */
         for (int f = 0; f < 4; f++) {
             const double fx7[7] = { -0.3, -0.05, 0, 0.05, f % 2 ? 0.02 : -0.01, -0.05, -0.3 }, fy7[7] = { -0.3, -0.05, 0, 0, 0.004, 0.05, 0.3 };
             for (int k = 0; k < 7; k++) { hx[k] = 6 + f + fx7[(k + 5 * (f / 2)) % 7]; hy[k] = 6 + fy7[(k + 5 * (f / 2)) % 7]; }
@@ -489,7 +519,7 @@ void test_contact_batched_walk_same_bits(void)
             }
         ENSURE_MSG(most > BATCH && own > 10 && wraps > 100 && edges > 20 * BATCH, "records: longest %ld edges, %ld with own edges, %ld with "
                    "their polygon's last edge; %ld edges", most, own, wraps, edges);
-        long nown, nlast, wrong = wrong_codes(&c, &e, &nown, &nlast);
+        long nown, nlast, wrong = wrong_codes(&c, &nown, &nlast);
         ENSURE_MSG(wrong == 0 && nown > 10, "%ld listed edges of the vertex's own polygon, %ld of its polygon's last; %ld coded wrongly",
                    nown, nlast, wrong);
         int n = e.nv_used;
