@@ -32,7 +32,7 @@ void contact_free(Contact *c)
         struct ContactWork *w = &c->work[t];
         free(w->rec); free(w->near); free(w->cand); free(w->nb); free(w->dv); free(w->sel); free(w->batch);
     }
-    for (int k = 0; k < c->strips_cap; k++) { free(c->strip[k].i); free(c->strip[k].k); }
+    for (int k = 0; k < c->strips_cap; k++) free(c->strip[k].i);   /* (k lies in i's allocation) */
     struct ContactSnap *sn = c->snap;
     if (sn) {
         free(sn->id); free(sn->start); free(sn->count); free(sn->edits); free(sn->newstart); free(sn->smap);
@@ -190,7 +190,7 @@ static inline int grid_near(Contact *c, const Ensemble *e, const Params *P, int 
             nc = grid_scan_cells(g, 2, jb, je, cx, cy, ox, oy, i, iprev, s0, n0, h, reach, cand, nc);
         }
     else nc = grid_scan_cells(g, sc->n, sc->sb, sc->se, sc->sx, sc->sy, ox, oy, i, iprev, s0, n0, h + sk, reach + sk, cand, nc);
-    if (keep) strip_reserve(st, st->n + (size_t)nc);
+    if (keep) strip_reserve(st, st->n + (size_t)nc, st->n);
     int nn = 0, *rec = keep ? st->k + st->n : NULL, nl = 0;
     *wrap = 0;
     for (int a = 0; a < nc; a++) {
@@ -731,11 +731,7 @@ void contact_forces_step(Contact *c, Ensemble *e, const Params *P, double lmax)
      * 40 % larger than its later ones: in a large ensemble, an eighth more than this one's */
     for (int s = 0; s < c->nstrips && e->nv_used >= GRID_LARGE; s++) {
         struct ContactStrip *st = &c->strip[s];
-        if (st->cap > st->n + st->n / 4 + 1024) {
-            st->cap = st->n + st->n / 8 + 64;
-            st->i = ph_realloc(st->i, st->cap * sizeof *st->i);
-            st->k = ph_realloc(st->k, st->cap * sizeof *st->k);
-        }
+        if (st->cap > st->n + st->n / 4 + 1024) strip_resize(st, st->n + st->n / 8 + 64, st->n);
     }
     grid_release(&c->grid, 1);   /* (about 20 bytes per vertex, unneeded while the list serves; and the strips' room) */
 }

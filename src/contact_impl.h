@@ -81,16 +81,25 @@ _Static_assert(sizeof(struct ContactWork) - offsetof(struct ContactWork, apart) 
 struct ContactDone { _Atomic int64_t walk; char pad[64 - sizeof(int64_t)]; };
 
 /* One strip of the list (see contact.h): its n listed edges, each as its vertex i[m] and its edge
- * k[m] (edge_code), room for cap. */
+ * k[m] (edge_code), room for cap; one allocation, i's cap ints then k's (k = i + cap). */
 struct ContactStrip { int *i, *k; size_t n, cap; };
 
-/* Room for n listed edges in strip st. */
-static inline void strip_reserve(struct ContactStrip *st, size_t n)
+/* Gives strip st room for exactly cap listed edges, keeping its first `used` (<= cap, its cap):
+ * one allocation, as a single array's. */
+static inline void strip_resize(struct ContactStrip *st, size_t cap, size_t used)
 {
-    if (n <= st->cap) return;
-    st->cap = n + n / 4 + 64;
-    st->i = ph_realloc(st->i, st->cap * sizeof *st->i);
-    st->k = ph_realloc(st->k, st->cap * sizeof *st->k);
+    int *b = st->i;
+    if (cap < st->cap && used) memmove(b + cap, b + st->cap, used * sizeof *b);   /* (k down, then shrink) */
+    b = ph_realloc(b, 2 * cap * sizeof *b);
+    if (cap > st->cap && used) memmove(b + cap, b + st->cap, used * sizeof *b);   /* (grow, then k up) */
+    st->i = b; st->k = b + cap; st->cap = cap;
+}
+
+/* Room for n listed edges in strip st, whose first `used` are kept (the record being written
+ * may lie past st->n). */
+static inline void strip_reserve(struct ContactStrip *st, size_t n, size_t used)
+{
+    if (n > st->cap) strip_resize(st, n + n / 4 + 64, used);
 }
 
 /* A listed edge k -> k1 of vertex i as the list keeps it: k, or ~k (negative) where the edge is of

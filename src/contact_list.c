@@ -248,7 +248,7 @@ static void new_records(const Contact *c, const Ensemble *e, const Params *P, st
                 double w, gx, gy;
                 int k1 = ens_next(e, k);
                 if (project(e, px, py, k, k1, &w, &gx, &gy) >= list2[same]) continue;
-                strip_reserve(st, at + nl + 1);
+                strip_reserve(st, at + nl + 1, at + nl);
                 st->i[at + nl] = i;
                 st->k[at + nl++] = edge_code(k, same | (k1 < k));
             }
@@ -806,7 +806,7 @@ int contact_load(Contact *c, const Ensemble *e, FILE *f, size_t left, const Para
         struct ContactStrip *st = &c->strip[s];
         const int *d = data + at[s];
         size_t len = at[s + 1] - at[s], w = 0;
-        strip_reserve(st, len / 2);
+        strip_reserve(st, len / 2, 0);
         for (size_t m = 0; m < len; m += 2 + 2 * (size_t)d[m + 1]) {
             int nl = d[m + 1], i = d[m], p = snap_owner(sn, i);
             for (int a = 0; a < nl; a++) {
