@@ -318,7 +318,7 @@ static inline int batch_ends(const struct ContactBatch *b, int a, int before, in
     return (b->in[a] != 0) * (((b->w[a] < 1) & !before & !(b->own[a] >> 1 & 1)) + ((b->w[a] > 0) & !after & !(b->own[a] >> 2 & 1)));
 }
 
-/* Whether the edge before edge a of batch b (of n) along its polygon, k' -> k, stands before it in
+/* Whether the edge before edge a of batch b (of n edges) along its polygon, k' -> k, stands before it in
  * its record (a record lists its edges in slot order; but for a polygon's first edge), is within
  * the reach and closer; whether the edge after it, k1 -> k1', stands after it (but for a polygon's
  * last edge), is within the reach and as close. (A record's edges follow each other: its vertex
@@ -477,7 +477,7 @@ static void strip_batch_walk(Contact *c, const Ensemble *e, const Params *P, dou
         for (int a = 0; a < n; a++) {   /* (a loop the compiler vectorises) */
             int q = VK[m + a];
             anyspecial |= q;
-            bk[a] = edge_slot(q); bk1[a] = edge_slot(q) + 1; bo[a] = 0;
+            bk[a] = edge_slot(q); bk1[a] = bk[a] + 1; bo[a] = 0;
         }
         b->nwrap = b->anyown = 0;
         if (anyspecial < 0)   /* edges of the vertex's own polygon, or its polygon's last: looked up */
@@ -486,8 +486,7 @@ static void strip_batch_walk(Contact *c, const Ensemble *e, const Params *P, dou
                 int i = bi[a], k = bk[a], p = e->pid[k], s0 = e->start[p], n0 = e->count[p];
                 if (k + 1 == s0 + n0) { bk1[a] = s0; b->wrap[b->nwrap++] = a + 1; }
                 if (e->pid[i] == p) {   /* (the ends next to i do not pick it) */
-                    int k1 = bk1[a];
-                    bo[a] = 1 | 2 * ((k == s0 ? s0 + n0 - 1 : k - 1) == i) | 4 * ((k1 + 1 == s0 + n0 ? s0 : k1 + 1) == i);
+                    bo[a] = 1 | 2 * (ens_prev(e, k) == i) | 4 * (ens_next(e, bk1[a]) == i);
                     b->anyown = 1;
                 }
             }
