@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void usage(FILE *f)
 {
@@ -171,6 +172,58 @@ static int set_parameter(Options *o, const char *text)
     return -1;
 }
 
+/* The first line of /proc/stat ("cpu" and the cores' times in ticks since boot) as its total of
+ * user, nice, system, idle, iowait, irq, softirq and steal time, and the idle part (idle and
+ * iowait; guest time is counted in user time already). Returns -1 for a line that is not one. */
+static int cpu_ticks(const char *line, double *total, double *idle)
+{
+    unsigned long long v[8];
+    if (sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8) return -1;
+    *total = 0;
+    for (int k = 0; k < 8; k++) *total += (double)v[k];
+    *idle = (double)v[3] + (double)v[4];
+    return 0;
+}
+
+double options_busy_share(const char *before, const char *after)
+{
+    double t0, i0, t1, i1;
+    if (cpu_ticks(before, &t0, &i0) || cpu_ticks(after, &t1, &i1) || !(t1 > t0) || i1 < i0) return -1;
+    double busy = 1 - (i1 - i0) / (t1 - t0);
+    return busy < 0 ? 0 : busy > 1 ? 1 : busy;
+}
+
+/* The first line of /proc/stat into buf, or "" where there is none (not Linux). */
+static void read_cpu_line(char *buf, int len)
+{
+    buf[0] = 0;
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f) return;
+    if (!fgets(buf, len, f)) buf[0] = 0;
+    fclose(f);
+}
+
+/* The cores that no other program keeps busy now, at least 1: from the share of the cores' time
+ * that was not idle over the next 0.1 s (/proc/stat), else from the load average of the last
+ * minute. (The load average still counts a run that has just ended: in a batch of runs one after
+ * another on 2 cores, every run after the first took 1 thread.) */
+static int free_cores(int cores)
+{
+    char before[256], after[256];
+    double busy = -1;
+    read_cpu_line(before, sizeof before);
+    if (before[0]) {
+        struct timespec pause = { 0, 100 * 1000 * 1000 };
+        nanosleep(&pause, NULL);
+        read_cpu_line(after, sizeof after);
+        double share = options_busy_share(before, after);
+        if (share >= 0) busy = share * cores;
+    }
+    if (busy < 0 && getloadavg(&busy, 1) != 1) busy = 0;
+    int n = cores - (int)(busy + 0.5);
+    return n < 1 ? 1 : n;
+}
+
 int options_parse(Options *o, int argc, char **argv)
 {
     *o = (Options){ .dir = "outputs", .frames = -1, .steps = -1, .seed = 1, .P = params_compiled,
@@ -317,10 +370,7 @@ int options_parse(Options *o, int argc, char **argv)
         fprintf(stderr, "polyhoop: -j %d: at most %d threads on this machine of %d cores\n", o->threads, cap, cores);
         return -1;
     }
-    double load = 0;
-    o->free_cores = cores;
-    if (getloadavg(&load, 1) == 1 && load > 0) o->free_cores = cores - (int)(load + 0.5);
-    if (o->free_cores < 1) o->free_cores = 1;
+    o->free_cores = cores;   /* (looked at only when the thread count is automatic) */
     const char *env = getenv("OMP_NUM_THREADS");
     if (!o->threads && env && *env) {
         char *end;
@@ -328,6 +378,7 @@ int options_parse(Options *o, int argc, char **argv)
         while (isspace((unsigned char)*end)) end++;
         if (end == env || asked < 1 || (*end && *end != ',')) {   /* (which libgomp ignores for all cores) */
             fprintf(stderr, "polyhoop: warning: OMP_NUM_THREADS='%s' is not a thread count >= 1; choosing automatically\n", TEXT_ESC(env));
+            o->free_cores = free_cores(cores);
             return 0;
         }
         o->threads = omp_get_max_threads();
@@ -337,6 +388,7 @@ int options_parse(Options *o, int argc, char **argv)
             o->threads = cap;
         }
     }
+    if (!o->threads) o->free_cores = free_cores(cores);
     return 0;
 bad:   /* (one line, not the whole usage: the message stays on the screen) */
     fprintf(stderr, "polyhoop: run polyhoop -h for the options\n");

@@ -15,7 +15,7 @@ typedef struct Options {
     Params P;               /* the header's parameters with the command line's --set (but Nf, Ns: frames, steps) */
     ParamsSet set;          /* which parameters --set gave */
     int threads;            /* -j, or OMP_NUM_THREADS; 0: automatic (options_threads) */
-    int free_cores;         /* cores not busy with other work when the run started (load average) */
+    int free_cores;         /* cores not busy with other work when the run started (free_cores in options.c) */
     uint64_t seed;
     int quiet, check, strict;
     int ascii;              /* frames as ASCII instead of zlib */
@@ -31,6 +31,10 @@ typedef struct Options {
     PngView png_view;
     unsigned given;         /* which of the recorded options (OPT_*) the command line gave */
 } Options;
+
+/* The share (0 to 1) of the cores' time that was not idle between two readings of the first line
+ * of /proc/stat, or -1 if either is not such a line or no time passed. */
+double options_busy_share(const char *before, const char *after);
 
 /* The options a run keeps across restarts (options_record), as bits of Options.given. */
 enum { OPT_ASCII = 1, OPT_CHECK = 2, OPT_EVERY = 4, OPT_PNG = 8, OPT_PNG_COLOR = 16, OPT_PNG_SIZE = 32,
