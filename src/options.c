@@ -370,25 +370,23 @@ int options_parse(Options *o, int argc, char **argv)
         fprintf(stderr, "polyhoop: -j %d: at most %d threads on this machine of %d cores\n", o->threads, cap, cores);
         return -1;
     }
-    o->free_cores = cores;   /* (looked at only when the thread count is automatic) */
     const char *env = getenv("OMP_NUM_THREADS");
     if (!o->threads && env && *env) {
         char *end;
         long asked = strtol(env, &end, 10);   /* (a list "4,2" asks for 4 at the outer level) */
         while (isspace((unsigned char)*end)) end++;
-        if (end == env || asked < 1 || (*end && *end != ',')) {   /* (which libgomp ignores for all cores) */
+        if (end == env || asked < 1 || (*end && *end != ','))   /* (which libgomp ignores for all cores) */
             fprintf(stderr, "polyhoop: warning: OMP_NUM_THREADS='%s' is not a thread count >= 1; choosing automatically\n", TEXT_ESC(env));
-            o->free_cores = free_cores(cores);
-            return 0;
-        }
-        o->threads = omp_get_max_threads();
-        if (o->threads > cap) {
-            fprintf(stderr, "polyhoop: warning: OMP_NUM_THREADS asks for %d threads; using %d (4 per core of %d)\n",
-                    o->threads, cap, cores);
-            o->threads = cap;
+        else {
+            o->threads = omp_get_max_threads();
+            if (o->threads > cap) {
+                fprintf(stderr, "polyhoop: warning: OMP_NUM_THREADS asks for %d threads; using %d (4 per core of %d)\n",
+                        o->threads, cap, cores);
+                o->threads = cap;
+            }
         }
     }
-    if (!o->threads) o->free_cores = free_cores(cores);
+    o->free_cores = o->threads ? cores : free_cores(cores);   /* (looked at only when the count is automatic) */
     return 0;
 bad:   /* (one line, not the whole usage: the message stays on the screen) */
     fprintf(stderr, "polyhoop: run polyhoop -h for the options\n");

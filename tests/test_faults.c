@@ -31,5 +31,6 @@ void test_faults_busy_share(void)
     ENSURE(options_busy_share(t0, "cpu  1100 10 200 5000 100 5 5 100 9 9\n") == 1);   /* user and steal; guest within user */
     ENSURE(options_busy_share(t0, t0) == -1);                                         /* no time passed */
     ENSURE(options_busy_share(t0, "intr 1 2 3") == -1 && options_busy_share("", t0) == -1);
-    ENSURE(options_busy_share(t0, "cpu  1000 10 200 4000 100 5 5 0 0 0\n") == -1);   /* idle went back */
+    ENSURE(options_busy_share(t0, "cpu  1000 10 200 4000 100 5 5 0 0 0\n") == -1);   /* all went back */
+    ENSURE(options_busy_share(t0, "cpu  2000 10 200 4900 100 5 5 0 0 0\n") == -1);   /* idle went back, the total on */
 }
