@@ -231,7 +231,7 @@ static void hold(Chem *ch, int n)
 int chem_respond(Chem *ch, Ensemble *e)
 {
     if (ch->m.ns == 0) return 0;
-    if (ch->bad) return -1;   /* (the last advance made a concentration non-finite) */
+    if (ch->bad) return -1;   /* (the last advance failed: see chem_advance) */
     cover(ch, e);
     const int ns = ch->m.ns, stride = 3 * ns + 1;
     const size_t nodes = (size_t)ch->nx * ch->ny;
@@ -519,7 +519,10 @@ static inline void advance_node(const Chem *ch, const Row *w, int s, int j, int 
 }
 
 /* One explicit Euler sub-step of length h of species s's row j into next (advance_node at every
- * node); returns whether every new value is finite. */
+ * node); returns 0, or 1 if a new value is not finite, 2 if one is negative beyond rounding (with
+ * the sub-steps of chem_init and chem_transport only a reaction rule can make one: diffusion,
+ * degradation and transport leave each node a weighted mean of values >= 0, which rounding can
+ * take below 0 by a few units in the last place of the node's old value). */
 static int advance_row(const Chem *ch, int s, int j, double h, double *call, double *rrow)
 {
     const int ns = ch->m.ns, nx = ch->nx, ny = ch->ny;
@@ -558,17 +561,20 @@ static int advance_row(const Chem *ch, int s, int j, double h, double *call, dou
         advance_node(ch, &w, s, j, nx - 1, h, call);
     } else
         for (int i = 0; i < nx; i++) advance_node(ch, &w, s, j, i, h, call);
-    int finite = 1;
-    for (int i = 0; i < nx; i++) finite &= isfinite(w.out[i]);
-    return finite;
+    int finite = 1, neg = 0;
+    for (int i = 0; i < nx; i++) {
+        finite &= isfinite(w.out[i]);
+        neg |= w.out[i] < -1e-12 * w.c[i];
+    }
+    return !finite ? 1 : neg ? 2 : 0;
 }
 
-void chem_advance(Chem *ch, double dt)
+int chem_advance(Chem *ch, double dt)
 {
     const int ns = ch->m.ns, ny = ch->ny;
-    if (ns == 0) return;
+    if (ns == 0) return 0;
     const int n = ch->moving ? ch->nstep : ch->nsub;
-    const double h = dt / n;
+    const double h = ch->h = dt / n;
     PH_RESERVE(ch->rrow, ch->rrow_cap, (size_t)ch->nx * omp_get_max_threads());
     for (int sub = 0; sub < n; sub++) {
         int bad = 0;
@@ -577,13 +583,32 @@ void chem_advance(Chem *ch, double dt)
             double call[CHEM_MAX_SPECIES], *rrow = ch->rrow + (size_t)omp_get_thread_num() * ch->nx;
             #pragma omp for schedule(static)
             for (int j = 0; j < ny; j++)
-                for (int s = 0; s < ns; s++) bad |= !advance_row(ch, s, j, h, call, rrow);
+                for (int s = 0; s < ns; s++) bad |= advance_row(ch, s, j, h, call, rrow);
         }
-        ch->bad |= bad;
         for (int s = 0; s < ns; s++) hold_sides(ch, ch->next, s);
         double *swap = ch->c; ch->c = ch->next; ch->next = swap;
+        if (bad) {   /* (stop at the sub-step that went wrong, so that its node can be named) */
+            ch->bad = bad & 1 ? 1 : 2;
+            break;
+        }
     }
     ch->moving = 0;
+    return ch->bad ? -1 : 0;
+}
+
+void chem_bad_node(const Chem *ch, char *buf, size_t len)
+{
+    const size_t nodes = (size_t)ch->nx * ch->ny;
+    snprintf(buf, len, "no node");
+    for (size_t q = 0; q < (size_t)ch->m.ns * nodes; q++) {
+        double c = ch->c[q];
+        if (c >= -1e-12 * ch->next[q]) continue;   /* (next: the values before that sub-step; NaN is named) */
+        int s = (int)(q / nodes), j = (int)(q % nodes / ch->nx), i = (int)(q % ch->nx);
+        const char *name = ch->m.sp[s].name ? ch->m.sp[s].name : "?";
+        snprintf(buf, len, "species %d (%s) is %.6g at node (%d, %d), (x, y) = (%g, %g)", s, name, c, i, j,
+                 ch->m.x0 + i * ch->m.dx, ch->m.y0 + j * ch->m.dx);
+        return;
+    }
 }
 
 double chem_amount(const Chem *ch, int s)

@@ -91,7 +91,8 @@ typedef struct ChemModel {
 typedef struct Chem {
     ChemModel m;
     int nx, ny, nsub;          /* nodes per row and column; sub-steps per chemical step */
-    int bad;                   /* a concentration became non-finite (chem_respond then fails) */
+    int bad;                   /* the last chem_advance made a concentration non-finite (1) or negative (2) */
+    double h;                  /* the last chem_advance's sub-step */
     double *c, *next;          /* concentrations, species-major: c[(s * ny + j) * nx + i] */
     int *owner;                /* per node: the polygon covering it, or -1 */
     double *fx, *fy;           /* per polygon: the response's force on each vertex, held until the next chemical step */
@@ -157,8 +158,14 @@ int chem_transport(Chem *ch, const Ensemble *e, double dt, char *err, size_t len
 
 /* Step 3: the fields advance by dt (a chemical step: every time steps), with the cover of
  * chem_respond (and the motion of chem_transport, which this consumes: a later call without it
- * leaves the fields at rest). */
-void chem_advance(Chem *ch, double dt);
+ * leaves the fields at rest). Returns 0, or -1 when a sub-step made a concentration non-finite or
+ * negative (beyond rounding: below -1e-12 of the node's value before it): the fields are then
+ * left as that sub-step made them, ch->bad says which, and chem_bad_node names the node. */
+int chem_advance(Chem *ch, double dt);
+
+/* After chem_advance failed: the first node (species by species, row by row) whose concentration
+ * is not finite or negative, in buf as "species S (NAME) is C at node (i, j), (x, y) = (X, Y)". */
+void chem_bad_node(const Chem *ch, char *buf, size_t len);
 
 /* The amount of species s: the sum of c over the nodes, each weighted by its share of the
  * domain's area (a quarter cell at corners, half along sides). */

@@ -168,9 +168,9 @@ int sim_step(Sim *s)
     double lmax = forces_step(e, P);                     LAP(T_INTERNAL);   /* (with the geometry) */
     if (chem_due(&s->chem, e->step)) {   /* a chemical step: cells sense and respond, then the fields advance (chem.h) */
         int r = chem_respond(&s->chem, e);
-        if (r == -1)
-            snprintf(s->error, sizeof s->error, "a concentration is not finite at t = %.6g (step %lld): the chemistry blew up "
-                     "(its reaction rule, or a sub-step too long for it)", e->t, (long long)e->step);
+        if (r == -1)   /* (chem_advance failed, and the step went on) */
+            snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): a concentration is non-finite or negative",
+                     e->t, (long long)e->step);
         else if (r)
             snprintf(s->error, sizeof s->error, "the response rule gave a type outside 0 .. %d, or a growth rate or force that "
                      "is not finite, at t = %.6g (step %lld)", s->chem.m.ntypes - 1, e->t, (long long)e->step);
@@ -180,7 +180,13 @@ int sim_step(Sim *s)
             snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): %s", e->t, (long long)e->step, why);
             return -1;
         }
-        chem_advance(&s->chem, s->chem.m.every * P->dt);
+        if (chem_advance(&s->chem, s->chem.m.every * P->dt)) {
+            char where[256];
+            chem_bad_node(&s->chem, where, sizeof where);
+            snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): a concentration became %s: %s", e->t,
+                     (long long)e->step, s->chem.bad == 1 ? "non-finite" : "negative", where);
+            return -1;
+        }
     }
     if (s->chem.m.ns > 0) {
         chem_add_forces(&s->chem, e);                    LAP(T_CHEM);
@@ -495,7 +501,15 @@ void sim_likely_cause(const Sim *s, char *buf, size_t len)
     int early = s->e.step - s->first_step <= 100 && !s->from_checkpoint;
     char whose[48] = "";
     if (type >= 0) snprintf(whose, sizeof whose, "cell type %d: ", type);
-    if (s->chem.too_fast)
+    if (s->chem.bad == 2)
+        snprintf(buf, len, "the chemistry's reaction rule takes more from a node in one sub-step of %g than the node holds "
+                 "(the sub-steps follow diffusion, degradation and motion, not the rule): lower dt%s, or let the rule's uptake "
+                 "vanish as its concentration goes to 0", s->chem.h, s->chem.m.every > 1 ? " or P_chem_every" : "");
+    else if (s->chem.bad)
+        snprintf(buf, len, "the chemistry's reaction rule gives a rate that is not finite, or one that grows faster than "
+                 "sub-steps of %g follow (they follow diffusion, degradation and motion, not the rule): lower dt%s",
+                 s->chem.h, s->chem.m.every > 1 ? " or P_chem_every" : "");
+    else if (s->chem.too_fast)
         snprintf(buf, len, "cells moving faster than the chemistry's grid follows in max_substeps = %d sub-steps of a chemical "
                  "step of %g (an advected species' upwind transport): raise P_chem_dx or P_chem_max_substeps, or lower dt%s",
                  s->chem.m.max_substeps, s->chem.m.every * P->dt, s->chem.m.every > 1 ? " or P_chem_every" : "");
