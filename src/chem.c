@@ -451,6 +451,7 @@ int chem_transport(Chem *ch, const Ensemble *e, double dt, char *err, size_t len
                       m->max_substeps, ch->nsub);
     }
     ch->nstep = need > ch->nsub ? (int)need : ch->nsub;
+    ch->outrate = worst_out;
     ch->moving = 1;
     return 0;
 }
@@ -485,8 +486,16 @@ typedef struct Row {
     const int *kind, *kb, *ka;          /* the cover's types on the row, below and above (NULL: none) */
     const double *c, *below, *above;    /* the concentrations there */
     double *out, wy, idx2;
+    double *rate;                       /* (NULL, or the largest relative uptake rate -R / c so far) */
     int uniform, moved;
 } Row;
+
+/* The relative rate -r / c at which a reaction rate r < 0 empties a node holding c (infinite
+ * where c is 0): the largest so far in *rate. */
+static inline void uptake_rate(double *rate, double r, double c)
+{
+    if (r < 0) *rate = fmax(*rate, c > 0 ? -r / c : INFINITY);
+}
 
 /* node i of the row: the conservative five-point stencil (faces of harmonic-mean diffusivity; a
  * boundary node's half or quarter cell has its faces' flux divided by its share, wx and wy),
@@ -512,6 +521,7 @@ static inline void advance_node(const Chem *ch, const Row *w, int s, int j, int 
             at = call;
         }
         r = ch->m.reaction(s, at, kind[i]);
+        if (w->rate) uptake_rate(w->rate, r, ci);
     }
     double flux = (fx / wx + fy / w->wy) * w->idx2 - sp->k * ci + r;
     if (w->moved) flux -= outflow(ch, i, j, c, w->below, w->above, wx, w->wy) / ch->m.dx;
@@ -523,7 +533,7 @@ static inline void advance_node(const Chem *ch, const Row *w, int s, int j, int 
  * the sub-steps of chem_init and chem_transport only a reaction rule can make one: diffusion,
  * degradation and transport leave each node a weighted mean of values >= 0, which rounding can
  * take below 0 by a few units in the last place of the node's old value). */
-static int advance_row(const Chem *ch, int s, int j, double h, double *call, double *rrow)
+static int advance_row(const Chem *ch, int s, int j, double h, double *call, double *rrow, double *rate)
 {
     const int ns = ch->m.ns, nx = ch->nx, ny = ch->ny;
     const size_t nodes = (size_t)nx * ny, at = (size_t)s * nodes + (size_t)j * nx;
@@ -531,7 +541,7 @@ static int advance_row(const Chem *ch, int s, int j, double h, double *call, dou
     const int *kind = ch->owner + nodes + (size_t)j * nx;
     Row w = { sp, kind, j > 0 ? kind - nx : NULL, j + 1 < ny ? kind + nx : NULL, ch->c + at, j > 0 ? ch->c + at - nx : NULL,
               j + 1 < ny ? ch->c + at + nx : NULL, ch->next + at, j == 0 || j == ny - 1 ? 0.5 : 1,
-              1 / (ch->m.dx * ch->m.dx), sp->D_in == sp->D_out, ch->moving && sp->advect };
+              1 / (ch->m.dx * ch->m.dx), rate, sp->D_in == sp->D_out, ch->moving && sp->advect };
     if (w.uniform && !w.moved && w.below && w.above && nx > 2) {
         /* The common case, an inner row of a species that diffuses alike everywhere and is not
          * carried: advance_node's arithmetic, term for term in the same order (a share w = 1
@@ -552,6 +562,8 @@ static int advance_row(const Chem *ch, int s, int j, double h, double *call, dou
             }
         else
             for (int i = 0; i < nx; i++) rrow[i] = 0;
+        if (rate)
+            for (int i = 1; i < nx - 1; i++) uptake_rate(rate, rrow[i], c[i]);
         advance_node(ch, &w, s, j, 0, h, call);
         for (int i = 1; i < nx - 1; i++) {
             const double ci = c[i];
@@ -569,21 +581,57 @@ static int advance_row(const Chem *ch, int s, int j, double h, double *call, dou
     return !finite ? 1 : neg ? 2 : 0;
 }
 
+/* The sub-steps a chemical step of dt needs for the largest relative uptake rates rate[s] of its
+ * reaction rule (species by species, at its start) beside diffusion, degradation and transport:
+ * explicit Euler keeps c >= 0 while h (4 D / dx^2 + k + outflow rate + uptake rate) <= 1. The
+ * species that needs most in *ws. */
+static double reaction_substeps(const Chem *ch, double dt, const double *rate, int *ws)
+{
+    const ChemModel *m = &ch->m;
+    double worst = 0;
+    *ws = 0;
+    for (int s = 0; s < m->ns; s++) {
+        double D = fmax(m->sp[s].D_in, m->sp[s].D_out), r = 4 * D / (m->dx * m->dx) + m->sp[s].k + rate[s];
+        if (ch->moving && m->sp[s].advect) r += ch->outrate;
+        if (r > worst) worst = r, *ws = s;
+    }
+    return ceil(dt * worst);
+}
+
 int chem_advance(Chem *ch, double dt)
 {
     const int ns = ch->m.ns, ny = ch->ny;
     if (ns == 0) return 0;
-    const int n = ch->moving ? ch->nstep : ch->nsub;
-    const double h = ch->h = dt / n;
+    int n = ch->moving ? ch->nstep : ch->nsub;
     PH_RESERVE(ch->rrow, ch->rrow_cap, (size_t)ch->nx * omp_get_max_threads());
     for (int sub = 0; sub < n; sub++) {
+        const double h = ch->h = dt / n;
+        const int track = sub == 0 && ch->m.reaction;   /* (the reaction's uptake rates, in the first sub-step) */
+        double rate[CHEM_MAX_SPECIES] = { 0 };
         int bad = 0;
         #pragma omp parallel reduction(|:bad)
         {
-            double call[CHEM_MAX_SPECIES], *rrow = ch->rrow + (size_t)omp_get_thread_num() * ch->nx;
+            double call[CHEM_MAX_SPECIES], mine[CHEM_MAX_SPECIES] = { 0 }, *rrow = ch->rrow + (size_t)omp_get_thread_num() * ch->nx;
             #pragma omp for schedule(static)
             for (int j = 0; j < ny; j++)
-                for (int s = 0; s < ns; s++) bad |= advance_row(ch, s, j, h, call, rrow);
+                for (int s = 0; s < ns; s++) bad |= advance_row(ch, s, j, h, call, rrow, track ? &mine[s] : NULL);
+            if (track) {
+                #pragma omp critical
+                for (int s = 0; s < ns; s++) rate[s] = fmax(rate[s], mine[s]);   /* (exact maxima: any thread count) */
+            }
+        }
+        if (track) {
+            int ws;
+            double need = reaction_substeps(ch, dt, rate, &ws);
+            if (need > n) {   /* (the rule is faster than the sub-steps: the step starts over, c untouched) */
+                if (!(need <= ch->m.max_substeps)) {
+                    ch->bad = 3, ch->bad_species = ws, ch->bad_rate = rate[ws], ch->need = need;
+                    break;
+                }
+                n = (int)need;
+                sub = -1;
+                continue;
+            }
         }
         for (int s = 0; s < ns; s++) hold_sides(ch, ch->next, s);
         double *swap = ch->c; ch->c = ch->next; ch->next = swap;
@@ -596,19 +644,44 @@ int chem_advance(Chem *ch, double dt)
     return ch->bad ? -1 : 0;
 }
 
+/* The reaction rate of species s at node q of its field (call: room for the species' values). */
+static double reaction_at(const Chem *ch, int s, size_t q, double *call)
+{
+    const size_t nodes = (size_t)ch->nx * ch->ny;
+    for (int r = 0; r < ch->m.ns; r++) call[r] = ch->c[(size_t)r * nodes + q];
+    return ch->m.reaction(s, call, ch->owner[nodes + q]);
+}
+
 void chem_bad_node(const Chem *ch, char *buf, size_t len)
 {
     const size_t nodes = (size_t)ch->nx * ch->ny;
-    snprintf(buf, len, "no node");
-    for (size_t q = 0; q < (size_t)ch->m.ns * nodes; q++) {
-        double c = ch->c[q];
-        if (c >= -1e-12 * ch->next[q]) continue;   /* (next: the values before that sub-step; NaN is named) */
-        int s = (int)(q / nodes), j = (int)(q % nodes / ch->nx), i = (int)(q % ch->nx);
-        const char *name = ch->m.sp[s].name ? ch->m.sp[s].name : "?";
-        snprintf(buf, len, "species %d (%s) is %.6g at node (%d, %d), (x, y) = (%g, %g)", s, name, c, i, j,
-                 ch->m.x0 + i * ch->m.dx, ch->m.y0 + j * ch->m.dx);
+    const ChemModel *m = &ch->m;
+    size_t at = SIZE_MAX;
+    double call[CHEM_MAX_SPECIES], most = 0, rmost = 0;
+    if (ch->bad == 3) {   /* the first node of the largest uptake rate (as measured: uptake_rate's arithmetic) */
+        for (size_t q = 0; q < nodes; q++) {
+            double r = reaction_at(ch, ch->bad_species, q, call), rate = 0;
+            uptake_rate(&rate, r, ch->c[(size_t)ch->bad_species * nodes + q]);
+            if (rate > most) most = rate, rmost = r, at = (size_t)ch->bad_species * nodes + q;
+        }
+    } else   /* the first node not finite or below 0 beyond rounding (next: the values before that sub-step) */
+        for (size_t q = 0; q < (size_t)m->ns * nodes && at == SIZE_MAX; q++)
+            if (!(ch->c[q] >= -1e-12 * ch->next[q])) at = q;
+    if (at == SIZE_MAX) {
+        snprintf(buf, len, "no node");
         return;
     }
+    const int s = (int)(at / nodes), j = (int)(at % nodes / ch->nx), i = (int)(at % ch->nx);
+    const double c = ch->c[at], x = m->x0 + i * m->dx, y = m->y0 + j * m->dx;
+    const char *name = m->sp[s].name ? m->sp[s].name : "?";
+    if (ch->bad != 3)
+        snprintf(buf, len, "species %d (%s) is %.6g at node (%d, %d), (x, y) = (%g, %g)", s, name, c, i, j, x, y);
+    else if (c > 0)
+        snprintf(buf, len, "species %d (%s) at node (%d, %d), (x, y) = (%g, %g), is taken up at a relative rate -R / c = %.4g "
+                 "(c = %.4g, R = %.4g)", s, name, i, j, x, y, most, c, rmost);
+    else
+        snprintf(buf, len, "species %d (%s) at node (%d, %d), (x, y) = (%g, %g), is 0, and the reaction rule takes from it "
+                 "(R = %.4g)", s, name, i, j, x, y, rmost);
 }
 
 double chem_amount(const Chem *ch, int s)

@@ -10,8 +10,9 @@
  *   3. the fields advance by dt: diffusion with the diffusivity of inside or outside a cell,
  *      linear degradation and the header's reaction rule, and for a species with advect = 1 the
  *      transport by the cells' motion (upwind, diluted as they grow: chem_transport), by
- *      explicit Euler in sub-steps short enough for both (conservative fluxes: with zero-flux
- *      sides and no reaction the amount is conserved to round-off).
+ *      explicit Euler in sub-steps short enough for all three to keep c >= 0 (the reaction's
+ *      uptake measured in each chemical step; conservative fluxes: with zero-flux sides and no
+ *      reaction the amount is conserved to round-off).
  * Everything is a pure function of the state at the start of the step, so results are the same
  * at any thread count and after a restart (the checkpoint carries the fields). */
 #ifndef PH_CHEM_H
@@ -91,8 +92,10 @@ typedef struct ChemModel {
 typedef struct Chem {
     ChemModel m;
     int nx, ny, nsub;          /* nodes per row and column; sub-steps per chemical step */
-    int bad;                   /* the last chem_advance made a concentration non-finite (1) or negative (2) */
+    int bad;                   /* the last chem_advance failed (chem_advance says how: 1 to 3) */
     double h;                  /* the last chem_advance's sub-step */
+    int bad_species;           /* (bad = 3: the species, its largest uptake rate, the sub-steps it needed) */
+    double bad_rate, need;
     double *c, *next;          /* concentrations, species-major: c[(s * ny + j) * nx + i] */
     int *owner;                /* per node: the polygon covering it, or -1 */
     double *fx, *fy;           /* per polygon: the response's force on each vertex, held until the next chemical step */
@@ -113,6 +116,7 @@ typedef struct Chem {
     double *fit, *fu, *fv;
     size_t fit_cap;
     int nstep, moving, too_fast;
+    double outrate;            /* the largest upwind outflow rate of a node at that step */
 } Chem;
 
 /* Sets up the grid of model m for time step dt (all concentrations c0, or m->init's, Dirichlet
@@ -158,13 +162,19 @@ int chem_transport(Chem *ch, const Ensemble *e, double dt, char *err, size_t len
 
 /* Step 3: the fields advance by dt (a chemical step: every time steps), with the cover of
  * chem_respond (and the motion of chem_transport, which this consumes: a later call without it
- * leaves the fields at rest). Returns 0, or -1 when a sub-step made a concentration non-finite or
- * negative (beyond rounding: below -1e-12 of the node's value before it): the fields are then
- * left as that sub-step made them, ch->bad says which, and chem_bad_node names the node. */
+ * leaves the fields at rest). Its sub-steps follow the reaction rule too: its first measures the
+ * largest relative uptake rate -R / c of each species over the nodes, and where that needs more
+ * sub-steps (explicit Euler keeps c >= 0 while h (4 D / dx^2 + k + outflow + uptake rate) <= 1),
+ * the chemical step starts over with them. Returns 0, or -1 with ch->bad: 1, a sub-step made a
+ * concentration non-finite, or 2, negative (beyond rounding: below -1e-12 of the node's value
+ * before it; a rule whose uptake grows within the step), the fields then as that sub-step made
+ * them; 3, the uptake would need more than max_substeps (ch->need; or infinitely many: the rule
+ * takes from a node at c = 0), the fields as they were. chem_bad_node names the node. */
 int chem_advance(Chem *ch, double dt);
 
 /* After chem_advance failed: the first node (species by species, row by row) whose concentration
- * is not finite or negative, in buf as "species S (NAME) is C at node (i, j), (x, y) = (X, Y)". */
+ * is not finite or negative, in buf as "species S (NAME) is C at node (i, j), (x, y) = (X, Y)";
+ * for bad = 3, the first node of the largest uptake rate, that rate, c and R. */
 void chem_bad_node(const Chem *ch, char *buf, size_t len);
 
 /* The amount of species s: the sum of c over the nodes, each weighted by its share of the

@@ -183,8 +183,17 @@ int sim_step(Sim *s)
         if (chem_advance(&s->chem, s->chem.m.every * P->dt)) {
             char where[256];
             chem_bad_node(&s->chem, where, sizeof where);
-            snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): a concentration became %s: %s", e->t,
-                     (long long)e->step, s->chem.bad == 1 ? "non-finite" : "negative", where);
+            const Chem *ch = &s->chem;
+            if (ch->bad == 3 && isfinite(ch->need))
+                snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): %s: keeping c >= 0 there would take %.0f "
+                         "sub-steps of the chemical step of %g (each at most 1 / (4 D / dx^2 + k + that rate)), more than "
+                         "max_substeps = %d", e->t, (long long)e->step, where, ch->need, ch->m.every * P->dt, ch->m.max_substeps);
+            else if (ch->bad == 3)
+                snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): %s: no sub-step keeps c >= 0 there",
+                         e->t, (long long)e->step, where);
+            else
+                snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): a concentration became %s: %s", e->t,
+                         (long long)e->step, ch->bad == 1 ? "non-finite" : "negative", where);
             return -1;
         }
     }
@@ -501,14 +510,19 @@ void sim_likely_cause(const Sim *s, char *buf, size_t len)
     int early = s->e.step - s->first_step <= 100 && !s->from_checkpoint;
     char whose[48] = "";
     if (type >= 0) snprintf(whose, sizeof whose, "cell type %d: ", type);
-    if (s->chem.bad == 2)
-        snprintf(buf, len, "the chemistry's reaction rule takes more from a node in one sub-step of %g than the node holds "
-                 "(the sub-steps follow diffusion, degradation and motion, not the rule): lower dt%s, or let the rule's uptake "
-                 "vanish as its concentration goes to 0", s->chem.h, s->chem.m.every > 1 ? " or P_chem_every" : "");
+    if (s->chem.bad == 3 && isfinite(s->chem.need))
+        snprintf(buf, len, "the chemistry's reaction rule, faster than P_chem_max_substeps = %d sub-steps follow: raise it, or "
+                 "lower dt%s", s->chem.m.max_substeps, s->chem.m.every > 1 ? " or P_chem_every" : "");
+    else if (s->chem.bad == 3)
+        snprintf(buf, len, "the chemistry's reaction rule, which takes from a node where there is nothing: make its uptake "
+                 "vanish with the concentration (a rate proportional to c, as -u c)");
+    else if (s->chem.bad == 2)
+        snprintf(buf, len, "the chemistry's reaction rule, whose uptake grew within a chemical step beyond what its sub-steps "
+                 "of %g follow (they are set at the step's start): lower dt%s, or make the uptake vanish with the "
+                 "concentration", s->chem.h, s->chem.m.every > 1 ? " or P_chem_every" : "");
     else if (s->chem.bad)
-        snprintf(buf, len, "the chemistry's reaction rule gives a rate that is not finite, or one that grows faster than "
-                 "sub-steps of %g follow (they follow diffusion, degradation and motion, not the rule): lower dt%s",
-                 s->chem.h, s->chem.m.every > 1 ? " or P_chem_every" : "");
+        snprintf(buf, len, "the chemistry's reaction rule, which gave a rate that is not finite or one that grows faster than "
+                 "sub-steps of %g follow: lower dt%s", s->chem.h, s->chem.m.every > 1 ? " or P_chem_every" : "");
     else if (s->chem.too_fast)
         snprintf(buf, len, "cells moving faster than the chemistry's grid follows in max_substeps = %d sub-steps of a chemical "
                  "step of %g (an advected species' upwind transport): raise P_chem_dx or P_chem_max_substeps, or lower dt%s",

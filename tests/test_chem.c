@@ -1,7 +1,8 @@
 /* Tests of src/chem.c (docs/model.md 11), the fields alone: the solver against analytic solutions
  * (a Gaussian's spread, converging at second order in dx; the steady profile of a degraded
  * species), the amount conserved, the cover of the nodes by polygons, the refusal of a grid too
- * fine for dt or of partial cells, and the initial values. */
+ * fine for dt or of partial cells, the initial values, and the sub-steps of a fast reaction rule
+ * (more of them, or the run ended, naming the node; not for rounding). */
 #define _POSIX_C_SOURCE 200809L   /* (mkdtemp) */
 #include "chem_fixtures.h"
 #include "forces.h"
@@ -244,69 +245,127 @@ void test_chem_initial_values(void)
     ENSURE(ch.c == NULL && ch.next == NULL && ch.owner == NULL);
 }
 
-/* A reaction rule faster than the sub-steps: first-order uptake R = -u c, which explicit Euler
- * turns into c (1 - h u) a sub-step. The sub-steps follow diffusion alone (4 D / dx^2 = 40, dt =
- * 0.1: 4 of h = 0.025), so u = 60 (h u = 1.5) makes c = 1 a uniform -0.5 in the first sub-step.
- * The advance stops there and says so, naming the first node; without the check its 4 sub-steps
- * would end at a plausible 0.0625. With u = 30 (h u = 0.75) it does not, and c = 0.25^4. A
- * zero-order sink (R = -1) takes c = 0.06 below 0 in the third sub-step. */
+/* A reaction rule faster than diffusion's sub-steps: first-order uptake R = -u c, which explicit
+ * Euler turns into c (1 - h u) a sub-step (from c = 1 everywhere, so diffusion does nothing).
+ * Diffusion alone takes 4 sub-steps of a chemical step of 0.1 (4 D / dx^2 = 40); u = 60 would make
+ * c = -0.5 in the first of them, and 0.0625 after all 4. The step measures u in its first sub-step
+ * and starts over with ceil(0.1 (40 + 60)) = 10: c = 0.4^10, and 5 for u = 5. With max_substeps =
+ * 8 it ends instead, the fields untouched, naming the node and the rate. A zero-order sink (R =
+ * -1, not vanishing at c = 0) from c = 0.06: the step starts with 6 sub-steps (rate 1 / 0.06),
+ * and the fourth goes negative, which ends it; from c = 0 no sub-step would do. */
 static double uptake_u;
 static double uptake(int s, const double *c, int type) { (void)s; (void)type; return -uptake_u * c[0]; }
 static double sink(int s, const double *c, int type) { (void)s; (void)c; (void)type; return -1; }
 
-void test_chem_negative_stops(void)
+void test_chem_fast_reaction(void)
 {
     ChemModel m = model(0.1, 0, 0, 0, 1, 1, 0.1);
     m.sp[0].c0 = 1;
     m.reaction = uptake;
     Chem ch;
     char err[512], where[256];
-    for (int strong = 0; strong < 2; strong++) {
-        uptake_u = strong ? 60 : 30;
+    const double u[3] = { 5, 60, 60 }, sub[3] = { 5, 10, 10 };
+    for (int k = 0; k < 3; k++) {
+        uptake_u = u[k];
+        m.max_substeps = k == 2 ? 8 : 100;
         ENSURE_MSG(chem_init(&ch, &m, 0.1, err, sizeof err) == 0, "%s", err);
         ENSURE(ch.nsub == 4);
         int r = chem_advance(&ch, 0.1);
-        if (strong) {
-            ENSURE(r == -1 && ch.bad == 2 && ch.h == 0.025);
-            ENSURE(*node(&ch, 0, 4, 7) == -0.5);
-            chem_bad_node(&ch, where, sizeof where);
-            ENSURE_MSG(!strcmp(where, "species 0 (a) is -0.5 at node (0, 0), (x, y) = (0, 0)"), "%s", where);
+        if (k < 2) {
+            ENSURE(r == 0 && ch.bad == 0 && ch.h == 0.1 / sub[k]);
+            ENSURE_CLOSE(*node(&ch, 0, 4, 7), pow(1 - u[k] * 0.1 / sub[k], sub[k]), 1e-15);
         } else {
-            ENSURE(r == 0 && ch.bad == 0);
-            ENSURE_CLOSE(*node(&ch, 0, 4, 7), pow(0.25, 4), 1e-15);
+            ENSURE(r == -1 && ch.bad == 3 && ch.bad_species == 0 && ch.bad_rate == 60 && ch.need == 10);
+            ENSURE(*node(&ch, 0, 4, 7) == 1);
+            chem_bad_node(&ch, where, sizeof where);
+            ENSURE_MSG(!strcmp(where, "species 0 (a) at node (0, 0), (x, y) = (0, 0), is taken up at a relative rate -R / c = 60 "
+                                      "(c = 1, R = -60)"), "%s", where);
         }
         chem_free(&ch);
     }
-    m.sp[0].c0 = 0.06;
     m.reaction = sink;
+    m.sp[0].c0 = 0.06;
     ENSURE_MSG(chem_init(&ch, &m, 0.1, err, sizeof err) == 0, "%s", err);
-    ENSURE(chem_advance(&ch, 0.1) == -1 && ch.bad == 2);
-    ENSURE_CLOSE(*node(&ch, 0, 9, 9), 0.06 - 3 * 0.025, 1e-15);
+    ENSURE(chem_advance(&ch, 0.1) == -1 && ch.bad == 2 && ch.h == 0.1 / 6);
+    ENSURE_CLOSE(*node(&ch, 0, 9, 9), 0.06 - 4 * 0.1 / 6, 1e-15);
+    chem_bad_node(&ch, where, sizeof where);
+    ENSURE_MSG(strstr(where, "species 0 (a) is -0.00666") && strstr(where, "at node (0, 0), (x, y) = (0, 0)"), "%s", where);
+    chem_free(&ch);
+    m.sp[0].c0 = 0;
+    ENSURE_MSG(chem_init(&ch, &m, 0.1, err, sizeof err) == 0, "%s", err);
+    ENSURE(chem_advance(&ch, 0.1) == -1 && ch.bad == 3 && isinf(ch.need));
+    chem_bad_node(&ch, where, sizeof where);
+    ENSURE_MSG(!strcmp(where, "species 0 (a) at node (0, 0), (x, y) = (0, 0), is 0, and the reaction rule takes from it (R = -1)"),
+               "%s", where);
     chem_free(&ch);
 }
 
-/* In a simulation the run ends in the step whose chemical step went negative (step 0 here: u dt =
- * 1.5), before a frame could show it; the message names the node, and the likely cause the rule
- * and the sub-step. */
-void test_chem_negative_ends_run(void)
+/* A second-order uptake R = -u c^2 (relative rate u c, largest at the fullest node) on a random
+ * field: the sub-steps it sets, and the field after them, are the same at 1 and 2 threads. */
+static double uptake2(int s, const double *c, int type) { (void)s; (void)type; return -uptake_u * c[0] * c[0]; }
+
+void test_chem_fast_reaction_threads(void)
+{
+    ChemModel m = model(0.1, 0, 0, 0, 4, 4, 0.1);
+    m.reaction = uptake2;
+    uptake_u = 200;
+    double *field[2];
+    int n[2];
+    for (int t = 0; t < 2; t++) {
+        Chem ch;
+        char err[512];
+        omp_set_num_threads(t + 1);
+        ENSURE_MSG(chem_init(&ch, &m, 0.1, err, sizeof err) == 0, "%s", err);
+        uint64_t z = 99;
+        for (int q = 0; q < ch.nx * ch.ny; q++) {
+            z = z * 6364136223846793005ULL + 1442695040888963407ULL;
+            ch.c[q] = (double)(z >> 11) / 9007199254740992.0;
+        }
+        ch.c[1234] = 1.5;   /* (the fullest node: rate 300) */
+        ENSURE(chem_advance(&ch, 0.1) == 0);
+        n[t] = (int)lround(0.1 / ch.h);
+        field[t] = malloc((size_t)ch.nx * ch.ny * sizeof **field);
+        memcpy(field[t], ch.c, (size_t)ch.nx * ch.ny * sizeof **field);
+        for (int q = 0; q < ch.nx * ch.ny; q++) ENSURE(ch.c[q] >= 0);
+        chem_free(&ch);
+    }
+    omp_set_num_threads(1);
+    ENSURE_MSG(n[0] == 34 && n[1] == 34, "%d and %d sub-steps, not ceil(0.1 (40 + 300)) = 34", n[0], n[1]);
+    ENSURE(!memcmp(field[0], field[1], 41 * 41 * sizeof **field));
+    free(field[0]);
+    free(field[1]);
+}
+
+/* In a simulation: the uptake at u dt = 1.5 runs, its sub-steps following it (c stays >= 0); the
+ * sink from c = 0 ends the run in step 0, before a frame could show a negative value, the message
+ * naming the node and the likely cause the rule. */
+void test_chem_fast_reaction_in_run(void)
 {
     Params P = params_compiled;
-    ChemModel m = model(0.1, 0, -2, -2, 2, 2, 0.1);
-    m.sp[0].c0 = 2;
-    m.reaction = uptake;
-    uptake_u = 1.5 / P.dt;
-    Sim s;
-    sim_init(&s, &P, 1);
-    ENSURE_MSG(sim_chemistry(&s, &m) == 0, "%s", s.error);
-    fx_add_ngon(&s.e, 32, 0.5, 0, 0, 0);
-    sim_draw_traits(&s);
-    ENSURE(sim_step(&s) == -1 && s.e.step == 0);
-    char cause[512];
-    sim_likely_cause(&s, cause, sizeof cause);
-    ENSURE_MSG(strstr(s.error, "chemistry at t = 0 (step 0): a concentration became negative: species 0 (a) is -1 at node (0, 0), "
-                      "(x, y) = (-2, -2)"), "%s", s.error);
-    ENSURE_MSG(strstr(cause, "reaction rule takes more from a node in one sub-step of") && strstr(cause, "lower dt"), "%s", cause);
-    sim_free(&s);
+    for (int bad = 0; bad < 2; bad++) {
+        ChemModel m = model(0.1, 0, -2, -2, 2, 2, 0.1);
+        m.sp[0].c0 = bad ? 0 : 2;
+        m.reaction = bad ? sink : uptake;
+        uptake_u = 1.5 / P.dt;
+        Sim s;
+        sim_init(&s, &P, 1);
+        ENSURE_MSG(sim_chemistry(&s, &m) == 0, "%s", s.error);
+        fx_add_ngon(&s.e, 32, 0.5, 0, 0, 0);
+        sim_draw_traits(&s);
+        if (!bad) {
+            for (int k = 0; k < 3; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+            ENSURE(s.chem.h == P.dt / 2);
+            ENSURE_CLOSE(*node(&s.chem, 0, 0, 0), 2 * pow(0.25, 6), 1e-15);
+        } else {
+            ENSURE(sim_step(&s) == -1 && s.e.step == 0);
+            char cause[512];
+            sim_likely_cause(&s, cause, sizeof cause);
+            ENSURE_MSG(!strcmp(s.error, "chemistry at t = 0 (step 0): species 0 (a) at node (0, 0), (x, y) = (-2, -2), is 0, and "
+                                        "the reaction rule takes from it (R = -1): no sub-step keeps c >= 0 there"), "%s", s.error);
+            ENSURE_MSG(strstr(cause, "takes from a node where there is nothing"), "%s", cause);
+        }
+        sim_free(&s);
+    }
 }
 
 /* Diffusion at the stability limit exactly (h 4 D / dx^2 = 1 up to rounding: D = 0.1, dx = 1, dt =
