@@ -252,10 +252,12 @@ void test_chem_initial_values(void)
  * and starts over with ceil(0.1 (40 + 60)) = 10: c = 0.4^10, and 5 for u = 5. With max_substeps =
  * 8 it ends instead, the fields untouched, naming the node and the rate. A zero-order sink (R =
  * -1, not vanishing at c = 0) from c = 0.06: the step starts with 6 sub-steps (rate 1 / 0.06),
- * and the fourth goes negative, which ends it; from c = 0 no sub-step would do. */
+ * and the fourth goes negative, which ends it; from c = 0 no sub-step would do. A rule that gives
+ * NaN at one node ends it in the first sub-step, naming that node. */
 static double uptake_u;
 static double uptake(int s, const double *c, int type) { (void)s; (void)type; return -uptake_u * c[0]; }
 static double sink(int s, const double *c, int type) { (void)s; (void)c; (void)type; return -1; }
+static double broken(int s, const double *c, int type) { (void)s; (void)type; return c[0] > 0.5 ? NAN : 0; }
 
 void test_chem_fast_reaction(void)
 {
@@ -297,6 +299,13 @@ void test_chem_fast_reaction(void)
     chem_bad_node(&ch, where, sizeof where);
     ENSURE_MSG(!strcmp(where, "species 0 (a) at node (0, 0), (x, y) = (0, 0), is 0, and the reaction rule takes from it (R = -1)"),
                "%s", where);
+    chem_free(&ch);
+    m.reaction = broken;
+    ENSURE_MSG(chem_init(&ch, &m, 0.1, err, sizeof err) == 0, "%s", err);
+    *node(&ch, 0, 3, 5) = 1;
+    ENSURE(chem_advance(&ch, 0.1) == -1 && ch.bad == 1 && ch.h == 0.1 / 4);
+    chem_bad_node(&ch, where, sizeof where);
+    ENSURE_MSG(!strcmp(where, "species 0 (a) is nan at node (3, 5), (x, y) = (0.3, 0.5)"), "%s", where);
     chem_free(&ch);
 }
 
