@@ -3,6 +3,7 @@
 #include "chem.h"
 #include "geometry.h"
 #include "text.h"
+#include <float.h>
 #include <math.h>
 #include <omp.h>
 #include <stdarg.h>
@@ -486,7 +487,8 @@ typedef struct Row {
     const int *kind, *kb, *ka;          /* the cover's types on the row, below and above (NULL: none) */
     const double *c, *below, *above;    /* the concentrations there */
     double *out, wy, idx2;
-    double *rate;                       /* (NULL, or the largest relative uptake rate -R / c so far) */
+    double *rate, lim;                  /* (NULL, or the largest relative uptake rate -R / c so far of the
+                                         * nodes over lim, the rate the sub-steps allow) */
     int uniform, moved;
 } Row;
 
@@ -521,27 +523,37 @@ static inline void advance_node(const Chem *ch, const Row *w, int s, int j, int 
             at = call;
         }
         r = ch->m.reaction(s, at, kind[i]);
-        if (w->rate) uptake_rate(w->rate, r, ci);
+        if (w->rate && -r > ci * w->lim) uptake_rate(w->rate, r, ci);
     }
     double flux = (fx / wx + fy / w->wy) * w->idx2 - sp->k * ci + r;
     if (w->moved) flux -= outflow(ch, i, j, c, w->below, w->above, wx, w->wy) / ch->m.dx;
     w->out[i] = ci + h * flux;
 }
 
+/* DBL_MAX's bits: above them, read as an unsigned integer, lie -0, the negatives, inf and NaN */
+static const uint64_t DBL_MAX_BITS = 0x7fefffffffffffffULL;
+
+/* A new value o of a node that held c: 1 if o is not finite, 2 if below 0 beyond rounding, else 0
+ * (no branch) */
+static inline int new_value_bad(double o, double c) { return (!(fabs(o) <= DBL_MAX)) | (o < -1e-12 * c) << 1; }
+
 /* One explicit Euler sub-step of length h of species s's row j into next (advance_node at every
  * node); returns 0, or 1 if a new value is not finite, 2 if one is negative beyond rounding (with
  * the sub-steps of chem_init and chem_transport only a reaction rule can make one: diffusion,
  * degradation and transport leave each node a weighted mean of values >= 0, which rounding can
- * take below 0 by a few units in the last place of the node's old value). */
-static int advance_row(const Chem *ch, int s, int j, double h, double *call, double *rrow, double *rate)
+ * take below 0 by a few units in the last place of the node's old value). With rate (the first
+ * sub-step of a reaction rule), the largest relative uptake rate -R / c of the row's nodes goes
+ * there if some node's is over lim, the most the sub-steps allow. */
+static int advance_row(const Chem *ch, int s, int j, double h, double *call, double *rrow, double *rate, double lim)
 {
     const int ns = ch->m.ns, nx = ch->nx, ny = ch->ny;
+    int bad = 0;
     const size_t nodes = (size_t)nx * ny, at = (size_t)s * nodes + (size_t)j * nx;
     const ChemSpecies *sp = &ch->m.sp[s];
     const int *kind = ch->owner + nodes + (size_t)j * nx;
     Row w = { sp, kind, j > 0 ? kind - nx : NULL, j + 1 < ny ? kind + nx : NULL, ch->c + at, j > 0 ? ch->c + at - nx : NULL,
               j + 1 < ny ? ch->c + at + nx : NULL, ch->next + at, j == 0 || j == ny - 1 ? 0.5 : 1,
-              1 / (ch->m.dx * ch->m.dx), rate, sp->D_in == sp->D_out, ch->moving && sp->advect };
+              1 / (ch->m.dx * ch->m.dx), rate, lim, sp->D_in == sp->D_out, ch->moving && sp->advect };
     if (w.uniform && !w.moved && w.below && w.above && nx > 2) {
         /* The common case, an inner row of a species that diffuses alike everywhere and is not
          * carried: advance_node's arithmetic, term for term in the same order (a share w = 1
@@ -562,37 +574,52 @@ static int advance_row(const Chem *ch, int s, int j, double h, double *call, dou
             }
         else
             for (int i = 0; i < nx; i++) rrow[i] = 0;
-        if (rate)
-            for (int i = 1; i < nx - 1; i++) uptake_rate(rate, rrow[i], c[i]);
+        /* (in the same loop, cheap tests on the bits, which the compiler vectorises: whether a new
+         * value is not in [0, DBL_MAX], its bits as an unsigned integer then above DBL_MAX's, and
+         * whether a node's uptake rate -r / c is over lim, c lim + r then negative; then the
+         * row is looked at closely) */
+        uint64_t most = 0, sign = 0;
         advance_node(ch, &w, s, j, 0, h, call);
         for (int i = 1; i < nx - 1; i++) {
             const double ci = c[i];
             const double fx = D * (c[i - 1] - ci) + D * (c[i + 1] - ci), fy = D * (below[i] - ci) + D * (above[i] - ci);
-            out[i] = ci + h * ((fx + fy) * idx2 - k * ci + rrow[i]);
+            const double o = ci + h * ((fx + fy) * idx2 - k * ci + rrow[i]), q = ci * lim + rrow[i];
+            uint64_t bo, bq;
+            memcpy(&bo, &o, sizeof bo);
+            memcpy(&bq, &q, sizeof bq);
+            out[i] = o;
+            most = bo > most ? bo : most;
+            sign |= bq;
         }
         advance_node(ch, &w, s, j, nx - 1, h, call);
-    } else
+        bad |= new_value_bad(out[0], c[0]) | new_value_bad(out[nx - 1], c[nx - 1]);
+        if (most > DBL_MAX_BITS)
+            for (int i = 1; i < nx - 1; i++) bad |= new_value_bad(out[i], c[i]);
+        int over = rate && sign >> 63;
+        if (over)
+            for (int i = 1; i < nx - 1; i++) uptake_rate(rate, rrow[i], c[i]);
+    } else {
         for (int i = 0; i < nx; i++) advance_node(ch, &w, s, j, i, h, call);
-    int finite = 1, neg = 0;
-    for (int i = 0; i < nx; i++) {
-        finite &= isfinite(w.out[i]);
-        neg |= w.out[i] < -1e-12 * w.c[i];
+        for (int i = 0; i < nx; i++) bad |= new_value_bad(w.out[i], w.c[i]);
     }
-    return !finite ? 1 : neg ? 2 : 0;
+    return bad & 1 ? 1 : bad;
 }
 
 /* The sub-steps a chemical step of dt needs for the largest relative uptake rates rate[s] of its
  * reaction rule (species by species, at its start) beside diffusion, degradation and transport:
  * explicit Euler keeps c >= 0 while h (4 D / dx^2 + k + outflow rate + uptake rate) <= 1. The
  * species that needs most in *ws. */
+static double base_rate(const Chem *ch, int s)   /* (diffusion, degradation and transport) */
+{
+    const ChemSpecies *sp = &ch->m.sp[s];
+    return 4 * fmax(sp->D_in, sp->D_out) / (ch->m.dx * ch->m.dx) + sp->k + (ch->moving && sp->advect ? ch->outrate : 0);
+}
 static double reaction_substeps(const Chem *ch, double dt, const double *rate, int *ws)
 {
-    const ChemModel *m = &ch->m;
     double worst = 0;
     *ws = 0;
-    for (int s = 0; s < m->ns; s++) {
-        double D = fmax(m->sp[s].D_in, m->sp[s].D_out), r = 4 * D / (m->dx * m->dx) + m->sp[s].k + rate[s];
-        if (ch->moving && m->sp[s].advect) r += ch->outrate;
+    for (int s = 0; s < ch->m.ns; s++) {
+        double r = base_rate(ch, s) + rate[s];
         if (r > worst) worst = r, *ws = s;
     }
     return ceil(dt * worst);
@@ -607,14 +634,15 @@ int chem_advance(Chem *ch, double dt)
     for (int sub = 0; sub < n; sub++) {
         const double h = ch->h = dt / n;
         const int track = sub == 0 && ch->m.reaction;   /* (the reaction's uptake rates, in the first sub-step) */
-        double rate[CHEM_MAX_SPECIES] = { 0 };
+        double rate[CHEM_MAX_SPECIES] = { 0 }, lim[CHEM_MAX_SPECIES];
+        for (int s = 0; s < ns; s++) lim[s] = fmax(n / dt - base_rate(ch, s), 0);   /* (rates up to lim need no more) */
         int bad = 0;
         #pragma omp parallel reduction(|:bad)
         {
             double call[CHEM_MAX_SPECIES], mine[CHEM_MAX_SPECIES] = { 0 }, *rrow = ch->rrow + (size_t)omp_get_thread_num() * ch->nx;
             #pragma omp for schedule(static)
             for (int j = 0; j < ny; j++)
-                for (int s = 0; s < ns; s++) bad |= advance_row(ch, s, j, h, call, rrow, track ? &mine[s] : NULL);
+                for (int s = 0; s < ns; s++) bad |= advance_row(ch, s, j, h, call, rrow, track ? &mine[s] : NULL, lim[s]);
             if (track) {
                 #pragma omp critical
                 for (int s = 0; s < ns; s++) rate[s] = fmax(rate[s], mine[s]);   /* (exact maxima: any thread count) */
