@@ -85,6 +85,16 @@ static int initial_values(Chem *ch, char *err, size_t len)
     return 0;
 }
 
+/* The rate 4 D / dx^2 + k of species s, with out (the largest upwind outflow rate of a node) for
+ * an advected species: explicit Euler keeps c >= 0 and is stable while h times it is at most 1 */
+static double base_rate(const ChemModel *m, int s, double out)
+{
+    const ChemSpecies *sp = &m->sp[s];
+    double rate = 4 * fmax(sp->D_in, sp->D_out) / (m->dx * m->dx) + sp->k;
+    if (sp->advect) rate += out;
+    return rate;
+}
+
 int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len)
 {
     memset(ch, 0, sizeof *ch);
@@ -97,7 +107,7 @@ int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len)
     double worst = 0;
     int ws = 0;
     for (int s = 0; s < m->ns; s++) {
-        double D = fmax(m->sp[s].D_in, m->sp[s].D_out), rate = 4 * D / (m->dx * m->dx) + m->sp[s].k;
+        double rate = base_rate(m, s, 0);
         if (rate > worst) worst = rate, ws = s;
     }
     double need = ceil(m->every * dt * worst);
@@ -433,8 +443,7 @@ int chem_transport(Chem *ch, const Ensemble *e, double dt, char *err, size_t len
     double worst = 0;
     int ws = 0;
     for (int s = 0; s < m->ns; s++) {
-        double D = fmax(m->sp[s].D_in, m->sp[s].D_out), rate = 4 * D / (dx * dx) + m->sp[s].k;
-        if (m->sp[s].advect) rate += worst_out;
+        double rate = base_rate(m, s, worst_out);
         if (rate > worst) worst = rate, ws = s;
     }
     double need = ceil(dt * worst);
@@ -609,17 +618,12 @@ static int advance_row(const Chem *ch, int s, int j, double h, double *call, dou
  * reaction rule (species by species, at its start) beside diffusion, degradation and transport:
  * explicit Euler keeps c >= 0 while h (4 D / dx^2 + k + outflow rate + uptake rate) <= 1. The
  * species that needs most in *ws. */
-static double base_rate(const Chem *ch, int s)   /* (diffusion, degradation and transport) */
-{
-    const ChemSpecies *sp = &ch->m.sp[s];
-    return 4 * fmax(sp->D_in, sp->D_out) / (ch->m.dx * ch->m.dx) + sp->k + (ch->moving && sp->advect ? ch->outrate : 0);
-}
 static double reaction_substeps(const Chem *ch, double dt, const double *rate, int *ws)
 {
     double worst = 0;
     *ws = 0;
     for (int s = 0; s < ch->m.ns; s++) {
-        double r = base_rate(ch, s) + rate[s];
+        double r = base_rate(&ch->m, s, ch->moving ? ch->outrate : 0) + rate[s];
         if (r > worst) worst = r, *ws = s;
     }
     return ceil(dt * worst);
@@ -635,7 +639,7 @@ int chem_advance(Chem *ch, double dt)
         const double h = ch->h = dt / n;
         const int track = sub == 0 && ch->m.reaction;   /* (the reaction's uptake rates, in the first sub-step) */
         double rate[CHEM_MAX_SPECIES] = { 0 }, lim[CHEM_MAX_SPECIES];
-        for (int s = 0; s < ns; s++) lim[s] = fmax(n / dt - base_rate(ch, s), 0);   /* (rates up to lim need no more) */
+        for (int s = 0; s < ns; s++) lim[s] = fmax(n / dt - base_rate(&ch->m, s, ch->moving ? ch->outrate : 0), 0);   /* (rates up to lim need no more) */
         int bad = 0;
         #pragma omp parallel reduction(|:bad)
         {

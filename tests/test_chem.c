@@ -327,8 +327,7 @@ void test_chem_fast_reaction_threads(void)
         ENSURE_MSG(chem_init(&ch, &m, 0.1, err, sizeof err) == 0, "%s", err);
         uint64_t z = 99;
         for (int q = 0; q < ch.nx * ch.ny; q++) {
-            z = z * 6364136223846793005ULL + 1442695040888963407ULL;
-            ch.c[q] = (double)(z >> 11) / 9007199254740992.0;
+            ch.c[q] = fx_uniform(&z, 0, 1);
         }
         ch.c[1234] = 1.5;   /* (the fullest node: rate 300) */
         ENSURE(chem_advance(&ch, 0.1) == 0);
@@ -401,8 +400,7 @@ void test_chem_negative_rounding(void)
         for (; round < 200; round++) {
             for (int j = 0; j < ch.ny; j++)
                 for (int i = 0; i < ch.nx; i++) {
-                    z = z * 6364136223846793005ULL + 1442695040888963407ULL;
-                    double u = (double)(z >> 11) / 9007199254740992.0;
+                    double u = fx_uniform(&z, 0, 1);
                     *node(&ch, 0, i, j) = u < 0.2 ? 0 : pow(10, -20 * u);
                 }
             if (chem_advance(&ch, 2.5)) break;
