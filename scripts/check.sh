@@ -18,6 +18,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 B=build-check
 export ASAN_OPTIONS=detect_leaks=1:log_path=$PWD/$B/reports/asan UBSAN_OPTIONS=print_stacktrace=1
+# one thread unless a test asks for more, as in `make test`: several tests run at once here, and
+# each with the automatic thread count would oversubscribe the cores (the showcases below take
+# -j 2, so the threaded paths run under the sanitizers too)
+export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
 CHECK_SKIP=${CHECK_SKIP:-}
 FILTER=${FILTER:-}
 
@@ -33,11 +37,12 @@ ln -sfn ../../noise/polyhoop $B/tree/tests/polyhoop_noise
 
 rm -rf $B/reports $B/runs && mkdir -p $B/reports $B/runs && touch $B/runs/summary $B/runs/failed
 fail=""
-# the C tests, each in a process of its own, CHECK_JOBS at a time (default: the cores, at most 4;
-# each test uses one thread unless it is about threads, and none is timed); a test's lines are
-# printed when it ends, so they come in the order the tests end
+# the C tests, each in a process of its own, CHECK_JOBS at a time (default: the cores, at most 4,
+# counted without the OMP_NUM_THREADS set above, which nproc would report; each test uses one
+# thread unless it is about threads, and none is timed); a test's lines are printed when it ends,
+# so they come in the order the tests end
 if [ -n "${CHECK_JOBS:-}" ]; then jobs=$CHECK_JOBS
-else jobs=$(nproc 2>/dev/null || echo 1); [ "$jobs" -le 4 ] || jobs=4; fi
+else jobs=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1); [ "$jobs" -le 4 ] || jobs=4; fi
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "make check: CHECK_JOBS is a positive integer, not '$jobs'" >&2; exit 2; }
 check_test() {   # check_test NAME: runs it, prints its lines, notes it in runs/failed if it failed
     local t=$1 st
@@ -76,9 +81,9 @@ for f in tests/cli/*.sh; do
     fi
 done
 echo "== showcases under ASan+UBSan"
-for run in "polyhoop -q -n 3 -s 200" \
-           "emulsion/polyhoop -q -n 2 -s 100 --check inputs/emulsion.off" \
-           "hourglass/polyhoop -q -n 2 -s 100 --check inputs/hourglass.off"; do
+for run in "polyhoop -q -j 2 -n 3 -s 200" \
+           "emulsion/polyhoop -q -j 2 -n 2 -s 100 --check inputs/emulsion.off" \
+           "hourglass/polyhoop -q -j 2 -n 2 -s 100 --check inputs/hourglass.off"; do
     set -- $run
     name=${1%/polyhoop}; name=${name:-default}
     out=$B/runs/show-$name
