@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The showcases of scripts/showcase.sh: every parameter header compiles, every showcase builds
 # and runs a few steps; the projectiles showcase's particles stay round; and the measured facts
-# that the README's gallery states for two of them (test_scripts_showcase_claims, about 3 minutes;
+# that the gallery states for three of them (test_scripts_showcase_claims, about 3 minutes;
 # alone: tests/cli/showcases.sh claims).
 source "$(dirname "$0")/lib.sh"
 
@@ -95,7 +95,7 @@ PY
 test_scripts_showcase_claims() {
     command -v python3 > /dev/null || skip "python3 is not on PATH"
     pids=()
-    for name in hex_packing emulsion; do
+    for name in hex_packing emulsion vesicles; do
         scripts/showcase.sh "$name" --out "$D/$name" -- -j 1 --png-size 200x200 > "$D/$name.log" 2>&1 &
         pids+=($!)
     done
@@ -109,13 +109,19 @@ d, fusions = sys.argv[1], int(sys.argv[2])
 def last(name):
     return ts.frame_stats(*ts.frame_files(f"{d}/{name}")[-1], None)
 hexs, emu = last("hex_packing"), last("emulsion")
+ves = ts.read_frame(ts.frame_files(f"{d}/vesicles")[-1][1])
+ves_si = sorted(L / abs(A) ** 0.5 for (A, L), ph in zip((ts.area_perimeter(*p) for p in ts.polygons(ves)), ves["arrays"]["phase"]) if ph == 1)
+ves_median = ves_si[len(ves_si) // 2]
 si, nb = hexs["interior_shape_index"]["mean"], hexs["interior_neighbors"]["mean"]
 rising = emu["phases"]["-1"]["largest_share"]
 print(f"  hex_packing: {hexs['cells']} cells, interior shape index {si:.4f}, interior neighbours {nb:.3f}", file=sys.stderr)
+print(f"  vesicles: {len(ves_si)} cells at t = {ves['time']:g}, shape index {ves_median:.3f} in the median (a square's 4)", file=sys.stderr)
 print(f"  emulsion: {fusions} fusions; the rising phase's largest polygon holds {100 * rising:.0f} % of its area", file=sys.stderr)
 bad = []
 if not si >= 3.70: bad.append(f"hex_packing's interior shape index {si:.4f} < 3.70")
 if not nb >= 5.9: bad.append(f"hex_packing's interior neighbours {nb:.3f} < 5.9")
+if not (len(ves_si) == 96 and ves["time"] > 4.99 and 3.9 <= ves_median <= 4.1):
+    bad.append(f"the vesicles' cells are not rectangles: shape index {ves_median:.3f} in the median, not 3.9-4.1")
 if not fusions >= 20: bad.append(f"the emulsion fused {fusions} times, not 20 or more")
 if not rising > 0.5: bad.append(f"the emulsion's rising phase is {100 * rising:.0f} % in one polygon, not most of it")
 for b in bad:
