@@ -2,9 +2,10 @@
  * divides, 20 cells drawn at random (the cell array `attracted`) are pulled towards the centre by
  * a radial attractor and squeeze through the others (chemotaxis). The table leaves the pull open:
  * att_k = 200 per vertex gives a free cell the speed att_k / cv = 10; in the tissue the marked
- * cells move about 0.8 L/T and gather at the centre within 15 time units (measured: their mean
- * distance from it fell from 17.1 to 3.1 by t = 17). With att_k = 20 they moved 0.04 in 20 time
- * units: the confined tissue holds a cell pulled by 20 per vertex in place. Without adhesion (Table 3: kh = 0) a free
+ * cells move about 1 L/T and gather at the centre within 15 time units (measured: their mean
+ * distance from it fell from 17.1 to 12.1 by t = 5, 3.9 by t = 15 and 2.7 by t = 20). With
+ * att_k = 20 it fell by 0.03 in 20 time units: the confined tissue holds a cell pulled by 20 per
+ * vertex in place. Without adhesion (Table 3: kh = 0) a free
  * tissue of these cells, whose rest perimeters are circles' (Q = 1), rounds them into loose discs
  * within a time unit; a rigid ring around it (Nr = 1) holds it confluent, as the paper's Fig. 2B
  * shows it. Input: scripts/make_tissue.py 1000 --wall (made by make showcase NAME=migration). */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The showcases of scripts/showcase.sh: every parameter header compiles, every showcase builds
 # and runs a few steps; the projectiles showcase's particles stay round; and the measured facts
-# that the gallery states for three of them (test_scripts_showcase_claims, about 3 minutes;
+# that the gallery states for four of them (test_scripts_showcase_claims, about 3 minutes;
 # alone: tests/cli/showcases.sh claims).
 source "$(dirname "$0")/lib.sh"
 
@@ -99,6 +99,9 @@ test_scripts_showcase_claims() {
         scripts/showcase.sh "$name" --out "$D/$name" -- -j 1 --png-size 200x200 > "$D/$name.log" 2>&1 &
         pids+=($!)
     done
+    # (the migration's first 5 of 20 time units: the gallery's distance at t = 5)
+    scripts/showcase.sh migration --out "$D/migration" -- -j 1 -n 50 --png-size 100x100 > "$D/migration.log" 2>&1 &
+    pids+=($!)
     for pid in "${pids[@]}"; do wait "$pid" || fail "a showcase failed: see $D/*.log"; done
     fusions=$(sed -n 's/^events: .*fusions (type I) \([0-9]*\),.*/\1/p' "$D/emulsion.log")
     python3 - "$D" "${fusions:-0}" << 'PY'
@@ -112,16 +115,30 @@ hexs, emu = last("hex_packing"), last("emulsion")
 ves = ts.read_frame(ts.frame_files(f"{d}/vesicles")[-1][1])
 ves_si = sorted(L / abs(A) ** 0.5 for (A, L), ph in zip((ts.area_perimeter(*p) for p in ts.polygons(ves)), ves["arrays"]["phase"]) if ph == 1)
 ves_median = ves_si[len(ves_si) // 2]
+def attracted_distance(path):   # the attracted cells' mean distance from the attractor at the origin
+    fr = ts.read_frame(path)
+    ds = []
+    for (x, y), a in zip(ts.polygons(fr), fr["arrays"]["attracted"]):
+        if a:
+            A, _ = ts.area_perimeter(x, y)
+            cx = sum((x[k] + x[k - 1]) * (x[k - 1] * y[k] - x[k] * y[k - 1]) for k in range(len(x))) / (6 * A)
+            cy = sum((y[k] + y[k - 1]) * (x[k - 1] * y[k] - x[k] * y[k - 1]) for k in range(len(x))) / (6 * A)
+            ds.append((cx * cx + cy * cy) ** 0.5)
+    return fr["time"], len(ds), sum(ds) / len(ds)
+mig = [attracted_distance(f) for _, f in ts.frame_files(f"{d}/migration")[::50]]
 si, nb = hexs["interior_shape_index"]["mean"], hexs["interior_neighbors"]["mean"]
 rising = emu["phases"]["-1"]["largest_share"]
 print(f"  hex_packing: {hexs['cells']} cells, interior shape index {si:.4f}, interior neighbours {nb:.3f}", file=sys.stderr)
 print(f"  vesicles: {len(ves_si)} cells at t = {ves['time']:g}, shape index {ves_median:.3f} in the median (a square's 4)", file=sys.stderr)
+print(f"  migration: the {mig[-1][1]} attracted cells' mean distance from the centre {mig[0][2]:.2f} at t = {mig[0][0]:g}, {mig[-1][2]:.2f} at t = {mig[-1][0]:g}", file=sys.stderr)
 print(f"  emulsion: {fusions} fusions; the rising phase's largest polygon holds {100 * rising:.0f} % of its area", file=sys.stderr)
 bad = []
 if not si >= 3.70: bad.append(f"hex_packing's interior shape index {si:.4f} < 3.70")
 if not nb >= 5.9: bad.append(f"hex_packing's interior neighbours {nb:.3f} < 5.9")
 if not (len(ves_si) == 96 and ves["time"] > 4.99 and 3.9 <= ves_median <= 4.1):
     bad.append(f"the vesicles' cells are not rectangles: shape index {ves_median:.3f} in the median, not 3.9-4.1")
+if not (len(mig) == 2 and mig[-1][1] == 20 and abs(mig[-1][0] - 5) < 1e-9 and abs(mig[0][2] - 17.14) < 0.01 and 11.6 <= mig[-1][2] <= 12.6):
+    bad.append(f"the attracted cells did not approach the centre at about 1 L/T: mean distance {mig[-1][2]:.2f} at t = 5, not 12.1 +- 0.5")
 if not fusions >= 20: bad.append(f"the emulsion fused {fusions} times, not 20 or more")
 if not rising > 0.5: bad.append(f"the emulsion's rising phase is {100 * rising:.0f} % in one polygon, not most of it")
 for b in bad:
