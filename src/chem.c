@@ -604,8 +604,7 @@ static int advance_row(const Chem *ch, int s, int j, double h, double *call, dou
         bad |= new_value_bad(out[0], c[0]) | new_value_bad(out[nx - 1], c[nx - 1]);
         if (most > DBL_MAX_BITS)
             for (int i = 1; i < nx - 1; i++) bad |= new_value_bad(out[i], c[i]);
-        int over = rate && sign >> 63;
-        if (over)
+        if (rate && sign >> 63)
             for (int i = 1; i < nx - 1; i++) uptake_rate(rate, rrow[i], c[i]);
     } else {
         for (int i = 0; i < nx; i++) advance_node(ch, &w, s, j, i, h, call);
@@ -638,8 +637,8 @@ int chem_advance(Chem *ch, double dt)
     for (int sub = 0; sub < n; sub++) {
         const double h = ch->h = dt / n;
         const int track = sub == 0 && ch->m.reaction;   /* (the reaction's uptake rates, in the first sub-step) */
-        double rate[CHEM_MAX_SPECIES] = { 0 }, lim[CHEM_MAX_SPECIES];
-        for (int s = 0; s < ns; s++) lim[s] = fmax(n / dt - base_rate(&ch->m, s, ch->moving ? ch->outrate : 0), 0);   /* (rates up to lim need no more) */
+        double rate[CHEM_MAX_SPECIES] = { 0 }, lim[CHEM_MAX_SPECIES] = { 0 };   /* (uptake rates up to lim need no more sub-steps) */
+        for (int s = 0; track && s < ns; s++) lim[s] = fmax(n / dt - base_rate(&ch->m, s, ch->moving ? ch->outrate : 0), 0);
         int bad = 0;
         #pragma omp parallel reduction(|:bad)
         {

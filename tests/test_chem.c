@@ -326,9 +326,7 @@ void test_chem_fast_reaction_threads(void)
         omp_set_num_threads(t + 1);
         ENSURE_MSG(chem_init(&ch, &m, 0.1, err, sizeof err) == 0, "%s", err);
         uint64_t z = 99;
-        for (int q = 0; q < ch.nx * ch.ny; q++) {
-            ch.c[q] = fx_uniform(&z, 0, 1);
-        }
+        for (int q = 0; q < ch.nx * ch.ny; q++) ch.c[q] = fx_uniform(&z, 0, 1);
         ch.c[1234] = 1.5;   /* (the fullest node: rate 300) */
         ENSURE(chem_advance(&ch, 0.1) == 0);
         n[t] = (int)lround(0.1 / ch.h);

@@ -113,17 +113,19 @@ def last(name):
     return ts.frame_stats(*ts.frame_files(f"{d}/{name}")[-1], None)
 hexs, emu = last("hex_packing"), last("emulsion")
 ves = ts.read_frame(ts.frame_files(f"{d}/vesicles")[-1][1])
-ves_si = sorted(L / abs(A) ** 0.5 for (A, L), ph in zip((ts.area_perimeter(*p) for p in ts.polygons(ves)), ves["arrays"]["phase"]) if ph == 1)
+ves_ap = [ts.area_perimeter(*p) for p, ph in zip(ts.polygons(ves), ves["arrays"]["phase"]) if ph == 1]
+ves_si = sorted(L / abs(A) ** 0.5 for A, L in ves_ap)
 ves_median = ves_si[len(ves_si) // 2]
-def attracted_distance(path):   # the attracted cells' mean distance from the attractor at the origin
+def attracted_distance(path):   # the attracted cells' mean distance (of area centroids) from the attractor at the origin
     fr = ts.read_frame(path)
     ds = []
     for (x, y), a in zip(ts.polygons(fr), fr["arrays"]["attracted"]):
         if a:
-            A, _ = ts.area_perimeter(x, y)
-            cx = sum((x[k] + x[k - 1]) * (x[k - 1] * y[k] - x[k] * y[k - 1]) for k in range(len(x))) / (6 * A)
-            cy = sum((y[k] + y[k - 1]) * (x[k - 1] * y[k] - x[k] * y[k - 1]) for k in range(len(x))) / (6 * A)
-            ds.append((cx * cx + cy * cy) ** 0.5)
+            A, cx, cy = ts.area_perimeter(x, y)[0], 0.0, 0.0
+            for k in range(len(x)):
+                w = x[k - 1] * y[k] - x[k] * y[k - 1]
+                cx, cy = cx + (x[k] + x[k - 1]) * w, cy + (y[k] + y[k - 1]) * w
+            ds.append(((cx / (6 * A)) ** 2 + (cy / (6 * A)) ** 2) ** 0.5)
     return fr["time"], len(ds), sum(ds) / len(ds)
 mig = [attracted_distance(f) for _, f in ts.frame_files(f"{d}/migration")[::50]]
 si, nb = hexs["interior_shape_index"]["mean"], hexs["interior_neighbors"]["mean"]
