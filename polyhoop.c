@@ -87,18 +87,29 @@ static void write_checkpoint(Output *out, Sim *sim, int frame)
     if (rc) status_exit(rc, "%s", out->error);
 }
 
-/* After frame `frame` (before the last): the cap that it meets, --max-cells or --max-time, ends
- * the run with a checkpoint for --restart and status 0; else nothing. */
+/* Whether any polygon can still move (rigid ones never do, and nothing adds a polygon to an
+ * ensemble that has none that moves). */
+static int any_movable(const Ensemble *e)
+{
+    for (int p = 0; p < e->np; p++)
+        if (!e->rigid[p]) return 1;
+    return 0;
+}
+
+/* After frame `frame` (before the last): the end that it meets, --max-cells, --max-time or no
+ * movable polygon left, ends the run with a checkpoint for --restart and status 0; else nothing. */
 static void stop_at_cap(Output *out, Sim *sim, const Options *opt, int frame, const char *argv0)
 {
-    const char *why = opt->max_cells && sim->e.np >= opt->max_cells ? "--max-cells"
-                    : opt->max_time > 0 && sim->e.t >= opt->max_time ? "--max-time" : NULL;
+    const char *why = opt->max_cells && sim->e.np >= opt->max_cells ? "stopped by --max-cells"
+                    : opt->max_time > 0 && sim->e.t >= opt->max_time ? "stopped by --max-time"
+                    : !any_movable(&sim->e) ? "stopped: no movable polygon left" : NULL;
     if (!why || frame >= sim->P.Nf) return;
     if (!(opt->every > 0 && frame % opt->every == 0)) write_checkpoint(out, sim, frame);   /* (else written with the frame) */
     char what[200];
-    snprintf(what, sizeof what, "stopped by %s (%d polygon%s at t = %g)", why, sim->e.np, sim->e.np == 1 ? "" : "s", sim->e.t);
+    snprintf(what, sizeof what, "%s (%d polygon%s at t = %g)", why, sim->e.np, sim->e.np == 1 ? "" : "s", sim->e.t);
     output_summary(out, sim, what, frame);
-    printf("continue with: %s --restart %s\n", TEXT_ESC(argv0), TEXT_ESC(opt->dir));   /* (a line of its own, to copy) */
+    if (any_movable(&sim->e))   /* (a run with nothing that moves has nothing to continue) */
+        printf("continue with: %s --restart %s\n", TEXT_ESC(argv0), TEXT_ESC(opt->dir));   /* (a line of its own, to copy) */
     output_close(out);
     sim_free(sim);
     exit(PH_EXIT_OK);
@@ -152,6 +163,12 @@ int main(int argc, char **argv)
             status_exit(PH_EXIT_USAGE, "%s", err);
         if (options_restore(&opt, run.options, sim.e.step % sim.P.Ns == 0, sim.e.np, sim.e.t)) return PH_EXIT_USAGE;
         input = saved_input;
+        if (!any_movable(&sim.e)) {   /* (the run stopped so: nothing would ever move again) */
+            printf("nothing to continue: the run in %s stopped with no movable polygon left (%d polygon%s at t = %g)\n",
+                   TEXT_ESC(opt.restart), sim.e.np, sim.e.np == 1 ? "" : "s", sim.e.t);
+            sim_free(&sim);
+            return PH_EXIT_OK;
+        }
     } else {
         if (!input) {   /* the default: in the current folder, else in the repository that built us */
             input = "inputs/ensemble.off";

@@ -465,7 +465,8 @@ static void clear_dirty(Contact *c, int nt)
 static void select_vertices(Contact *c, const Ensemble *e, int nt, int *ndv, int *nsel)
 {
     struct ContactSnap *sn = c->snap;
-    if (e->nv_used > sn->dirty_cap) {   /* (its new part 0, as between patches) */
+    if (e->nv_used >= sn->dirty_cap) {   /* (its new part 0, as between patches; at least one
+                                            * entry, which renew_strips reads for a vanished vertex) */
         int cap = e->nv_used + e->nv_used / 4 + 64;
         sn->dirty = ph_realloc(sn->dirty, (size_t)cap);
         memset(sn->dirty + sn->dirty_cap, 0, (size_t)(cap - sn->dirty_cap));

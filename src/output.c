@@ -335,6 +335,8 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
     int64_t builds, patches, reuses, walked = contact_walked(&s->contact);
     contact_counts(&s->contact, &builds, &patches, &reuses);
     double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
+    char per_vertex[64] = "";   /* (none without vertices) */
+    if (nv > 0) snprintf(per_vertex, sizeof per_vertex, ", %.0f bytes per vertex at the end", peak / nv);
     char steps[160];   /* (a restart: the run's frames and steps, and this process's part, which the rest counts) */
     int n = snprintf(steps, sizeof steps, "%d frames, %lld steps", frames, (long long)s->e.step);
     if (s->from_checkpoint && n > 0 && (size_t)n < sizeof steps)
@@ -345,13 +347,13 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
            "events: divisions %lld, removals %lld, deaths %lld, fusions (type I) %lld, splits (type II) %lld, passages %lld, "
            "divisions postponed %lld, twists cut out %lld\n"
            "contact list: built in %lld steps, patched in %lld (polygons changed), reused in %lld; %lld listed edges walked\n"
-           "memory: peak %.1f MB resident, %.0f bytes per vertex at the end\n",
+           "memory: peak %.1f MB resident%s\n",
            what, steps, wall, out->o->threads ? "" : "automatic, up to ", out->threads_max, s->vertex_steps,
            s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, s->e.np == 1 ? "" : "s", nv,
            (long long)s->divisions, (long long)s->removals, (long long)s->deaths, (long long)s->fusions1, (long long)s->fusions2, (long long)s->passages,
            (long long)s->topology.postponed, (long long)s->remodel.twists,
            (long long)builds, (long long)patches, (long long)reuses, (long long)walked,
-           peak / 1e6, peak / (nv > 0 ? nv : 1));
+           peak / 1e6, per_vertex);
     for (int k = 0; k < T_COUNT; k++)
         if (k != T_CHEM || s->chem.m.ns > 0)
             printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], s->timer[k], 100 * s->timer[k] / (loop > 0 ? loop : 1));

@@ -15,6 +15,40 @@ test_faults_blow_up_stops_cleanly() {
     vtk_reads "$D/run/frame000000.vtp"
 }
 
+# Removals that leave no movable polygon: every cell shrinks away (a rate of -1e3, which
+# crashed the contact list's patch), all cells but a rigid ring are below Amin, or all but one.
+# Each run ends with status 0: the first two at the frame after the last removal, with a
+# checkpoint, one line saying so and no "continue with"; a restart of it says there is nothing to
+# continue. The last one runs to its end.
+test_faults_no_movable_polygon_left() {
+    python3 scripts/make_hex.py 144 "$D/hex.off" > /dev/null
+    python3 scripts/make_tissue.py --wall 144 "$D/wall.off" > /dev/null
+    status 0 ./polyhoop -q -j 1 -n 5 -s 100 --set alpha_mu=-1e3 -o "$D/all" "$D/hex.off" > "$D/log" 2> "$D/err"
+    matches "$D/log" '^stopped: no movable polygon left (0 polygons at t = 0.01): 1 frames, 100 steps'
+    lacks "$D/log" 'continue with' 'bytes per vertex'
+    [ -f "$D/all/frame000001.vtp" ] && [ ! -e "$D/all/frame000002.vtp" ] || fail "not stopped at frame 1: $(ls "$D/all" | tr '\n' ' ')"
+    [ -f "$D/all/checkpoint.bin" ] || fail "no checkpoint"
+    vtk_reads "$D/all/frame000001.vtp"
+    status 0 ./polyhoop -q --restart "$D/all" > "$D/log2"
+    has "$D/log2" "nothing to continue: the run in $D/all stopped with no movable polygon left (0 polygons at t = 0.01)"
+    [ ! -e "$D/all/frame000002.vtp" ] || fail "the restart wrote a frame"
+    status 0 ./polyhoop -q -j 1 -n 5 -s 100 --set Nr=1 --set Amax_mu=100 --set Amin=50 -o "$D/rigid" "$D/wall.off" > "$D/log" 2> "$D/err"
+    matches "$D/log" '^stopped: no movable polygon left (1 polygon at t = 0.01): 1 frames'
+    # all cells but the largest below Amin
+    amin=$(python3 -c '
+import sys
+lines = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+nv, nf = int(lines[1][0]), int(lines[1][1])
+xy = [(float(l[0]), float(l[1])) for l in lines[2:2 + nv]]
+def area(f):
+    idx = [int(k) for k in f[1:1 + int(f[0])]]
+    return 0.5 * sum(xy[a][0] * xy[b][1] - xy[b][0] * xy[a][1] for a, b in zip(idx, idx[1:] + idx[:1]))
+a = sorted(area(f) for f in lines[3 + nv:2 + nv + nf])   # (the cells: the ring is first)
+print(0.5 * (a[-1] + a[-2]))' "$D/wall.off")
+    status 0 ./polyhoop -q -j 1 -n 3 -s 100 --set Nr=1 --set Amax_mu=1000 --set Amin="$amin" -o "$D/one" "$D/wall.off" > "$D/log" 2> "$D/err"
+    matches "$D/log" '^done: 3 frames, 300 steps .* 2 polygons, [0-9]* vertices at the end'   # (the ring and one cell)
+}
+
 # A 48 KiB file system fills up during the run: exit 4 with "No space left on device", every
 # frame already there is complete, and no .tmp is left.
 test_faults_disk_full() {
