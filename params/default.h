@@ -16,7 +16,7 @@
 #define P_alpha_mu  1.0       /* [L^2/T] mean area growth rate */
 #define P_alpha_CV  0.0       /* [-]     its coefficient of variation (0 = exact) */
 #define P_alpha_normal 0      /* [-]     1: growth rates normal, sd alpha_CV |alpha_mu|, negatives kept (paper Fig. 2A); 0: lognormal */
-#define P_beta      0.0       /* [-]     grow only while A/A0 > beta; 0 = always */
+#define P_beta      0.0       /* [-]     grow only while A/A0 > beta (shrink always); 0 = always */
 #define P_Amin      0.0       /* [L^2]   polygons smaller than this are removed */
 #define P_Amax_mu   3.14159265358979323846  /* [L^2] mean division area (pi) */
 #define P_Amax_CV   0.0       /* [-]     its coefficient of variation (lognormal) */

@@ -25,7 +25,8 @@ static void integrate_band(Ensemble *e, const Params *P, int *bad, double *v2max
             v2top = v2 > v2top ? v2 : v2top;
         }
         if (!ok && p < *bad) *bad = p;
-        if (P->beta == 0 || e->A[p] > P->beta * e->A0[p]) e->A0[p] += e->alpha[p] * dt;
+        /* growth only while A / A0 > beta; shrinking always (docs/model.md 3, step 4) */
+        if (P->beta == 0 || e->alpha[p] < 0 || e->A[p] > P->beta * e->A0[p]) e->A0[p] += e->alpha[p] * dt;
         if (P->Dr > 0) {   /* the polarity diffuses: d(phi) = sqrt(2 Dr dt) N(0, 1), keyed by (step, id) */
             double a, b;
             rng_keyed_normals(e->seed, e->step, e->id[p], 0, RNG_POLARITY, &a, &b);

@@ -10,6 +10,7 @@
 #include "forces.h"
 #include "geometry.h"
 #include "grid.h"
+#include "integrate.h"
 #include "harness.h"
 #include "sim.h"
 #include <stdlib.h>
@@ -227,4 +228,26 @@ void test_sim_attractor_pulls_at_terminal_speed(void)
             break;
         }
     sim_free(&s); sim_free(&t);
+}
+
+/* Growth gated by beta (docs/model.md 3, step 4): a compressed cell (A < beta A0) with a positive
+ * rate keeps its A0; one with a negative rate still shrinks (the published program's rule), and
+ * an uncompressed one grows. */
+void test_sim_growth_gate_lets_compressed_cells_shrink(void)
+{
+    Params P = fx_params_zero();
+    P.dt = 1e-3; P.h = 0.01; P.beta = 0.9;
+    Ensemble e;
+    ensemble_init(&e, 1);
+    const double alpha[3] = { 2, -2, 2 }, squeeze[3] = { 0.5, 0.5, 1 };
+    for (int p = 0; p < 3; p++) {
+        fx_add_ngon(&e, 12, 1.0, 3.0 * p, 0, 0);
+        e.A0[p] = 3; e.A[p] = squeeze[p] * 3; e.alpha[p] = alpha[p];
+    }
+    double vmax;
+    ENSURE(integrate_step(&e, &P, &vmax) < 0);
+    ENSURE(e.A0[0] == 3);
+    ENSURE_CLOSE(e.A0[1], 3 - 2e-3, 1e-15);
+    ENSURE_CLOSE(e.A0[2], 3 + 2e-3, 1e-15);
+    ensemble_free(&e);
 }
