@@ -12,3 +12,9 @@
 #define P_k_div     2.0       /* [1/T]   division rate */
 #undef P_k_death
 #define P_k_death   0.2       /* [1/T]   death rate */
+/* traits drawn at every division from the serial random stream, whose draw count the checkpoint
+ * must keep for a restart to go on as the run would have */
+#undef P_alpha_CV
+#define P_alpha_CV  0.3       /* [-]     growth rates' coefficient of variation */
+#undef P_Amax_CV
+#define P_Amax_CV   0.2       /* [-]     division areas' coefficient of variation */

@@ -438,3 +438,24 @@ void test_remodel_refines_by_bisection(void)
         ensemble_free(&e);
     }
 }
+
+/* Coarsening keeps at least 3 vertices: a sliver quad (1 x 0.01, lmin = 0.02) has two short
+ * opposite edges, and merging both would leave 2 vertices. One merge leaves a triangle, whose
+ * rest lengths still sum to the quad's. */
+void test_remodel_sliver_quad_keeps_three_vertices(void)
+{
+    Params P = fx_params_zero();
+    P.lmin = 0.02; P.lmax = 10;
+    Ensemble e;
+    Remodel r;
+    ensemble_init(&e, 1);
+    remodel_init(&r);
+    const double x[4] = { 0, 1, 1, 0 }, y[4] = { 0, 0, 0.01, 0.01 };
+    ensemble_add_polygon(&e, 4, x, y, 1, 0);
+    double l0 = sum_l0(&e, 0);
+    remodel_apply(&e, &P, &r);
+    ENSURE_MSG(e.count[0] == 3, "%d vertices", e.count[0]);
+    ENSURE_CLOSE(sum_l0(&e, 0), l0, 1e-14);
+    remodel_free(&r);
+    ensemble_free(&e);
+}
