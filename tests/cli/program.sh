@@ -69,12 +69,13 @@ test_sim_initial_velocities_refused() {
 }
 
 # The summary's wall time holds all the frames' writing that its output phase counts, frame 0's
-# too (before, the clock started after frame 0: 8.5 s of wall with 17 s of output).
+# too (before, the clock started after frame 0: 8.5 s of wall with 17 s of output). No bound on
+# either time: a fast machine writes the pictures in less than the 0.01 s printed.
 test_program_summary_wall_holds_output() {
     ./polyhoop -j 1 -n 1 -s 10 --png --png-size 1500x1500 -o "$D/o" > "$D/log" 2>&1 || fail "the run failed: $(tail -n 3 "$D/log")"
     awk '/^done:/ { for (i = 1; i <= NF; i++) if ($i == "wall,") wall = $(i - 2) }
          /^  output / { out = $2 }
-         END { if (!(wall > 0 && out > 0 && out <= wall)) { print "wall " wall " s, output " out " s"; exit 1 } }' "$D/log" ||
+         END { if (wall == "" || out == "" || out > wall + 0) { print "wall " wall " s, output " out " s"; exit 1 } }' "$D/log" ||
         fail "the output phase is not within the wall time: $(grep -E '^done|^  output' "$D/log")"
 }
 

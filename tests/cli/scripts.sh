@@ -336,7 +336,8 @@ test_scripts_no_pycache() {
 }
 
 # The bench's reading of a run's summary (the table's columns come from it): on a real run's
-# output, the compute time is the sum of the phases but output, the shares add up to 100 %, the
+# output, the compute time is the sum of the phases but output (however small: no bound on a
+# time, which a fast machine undercuts), the shares add up to 100 %, the
 # memory is the given peak in MB, and ns per edge is the contact time over the listed edges walked
 # (to the 3 digits it is printed with: 0.6 %); and it writes nothing but its line (an awk "> 0"
 # among printf's arguments once wrote a file "0").
@@ -347,11 +348,11 @@ test_scripts_bench_parses_summary() {
     [ "$(ls "$D")" = "$(printf 'csv\nlog\nrun')" ] || fail "--parse left files: $(ls "$D" | tr '\n' ' ')"
     awk -F, -v lf="$D/log" '
         BEGIN { while ((getline l < lf) > 0) { n = split(l, f, " ")
-                    if (l ~ /^  [a-z].* %$/ && f[1] != "output") { comp += f[n - 3]; if (f[1] == "contact") c = f[n - 3] }
+                    if (l ~ /^  [a-z].* %$/ && f[1] != "output") { k++; comp += f[n - 3]; if (f[1] == "contact") c = f[n - 3] }
                     if (l ~ /^contact list:/) for (i = 1; i <= n; i++) if (f[i] == "listed") w = f[i - 1]
                     if (l ~ /^done:/) for (i = 1; i <= n; i++) if (f[i] == "vertices" && f[i + 1] == "at") nv = f[i - 1] } }
         { if (NF != 13) { print "not 13 fields: " $0; exit 1 }
-          if ($2 - comp > 1e-6 || comp - $2 > 1e-6 || comp < 0.05) { print "compute " $2 " is not the phases sum " comp; exit 1 }
+          if ($2 - comp > 1e-6 || comp - $2 > 1e-6 || k < 6) { print "compute " $2 " is not the sum " comp " of the " k " phases"; exit 1 }
           if ($5 != "20.0") { print "memory " $5 " MB, not 20.0"; exit 1 }
           if ($6 != nv || nv < 100) { print "vertices " $6 ", the run ended with " nv; exit 1 }
           s = $7 + $8 + $9 + $10 + $11 + $12; if (s < 99.5 || s > 100.5) { print "shares add up to " s; exit 1 }
