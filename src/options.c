@@ -370,6 +370,7 @@ int options_parse(Options *o, int argc, char **argv)
         fprintf(stderr, "polyhoop: -j %d: at most %d threads on this machine of %d cores\n", o->threads, cap, cores);
         return -1;
     }
+    const int by_j = o->threads > 0;
     const char *env = getenv("OMP_NUM_THREADS");
     if (!o->threads && env && *env) {
         char *end;
@@ -386,7 +387,14 @@ int options_parse(Options *o, int argc, char **argv)
             }
         }
     }
-    o->free_cores = o->threads ? cores : free_cores(cores);   /* (looked at only when the count is automatic) */
+    /* (the automatic count follows them; a fixed count above them is warned of, once: on a
+     * busy machine threads that wait on each other's turn ran a run 24 times slower) */
+    o->free_cores = o->threads == 1 ? cores : free_cores(cores);
+    if (o->threads > o->free_cores)
+        fprintf(stderr, "polyhoop: warning: %s%d asks for %d threads, but only %d of this machine's %d cores %s "
+                "free (the others are busy): threads beyond the free cores take turns, and the run may take many "
+                "times as long as with -j %d\n", by_j ? "-j " : "OMP_NUM_THREADS=", o->threads, o->threads,
+                o->free_cores, cores, o->free_cores == 1 ? "is" : "are", o->free_cores);
     return 0;
 bad:   /* (one line, not the whole usage: the message stays on the screen) */
     fprintf(stderr, "polyhoop: run polyhoop -h for the options\n");

@@ -15,7 +15,8 @@ typedef struct Options {
     Params P;               /* the header's parameters with the command line's --set (but Nf, Ns: frames, steps) */
     ParamsSet set;          /* which parameters --set gave */
     int threads;            /* -j, or OMP_NUM_THREADS; 0: automatic (options_threads) */
-    int free_cores;         /* cores not busy with other work when the run started (free_cores in options.c) */
+    int free_cores;         /* cores not busy with other work when the run started (free_cores in
+                             * options.c; all of them with -j 1) */
     uint64_t seed;
     int quiet, check, strict;
     int ascii;              /* frames as ASCII instead of zlib */

@@ -149,4 +149,23 @@ test_faults_huge_frame_count_bounded_memory() {
     awk -v m="$mb" 'BEGIN { exit !(m < 64) }' || fail "peak memory $mb MB, not below 64 MB"
 }
 
+# -j above the cores that other programs leave free: with every core kept busy by a spinning
+# shell, -j (the cores) says once that only 1 is free and what that costs; -j 1 says nothing and
+# does not measure. (The spinners make the load: the test does not depend on the machine's own.)
+test_faults_threads_beyond_free_cores() {
+    local cores
+    spinners=()
+    cores=$(OMP_NUM_THREADS= nproc --all)
+    [ "$cores" -ge 2 ] || skip "one core: -j 2 cannot exceed the free cores by being busy"
+    for _ in $(seq "$cores"); do (while :; do :; done) & spinners+=($!); done
+    trap 'kill "${spinners[@]}" 2> /dev/null || true' EXIT
+    sleep 0.5
+    status 0 errs "$D/err" ./polyhoop -q -j "$cores" -n 1 -s 10 -o "$D/a"
+    kill "${spinners[@]}"
+    matches "$D/err" "^polyhoop: warning: -j $cores asks for $cores threads, but only [0-9]* of this machine's $cores cores \(is\|are\) free (the others are busy): threads beyond the free cores take turns, and the run may take many times as long as with -j [0-9]*\$"
+    [ "$(grep -c 'cores .* free' "$D/err")" = 1 ] || fail "warned more than once"
+    status 0 errs "$D/err1" ./polyhoop -q -j 1 -n 1 -s 10 -o "$D/b"
+    lacks "$D/err1" 'free (the others are busy)'
+}
+
 run_file "$@"
