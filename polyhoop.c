@@ -149,6 +149,7 @@ int main(int argc, char **argv)
     if (opt.restart && checkpoint_params(opt.restart, &P, &set, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s", err);
     params_source(&P, &set, from, sizeof from);   /* (what the messages name) */
     if (params_check(&P, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s: %s", from, err);
+    params_warn_off(stderr, &P);
     if (params_is_set(&set, PARAM_box_k) && !params_box_on(&P))   /* (accepted, but it would act on nothing) */
         fprintf(stderr, "polyhoop: warning: --set box_k=%g has no effect: %s has no box walls (set box_x0 .. box_y1 "
                 "for them)\n", P.box_k, params_file);

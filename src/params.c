@@ -17,18 +17,25 @@
 #endif
 #include PH_PARAMS_FILE
 
-/* the ranges of PARAMS_LIST: the test, and the words of its message */
-#define RANGE_ANY(v)    (!isnan((double)(v)))
-#define RANGE_NONNEG(v) ((v) >= 0)
-#define RANGE_POS(v)    ((v) > 0)
-#define RANGE_TEXT_ANY    "a number"
-#define RANGE_TEXT_NONNEG ">= 0"
-#define RANGE_TEXT_POS    "> 0"
+/* the ranges of PARAMS_LIST: the test, and the words of its message (v - v == 0: finite, a test
+ * that a compile-time assertion can fold) */
+#define RANGE_ANY(v)    ((v) - (v) == 0)
+#define RANGE_NONNEG(v) ((v) - (v) == 0 && (v) >= 0)
+#define RANGE_POS(v)    ((v) - (v) == 0 && (v) > 0)
+#define RANGE_WALL(v)   (!isnan((double)(v)))
+#define RANGE_NEVER(v)  ((v) > 0)
+#define RANGE_TEXT_ANY    "a finite number"
+#define RANGE_TEXT_NONNEG ">= 0 and finite"
+#define RANGE_TEXT_POS    "> 0 and finite"
+#define RANGE_TEXT_WALL   "a number (-inf or inf: no wall)"
+#define RANGE_TEXT_NEVER  "> 0 (inf: never)"
 
 /* The rules between parameters, X(condition, message), written once in terms of V(name): checked
  * at compile time on the header's P_name and at run time (params_check) on a Params. */
 #define PARAMS_RULES(X, V) \
     X(V(lmax) > 2 * V(lmin), "lmax must be > 2 lmin") \
+    X(V(h) + V(sh) + V(ss) <= 100 * V(lmax), "the contact reach h + sh + ss must be at most 100 lmax (beyond, " \
+      "each vertex would face some 10^4 edges or more)") \
     X(V(Q) > 0 || (V(Q) == 0 && V(kl) == 0), "Q must be > 0 (Q = 0 only with kl = 0)") \
     X(V(theta) <= 1, "theta must be in [0, 1]") \
     X(V(alpha_CV) == 0 || V(alpha_mu) > 0 || V(alpha_normal), "a lognormal growth rate needs alpha_mu > 0") \
@@ -194,8 +201,19 @@ int params_check(const Params *p, char *msg, size_t len)
     PARAMS_RULES(CHECK_RULE, GIVEN)
 #undef CHECK_RULE
 #undef GIVEN
-    if (!isfinite(p->dt)) { snprintf(msg, len, "dt must be finite"); return -1; }
     return 0;
+}
+
+int params_warn_off(FILE *f, const Params *p)
+{
+    int n = 0;
+    if (p->kr == 0)
+        n += fprintf(f, "polyhoop: warning: kr = 0: no repulsion between hoops: polygons pass through each other "
+                     "(and through rigid ones)\n") > 0;
+    if (p->gamma < 0)
+        n += fprintf(f, "polyhoop: warning: gamma = %g < 0: a negative line tension lengthens every hoop, held back "
+                     "only by its edge elasticity (kl = %g)\n", p->gamma, p->kl) > 0;
+    return n;
 }
 
 /* The parameters' names in list order, and the P_ names of a header that are no member of it:
@@ -404,6 +422,12 @@ double params_stable_dt(const Params *p, double area_g2, const char **what)
 
 int params_warn_limit(FILE *f, double dt, double dt_max, const char *what, int type)
 {
+    if (isfinite(dt_max) && dt < 1e-6 * dt_max) {   /* (without springs dt_max is infinite: no bound) */
+        fprintf(f, "polyhoop: warning: dt = %g is less than a millionth of the stability limit %.3g (%s): the run "
+                "takes over 10^6 times the steps it needs, and vertices may not move at all (x + dt v == x)\n",
+                dt, dt_max, what);
+        return 1;
+    }
     if (!(dt > dt_max)) return 0;
     char whose[48] = "";
     if (type >= 0) snprintf(whose, sizeof whose, "cell type %d: ", type);

@@ -8,7 +8,8 @@
  * at compile time and at run time, the "name = value" lines of the banner, the frames and the
  * restart comparison (params_print), and the checkpoint, which stores the struct whole, so its
  * order is the file format's: append, never reorder. Columns: X(type, name, printf format, range)
- * with range ANY (a number: not NaN), NONNEG (>= 0) or POS (> 0); unit and meaning in the
+ * with range ANY (a finite number), NONNEG (>= 0, finite), POS (> 0, finite) or WALL (a number,
+ * -inf or inf for no wall) or NEVER (> 0, inf for never); unit and meaning in the
  * comment. The rules between parameters are one list too, PARAMS_RULES in params.c.
  * PARAMS_LIST is PARAMS_BASE, printed always, then the groups printed only when they are on
  * (PARAMS_BOX), so that the frames of a run without them are byte for byte what they were. */
@@ -34,7 +35,7 @@
     X(double, alpha_CV, "%.17g", NONNEG)  /* [-]     its coefficient of variation */ \
     X(double, beta,     "%.17g", NONNEG)  /* [-]     grow only while A/A0 > beta */ \
     X(double, Amin,     "%.17g", NONNEG)  /* [L^2]   removal area */ \
-    X(double, Amax_mu,  "%.17g", POS)     /* [L^2]   mean division area, > Amin */ \
+    X(double, Amax_mu,  "%.17g", NEVER)   /* [L^2]   mean division area, > Amin (inf: no division) */ \
     X(double, Amax_CV,  "%.17g", NONNEG)  /* [-]     its coefficient of variation */ \
     /* material */ \
     X(double, ka,       "%.17g", NONNEG)  /* [1/(L^2 T^2)] area stiffness */ \
@@ -80,10 +81,10 @@
  * the energy box_k d^2 / 2. A side at -INFINITY (x0, y0) or INFINITY (x1, y1) has no wall; with
  * all four there (the default) there is no box, and these lines are not printed (params_box_on). */
 #define PARAMS_BOX(X) \
-    X(double, box_x0,   "%.17g", ANY)     /* [L]     left wall: vertices are held at x >= box_x0 */ \
-    X(double, box_y0,   "%.17g", ANY)     /* [L]     bottom wall: y >= box_y0 */ \
-    X(double, box_x1,   "%.17g", ANY)     /* [L]     right wall: x <= box_x1, > box_x0 */ \
-    X(double, box_y1,   "%.17g", ANY)     /* [L]     top wall: y <= box_y1, > box_y0 */ \
+    X(double, box_x0,   "%.17g", WALL)     /* [L]     left wall: vertices are held at x >= box_x0 */ \
+    X(double, box_y0,   "%.17g", WALL)     /* [L]     bottom wall: y >= box_y0 */ \
+    X(double, box_x1,   "%.17g", WALL)     /* [L]     right wall: x <= box_x1, > box_x0 */ \
+    X(double, box_y1,   "%.17g", WALL)     /* [L]     top wall: y <= box_y1, > box_y0 */ \
     X(double, box_k,    "%.17g", NONNEG)  /* [1/T^2] the walls' stiffness (default: kr, the repulsion's) */
 
 typedef struct Params {
@@ -161,6 +162,10 @@ int params_warn_dt(FILE *f, const Params *p, double area_g2);
 /* The same warning for a limit dt_max found elsewhere (sim_stable_dt), set by the term `what`
  * of cell type `type`'s parameters (-1: the header's, for every polygon). */
 int params_warn_limit(FILE *f, double dt, double dt_max, const char *what, int type);
+
+/* Warns on f of values in range that switch a mechanism off or turn it around (kr = 0: no
+ * repulsion; gamma < 0). Returns the number of warnings. */
+int params_warn_off(FILE *f, const Params *p);
 
 /* Writes every parameter as "name = value" lines, each prefixed by `prefix`, in list order (the
  * box's only when params_box_on). These lines go into the banner and every frame, and a restart

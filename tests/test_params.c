@@ -335,7 +335,7 @@ void test_params_set_reads_and_refuses(void)
     }
     /* nan is a number to read, and params_check's ranges refuse it as they do for the header's values */
     ENSURE(params_set(&P, &set, "gamma=nan", msg, sizeof msg) == PARAM_gamma);
-    ENSURE(params_check(&P, msg, sizeof msg) == -1 && !strcmp(msg, "gamma must be a number"));
+    ENSURE(params_check(&P, msg, sizeof msg) == -1 && !strcmp(msg, "gamma must be a finite number"));
 }
 
 /* The words of the banner and the messages (params_set_text): names in list order, or --set words

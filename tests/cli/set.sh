@@ -54,10 +54,15 @@ refused() {
 # an unknown name with the closest known one; a name fixed at build time; values that are not
 # numbers in full, an int parameter given a non-integer; Nf and Ns as -n and -s check theirs.
 test_set_refusals() {
-    refused "polyhoop: params/default.h with --set h=0: h must be > 0" --set h=0
-    refused "polyhoop: params/default.h with --set kr=-1: kr must be >= 0" --set kr=-1
-    refused "polyhoop: params/default.h with --set gamma=nan: gamma must be a number" --set gamma=nan
-    refused "polyhoop: params/default.h with --set dt=inf: dt must be finite" --set dt=inf
+    refused "polyhoop: params/default.h with --set h=0: h must be > 0 and finite" --set h=0
+    refused "polyhoop: params/default.h with --set kr=-1: kr must be >= 0 and finite" --set kr=-1
+    refused "polyhoop: params/default.h with --set gamma=nan: gamma must be a finite number" --set gamma=nan
+    refused "polyhoop: params/default.h with --set dt=inf: dt must be > 0 and finite" --set dt=inf
+    refused "polyhoop: params/default.h with --set h=inf: h must be > 0 and finite" --set h=inf
+    refused "polyhoop: params/default.h with --set Q=inf: Q must be >= 0 and finite" --set Q=inf
+    refused "polyhoop: params/default.h with --set g=-inf: g must be a finite number" --set g=-inf
+    refused "with --set h=1e+308: the contact reach h + sh + ss must be at most 100 lmax" --set h=1e308
+    refused "with --set box_x0=nan: box_x0 must be a number (-inf or inf: no wall)" --set box_x0=nan
     refused "polyhoop: params/default.h with --set lmin=0.2: lmax must be > 2 lmin" --set lmin=0.2
     refused "polyhoop: params/default.h with --set theta=2 --set att_k=1: theta must be in [0, 1]" --set att_k=1 --set theta=2
     refused "with --set att_k=1: an attractor (att_k != 0) needs att_n > 0 polygons to pull" --set att_k=1
@@ -89,6 +94,23 @@ test_set_refusals() {
     lacks "$D/err" "warning"
 }
 
+
+# Values in range that switch a mechanism off or turn it around, or a time step so small that
+# nothing moves: the run goes on, with one warning each saying what it means.
+test_set_warnings() {
+    for a in kr=0 gamma=-500 dt=1e-300; do
+        status 0 errs "$D/err" ./polyhoop -q -n 1 -s 2 -o "$D/o-$a" --set "$a"
+        [ "$(grep -c 'warning' "$D/err")" = 1 ] || fail "--set $a: not one warning: $(cat "$D/err")"
+    done
+    status 0 errs "$D/err" ./polyhoop -q -n 1 -s 2 -o "$D/kr" --set kr=0
+    has "$D/err" "polyhoop: warning: kr = 0: no repulsion between hoops: polygons pass through each other"
+    status 0 errs "$D/err" ./polyhoop -q -n 1 -s 2 -o "$D/g" --set gamma=-500
+    has "$D/err" "polyhoop: warning: gamma = -500 < 0: a negative line tension lengthens every hoop"
+    status 0 errs "$D/err" ./polyhoop -q -n 1 -s 2 -o "$D/dt" --set dt=1e-300
+    has "$D/err" "polyhoop: warning: dt = 1e-300 is less than a millionth of the stability limit"
+    status 0 errs "$D/err" ./polyhoop -q -n 1 -s 2 -o "$D/plain"
+    lacks "$D/err" warning
+}
 # The banner names the parameters set (their values in the parameter lines, as ever), the frames'
 # comment too ("set:", which scripts/polyhoop_read.py reads); a run without --set has neither
 # line. --set Nf and Ns are -n and -s: the last given counts, and they are not listed as set.
