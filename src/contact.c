@@ -43,29 +43,34 @@ void contact_free(Contact *c)
     memset(c, 0, sizeof *c);
 }
 
+/* The index of the edge that starts at slot k in nr (nn edges in slot order, each once), or -1. */
+static inline int near_find(const Near *nr, int nn, int k)
+{
+    int lo = 0, hi = nn;
+    while (lo < hi) { int m = lo + (hi - lo) / 2; if (nr[m].k < k) lo = m + 1; else hi = m; }
+    return lo < nn && nr[lo].k == k ? lo : -1;
+}
+
 /* Which ends of the nearby edge nr[a] of vertex i pick it (docs/model.md 2: the closer of a
  * vertex's two edges, the one after it on a tie; not when i lies beyond the far end or next to
  * that vertex): bit 0 for k, bit 1 for k1. The adjacent edges are in the same list when they
  * are within the reach at all, and the list is in slot order (record_sort), so the edge that
  * ends at k is the one before nr[a] and the edge that starts at k1 the one after it, unless one
- * of them is a polygon's last edge (k1 < k; wrap = 1 if the list has one): then it is searched. */
+ * of them is a polygon's last edge (k1 < k; wrap = 1 if the list has one): then it is looked up
+ * by its first slot (in O(log nn): a reach of a whole packing lists every edge for each vertex). */
 static inline int picking_ends(const Ensemble *e, const Near *nr, int nn, int a, int i, int wrap)
 {
-    int same = nr[a].same, k = nr[a].k, k1 = nr[a].k1, ends = 0;
+    int same = nr[a].same, k = nr[a].k, k1 = nr[a].k1, ends = 0, b;
     double d2 = nr[a].d2;
     if (nr[a].w < 1 && !(same && ens_prev(e, k) == i)) {
         ends |= 1;
         if (!wrap) { if (a > 0 && nr[a - 1].k1 == k && nr[a - 1].d2 < d2) ends &= ~1; }
-        else
-            for (int b = 0; b < nn; b++)
-                if (nr[b].k1 == k && nr[b].d2 < d2) { ends &= ~1; break; }
+        else if ((b = near_find(nr, nn, ens_prev(e, k))) >= 0 && nr[b].d2 < d2) ends &= ~1;
     }
     if (nr[a].w > 0 && !(same && ens_next(e, k1) == i)) {
         ends |= 2;
         if (!wrap) { if (a + 1 < nn && nr[a + 1].k == k1 && nr[a + 1].d2 <= d2) ends &= ~2; }
-        else
-            for (int b = 0; b < nn; b++)
-                if (nr[b].k == k1 && nr[b].d2 <= d2) { ends &= ~2; break; }
+        else if ((b = near_find(nr, nn, k1)) >= 0 && nr[b].d2 <= d2) ends &= ~2;
     }
     return ends;
 }
