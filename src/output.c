@@ -117,7 +117,8 @@ static int claim_folder(Output *out)
 int output_open(Output *out, const Options *o, const Sim *s, const char *input, const char *version, int frame0)
 {
     const Params *P = &s->P;
-    *out = (Output){ .o = o, .input = input, .version = version, .slast = s->e.step, .threads_max = omp_get_max_threads() };
+    *out = (Output){ .o = o, .input = input, .version = version, .slast = s->e.step, .vslast = s->vertex_steps,
+                     .nvlast = ensemble_vertex_count(&s->e), .threads_max = omp_get_max_threads() };
     if (make_dir(o->dir)) return failed(out, PH_EXIT_OUTPUT, "cannot create output folder %s: %s", TEXT_ESC(o->dir), strerror(errno));
     int rc = claim_folder(out);
     if (rc) return rc;
@@ -304,18 +305,35 @@ int output_frame(Output *out, Sim *s, int frame)
     return rc;
 }
 
+double output_eta(double rate, int nv_before, int nv, int frames, int steps)
+{
+    if (!(rate > 0) || frames <= 0) return 0;
+    double g = nv_before > 0 && nv > nv_before ? (double)nv / nv_before : 1, left = 0, n = nv;
+    for (int k = 0; k < frames && left < 1e300; k++) {   /* (each frame's vertex steps; finite) */
+        n = fmin(n * g, 1e300);
+        left = fmin(left + n * steps, 1e300);
+    }
+    return left / rate;
+}
+
 void output_status(Output *out, const Sim *s, int frame)
 {
     if (out->o->quiet) return;
     double w = omp_get_wtime() - out->wall0;
     double rate = w > out->wlast ? (double)(s->e.step - out->slast) / (w - out->wlast) : 0;
-    int64_t step_end = (int64_t)s->P.Nf * s->P.Ns;
-    printf("frame %6d/%d  t = %-9.6g polygons %7d  vertices %9d  wall %8.2f s  %7.0f steps/s  ETA %.0f s\n",
-           frame, s->P.Nf, s->e.t, s->e.np, ensemble_vertex_count(&s->e), w, rate,
-           rate > 0 ? (double)(step_end - s->e.step) / rate : 0.0);
+    double vrate = w > out->wlast ? (s->vertex_steps - out->vslast) / (w - out->wlast) : 0;
+    int nv = ensemble_vertex_count(&s->e);
+    double eta = output_eta(vrate, frame > 0 ? out->nvlast : nv, nv, s->P.Nf - frame, s->P.Ns);
+    char left[48];   /* (an ensemble that keeps growing as fast may need centuries: say so, not 1e+12) */
+    if (eta < 1e8) snprintf(left, sizeof left, "%.0f s", eta);
+    else snprintf(left, sizeof left, "over 3 years");
+    printf("frame %6d/%d  t = %-9.6g polygons %7d  vertices %9d  wall %8.2f s  %7.0f steps/s  ETA %s\n",
+           frame, s->P.Nf, s->e.t, s->e.np, nv, w, rate, left);
     fflush(stdout);
     out->wlast = w;
     out->slast = s->e.step;
+    out->vslast = s->vertex_steps;
+    out->nvlast = nv;
 }
 
 void output_threads(Output *out, int n)

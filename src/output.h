@@ -17,6 +17,8 @@ typedef struct Output {
     int pvd_frames[2];   /* the frames frames.pvd and fields.pvd list, as this run wrote them (0: none yet) */
     double wall0, wlast; /* status line: wall clock at the loop's start and at the last line */
     int64_t slast;       /* the step of the last line */
+    double vslast;       /* the vertex steps (Sim's vertex_steps) at the last line */
+    int nvlast;          /* the vertex count at the last line */
     int threads_max;     /* the most threads the run has used */
     PngCamera camera;    /* the pictures' camera so far, unless --png-view fixes it (kept in the checkpoint) */
     char error[8192];    /* why the last call failed */
@@ -36,6 +38,12 @@ int output_checkpoint(Output *out, Sim *s, int frame);
 
 /* The status line of a frame (unless quiet): steps per second since the last line, time left. */
 void output_status(Output *out, const Sim *s, int frame);
+
+/* The wall time left (s) for `frames` frames of `steps` steps at `rate` vertex steps per second,
+ * the vertex count going on from nv as it went from nv_before in the last frame (a step's cost
+ * grows with its vertices: a growing tissue's last frames take most of its time); 0 if rate is
+ * not positive. */
+double output_eta(double rate, int nv_before, int nv, int frames, int steps);
 
 /* Sets the thread count for the steps that follow (the automatic count changes with the vertex
  * count; frames are the same at any count). */

@@ -6,6 +6,7 @@
 #include "forces.h"
 #include "geometry.h"
 #include "harness.h"
+#include "output.h"
 #include "runlog.h"
 #include "sim.h"
 #include <math.h>
@@ -129,4 +130,17 @@ void test_runlog_nested_with_far_polygon(void)
         snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
         ENSURE(system(cmd) == 0);
     }
+}
+
+/* The status line's time left: constant vertices give frames x steps x vertices / rate; a count
+ * that doubled in the last frame is taken to go on doubling (2 + 4 + 8 times as many vertex
+ * steps in 3 frames as one frame at today's count); none without a rate. */
+void test_output_eta_extrapolates_growth(void)
+{
+    ENSURE_CLOSE(output_eta(1e6, 1000, 1000, 3, 100), 3 * 100 * 1000 / 1e6, 1e-12);
+    ENSURE_CLOSE(output_eta(1e6, 500, 1000, 3, 100), (2 + 4 + 8) * 100 * 1000 / 1e6, 1e-12);
+    ENSURE_CLOSE(output_eta(1e6, 2000, 1000, 3, 100), 3 * 100 * 1000 / 1e6, 1e-12);   /* (shrinking: as now) */
+    ENSURE(output_eta(0, 500, 1000, 3, 100) == 0);
+    ENSURE(output_eta(1e6, 500, 1000, 0, 100) == 0);
+    ENSURE(isfinite(output_eta(1, 1, 1 << 30, 1 << 30, 1 << 30)));
 }

@@ -46,7 +46,7 @@ test_readme_options_in_help() {
 }
 
 # "`make test` runs about N tests ... `make test-full` runs all of them, about M": each within 15 %
-# of the count
+# of the count; the ParaView tests it names run in make test-full only
 # (make test leaves out the slow tests of tests/slow.list)
 test_readme_test_count() {
     count() {
@@ -62,6 +62,15 @@ test_readme_test_count() {
     m=$(PH_TEST_SKIP= count)
     awk -v q="$quick" -v n="$n" 'BEGIN { exit !(n > 0.85 * q && n < 1.15 * q) }' || fail "README.md: make test runs about $quick tests; it runs $n"
     awk -v q="$all" -v n="$m" 'BEGIN { exit !(n > 0.85 * q && n < 1.15 * q) }' || fail "README.md: make test-full runs about $all tests; there are $m"
+    # "two of them draw pictures with ParaView": the tests of paraview.sh, all slow (make test-full only)
+    words=(zero one two three four five six)
+    np=$(tests/cli/paraview.sh --list | wc -l)
+    grep -q "runs all of them, about [0-9]*, .* ${words[$np]} of\s*$" README.md &&
+        grep -q '^them draw pictures with ParaView and are skipped without it' README.md ||
+        fail "README.md does not say that make test-full's $np ParaView tests skip without ParaView"
+    for t in $(tests/cli/paraview.sh --list); do
+        grep -q "^$t\b" tests/slow.list || fail "$t runs in make test, which README.md says runs no ParaView test"
+    done
 }
 
 # the showcase table lists exactly the showcases there are
