@@ -14,7 +14,10 @@
  * species, row by row, and the response's forces held until the next chemical step: int32 count,
  * then per polygon int64 id and double fx, fy; a file of an earlier program ends before the count
  * and holds none), the count of passages as an int64 (a file of an earlier program ends before
- * it: none counted before the restart), and last the CRC-32 (zlib's crc32) of every byte before it, as a uint32.
+ * it: none counted before the restart), the build's section (Build: a tag, the parameter header's
+ * name and the digest of its rules, which the Makefile makes with scripts/rules_digest.sh; a file
+ * of an earlier program has none, and its rules cannot be checked), and last the CRC-32 (zlib's
+ * crc32) of every byte before it, as a uint32.
  *
  * Version 3 added the checksum, version 4 the edits and the patchable list, version 5 the run's
  * record, version 6 the polarity, the hazards, the death count and the noise and rate
@@ -26,10 +29,13 @@
  * (PngRange, 32 bytes: the pictures' range is now each frame's own) and which parameters the
  * command line set (--set: ParamsSet, at the end of the header), and later the contact list's
  * state 2 (its slots are the polygons': taken as they are; older files' state 1 is patched
- * first, as before, and an older program refuses state 2 by name); files of older
+ * first, as before, and an older program refuses state 2 by name) and the build's section (an
+ * older program reads it as bytes after the count of passages and refuses the file); files of older
  * versions are refused with a message saying so (continue them with the program that wrote
  * them, or rerun from the input). On reading, the checksum is
- * checked first (one streaming pass over the file), then every field as it is parsed, then what
+ * checked first (one streaming pass over the file), then the build's rules (a build of other
+ * rules would continue the run with them: refused, naming both headers and digests), then every
+ * field as it is parsed, then what
  * the run's history bounds (division areas, rigid polygons, edits, speeds, polygons that cross
  * themselves, the contact list against the parameters), and the first one that a run of this
  * program could not have written is named: a checkpoint is input, and nothing in it may crash the
@@ -83,6 +89,17 @@ enum { VERSION = 10 };
  * picture's aspect ratio (at most 16384:1), so within about 1e4 COORD_LMAX lmax of the origin; one
  * beyond CAMERA_MAX is refused, which keeps the picture's arithmetic finite. */
 #define CAMERA_MAX 1e30
+
+/* The build's section: the parameter header this program was built with and the digest of its
+ * rules, PH_RULES_DIGEST (the Makefile's, of scripts/rules_digest.sh; a build outside the
+ * Makefile has none, "none"). Its reaction, response, initial-value and cell-type rules are code,
+ * which the parameters do not show: a build of another header, or of the same one edited, would
+ * go on with other rules. The tag finds the section from the file's end. */
+#ifndef PH_RULES_DIGEST
+#define PH_RULES_DIGEST "none"
+#endif
+typedef struct Build { char tag[16], params[256], rules[32]; } Build;
+static const char BUILD_TAG[16] = "polyhoop build\n";
 
 /* the bytes of one polygon record */
 #define RECORD_SIZE(type, name, file_type, init) + sizeof(file_type)
@@ -151,6 +168,12 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
         }
     }
     put(&b, &s->passages, sizeof s->passages);
+    Build build;
+    memset(&build, 0, sizeof build);
+    memcpy(build.tag, BUILD_TAG, sizeof BUILD_TAG);
+    snprintf(build.params, sizeof build.params, "%s", params_file);
+    snprintf(build.rules, sizeof build.rules, "%s", PH_RULES_DIGEST);
+    put(&b, &build, sizeof build);
     uint32_t crc = (uint32_t)b.crc;
     if (!b.bad && fwrite(&crc, sizeof crc, 1, b.f) != 1) b.bad = errno ? errno : EIO;
     return atomic_close(b.f, path, b.bad, 1, err, len);
@@ -191,6 +214,19 @@ static int checksum_ok(FILE *f, uint64_t size)
     int ok = fread(&stored, sizeof stored, 1, f) == 1 && stored == (uint32_t)crc;
     rewind(f);
     return ok;
+}
+
+/* Whether the build's section is sound and its rules are this build's; 1, or 0 with why. */
+static int build_ok(const Build *b, char *why, size_t len)
+{
+    if (!memchr(b->params, 0, sizeof b->params) || !memchr(b->rules, 0, sizeof b->rules))
+        return refuse(why, len, "the build's section is not terminated");
+    if (!strcmp(b->rules, PH_RULES_DIGEST)) return 1;
+    char fix[300];   /* (the same header's name: it was edited since, or is another file of that name) */
+    if (strcmp(b->params, params_file)) snprintf(fix, sizeof fix, " (make PARAMS=%s)", TEXT_ESC(b->params));
+    else snprintf(fix, sizeof fix, " as it was (it, or a header it includes, has changed since)");
+    return refuse(why, len, "written by a build of %s with rules digest %s; this build (%s) has %s: rebuild with the run's "
+                  "header%s", TEXT_ESC(b->params), TEXT_ESC(b->rules), params_file, PH_RULES_DIGEST, fix);
 }
 
 /* The header's fields, every one that the polygons do not check; 1, or 0 with the reason in why. */
@@ -473,7 +509,12 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     if (h.order != 0x01020304u || h.params_size != sizeof(Params)) { fclose(f); return bad_file(err, len, path, "written on a different kind of machine or build"); }
     if (!checksum_ok(f, (uint64_t)st.st_size)) { fclose(f); return bad_file(err, len, path, "checksum mismatch (the file is damaged)"); }
     if (!header_ok(&h, why, sizeof why)) { fclose(f); return bad_file(err, len, path, why); }
-    const off_t end = st.st_size - 4;   /* (the checksum) */
+    off_t end = st.st_size - 4;   /* (the checksum) */
+    Build build;   /* (found from the end, before anything of this build's is compared) */
+    int has_build = end - (off_t)sizeof h >= (off_t)sizeof build && fseeko(f, end - (off_t)sizeof build, SEEK_SET) == 0 &&
+                    fread(&build, sizeof build, 1, f) == 1 && !memcmp(build.tag, BUILD_TAG, sizeof BUILD_TAG);
+    if (has_build && !build_ok(&build, why, sizeof why)) { fclose(f); return bad_file(err, len, path, why); }
+    if (has_build) end -= (off_t)sizeof build;
     Ensemble *e = &s->e;
     contact_invalidate(&s->contact);   /* (the new ensemble's layout counter starts again) */
     ensemble_free(e);
@@ -554,6 +595,9 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     *frame = h.frame;
     snprintf(input, inlen, "%s", h.input);
     if (run) *run = h.run;
+    if (!has_build)
+        fprintf(stderr, "polyhoop: %s: warning: written by an earlier polyhoop, which did not record its build's rules: they "
+                "cannot be checked against this build's (%s, digest %s)\n", TEXT_ESC(path), params_file, PH_RULES_DIGEST);
     return 0;
 }
 

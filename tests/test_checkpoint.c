@@ -25,7 +25,9 @@ enum {
     /* the contact list's section, from its start: int32 state, then doubles skin, reach, h, extent,
      * moved, x0, y0, cell side, longest edge, flow (6), lazy, flow helps, step of the last patch,
      * then int32 nx, ny, strips */
-    C_SKIN = 4, C_REACH = 12, C_H = 20, C_EXTENT = 28, C_MOVED = 36, C_LAZY = 124, C_PATCH = 140, C_NY = 152, C_STRIPS = 156
+    C_SKIN = 4, C_REACH = 12, C_H = 20, C_EXTENT = 28, C_MOVED = 36, C_LAZY = 124, C_PATCH = 140, C_NY = 152, C_STRIPS = 156,
+    /* the build's section, last before the CRC-32: its tag, the header's name, the rules' digest */
+    B_SIZE = 304, B_PARAMS = 16, B_RULES = 272
 };
 _Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) + 8 + sizeof(ParamsSet) &&
                H_SET == H_SIZE - sizeof(ParamsSet) &&
@@ -312,24 +314,31 @@ void test_checkpoint_twist_between_frames(void)
     drop_run(&c);
 }
 
-/* The count of passages, an int64 just before the CRC-32, goes on from the file's; a negative
- * one is refused by name, so is anything after it; a file of an earlier program, which ends
- * before it, reads as none counted. */
+/* The count of passages, an int64 just before the build's section, goes on from the file's; a
+ * negative one is refused by name, so is anything after it; a file of an earlier program, which
+ * ends before it (and has no build's section), reads as none counted. */
 void test_checkpoint_passages(void)
 {
     Ckpt c;
     make_run(&c);
-    ENSURE_MSG(get_i64(c.bytes, c.n - 12) == 0, "the default run counts %lld passages", (long long)get_i64(c.bytes, c.n - 12));
+    const long at = c.n - 4 - B_SIZE - 8;
+    ENSURE_MSG(get_i64(c.bytes, at) == 0, "the default run counts %lld passages", (long long)get_i64(c.bytes, at));
     unsigned char *b = malloc((size_t)c.n + 8);
     static const struct { int64_t count; long extra; int64_t want; const char *err; } cases[] = {
         { 7, 0, 7, NULL }, { -1, 0, 0, "its count of passages -1 is out of range" }, { 0, -8, 0, NULL },
         { 3, 8, 0, "8 bytes follow the count of passages" },
     };
     for (int k = 0; k < 4; k++) {
-        long n = c.n + cases[k].extra;
-        memcpy(b, c.bytes, (size_t)c.n);
-        if (cases[k].extra >= 0) put_i64(b, c.n - 12, cases[k].count);
-        if (cases[k].extra > 0) memset(b + c.n - 4, 0, (size_t)cases[k].extra + 4);
+        long n = at;   /* (the bytes before the count, then the count, extra bytes and the build's section) */
+        memcpy(b, c.bytes, (size_t)at);
+        if (cases[k].extra >= 0) {
+            put_i64(b, n, cases[k].count);
+            memset(b + n + 8, 0, (size_t)cases[k].extra);
+            n += 8 + cases[k].extra;
+            memcpy(b + n, c.bytes + at + 8, B_SIZE);
+            n += B_SIZE;
+        }
+        n += 4;
         reseal(b, n);
         spill(c.path, b, n);
         static Sim s;

@@ -231,6 +231,55 @@ test_checkpoint_doctored_state_on_restart() {
     has "$D/err" "checkpoint.bin: error: polygons 0 and 1 overlap on 100% of the smaller one's area"
 }
 
+# chemotaxis: the chemotaxis showcase's program (params/chemotaxis.h: a species, a response
+# rule), built where scripts/showcase.sh builds it
+chemotaxis() {
+    make -s --no-print-directory B=build/showcase/chemotaxis PARAMS=params/chemotaxis.h build/showcase/chemotaxis/polyhoop \
+        > "$D/make.log" 2>&1 || fail "cannot build params/chemotaxis.h: $(tail -n 3 "$D/make.log")"
+}
+
+# A checkpoint records its build's header and the digest of its rules (scripts/rules_digest.sh),
+# remade whenever the header changes. A build of a copy of the run's header that differs from it
+# only in a rule's body (the chemotaxis response's 5.0 made 6.0) refuses to restart the run with
+# exit 2 and one line naming both headers and digests (before, it went on with the new rule); the
+# run's own build restarts it, and so does a build of the copy once its rule is the run's again
+# (another name, the same rules). With the copy edited again under its own name, the line says
+# that the header has changed. The digest is of the rules, not of their text: the header in
+# another folder with other comments and spacing, preprocessed with a tuned, a portable or a
+# sanitized build's flags, or by clang, has the run's.
+test_restart_other_rules_refused() {
+    chemotaxis
+    local A=build/showcase/chemotaxis a b flags
+    mkdir "$D/p"
+    sed -e 's|#include "default.h"|#include "params/default.h"|' -e 's|5.0 \* cell->gx|6.0 * cell->gx|' params/chemotaxis.h > "$D/p/rule.h"
+    grep -q '6.0 \* cell->gx' "$D/p/rule.h" || fail "the rule was not edited"
+    make -s B="$D/b" PARAMS="$D/p/rule.h" "$D/b/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    a=$(cat $A/rules) b=$(cat "$D/b/rules")
+    [[ $a =~ ^[0-9a-f]{16}$ ]] && [[ $b =~ ^[0-9a-f]{16}$ ]] && [ "$a" != "$b" ] || fail "digests '$a' and '$b'"
+    "$A/polyhoop" -q -j 1 -n 1 -s 10 -o "$D/run" inputs/ensemble.off > /dev/null
+    status 2 errs "$D/err" "$D/b/polyhoop" -q -n 2 --restart "$D/run"
+    has "$D/err" "polyhoop: cannot restart: $D/run/checkpoint.bin: written by a build of params/chemotaxis.h with rules digest $a; this build ($D/p/rule.h) has $b: rebuild with the run's header (make PARAMS=params/chemotaxis.h)"
+    [ "$(wc -l < "$D/err")" = 1 ] || fail "more than one line: $(cat "$D/err")"
+    [ ! -f "$D/run/frame000002.vtp" ] || fail "the refused restart wrote frame 2"
+    "$A/polyhoop" -q -n 2 --restart "$D/run" > /dev/null || fail "the run's own build did not restart it"
+    sed -i 's|6.0 \* cell->gx|5.0 * cell->gx|' "$D/p/rule.h"
+    make -s B="$D/b" PARAMS="$D/p/rule.h" "$D/b/polyhoop" > "$D/make.log" 2>&1 || fail "cannot rebuild: $(tail -n 3 "$D/make.log")"
+    [ "$(cat "$D/b/rules")" = "$a" ] || fail "the copy with the run's rule has digest $(cat "$D/b/rules"), not $a"
+    "$D/b/polyhoop" -q -n 3 --restart "$D/run" > /dev/null || fail "a build of the same rules did not restart the run"
+    sed -i 's|5.0 \* cell->gx|6.0 * cell->gx|' "$D/p/rule.h"
+    make -s B="$D/b" PARAMS="$D/p/rule.h" "$D/b/polyhoop" > "$D/make.log" 2>&1 || fail "cannot rebuild: $(tail -n 3 "$D/make.log")"
+    status 2 errs "$D/err" "$D/b/polyhoop" -q -n 4 --restart "$D/run"
+    has "$D/err" "checkpoint.bin: written by a build of $D/p/rule.h with rules digest $a; this build ($D/p/rule.h) has $b: rebuild with the run's header as it was (it, or a header it includes, has changed since)"
+    sed -e 's|#include "default.h"|#include "params/default.h"|' -e 's|^static inline|/* a comment\n   of two lines */ static   inline|' \
+        -e 's|act->fx = 5.0|act->fx /* here */ = 5.0|' params/chemotaxis.h > "$D/p/same.h"
+    for flags in "-march=native -O3" "-O3" "-O1 -g -fsanitize=address,undefined"; do
+        [ "$(scripts/rules_digest.sh gcc "$D/p/same.h" -std=c11 $flags -fopenmp -Isrc -iquote .)" = "$a" ] ||
+            fail "the header with other comments, built with $flags, has another digest"
+    done
+    ! command -v clang > /dev/null || [ "$(scripts/rules_digest.sh clang "$D/p/same.h" -Isrc -iquote .)" = "$a" ] ||
+        fail "clang gives another digest"
+}
+
 # A restart writes frames.pvd anew with the frames that are in the folder: frames of the run
 # deleted before it (2 of 0 to 3) are not listed (ParaView would fail on them), the new ones are.
 test_restart_collection_lists_frames_present() {
