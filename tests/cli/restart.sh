@@ -185,6 +185,23 @@ test_checkpoint_bad_fields_named_on_restart() {
     matches "$D/log" 'divisions postponed 7, twists cut out 42$'
 }
 
+# Values a run could not have written, under a valid checksum, are checked as the inputs they
+# stand for: a target area of 1e300 and a rest length of 1e300 are each refused with exit 2,
+# naming the polygon (and vertex), the value and the range expected (before, the restart ran
+# into a numerical blow-up, exit 3, blaming the time step).
+test_checkpoint_values_checked_on_restart() {
+    checkpoint_run -n 3 -s 100
+    local np
+    np=$(od -An -td4 -j $H_NP -N 4 "$D/good.bin" | tr -d ' ')
+    put $((H_SIZE + 8)) 9c7500883ce4377e   # (polygon 0's A0: 1e300)
+    reseal
+    refused 'checkpoint.bin: polygon 0: A0 = 1e+300 is not a target area in (0, 1.6e+15\] (4e+16 lmax^2)$'
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    put $((H_SIZE + np * R_SIZE + 5 * V_SIZE + 32)) 9c7500883ce4377e   # (l0 of polygon 0's vertex 5: 1e300)
+    reseal
+    refused 'checkpoint.bin: polygon 0: l0 of vertex 5 is 1e+300, not a rest length in (0, 8e+07\] (4e+08 lmax)$'
+}
+
 # i32 AT / i64 AT: the number at offset AT of the good checkpoint
 i32() { od -An -td4 -j "$1" -N 4 "$D/good.bin" | tr -d ' '; }
 # hex64 N: the 8 bytes of the integer N, little-endian, as hex; hexf64 EXPR: those of the double EXPR (Python's)
