@@ -297,6 +297,24 @@ test_restart_other_rules_refused() {
         fail "clang gives another digest"
 }
 
+# A run that draws a field under its cells (--png-field) keeps its pictures on --restart: --png
+# --png-color area given with it is refused with exit 2 and one line saying that --png-color
+# cannot change and why, nothing written (before, it was ignored without a word); --png and
+# --png-field of its own species are accepted, and the picture of the frame after the restart is
+# the uninterrupted run's, byte for byte.
+test_restart_png_field_keeps_its_pictures() {
+    chemotaxis
+    local A=build/showcase/chemotaxis/polyhoop
+    "$A" -q -j 1 -n 2 -s 10 --png-field attractant --png-size 64x64 -o "$D/one" inputs/ensemble.off > /dev/null
+    "$A" -q -j 1 -n 1 -s 10 --png-field attractant --png-size 64x64 -o "$D/run" inputs/ensemble.off > /dev/null
+    status 2 errs "$D/err" "$A" -q -n 2 --restart "$D/run" --png --png-color area
+    has "$D/err" "polyhoop: --png-color cannot change on --restart: the run in $D/run continues with its own options (--checkpoint-every 1 --png-field attractant --png-size 64x64): its pictures draw the field attractant under outlined cells, and a run's frames and pictures are made one way throughout"
+    [ "$(wc -l < "$D/err")" = 1 ] || fail "more than one line: $(cat "$D/err")"
+    [ ! -e "$D/run/frame000002.png" ] || fail "the refused restart drew frame 2"
+    "$A" -q -j 1 -n 2 --restart "$D/run" --png --png-field attractant > /dev/null || fail "the restart with the run's own options failed"
+    cmp -s "$D/one/frame000002.png" "$D/run/frame000002.png" || fail "frame 2's picture is not the uninterrupted run's"
+}
+
 # A restart writes frames.pvd anew with the frames that are in the folder: frames of the run
 # deleted before it (2 of 0 to 3) are not listed (ParaView would fail on them), the new ones are.
 test_restart_collection_lists_frames_present() {
