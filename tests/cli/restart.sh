@@ -9,14 +9,19 @@ source "$(dirname "$0")/lib.sh"
 # One run per folder: while a run holds the folder, a second run and a restart of it exit 2
 # naming the lock, and the first run's frames all read in VTK. A new run refuses a folder with
 # another run's frames unless --overwrite (which removes them all, so no old frame survives
-# beside the new ones); --restart continues it.
+# beside the new ones); --restart continues it. (The first run is stopped, SIGSTOP, while the
+# others try: on an idle machine its 20,000 steps take 0.2 s, and it had ended before the restart
+# began, which then went on from its checkpoint.)
 test_faults_one_run_per_folder() {
     ./polyhoop -q -j 1 -n 40 -s 500 -o "$D/a" > /dev/null 2>&1 &
     local first=$! s2=0 s3=0
-    while [ ! -f "$D/a/frame000001.vtp" ]; do kill -0 $first 2> /dev/null || fail "the first run ended before frame 1"; sleep 0.05; done
-    # (-j 1: no look at the cores' idle time first, 0.1 s in which the first run could end)
+    while [ ! -f "$D/a/frame000001.vtp" ]; do kill -0 $first 2> /dev/null || fail "the first run ended before frame 1"; sleep 0.01; done
+    kill -STOP $first
+    [ ! -f "$D/a/frame000040.vtp" ] || { kill -CONT $first; fail "the first run ended before it was stopped"; }
+    # (-j 1: no look at the cores' idle time first)
     ./polyhoop -q -j 1 -n 2 -s 10 -o "$D/a" > /dev/null 2> "$D/err2" || s2=$?
     ./polyhoop -q -j 1 -n 50 --restart "$D/a" > /dev/null 2> "$D/err3" || s3=$?
+    kill -CONT $first
     wait $first || fail "the first run failed"
     [ $s2 = 2 ] && [ $s3 = 2 ] || fail "beside a running run: a new run exited $s2, a restart $s3; expected 2 and 2"
     matches "$D/err2" 'output folder .* is in use by another run'
