@@ -54,6 +54,14 @@ $(B)/params.o: $(PARAMS) $(B)/params.ok
 $(B)/params.ok: $(PARAMS) $(B)/flags src/params.c params/default.h scripts/check_params.sh
 	@scripts/check_params.sh '$(CC)' '$(PARAMS)' && $(CC) $(CPPFLAGS) -MM -MP -MT $@ src/params.c > $(B)/params.d && touch $@
 -include $(B)/params.d
+# the digest of the header's rules (scripts/rules_digest.sh: its preprocessed text, so its rule
+# functions' too), which checkpoints record so that a restart by a build of other rules is
+# refused: made anew with params.ok, rewritten only when it changes, compiled into checkpoint.o
+$(B)/rules: $(B)/params.ok scripts/rules_digest.sh
+	@scripts/rules_digest.sh '$(CC)' '$(PARAMS)' $(CFLAGS) $(CPPFLAGS) > $@.tmp && \
+	    { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+$(B)/checkpoint.o: $(B)/rules
+$(B)/checkpoint.o: private CPPFLAGS += -DPH_RULES_DIGEST='"$(shell cat $(B)/rules)"'
 $(B)/main.o: polyhoop.c $(HDR) $(B)/flags $(B)/version
 	$(CC) $(CFLAGS) $(CPPFLAGS) -DPH_VERSION='"$(VERSION)"' -DPH_REPO='"$(CURDIR)"' -c $< -o $@
 $(B)/polyhoop: $(SRC:src/%.c=$(B)/%.o) $(B)/main.o

@@ -14,7 +14,10 @@
  * species, row by row, and the response's forces held until the next chemical step: int32 count,
  * then per polygon int64 id and double fx, fy; a file of an earlier program ends before the count
  * and holds none), the count of passages as an int64 (a file of an earlier program ends before
- * it: none counted before the restart), and last the CRC-32 (zlib's crc32) of every byte before it, as a uint32.
+ * it: none counted before the restart), the build's section (Build: a tag, the parameter header's
+ * name and the digest of its rules, which the Makefile makes with scripts/rules_digest.sh; a file
+ * of an earlier program has none, and its rules cannot be checked), and last the CRC-32 (zlib's
+ * crc32) of every byte before it, as a uint32.
  *
  * Version 3 added the checksum, version 4 the edits and the patchable list, version 5 the run's
  * record, version 6 the polarity, the hazards, the death count and the noise and rate
@@ -26,10 +29,13 @@
  * (PngRange, 32 bytes: the pictures' range is now each frame's own) and which parameters the
  * command line set (--set: ParamsSet, at the end of the header), and later the contact list's
  * state 2 (its slots are the polygons': taken as they are; older files' state 1 is patched
- * first, as before, and an older program refuses state 2 by name); files of older
+ * first, as before, and an older program refuses state 2 by name) and the build's section (an
+ * older program reads it as bytes after the count of passages and refuses the file); files of older
  * versions are refused with a message saying so (continue them with the program that wrote
  * them, or rerun from the input). On reading, the checksum is
- * checked first (one streaming pass over the file), then every field as it is parsed, then what
+ * checked first (one streaming pass over the file), then the build's rules (a build of other
+ * rules would continue the run with them: refused, naming both headers and digests), then every
+ * field as it is parsed, each in the range of the input it stands for, then what
  * the run's history bounds (division areas, rigid polygons, edits, speeds, polygons that cross
  * themselves, the contact list against the parameters), and the first one that a run of this
  * program could not have written is named: a checkpoint is input, and nothing in it may crash the
@@ -79,10 +85,44 @@ enum { VERSION = 10 };
  * overflows. */
 #define COUNT_MAX ((int64_t)1 << 62)
 
+/* A target area is an input polygon's area, grown at its growth rate, shared out at a division
+ * and added up at a fusion: one beyond AREA_MAX lmax^2, the area of the square of side
+ * 2 COORD_LMAX lmax that holds every vertex, is refused. So is a rest length beyond LENGTH_MAX
+ * lmax, twice that side: an input's are its edges' lengths (> 0: the OFF reader refuses repeated
+ * vertices), which remodeling halves and joins, and division and fusion give their seals the
+ * rest length of their length. */
+#define AREA_MAX (4 * COORD_LMAX * COORD_LMAX)
+#define LENGTH_MAX (4 * COORD_LMAX)
+
+/* A concentration beyond CHEM_C_MAX is refused: far beyond any model's (the headers' are of
+ * order 1), and small enough that a reaction rule's product of three (Schnakenberg's u^2 v)
+ * stays finite. So is one below 0 by more than CHEM_C_ROUND of its species' largest value: a
+ * chemical step lets rounding take a node below 0 by a few units in the last place of its
+ * value before (chem.c), and no further. */
+#define CHEM_C_MAX 1e100
+#define CHEM_C_ROUND 1e-12
+
+/* The largest Exp(1) threshold of a hazard (topology.c's threshold), -ln u with u >= 2^-54
+ * (rng.h's uniform draws), 54 ln 2 = 37.43; and so the largest |N| of a standard normal draw
+ * (rng_normal, rng_keyed_normals), sqrt(-2 ln u) cos(2 pi v): sqrt(108 ln 2) = 8.652. */
+#define THRESHOLD_MAX (-log(0x1p-54))
+#define NORMAL_MAX sqrt(2 * THRESHOLD_MAX)
+
 /* The pictures' camera holds the vertices (within COORD_LMAX lmax) with a margin, widened to the
  * picture's aspect ratio (at most 16384:1), so within about 1e4 COORD_LMAX lmax of the origin; one
  * beyond CAMERA_MAX is refused, which keeps the picture's arithmetic finite. */
 #define CAMERA_MAX 1e30
+
+/* The build's section: the parameter header this program was built with and the digest of its
+ * rules, PH_RULES_DIGEST (the Makefile's, of scripts/rules_digest.sh; a build outside the
+ * Makefile has none, "none"). Its reaction, response, initial-value and cell-type rules are code,
+ * which the parameters do not show: a build of another header, or of the same one edited, would
+ * go on with other rules. The tag finds the section from the file's end. */
+#ifndef PH_RULES_DIGEST
+#define PH_RULES_DIGEST "none"
+#endif
+typedef struct Build { char tag[16], params[256], rules[32]; } Build;
+static const char BUILD_TAG[16] = "polyhoop build\n";
 
 /* the bytes of one polygon record */
 #define RECORD_SIZE(type, name, file_type, init) + sizeof(file_type)
@@ -151,6 +191,12 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
         }
     }
     put(&b, &s->passages, sizeof s->passages);
+    Build build;
+    memset(&build, 0, sizeof build);
+    memcpy(build.tag, BUILD_TAG, sizeof BUILD_TAG);
+    snprintf(build.params, sizeof build.params, "%s", params_file);
+    snprintf(build.rules, sizeof build.rules, "%s", PH_RULES_DIGEST);
+    put(&b, &build, sizeof build);
     uint32_t crc = (uint32_t)b.crc;
     if (!b.bad && fwrite(&crc, sizeof crc, 1, b.f) != 1) b.bad = errno ? errno : EIO;
     return atomic_close(b.f, path, b.bad, 1, err, len);
@@ -191,6 +237,19 @@ static int checksum_ok(FILE *f, uint64_t size)
     int ok = fread(&stored, sizeof stored, 1, f) == 1 && stored == (uint32_t)crc;
     rewind(f);
     return ok;
+}
+
+/* Whether the build's section is sound and its rules are this build's; 1, or 0 with why. */
+static int build_ok(const Build *b, char *why, size_t len)
+{
+    if (!memchr(b->params, 0, sizeof b->params) || !memchr(b->rules, 0, sizeof b->rules))
+        return refuse(why, len, "the build's section is not terminated");
+    if (!strcmp(b->rules, PH_RULES_DIGEST)) return 1;
+    char fix[300];   /* (the same header's name: it was edited since, or is another file of that name) */
+    if (strcmp(b->params, params_file)) snprintf(fix, sizeof fix, " (make PARAMS=%s)", TEXT_ESC(b->params));
+    else snprintf(fix, sizeof fix, " as it was (it, or a header it includes, has changed since)");
+    return refuse(why, len, "written by a build of %s with rules digest %s; this build (%s) has %s: rebuild with the run's "
+                  "header%s", TEXT_ESC(b->params), TEXT_ESC(b->rules), params_file, PH_RULES_DIGEST, fix);
 }
 
 /* The header's fields, every one that the polygons do not check; 1, or 0 with the reason in why. */
@@ -242,7 +301,7 @@ static int header_ok(const Header *h, char *why, size_t len)
  * so with types of their own the range is that of all of them. */
 static void amax_range(const Sim *s, const Params *P, double *lo, double *hi)
 {
-    double s2 = log1p(P->Amax_CV * P->Amax_CV), sd = sqrt(s2), nmax = sqrt(-2 * log(0x1p-54));
+    double s2 = log1p(P->Amax_CV * P->Amax_CV), sd = sqrt(s2), nmax = NORMAL_MAX;
     double down = exp(-nmax * sd - 0.5 * s2) * (1 - 1e-9), up = exp(nmax * sd - 0.5 * s2) * (1 + 1e-9);
     *lo = P->Amax_mu * down;
     *hi = P->Amax_mu * up;
@@ -252,16 +311,50 @@ static void amax_range(const Sim *s, const Params *P, double *lo, double *hi)
     }
 }
 
+/* The largest |growth rate| of a polygon of a run with next_id ids handed out, or +inf where this
+ * build's response rule sets the growth rates (any finite one: chem_respond refuses the others).
+ * topology_draw_traits draws each polygon's, for its type: normal, mu + CV |mu| N, or lognormal,
+ * mu exp(s N - s^2 / 2) with s^2 = ln(1 + CV^2), |N| <= NORMAL_MAX; a fusion adds two up (or
+ * subtracts the inner one's), a split shares one out: each is made of at most next_id draws. */
+static double alpha_max(const Sim *s, const Params *P, int64_t next_id)
+{
+    if (s->chem.m.response) return INFINITY;
+    double most = 0;
+    for (int t = -1; t < (s->type_params ? s->chem.m.ntypes : 0); t++) {
+        const Params *Q = t < 0 ? P : &s->type_params[t];
+        double s2 = log1p(Q->alpha_CV * Q->alpha_CV);
+        most = fmax(most, Q->alpha_normal ? fabs(Q->alpha_mu) * (1 + Q->alpha_CV * NORMAL_MAX)
+                                          : fabs(Q->alpha_mu) * exp(NORMAL_MAX * sqrt(s2) - 0.5 * s2));
+    }
+    return most * (double)(next_id > 1 ? next_id : 1) * (1 + 1e-9);
+}
+
+/* The growth rates of the polygons of s (read from h), within alpha_max: after the chemistry's
+ * section, which says first whether its rules are this build's. 1, or 0 with why. */
+static int alphas_ok(const Sim *s, const Header *h, char *why, size_t len)
+{
+    double most = alpha_max(s, &h->P, h->next_id);
+    for (int p = 0; p < s->e.np; p++)
+        if (!(fabs(s->e.alpha[p]) <= most))
+            return refuse(why, len, "polygon %d: alpha = %g is not a growth rate the run could give (at most %g in size: %lld draws "
+                          "of alpha_mu and alpha_CV)", p, s->e.alpha[p], most, (long long)(h->next_id > 1 ? h->next_id : 1));
+    return 1;
+}
+
 /* One polygon record (p of the file, read into in); 1, or 0 with the field in why. Besides each
  * field's own range, what the run's history bounds (h: the header): a generation grows by at
  * most 2 per step (a fusion or split, then a division), a polygon's vertex list is rewritten by
  * at most one remodeling per step and one per frame check (edits), the rigid polygons are the
  * input's first Nr (ids 0 .. Nr - 1, never removed), only movable polygons feel the attractor,
- * and none without att_n, and a division area is one a draw can give (amax_range). */
+ * and none without att_n, a division area is one a draw can give (amax_range), a target area
+ * one of an input (AREA_MAX), a polarity one that rotational diffusion reaches in h->step steps,
+ * a hazard 0 without its rate (and a rigid polygon's always), and a death hazard below every
+ * threshold (the polygon survived it). (The growth rates: alphas_ok.) */
 static int record_ok(const Sim *s, const Ensemble *in, int p, const Header *h, double amax_lo, double amax_hi, int vertices_left,
                      char *why, size_t len)
 {
     const char *f = NULL;
+    const Params *P = &h->P;
     int ntypes = s->chem.m.ntypes > 0 ? s->chem.m.ntypes : 1;
     if (in->count[p] < 3 || in->count[p] > vertices_left) f = "count";
     else if (in->gen[p] < 0 || in->gen[p] > 2 * h->step) f = "gen";
@@ -289,6 +382,24 @@ static int record_ok(const Sim *s, const Ensemble *in, int p, const Header *h, d
         return refuse(why, len, "polygon %d (id %lld) is %s, but the rigid polygons are the input's first Nr = %d (ids 0 .. %d)", p,
                       (long long)in->id[p], in->rigid[p] ? "rigid" : "not rigid", h->P.Nr, h->P.Nr - 1);
     }
+    /* the values an input, its draws and the run's steps give (AREA_MAX, alpha_max: above) */
+    double area_max = AREA_MAX * P->lmax * P->lmax;
+    if (!(in->A0[p] > 0 && in->A0[p] <= area_max))   /* (A0 <= 0: the step that made it removed the polygon) */
+        return refuse(why, len, "polygon %d: A0 = %g is not a target area in (0, %g] (%g lmax^2)", p, in->A0[p], area_max, AREA_MAX);
+    /* (the polarity: the input's angle in [0, 2 pi), then a step of sqrt(2 Dr dt) N per time step) */
+    double turn = 6.283185307179586 + (double)h->step * NORMAL_MAX * sqrt(2 * P->Dr * P->dt) * (1 + 1e-9);
+    if (!(fabs(in->polarity[p]) <= turn))
+        return refuse(why, len, "polygon %d: polarity = %g is beyond the %g radians that %lld steps of rotational diffusion "
+                      "(Dr = %g) reach", p, in->polarity[p], turn, (long long)h->step, P->Dr);
+    if ((in->rigid[p] || P->k_div == 0) && in->h_div[p] != 0)
+        return refuse(why, len, "polygon %d: h_div = %g, but %s: its division hazard stays 0", p, in->h_div[p],
+                      in->rigid[p] ? "it is rigid" : "k_div = 0");
+    if ((in->rigid[p] || P->k_death == 0) && in->h_death[p] != 0)
+        return refuse(why, len, "polygon %d: h_death = %g, but %s: its death hazard stays 0", p, in->h_death[p],
+                      in->rigid[p] ? "it is rigid" : "k_death = 0");
+    if (!(in->h_death[p] < THRESHOLD_MAX))
+        return refuse(why, len, "polygon %d: h_death = %g is past every death threshold (below %.4g): the polygon would have died",
+                      p, in->h_death[p], THRESHOLD_MAX);
     if (in->attracted[p] && (in->rigid[p] || h->P.att_n == 0))
         return refuse(why, len, "polygon %d feels the attractor, but %s", p, in->rigid[p] ? "it is rigid" : "att_n = 0");
     if (!in->rigid[p] && !(in->Amax[p] >= amax_lo && in->Amax[p] <= amax_hi))
@@ -319,11 +430,11 @@ static int ids_unique(const Ensemble *in, char *why, size_t len)
     return ok;
 }
 
-/* The n vertices of polygon p, by field (c[V_x .. V_l0]): finite, within reach of the grid,
- * no faster than the run lets a vertex move (h/dt: integrate.c stops the run at a faster one;
- * the velocities that remodeling, division and fusion give are means or copies of those, hence
- * the 1e-9 of rounding; a rigid polygon's stay 0), counter-clockwise, and not remodeled into too
- * many pieces (*pieces counts them). */
+/* The n vertices of polygon p, by field (c[V_x .. V_l0]): finite, within reach of the grid, rest
+ * lengths as an input's edges give (LENGTH_MAX), no faster than the run lets a vertex move (h/dt:
+ * integrate.c stops the run at a faster one; the velocities that remodeling, division and fusion
+ * give are means or copies of those, hence the 1e-9 of rounding; a rigid polygon's stay 0),
+ * counter-clockwise, and not remodeled into too many pieces (*pieces counts them). */
 static int vertices_ok(double *const c[ENSEMBLE_NFIELDS], int n, int p, int rigid, const Params *P, double *pieces, char *why, size_t len)
 {
 #define FIELD_NAME(name) #name,
@@ -336,7 +447,9 @@ static int vertices_ok(double *const c[ENSEMBLE_NFIELDS], int n, int p, int rigi
             if (!isfinite(c[j][i])) return refuse(why, len, "polygon %d: %s of vertex %d is not finite", p, name[j], i);
         for (int j = V_x; j <= V_y; j++)
             if (fabs(c[j][i]) > bound) return refuse(why, len, "polygon %d: %s of vertex %d is %g, beyond %g lmax", p, name[j], i, c[j][i], COORD_LMAX);
-        if (c[V_l0][i] < 0) return refuse(why, len, "polygon %d: l0 of vertex %d is negative", p, i);
+        if (!(c[V_l0][i] > 0 && c[V_l0][i] <= LENGTH_MAX * P->lmax))
+            return refuse(why, len, "polygon %d: l0 of vertex %d is %g, not a rest length in (0, %g] (%g lmax)", p, i, c[V_l0][i],
+                          LENGTH_MAX * P->lmax, LENGTH_MAX);
         double v2 = c[V_vx][i] * c[V_vx][i] + c[V_vy][i] * c[V_vy][i], vmax = P->h / P->dt;
         if (rigid && v2 > 0) return refuse(why, len, "polygon %d is rigid, but vertex %d moves (speed %g)", p, i, hypot(c[V_vx][i], c[V_vy][i]));
         if (v2 > vmax * vmax * (1 + 1e-9))
@@ -429,7 +542,8 @@ static int held_forces_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *w
 }
 
 /* The chemistry's section into ch (set up by sim_chemistry for this build): the same species and
- * grid, every value finite, and the held forces. 1, or 0 with why. */
+ * grid, every concentration finite, >= 0 but for rounding and at most CHEM_C_MAX (as chem_init
+ * checks the initial ones), and the held forces. 1, or 0 with why. */
 static int fields_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *why, size_t len)
 {
     int32_t grid[3];
@@ -447,10 +561,21 @@ static int fields_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *why, s
     off_t here = ftello(f);
     if (here < 0 || (uint64_t)(end - here) < n * sizeof(double)) return refuse(why, len, "the chemistry's fields are cut short");
     if (fread(ch->c, sizeof *ch->c, n, f) != n) return refuse(why, len, "the chemistry's fields are cut short");
-    for (size_t k = 0; k < n; k++)
-        if (!isfinite(ch->c[k]))
-            return refuse(why, len, "the chemistry's species %zu is not finite at node %zu", k / ((size_t)ch->nx * ch->ny),
-                          k % ((size_t)ch->nx * ch->ny));
+    const size_t nodes = (size_t)ch->nx * ch->ny;
+    for (int sp = 0; sp < ch->m.ns; sp++) {   /* (finite, then within CHEM_C_ROUND of 0 below and CHEM_C_MAX above) */
+        const double *c = ch->c + (size_t)sp * nodes;
+        double most = 0;
+        size_t k = 0;
+        for (; k < nodes && isfinite(c[k]); k++) most = fmax(most, c[k]);
+        for (size_t q = 0; k == nodes && q < nodes; q++)
+            if (!(c[q] >= -CHEM_C_ROUND * most && c[q] <= CHEM_C_MAX)) k = q;
+        if (k == nodes) continue;
+        const int i = (int)(k % ch->nx), j = (int)(k / ch->nx);
+        return refuse(why, len, "the chemistry's species %d (%s) is %g at node (%d, %d), (x, y) = (%g, %g): expected a finite "
+                      "concentration from 0 (less %g of the species' largest, for rounding) to %g", sp,
+                      ch->m.sp[sp].name ? TEXT_ESC(ch->m.sp[sp].name) : "?", c[k], i, j, ch->m.x0 + i * ch->m.dx,
+                      ch->m.y0 + j * ch->m.dx, CHEM_C_ROUND, CHEM_C_MAX);
+    }
     return held_forces_ok(ch, f, end, next_id, why, len);
 }
 
@@ -473,7 +598,12 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     if (h.order != 0x01020304u || h.params_size != sizeof(Params)) { fclose(f); return bad_file(err, len, path, "written on a different kind of machine or build"); }
     if (!checksum_ok(f, (uint64_t)st.st_size)) { fclose(f); return bad_file(err, len, path, "checksum mismatch (the file is damaged)"); }
     if (!header_ok(&h, why, sizeof why)) { fclose(f); return bad_file(err, len, path, why); }
-    const off_t end = st.st_size - 4;   /* (the checksum) */
+    off_t end = st.st_size - 4;   /* (the checksum) */
+    Build build;   /* (found from the end, before anything of this build's is compared) */
+    int has_build = end - (off_t)sizeof h >= (off_t)sizeof build && fseeko(f, end - (off_t)sizeof build, SEEK_SET) == 0 &&
+                    fread(&build, sizeof build, 1, f) == 1 && !memcmp(build.tag, BUILD_TAG, sizeof BUILD_TAG);
+    if (has_build && !build_ok(&build, why, sizeof why)) { fclose(f); return bad_file(err, len, path, why); }
+    if (has_build) end -= (off_t)sizeof build;
     Ensemble *e = &s->e;
     contact_invalidate(&s->contact);   /* (the new ensemble's layout counter starts again) */
     ensemble_free(e);
@@ -527,7 +657,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     here = ok ? ftello(f) : -1;
     size_t left = ok && here >= 0 && end >= here ? (size_t)(end - here) : 0;
     if (ok && contact_load(&s->contact, e, f, left, &h.P, h.step, why, sizeof why) != 0) ok = 0;
-    ok = ok && fields_ok(&s->chem, f, end, h.next_id, why, sizeof why);
+    ok = ok && fields_ok(&s->chem, f, end, h.next_id, why, sizeof why) && alphas_ok(s, &h, why, sizeof why);
     int64_t passages = 0;   /* (a file of an earlier program ends after the chemistry's section: none counted) */
     if (ok && ftello(f) != end) {
         if (end - ftello(f) < (off_t)sizeof passages || fread(&passages, sizeof passages, 1, f) != 1)
@@ -554,6 +684,9 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     *frame = h.frame;
     snprintf(input, inlen, "%s", h.input);
     if (run) *run = h.run;
+    if (!has_build)
+        fprintf(stderr, "polyhoop: %s: warning: written by an earlier polyhoop, which did not record its build's rules: they "
+                "cannot be checked against this build's (%s, digest %s)\n", TEXT_ESC(path), params_file, PH_RULES_DIGEST);
     return 0;
 }
 

@@ -65,16 +65,21 @@ static void usage(FILE *f)
         "  --max-cells N  stop after the first frame with at least N polygons (checkpoint, status 0)\n"
         "  --max-time T   stop after the first frame at t >= T (checkpoint, status 0)\n"
         "  --max-vertices N  refuse an input that remodels into more than N vertices (default:\n"
-        "                 the larger of 10^6 and 1000 times its vertices, at most half the memory)\n"
-        "  --restart DIR  continue the run found in DIR (its checkpoint), writing on into DIR\n"
+        "                 the larger of 10^6 and 1000 times its vertices, at most half the memory)\n",
+        params_file, params_compiled.Nf, params_compiled.Ns, VERTICES_PER_THREAD, vtp_cell_array_list(), species);
+    fputs(   /* (in two parts: a C11 compiler need not take a string of more than 4095 characters) */
+        "  --restart DIR  continue the run found in DIR (its checkpoint), writing on into DIR, with\n"
+        "                 its own --ascii, --check, --checkpoint-every and --png* options (given\n"
+        "                 again with another value: refused, so that its frames and pictures are\n"
+        "                 made one way); -n, -j, -q, --strict-input, --max-cells and --max-time may\n"
+        "                 change. A build of other rules (another header, or this one edited) refuses it\n"
         "  --check        validate every polygon after every step (slow; stops at the first fault)\n"
         "  --strict-input reject inputs (and, with --restart, checkpoints) whose polygons\n"
         "                 overlap, touch or nest (default: warn)\n"
         "  -q             quiet: no banner, no status line per frame\n"
         "  -h, --help     this help\n"
         "SIGINT or SIGTERM: the run finishes its step, writes a checkpoint and stops (status 130/143).\n"
-        "Exit status: 0 done, 1 out of memory, 2 bad input or usage, 3 numerical blow-up, 4 output error.\n",
-        params_file, params_compiled.Nf, params_compiled.Ns, VERTICES_PER_THREAD, vtp_cell_array_list(), species);
+        "Exit status: 0 done, 1 out of memory, 2 bad input or usage, 3 numerical blow-up, 4 output error.\n", f);
 }
 
 /* --png-view's rectangle: corners within VIEW_MAX of the origin (a run's vertices stay within 1e8
@@ -437,13 +442,15 @@ int options_restore(Options *o, const char *recorded, int at_frame, int np, doub
         fprintf(stderr, "polyhoop: the checkpoint's options cannot be read: '%s'\n", TEXT_ESC(recorded));
         return -1;
     }
-    /* each recorded option: the command line's value must be the same, or it takes the record's */
+    /* each recorded option: the command line's value must be the same, or it takes the record's
+     * (a run's frames and pictures are made one way throughout, so that its restart writes the
+     * files of the run never interrupted); a run drawing a field has no colour of the cells */
     struct { unsigned bit; const char *name; int same; } kept[] = {
         { OPT_ASCII, "--ascii", o->ascii == r.ascii },
         { OPT_CHECK, "--check", o->check == r.check },
         { OPT_EVERY, "--checkpoint-every", o->every == r.every },
         { OPT_PNG, "--png", o->png == r.png },
-        { OPT_PNG_COLOR, "--png-color", !strcmp(o->png_color, r.png_color) },
+        { OPT_PNG_COLOR, "--png-color", !r.png_field && !strcmp(o->png_color, r.png_color) },
         { OPT_PNG_SIZE, "--png-size", o->png_w == r.png_w && o->png_h == r.png_h },
         { OPT_PNG_VIEW, "--png-view", o->png_fixed == r.png_fixed && !memcmp(&o->png_view, &r.png_view, sizeof r.png_view) },
         { OPT_PNG_RANGE, "--png-range", o->png_lo == r.png_lo && o->png_hi == r.png_hi },
@@ -451,8 +458,12 @@ int options_restore(Options *o, const char *recorded, int at_frame, int np, doub
     };
     for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
         if ((o->given & kept[k].bit) && !kept[k].same) {
+            char field[160] = "";
+            if (kept[k].bit == OPT_PNG_COLOR && r.png_field)
+                snprintf(field, sizeof field, " its pictures draw the field %s under outlined cells, and", TEXT_ESC(r.png_field));
             fprintf(stderr, "polyhoop: %s cannot change on --restart: the run in %s continues with its own options "
-                    "(%s); leave it out, or start a new run\n", kept[k].name, TEXT_ESC(o->restart), TEXT_ESC(recorded));
+                    "(%s):%s a run's frames and pictures are made one way throughout, as if it had never been interrupted; "
+                    "leave it out, or start a new run\n", kept[k].name, TEXT_ESC(o->restart), TEXT_ESC(recorded), field);
             return -1;
         }
     o->ascii = r.ascii, o->check = r.check, o->every = r.every, o->png = r.png;

@@ -56,7 +56,8 @@ int options_threads(const Options *o, int nv);
 void options_record(const Options *o, char *buf, size_t len);
 
 /* For a restart: puts the recorded options in force. One given again with another value is
- * refused (the frames of one run are written one way); -n, -j, -q, --max-cells and --max-time
+ * refused (the frames and pictures of one run are made one way; so is --png-color on a run that
+ * draws a field, --png-field); -n, -j, -q, --max-cells and --max-time
  * may change, and the recorded --max-cells and --max-time hold where not given again, but for
  * one that the checkpoint already meets at a frame (at_frame: its step ends a frame; np polygons
  * at time t): that one stopped the run, and the restart goes on past it. Returns 0, or -1 after

@@ -4,8 +4,10 @@
  * tests/cli/restart.sh.) */
 #define _POSIX_C_SOURCE 200809L
 #include "checkpoint.h"
+#include "chem_fixtures.h"
 #include "harness.h"
 #include "sim.h"
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,12 +22,14 @@
 enum {
     H_DT = 40 + 26 * 8, H_SEED = 416, H_DRAWS = 424, H_STEP = 432, H_NEXT_ID = 440, H_DIVISIONS = 448, H_T = 480,
     H_POSTPONED = 36, H_FRAME = 488, H_NP = 492, H_NV = 496, H_TWISTS = 500, H_INPUT = 504, H_OPTIONS = 1528, H_CAMERA = 2040,
-    H_SET = 2088, H_SIZE = 2104, R_COUNT = 0, R_GEN = 4, R_AMAX = 16, R_ID = 40, R_PARENT = 48, R_PHASE = 56, R_RIGID = 57, R_EDITS = 58,
-    R_ATTRACTED = 62, R_SIZE = 91, V_SIZE = 40,
+    H_SET = 2088, H_SIZE = 2104, R_COUNT = 0, R_GEN = 4, R_A0 = 8, R_AMAX = 16, R_ALPHA = 24, R_ID = 40, R_PARENT = 48, R_PHASE = 56,
+    R_RIGID = 57, R_EDITS = 58, R_ATTRACTED = 62, R_POLARITY = 63, R_H_DIV = 71, R_H_DEATH = 79, R_SIZE = 91, V_SIZE = 40, V_L0 = 32,
     /* the contact list's section, from its start: int32 state, then doubles skin, reach, h, extent,
      * moved, x0, y0, cell side, longest edge, flow (6), lazy, flow helps, step of the last patch,
      * then int32 nx, ny, strips */
-    C_SKIN = 4, C_REACH = 12, C_H = 20, C_EXTENT = 28, C_MOVED = 36, C_LAZY = 124, C_PATCH = 140, C_NY = 152, C_STRIPS = 156
+    C_SKIN = 4, C_REACH = 12, C_H = 20, C_EXTENT = 28, C_MOVED = 36, C_LAZY = 124, C_PATCH = 140, C_NY = 152, C_STRIPS = 156,
+    /* the build's section, last before the CRC-32: its tag, the header's name, the rules' digest */
+    B_SIZE = 304, B_PARAMS = 16, B_RULES = 272
 };
 _Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) + 8 + sizeof(ParamsSet) &&
                H_SET == H_SIZE - sizeof(ParamsSet) &&
@@ -312,24 +316,31 @@ void test_checkpoint_twist_between_frames(void)
     drop_run(&c);
 }
 
-/* The count of passages, an int64 just before the CRC-32, goes on from the file's; a negative
- * one is refused by name, so is anything after it; a file of an earlier program, which ends
- * before it, reads as none counted. */
+/* The count of passages, an int64 just before the build's section, goes on from the file's; a
+ * negative one is refused by name, so is anything after it; a file of an earlier program, which
+ * ends before it (and has no build's section), reads as none counted. */
 void test_checkpoint_passages(void)
 {
     Ckpt c;
     make_run(&c);
-    ENSURE_MSG(get_i64(c.bytes, c.n - 12) == 0, "the default run counts %lld passages", (long long)get_i64(c.bytes, c.n - 12));
+    const long at = c.n - 4 - B_SIZE - 8;
+    ENSURE_MSG(get_i64(c.bytes, at) == 0, "the default run counts %lld passages", (long long)get_i64(c.bytes, at));
     unsigned char *b = malloc((size_t)c.n + 8);
     static const struct { int64_t count; long extra; int64_t want; const char *err; } cases[] = {
         { 7, 0, 7, NULL }, { -1, 0, 0, "its count of passages -1 is out of range" }, { 0, -8, 0, NULL },
         { 3, 8, 0, "8 bytes follow the count of passages" },
     };
     for (int k = 0; k < 4; k++) {
-        long n = c.n + cases[k].extra;
-        memcpy(b, c.bytes, (size_t)c.n);
-        if (cases[k].extra >= 0) put_i64(b, c.n - 12, cases[k].count);
-        if (cases[k].extra > 0) memset(b + c.n - 4, 0, (size_t)cases[k].extra + 4);
+        long n = at;   /* (the bytes before the count, then the count, extra bytes and the build's section) */
+        memcpy(b, c.bytes, (size_t)at);
+        if (cases[k].extra >= 0) {
+            put_i64(b, n, cases[k].count);
+            memset(b + n + 8, 0, (size_t)cases[k].extra);
+            n += 8 + cases[k].extra;
+            memcpy(b + n, c.bytes + at + 8, B_SIZE);
+            n += B_SIZE;
+        }
+        n += 4;
         reseal(b, n);
         spill(c.path, b, n);
         static Sim s;
@@ -343,6 +354,106 @@ void test_checkpoint_passages(void)
     }
     free(b);
     drop_run(&c);
+}
+
+/* Each value as the input it stands for is checked, under a valid checksum (before, a huge A0 or
+ * l0 was read, and the run then blew up with exit 3): a target area in (0, (2e8 lmax)^2], a rest
+ * length in (0, 4e8 lmax] (the OFF reader refuses repeated vertices), a growth rate that draws of
+ * alpha_mu and alpha_CV give (at most next_id of them, added up by fusions), a polarity that
+ * rotational diffusion reaches from [0, 2 pi), hazards that stay 0 without their rates, a death
+ * hazard below every threshold (54 ln 2: else the polygon died). Each is named with its value
+ * and what was expected; the values a run can leave are read. */
+void test_checkpoint_values_as_inputs(void)
+{
+    Ckpt c;
+    make_run(&c);
+    int32_t np;
+    memcpy(&np, c.bytes + H_NP, 4);
+    ENSURE_MSG(np >= 2, "the run ended with %d polygons; the cases need 2", np);
+    const long rec0 = H_SIZE, rec1 = H_SIZE + R_SIZE, vert = H_SIZE + (long)np * R_SIZE;   /* polygon 0's vertices first */
+    const long k_death = 40 + (long)offsetof(Params, k_death);
+    ENSURE(get_i64(c.bytes, H_NEXT_ID) >= 2 && get_f64(c.bytes, rec0 + R_ALPHA) == 1);   /* (alpha_mu 1, alpha_CV 0) */
+    unsigned char *b = malloc((size_t)c.n);
+    int tried = 0;
+    for (int k = 0; ; k++) {
+        memcpy(b, c.bytes, (size_t)c.n);
+        const char *want;
+        switch (k) {
+        case 0: put_f64(b, rec0 + R_A0, 1e300); want = "polygon 0: A0 = 1e+300 is not a target area in (0, 1.6e+15] (4e+16 lmax^2)"; break;
+        case 1: put_f64(b, rec1 + R_A0, -1); want = "polygon 1: A0 = -1 is not a target area in (0, 1.6e+15]"; break;
+        case 2: put_f64(b, rec1 + R_A0, 0); want = "polygon 1: A0 = 0 is not a target area"; break;
+        case 3: put_f64(b, rec1 + R_A0, 1.5e15); want = NULL; break;
+        case 4: put_f64(b, vert + 5 * V_SIZE + V_L0, 1e300); want = "polygon 0: l0 of vertex 5 is 1e+300, not a rest length in (0, 8e+07] (4e+08 lmax)"; break;
+        case 5: put_f64(b, vert + 5 * V_SIZE + V_L0, 0); want = "polygon 0: l0 of vertex 5 is 0, not a rest length in (0, 8e+07]"; break;
+        case 6: put_f64(b, vert + 5 * V_SIZE + V_L0, -0.01); want = "polygon 0: l0 of vertex 5 is -0.01, not a rest length"; break;
+        case 7: put_f64(b, vert + 5 * V_SIZE + V_L0, 7e7); want = NULL; break;
+        case 8: put_f64(b, rec1 + R_ALPHA, 1e300); want = "polygon 1: alpha = 1e+300 is not a growth rate the run could give (at most "; break;
+        case 9: put_f64(b, rec1 + R_ALPHA, -2); want = NULL; break;   /* (the nested fusion of two: one less the other) */
+        case 10: put_f64(b, rec0 + R_POLARITY, 1e300);
+            want = "polygon 0: polarity = 1e+300 is beyond the 6.28319 radians that 300 steps of rotational diffusion (Dr = 0) reach"; break;
+        case 11: put_f64(b, rec0 + R_POLARITY, 6.28); want = NULL; break;
+        case 12: put_f64(b, rec0 + R_H_DIV, 0.5); want = "polygon 0: h_div = 0.5, but k_div = 0: its division hazard stays 0"; break;
+        case 13: put_f64(b, rec1 + R_H_DEATH, 0.5); want = "polygon 1: h_death = 0.5, but k_death = 0: its death hazard stays 0"; break;
+        case 14: put_f64(b, k_death, 1); put_f64(b, rec1 + R_H_DEATH, 40);
+            want = "polygon 1: h_death = 40 is past every death threshold (below 37.43): the polygon would have died"; break;
+        case 15: put_f64(b, k_death, 1); put_f64(b, rec1 + R_H_DEATH, 37.4); want = NULL; break;
+        default: want = ""; break;
+        }
+        if (want && !*want) break;
+        expect_case(&c, b, k, want);
+        tried++;
+    }
+    ENSURE(tried == 16);
+    free(b);
+    drop_run(&c);
+}
+
+/* The chemistry's concentrations are checked as the chemistry checks its initial values, under a
+ * valid checksum: finite and >= 0 (less 1e-12 of the species' largest, the rounding a chemical
+ * step lets through) and at most 1e100 (a reaction rule's product of three stays finite). -1,
+ * 1e308 and NaN are each refused naming the species, the node and its place (before, -1 and
+ * 1e308 were read, and the run then blamed the reaction rule); -1e-20 and 1e99 are read. */
+void test_checkpoint_concentrations_checked(void)
+{
+    int threads = omp_get_max_threads();
+    static Sim s;
+    coupled_sim(&s, 1, 0, 1);
+    for (int k = 0; k < 100; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
+    char dir[] = "/tmp/ph_test_ckpt_XXXXXX", path[64], err[1024], input[64];
+    ENSURE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    ENSURE_MSG(checkpoint_write(path, &s, 1, "in.off", NULL, err, sizeof err) == 0, "%s", err);
+    const int nx = s.chem.nx;
+    const size_t size = (size_t)nx * s.chem.ny * sizeof(double);
+    long n, at = -1;
+    unsigned char *good = slurp(path, &n), *b = malloc((size_t)n);
+    ENSURE(good && b);
+    for (long q = 0; at < 0 && q + (long)size <= n; q++)   /* (the concentrations, where the file holds them) */
+        if (!memcmp(good + q, s.chem.c, size)) at = q;
+    ENSURE_MSG(at > 0, "the concentrations are not in the file");
+    const long node = at + (long)(5 * nx + 7) * 8;   /* (node (7, 5), at (x, y) = (-2.3, -2.5)) */
+    static const struct { double c; const char *want; } cases[] = {
+        { -1, "the chemistry's species 0 (a) is -1 at node (7, 5), (x, y) = (-2.3, -2.5): expected a finite concentration from 0 "
+              "(less 1e-12 of the species' largest, for rounding) to 1e+100" },
+        { 1e308, "the chemistry's species 0 (a) is 1e+308 at node (7, 5)" }, { NAN, "the chemistry's species 0 (a) is nan at node (7, 5)" },
+        { -1e-20, NULL }, { 1e99, NULL },
+    };
+    for (int k = 0; k < 5; k++) {
+        memcpy(b, good, (size_t)n);
+        put_f64(b, node, cases[k].c);
+        reseal(b, n);
+        spill(path, b, n);
+        sim_free(&s);
+        coupled_sim(&s, 1, 0, 1);
+        int frame, r = checkpoint_read(path, &s, &frame, input, sizeof input, NULL, err, sizeof err);
+        if (cases[k].want) ENSURE_MSG(r == -1 && strstr(err, cases[k].want), "case %d: %d \"%s\"", k, r, r ? err : "read");
+        else ENSURE_MSG(r == 0, "case %d: %s", k, err);
+    }
+    free(good); free(b);
+    remove(path);
+    rmdir(dir);
+    sim_free(&s);
+    omp_set_num_threads(threads);
 }
 
 /* The contact list's numbers against what a run with these parameters writes, under a valid

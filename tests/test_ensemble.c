@@ -70,14 +70,17 @@ void test_ensemble_checkpoint_keeps_every_field(void)
     /* values of their own that a checkpoint accepts: ids below next_id, parents below their child,
      * births before t, phase +-1, rigid 0 or 1 (the rigid ones with the ids below Nr), attracted 0
      * or 1 (movable ones, with att_n > 0), division areas a draw can give (Amax_CV 1 allows 41 to
-     * 44), types 0 and 1 of a two-type build */
+     * 44), types 0 and 1 of a two-type build, polarities that rotational diffusion reaches (Dr >
+     * 0), hazards of movable ones only (k_div, k_death > 0), a death hazard below any threshold */
     static const ChemModel two_types = { .ntypes = 2 };
     ENSURE(sim_chemistry(&s, &two_types) == 0 && sim_chemistry(&r, &two_types) == 0);
     s.e.step = 1000 * s.P.Ns;
     s.e.t = (double)s.e.step * s.P.dt;
     s.e.next_id = 1000;
-    s.P.Nr = 2; s.P.att_n = 1; s.P.Amax_CV = 1;
+    s.P.Nr = 2; s.P.att_n = 1; s.P.Amax_CV = 1; s.P.Dr = 1; s.P.k_div = 1; s.P.k_death = 1;
     for (int p = 0; p < 4; p++) {
+        if (p % 2) s.e.h_div[p] = s.e.h_death[p] = 0;
+        else s.e.h_death[p] = 1.5 + p;
         s.e.rigid[p] = (unsigned char)(p % 2);
         s.e.id[p] = p % 2 ? p / 2 : s.e.id[p];
         s.e.parent[p] = p % 2 ? -1 : s.e.id[p] - 10; s.e.phase[p] = p % 2 ? -1 : 1;

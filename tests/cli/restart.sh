@@ -9,14 +9,19 @@ source "$(dirname "$0")/lib.sh"
 # One run per folder: while a run holds the folder, a second run and a restart of it exit 2
 # naming the lock, and the first run's frames all read in VTK. A new run refuses a folder with
 # another run's frames unless --overwrite (which removes them all, so no old frame survives
-# beside the new ones); --restart continues it.
+# beside the new ones); --restart continues it. (The first run is stopped, SIGSTOP, while the
+# others try: on an idle machine its 20,000 steps take 0.2 s, and it had ended before the restart
+# began, which then went on from its checkpoint.)
 test_faults_one_run_per_folder() {
     ./polyhoop -q -j 1 -n 40 -s 500 -o "$D/a" > /dev/null 2>&1 &
     local first=$! s2=0 s3=0
-    while [ ! -f "$D/a/frame000001.vtp" ]; do kill -0 $first 2> /dev/null || fail "the first run ended before frame 1"; sleep 0.05; done
-    # (-j 1: no look at the cores' idle time first, 0.1 s in which the first run could end)
+    while [ ! -f "$D/a/frame000001.vtp" ]; do kill -0 $first 2> /dev/null || fail "the first run ended before frame 1"; sleep 0.01; done
+    kill -STOP $first
+    [ ! -f "$D/a/frame000040.vtp" ] || { kill -CONT $first; fail "the first run ended before it was stopped"; }
+    # (-j 1: no look at the cores' idle time first)
     ./polyhoop -q -j 1 -n 2 -s 10 -o "$D/a" > /dev/null 2> "$D/err2" || s2=$?
     ./polyhoop -q -j 1 -n 50 --restart "$D/a" > /dev/null 2> "$D/err3" || s3=$?
+    kill -CONT $first
     wait $first || fail "the first run failed"
     [ $s2 = 2 ] && [ $s3 = 2 ] || fail "beside a running run: a new run exited $s2, a restart $s3; expected 2 and 2"
     matches "$D/err2" 'output folder .* is in use by another run'
@@ -185,6 +190,23 @@ test_checkpoint_bad_fields_named_on_restart() {
     matches "$D/log" 'divisions postponed 7, twists cut out 42$'
 }
 
+# Values a run could not have written, under a valid checksum, are checked as the inputs they
+# stand for: a target area of 1e300 and a rest length of 1e300 are each refused with exit 2,
+# naming the polygon (and vertex), the value and the range expected (before, the restart ran
+# into a numerical blow-up, exit 3, blaming the time step).
+test_checkpoint_values_checked_on_restart() {
+    checkpoint_run -n 3 -s 100
+    local np
+    np=$(od -An -td4 -j $H_NP -N 4 "$D/good.bin" | tr -d ' ')
+    put $((H_SIZE + 8)) 9c7500883ce4377e   # (polygon 0's A0: 1e300)
+    reseal
+    refused 'checkpoint.bin: polygon 0: A0 = 1e+300 is not a target area in (0, 1.6e+15\] (4e+16 lmax^2)$'
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    put $((H_SIZE + np * R_SIZE + 5 * V_SIZE + 32)) 9c7500883ce4377e   # (l0 of polygon 0's vertex 5: 1e300)
+    reseal
+    refused 'checkpoint.bin: polygon 0: l0 of vertex 5 is 1e+300, not a rest length in (0, 8e+07\] (4e+08 lmax)$'
+}
+
 # i32 AT / i64 AT: the number at offset AT of the good checkpoint
 i32() { od -An -td4 -j "$1" -N 4 "$D/good.bin" | tr -d ' '; }
 # hex64 N: the 8 bytes of the integer N, little-endian, as hex; hexf64 EXPR: those of the double EXPR (Python's)
@@ -229,6 +251,73 @@ test_checkpoint_doctored_state_on_restart() {
     has "$D/err" "; runs make overlaps where a vertex meets another hoop's edge faster than sqrt(kr) h = 31.6 (--strict-input rejects this)"
     status 2 errs "$D/err" ./polyhoop -q -n 3 --strict-input --restart "$D/run"
     has "$D/err" "checkpoint.bin: error: polygons 0 and 1 overlap on 100% of the smaller one's area"
+}
+
+# chemotaxis: the chemotaxis showcase's program (params/chemotaxis.h: a species, a response
+# rule), built where scripts/showcase.sh builds it
+chemotaxis() {
+    make -s --no-print-directory B=build/showcase/chemotaxis PARAMS=params/chemotaxis.h build/showcase/chemotaxis/polyhoop \
+        > "$D/make.log" 2>&1 || fail "cannot build params/chemotaxis.h: $(tail -n 3 "$D/make.log")"
+}
+
+# A checkpoint records its build's header and the digest of its rules (scripts/rules_digest.sh),
+# remade whenever the header changes. A build of a copy of the run's header that differs from it
+# only in a rule's body (the chemotaxis response's 5.0 made 6.0) refuses to restart the run with
+# exit 2 and one line naming both headers and digests (before, it went on with the new rule); the
+# run's own build restarts it, and so does a build of the copy once its rule is the run's again
+# (another name, the same rules). With the copy edited again under its own name, the line says
+# that the header has changed. The digest is of the rules, not of their text: the header in
+# another folder with other comments and spacing, preprocessed with a tuned, a portable or a
+# sanitized build's flags, or by clang, has the run's.
+test_restart_other_rules_refused() {
+    chemotaxis
+    local A=build/showcase/chemotaxis a b flags
+    mkdir "$D/p"
+    sed -e 's|#include "default.h"|#include "params/default.h"|' -e 's|5.0 \* cell->gx|6.0 * cell->gx|' params/chemotaxis.h > "$D/p/rule.h"
+    grep -q '6.0 \* cell->gx' "$D/p/rule.h" || fail "the rule was not edited"
+    make -s B="$D/b" PARAMS="$D/p/rule.h" "$D/b/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    a=$(cat $A/rules) b=$(cat "$D/b/rules")
+    [[ $a =~ ^[0-9a-f]{16}$ ]] && [[ $b =~ ^[0-9a-f]{16}$ ]] && [ "$a" != "$b" ] || fail "digests '$a' and '$b'"
+    "$A/polyhoop" -q -j 1 -n 1 -s 10 -o "$D/run" inputs/ensemble.off > /dev/null
+    status 2 errs "$D/err" "$D/b/polyhoop" -q -n 2 --restart "$D/run"
+    has "$D/err" "polyhoop: cannot restart: $D/run/checkpoint.bin: written by a build of params/chemotaxis.h with rules digest $a; this build ($D/p/rule.h) has $b: rebuild with the run's header (make PARAMS=params/chemotaxis.h)"
+    [ "$(wc -l < "$D/err")" = 1 ] || fail "more than one line: $(cat "$D/err")"
+    [ ! -f "$D/run/frame000002.vtp" ] || fail "the refused restart wrote frame 2"
+    "$A/polyhoop" -q -n 2 --restart "$D/run" > /dev/null || fail "the run's own build did not restart it"
+    sed -i 's|6.0 \* cell->gx|5.0 * cell->gx|' "$D/p/rule.h"
+    make -s B="$D/b" PARAMS="$D/p/rule.h" "$D/b/polyhoop" > "$D/make.log" 2>&1 || fail "cannot rebuild: $(tail -n 3 "$D/make.log")"
+    [ "$(cat "$D/b/rules")" = "$a" ] || fail "the copy with the run's rule has digest $(cat "$D/b/rules"), not $a"
+    "$D/b/polyhoop" -q -n 3 --restart "$D/run" > /dev/null || fail "a build of the same rules did not restart the run"
+    sed -i 's|5.0 \* cell->gx|6.0 * cell->gx|' "$D/p/rule.h"
+    make -s B="$D/b" PARAMS="$D/p/rule.h" "$D/b/polyhoop" > "$D/make.log" 2>&1 || fail "cannot rebuild: $(tail -n 3 "$D/make.log")"
+    status 2 errs "$D/err" "$D/b/polyhoop" -q -n 4 --restart "$D/run"
+    has "$D/err" "checkpoint.bin: written by a build of $D/p/rule.h with rules digest $a; this build ($D/p/rule.h) has $b: rebuild with the run's header as it was (it, or a header it includes, has changed since)"
+    sed -e 's|#include "default.h"|#include "params/default.h"|' -e 's|^static inline|/* a comment\n   of two lines */ static   inline|' \
+        -e 's|act->fx = 5.0|act->fx /* here */ = 5.0|' params/chemotaxis.h > "$D/p/same.h"
+    for flags in "-march=native -O3" "-O3" "-O1 -g -fsanitize=address,undefined"; do
+        [ "$(scripts/rules_digest.sh gcc "$D/p/same.h" -std=c11 $flags -fopenmp -Isrc -iquote .)" = "$a" ] ||
+            fail "the header with other comments, built with $flags, has another digest"
+    done
+    ! command -v clang > /dev/null || [ "$(scripts/rules_digest.sh clang "$D/p/same.h" -Isrc -iquote .)" = "$a" ] ||
+        fail "clang gives another digest"
+}
+
+# A run that draws a field under its cells (--png-field) keeps its pictures on --restart: --png
+# --png-color area given with it is refused with exit 2 and one line saying that --png-color
+# cannot change and why, nothing written (before, it was ignored without a word); --png and
+# --png-field of its own species are accepted, and the picture of the frame after the restart is
+# the uninterrupted run's, byte for byte.
+test_restart_png_field_keeps_its_pictures() {
+    chemotaxis
+    local A=build/showcase/chemotaxis/polyhoop
+    "$A" -q -j 1 -n 2 -s 10 --png-field attractant --png-size 64x64 -o "$D/one" inputs/ensemble.off > /dev/null
+    "$A" -q -j 1 -n 1 -s 10 --png-field attractant --png-size 64x64 -o "$D/run" inputs/ensemble.off > /dev/null
+    status 2 errs "$D/err" "$A" -q -n 2 --restart "$D/run" --png --png-color area
+    has "$D/err" "polyhoop: --png-color cannot change on --restart: the run in $D/run continues with its own options (--checkpoint-every 1 --png-field attractant --png-size 64x64): its pictures draw the field attractant under outlined cells, and a run's frames and pictures are made one way throughout"
+    [ "$(wc -l < "$D/err")" = 1 ] || fail "more than one line: $(cat "$D/err")"
+    [ ! -e "$D/run/frame000002.png" ] || fail "the refused restart drew frame 2"
+    "$A" -q -j 1 -n 2 --restart "$D/run" --png --png-field attractant > /dev/null || fail "the restart with the run's own options failed"
+    cmp -s "$D/one/frame000002.png" "$D/run/frame000002.png" || fail "frame 2's picture is not the uninterrupted run's"
 }
 
 # A restart writes frames.pvd anew with the frames that are in the folder: frames of the run
