@@ -23,11 +23,48 @@ static int refuse(char *err, size_t len, const char *fmt, ...)
 
 static int finite_nonneg(double v) { return isfinite(v) && v >= 0; }
 
+/* The species' names: each species has one, its own, that the frames and the log can hold (a
+ * DataArray's Name in the .vti frames, which vtp.c escapes; the column amount_NAME of
+ * observables.csv, which a comma would split; --png-field's argument); none is listed beyond ns,
+ * where it would be dropped unseen. 0 or -1 with err. */
+static int names_ok(const ChemModel *m, char *err, size_t len)
+{
+    for (int s = m->ns; s < CHEM_MAX_SPECIES; s++)
+        if (m->sp[s].name)
+            return refuse(err, len, "chemistry: P_CHEM_SPECIES lists species %d ('%s') beyond P_NS = %d, where it would be "
+                          "dropped: raise P_NS, or leave it out", s, TEXT_ESC_N(m->sp[s].name, 40), m->ns);
+    for (int s = 0; s < m->ns; s++) {
+        const char *name = m->sp[s].name;
+        if (!name)
+            return refuse(err, len, "chemistry: species %d of P_CHEM_SPECIES (P_NS = %d) has no .name: give each one, "
+                          "{ .name = \"...\", ... } (it names the species' array in the field frames)", s, m->ns);
+        size_t n = strlen(name);
+        if (n == 0 || n > CHEM_NAME_MAX)
+            return refuse(err, len, "chemistry: species %d of P_CHEM_SPECIES has a .name of %zu bytes ('%s'): 1 to %d are "
+                          "possible", s, n, TEXT_ESC_N(name, 40), CHEM_NAME_MAX);
+        for (const unsigned char *c = (const unsigned char *)name; *c;) {
+            int k = text_char_length(c, 0);
+            if (k == 0 || *c == ',')
+                return refuse(err, len, "chemistry: species %d of P_CHEM_SPECIES has the .name '%s', with %s at byte %d: a name "
+                              "is printable UTF-8 without ',' or '\\' (it heads a column of observables.csv)", s,
+                              TEXT_ESC(name), *c == ',' ? "a comma" : *c == '\\' ? "a backslash" : "a byte that is not "
+                              "printable UTF-8", (int)(c - (const unsigned char *)name));
+            c += k;
+        }
+        for (int q = 0; q < s; q++)
+            if (!strcmp(name, m->sp[q].name))
+                return refuse(err, len, "chemistry: species %d and %d of P_CHEM_SPECIES are both named '%s': each needs a "
+                              "name of its own", q, s, name);
+    }
+    return 0;
+}
+
 /* the model's values in range; 0 or -1 with err */
 static int model_ok(const ChemModel *m, char *err, size_t len)
 {
     if (m->ns < 0 || m->ns > CHEM_MAX_SPECIES) return refuse(err, len, "chemistry: %d species; 0 to %d are possible", m->ns, CHEM_MAX_SPECIES);
     if (m->ntypes < 1 || m->ntypes > 1 << 20) return refuse(err, len, "chemistry: %d cell types; 1 to %d are possible", m->ntypes, 1 << 20);
+    if (names_ok(m, err, len)) return -1;
     if (m->ns == 0) return 0;
     if (!(m->dx > 0) || !isfinite(m->dx)) return refuse(err, len, "chemistry: the grid spacing dx = %g must be > 0", m->dx);
     if (!(m->x1 - m->x0 >= m->dx) || !(m->y1 - m->y0 >= m->dx) || !isfinite(m->x1 - m->x0) || !isfinite(m->y1 - m->y0))

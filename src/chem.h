@@ -22,14 +22,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum { CHEM_MAX_SPECIES = 8 };
+/* the most species, and the longest name of one (in bytes: the banner and the help list them all) */
+enum { CHEM_MAX_SPECIES = 8, CHEM_NAME_MAX = 31 };
 
 /* the sides of the domain, and their boundary conditions */
 enum { CHEM_LEFT, CHEM_RIGHT, CHEM_BOTTOM, CHEM_TOP };
 enum { CHEM_ZERO_FLUX, CHEM_FIXED };
 
 typedef struct ChemSpecies {
-    const char *name;      /* the array's name in the field frames */
+    const char *name;      /* the array's name in the field frames: 1 to CHEM_NAME_MAX bytes of printable UTF-8
+                            * without ',' or '\', another than every other species' (chem_init) */
     double D_in, D_out;    /* [L^2/T] diffusivity at nodes inside a cell, outside */
     double k;              /* [1/T]   linear degradation rate */
     double c0;             /* [1/L^2] initial concentration everywhere (unless ChemModel.init) */
@@ -121,9 +123,10 @@ typedef struct Chem {
 
 /* Sets up the grid of model m for time step dt (all concentrations c0, or m->init's, Dirichlet
  * sides held): a chemical step is m->every time steps long. Returns 0, or -1 with the reason in
- * err: the model is out of range, its diffusion needs more sub-steps than max_substeps in a
- * chemical step (the message names D, dx and dt), or m->init gave a value that is not finite or
- * negative (the message names the species and the node). */
+ * err: the model is out of range (also a species without a name, or with another's, or one
+ * named beyond ns: the message names it by index), its diffusion needs more sub-steps than
+ * max_substeps in a chemical step (the message names D, dx and dt), or m->init gave a value that
+ * is not finite or negative (the message names the species and the node). */
 int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len);
 
 /* The chemistry of the header the program was built with (params.c). */

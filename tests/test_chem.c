@@ -190,6 +190,46 @@ void test_chem_refuses_partial_cells(void)
     chem_free(&ch);
 }
 
+/* The species table's names, checked at start (the count against P_NS at build time: params.c;
+ * tests/cli/chemistry.sh): a species without a name (as P_NS larger than the species listed
+ * leaves one), with an empty, too long, duplicate or comma-holding name, and one named beyond ns
+ * (dropped otherwise), are each refused naming the species by index; a name with XML's markup
+ * characters is taken (vtp.c escapes it). */
+void test_chem_refuses_bad_species_names(void)
+{
+    Chem ch;
+    char err[512];
+    ChemModel m = model(1, 0, 0, 0, 1, 1, 0.1);
+    m.ns = 2;
+    m.sp[1] = m.sp[0];
+    m.sp[1].name = NULL;
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "species 1 of P_CHEM_SPECIES (P_NS = 2) has no .name"), "%s", err);
+    m.sp[1].name = "";
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "species 1 of P_CHEM_SPECIES has a .name of 0 bytes (''): 1 to 31 are possible"), "%s", err);
+    m.sp[1].name = "abcdefghijklmnopqrstuvwxyz012345";
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "species 1 of P_CHEM_SPECIES has a .name of 32 bytes"), "%s", err);
+    m.sp[1].name = "a";
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "species 0 and 1 of P_CHEM_SPECIES are both named 'a'"), "%s", err);
+    m.sp[1].name = "b,c";
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "species 1 of P_CHEM_SPECIES has the .name 'b,c', with a comma at byte 1"), "%s", err);
+    m.sp[1].name = "b\nc";
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "the .name 'b\\x0Ac', with a byte that is not printable UTF-8 at byte 1"), "%s", err);
+    m.sp[1].name = "a<\"b\">&c'";
+    m.sp[2] = m.sp[0];
+    m.sp[2].name = "w";
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "P_CHEM_SPECIES lists species 2 ('w') beyond P_NS = 2, where it would be dropped"), "%s", err);
+    m.sp[2].name = NULL;
+    ENSURE_MSG(chem_init(&ch, &m, 1e-3, err, sizeof err) == 0, "%s", err);
+    chem_free(&ch);
+}
+
 /* the initial values of the init test: species 0 a plane, species 1 its node's distance from
  * (0.3, 0.2); species 1 negative at x > 0.75 when `negative` */
 static int negative;

@@ -148,6 +148,53 @@ test_chem_type_matrices_checked() {
     [ ! -e "$D/run/frame000000.vtp" ] || fail "a frame was written"
 }
 
+# The species of a header: P_CHEM_SPECIES listing fewer species than P_NS (the species left
+# without a name crashed the first frame) or more (dropped unseen) does not compile and says why;
+# a species named a<"b">&c' writes frames (.vti and .vtp, ASCII and binary up to the appended
+# data) and collections that parse as XML (python3's xml.etree), the name intact in the .vti's
+# arrays and observables.csv; the same header with two species of one name builds, and the
+# program refuses it at start (exit status 2, nothing written), naming both species and the header.
+test_chem_species_checked() {
+    command -v python3 > /dev/null || skip "needs python3"
+    mkdir -p "$D/p"
+    base='#include "'"$PWD"'/params/gradient.h"\n'
+    printf "$base"'#undef P_NS\n#define P_NS 2\n' > "$D/p/fewer.h"
+    printf '#include "%s/params/turing.h"\n#undef P_NS\n#define P_NS 1\n' "$PWD" > "$D/p/more.h"
+    for h in fewer more; do
+        ! gcc -std=c11 -fsyntax-only -Isrc -iquote . -DPH_PARAMS_FILE="\"$D/p/$h.h\"" src/params.c 2> "$D/$h.err" ||
+            fail "$h.h compiled"
+        has "$D/$h.err" "$D/p/$h.h: P_CHEM_SPECIES must list exactly P_NS species"
+    done
+    species() {
+        printf "$base"'#undef P_NS\n#define P_NS 2\n#undef P_CHEM_SPECIES\n'
+        printf '#define P_CHEM_SPECIES { { .name = "%s", .D_in = 1.0, .D_out = 1.0 }, { .name = "%s", .D_in = 1.0, .D_out = 1.0 } }\n' "$1" "$2"
+    }
+    species 'a<\"b\">&c'"'" morphogen > "$D/p/names.h"
+    make -s B="$D/build" PARAMS="$D/p/names.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    printf 'OFF\n4 1 0\n0 0 1\n1 0 1\n1 1 1\n0 1 1\n4 0 1 2 3\n' > "$D/one.off"
+    "$D/build/polyhoop" -j 1 -q -n 1 -s 100 --ascii -o "$D/a" "$D/one.off" > "$D/out" 2>&1 || fail "the run failed: $(tail -n 3 "$D/out")"
+    "$D/build/polyhoop" -j 1 -q -n 1 -s 100 -o "$D/b" "$D/one.off" > "$D/out" 2>&1 || fail "the run failed: $(tail -n 3 "$D/out")"
+    python3 - "$D" <<'PY' || fail "a file is not XML, or the name did not read back"
+import sys, xml.etree.ElementTree as ET
+d, name = sys.argv[1], 'a<"b">&c\''
+for run in "ab":
+    for f in ["frame000000.vti", "frame000001.vti", "frame000001.vtp", "fields.pvd", "frames.pvd"]:
+        text = open("%s/%s/%s" % (d, run, f), "rb").read()
+        cut = text.find(b"<AppendedData")
+        root = ET.fromstring(text[:cut] + b"</VTKFile>" if cut >= 0 else text)
+        if f.endswith(".vti"):
+            got = [a.get("Name") for a in root.iter("DataArray")]
+            assert got == ["TIME", name, "morphogen"], (run, f, got)
+            assert root.find(".//PointData").get("Scalars") == name, (run, f)
+    assert ",amount_%s,amount_morphogen" % name in open("%s/%s/observables.csv" % (d, run)).readline(), run
+PY
+    species b b > "$D/p/names.h"
+    make -s B="$D/build" PARAMS="$D/p/names.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -o "$D/c" "$D/one.off"
+    has "$D/err" "polyhoop: $D/p/names.h: chemistry: species 0 and 1 of P_CHEM_SPECIES are both named 'b': each needs a name of its own"
+    [ ! -e "$D/c/frame000000.vtp" ] || fail "a frame was written"
+}
+
 # the mean x of the vertices of run $1 drifts between frames 20 and 40 at (prints it)
 drift() {
     python3 - "$1" <<'PY'
