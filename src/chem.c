@@ -154,9 +154,9 @@ int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len)
         if (m->every > 1) snprintf(step, sizeof step, " (a chemical step of chem_every = %d steps: %g)", m->every, m->every * dt);
         return refuse(err, len, "chemistry: species %d (%s) with D = %g and k = %g on dx = %g needs solver steps of at most "
                       "%.3g (1 / (4 D / dx^2 + k)), so dt = %g%s takes %.0f sub-steps, more than max_substeps = %d: "
-                      "raise dx, or lower D, dt%s (or raise max_substeps)", ws, sp->name ? sp->name : "?",
+                      "raise dx, or lower %s (or raise max_substeps)", ws, sp->name ? sp->name : "?",
                       fmax(sp->D_in, sp->D_out), sp->k, m->dx, 1 / worst, dt, step, need, m->max_substeps,
-                      m->every > 1 ? " or chem_every" : " or");
+                      m->every > 1 ? "D, dt or chem_every" : "D or dt");
     }
     ch->nsub = need < 1 ? 1 : (int)need;
     size_t nodes = (size_t)ch->nx * ch->ny, n = (size_t)m->ns * nodes;
@@ -732,9 +732,10 @@ void chem_bad_node(const Chem *ch, char *buf, size_t len)
             uptake_rate(&rate, r, ch->c[(size_t)ch->bad_species * nodes + q]);
             if (rate > most) most = rate, rmost = r, at = (size_t)ch->bad_species * nodes + q;
         }
-    } else   /* the first node not finite or below 0 beyond rounding (next: the values before that sub-step) */
+    } else   /* the first node not finite (NaN or either infinity: bad = 1), else the first below 0 beyond
+              * rounding (next: the values before that sub-step), as new_value_bad tells them */
         for (size_t q = 0; q < (size_t)m->ns * nodes && at == SIZE_MAX; q++)
-            if (!(ch->c[q] >= -1e-12 * ch->next[q])) at = q;
+            if (ch->bad == 1 ? !(fabs(ch->c[q]) <= DBL_MAX) : ch->c[q] < -1e-12 * ch->next[q]) at = q;
     if (at == SIZE_MAX) {
         snprintf(buf, len, "no node");
         return;

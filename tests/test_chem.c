@@ -153,7 +153,8 @@ void test_chem_cover_star(void)
     chem_free(&ch);
 }
 
-/* A grid too fine for dt is refused before the first step, naming D, dx and dt. */
+/* A grid too fine for dt is refused before the first step, naming D, dx and dt, and what to
+ * change (chem_every too where a chemical step is several time steps). */
 void test_chem_refuses_too_many_substeps(void)
 {
     ChemModel m = model(100, 0, 0, 0, 1, 1, 0.1);
@@ -162,6 +163,12 @@ void test_chem_refuses_too_many_substeps(void)
     char err[512];
     ENSURE(chem_init(&ch, &m, 0.01, err, sizeof err) == -1);
     ENSURE_MSG(strstr(err, "D = 100") && strstr(err, "dx = 0.1") && strstr(err, "dt = 0.01") && strstr(err, "400 sub-steps"), "%s", err);
+    ENSURE_MSG(strstr(err, "more than max_substeps = 100: raise dx, or lower D or dt (or raise max_substeps)"), "%s", err);
+    m.every = 2;
+    ENSURE(chem_init(&ch, &m, 0.01, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "(a chemical step of chem_every = 2 steps: 0.02) takes 800 sub-steps, more than max_substeps = 100: "
+                           "raise dx, or lower D, dt or chem_every (or raise max_substeps)"), "%s", err);
+    m.every = 1;
     m.max_substeps = 400;
     ENSURE_MSG(chem_init(&ch, &m, 0.01, err, sizeof err) == 0, "%s", err);
     ENSURE(ch.nsub == 400);
@@ -347,6 +354,40 @@ void test_chem_fast_reaction(void)
     chem_bad_node(&ch, where, sizeof where);
     ENSURE_MSG(!strcmp(where, "species 0 (a) is nan at node (3, 5), (x, y) = (0.3, 0.5)"), "%s", where);
     chem_free(&ch);
+}
+
+/* After a sub-step that made a value non-finite (bad = 1), chem_bad_node names the first node
+ * that is NaN, +inf or -inf, not a node before it that went negative; after one that made a value
+ * negative (bad = 2), the first negative one. A rule giving +inf at one node: that node. */
+static double infinite(int s, const double *c, int type) { (void)s; (void)type; return c[0] > 0.5 ? INFINITY : 0; }
+
+void test_chem_bad_node_infinite(void)
+{
+    ChemModel m = model(0.1, 0, 0, 0, 1, 1, 0.1);
+    m.reaction = infinite;
+    Chem ch;
+    char err[512], where[256];
+    ENSURE_MSG(chem_init(&ch, &m, 0.1, err, sizeof err) == 0, "%s", err);
+    *node(&ch, 0, 3, 5) = 1;
+    ENSURE(chem_advance(&ch, 0.1) == -1 && ch.bad == 1);
+    chem_bad_node(&ch, where, sizeof where);
+    ENSURE_MSG(!strcmp(where, "species 0 (a) is inf at node (3, 5), (x, y) = (0.3, 0.5)"), "%s", where);
+    chem_free(&ch);
+    const double bad[2] = { INFINITY, -INFINITY };
+    for (int k = 0; k < 2; k++) {
+        ENSURE_MSG(chem_init(&ch, &m, 0.1, err, sizeof err) == 0, "%s", err);
+        memcpy(ch.next, ch.c, (size_t)ch.nx * ch.ny * sizeof *ch.c);   /* (the values before the sub-step: 0) */
+        *node(&ch, 0, 1, 0) = -0.5;
+        *node(&ch, 0, 2, 3) = bad[k];
+        ch.bad = 1;
+        chem_bad_node(&ch, where, sizeof where);
+        ENSURE_MSG(!strcmp(where, k ? "species 0 (a) is -inf at node (2, 3), (x, y) = (0.2, 0.3)"
+                                    : "species 0 (a) is inf at node (2, 3), (x, y) = (0.2, 0.3)"), "%s", where);
+        ch.bad = 2;
+        chem_bad_node(&ch, where, sizeof where);
+        ENSURE_MSG(!strcmp(where, "species 0 (a) is -0.5 at node (1, 0), (x, y) = (0.1, 0)"), "%s", where);
+        chem_free(&ch);
+    }
 }
 
 /* A second-order uptake R = -u c^2 (relative rate u c, largest at the fullest node) on a random
