@@ -63,12 +63,12 @@ static void on_signal(int sig)
 }
 
 /* A blow-up (sim.error says which polygon, when and why) ends the run with what is intact and
- * the likely cause. */
+ * the likely cause; status 3, or 2 where the header's response rule is at fault. */
 static _Noreturn void blow_up(const Sim *sim, const char *intact)
 {
     char cause[300];
     sim_likely_cause(sim, cause, sizeof cause);
-    status_exit(PH_EXIT_BLOWUP, "%s; %s. Likely cause: %s", sim->error, intact, cause);
+    status_exit(sim_failure_status(sim), "%s; %s. Likely cause: %s", sim->error, intact, cause);
 }
 
 /* A frame: the state checked (sim_check_frame), then written; a checkpoint. Either failing ends

@@ -308,6 +308,7 @@ int chem_respond(Chem *ch, Ensemble *e)
         }
     }
     int bad = 0;
+    ch->bad_response = 0;
     #pragma omp parallel for schedule(static) reduction(|:bad)
     for (int p = 0; p < e->np; p++) {
         double *sum = ch->sum + (size_t)p * stride, n = sum[3 * ns];
@@ -322,8 +323,14 @@ int chem_respond(Chem *ch, Ensemble *e)
         ChemCell cell = { p, e->type[p], e->A[p], e->A0[p], e->alpha[p], sum, sum + ns, sum + 2 * ns };
         ChemAct act = { e->type[p], e->alpha[p], 0, 0 };
         ch->m.response(&cell, &act);
-        if (act.type < 0 || act.type >= ch->m.ntypes || !isfinite(act.alpha) || !isfinite(act.fx) || !isfinite(act.fy)) bad |= 1;
-        else {
+        if (act.type < 0 || act.type >= ch->m.ntypes || !isfinite(act.alpha) || !isfinite(act.fx) || !isfinite(act.fy)) {
+            bad |= 1;
+            #pragma omp critical
+            if (!ch->bad_response || p < ch->bad_p) {   /* (the first such polygon: the same at any thread count) */
+                ch->bad_response = 1, ch->bad_p = p, ch->bad_id = e->id[p], ch->bad_type = e->type[p];
+                ch->bad_act = act;
+            }
+        } else {
             e->type[p] = act.type;
             e->alpha[p] = act.alpha;
             ch->fx[p] = act.fx;
@@ -333,6 +340,21 @@ int chem_respond(Chem *ch, Ensemble *e)
     for (int p = 0; p < e->np; p++) ch->fid[p] = e->id[p];
     hold(ch, e->np);
     return bad ? -2 : 0;
+}
+
+void chem_bad_response(const Chem *ch, char *buf, size_t len)
+{
+    const ChemAct *a = &ch->bad_act;
+    int n = snprintf(buf, len, "the response rule gave polygon %d (id %lld, cell type %d) ", ch->bad_p, (long long)ch->bad_id,
+                     ch->bad_type);
+    if (n < 0 || (size_t)n >= len) return;
+    if (a->type < 0 || a->type >= ch->m.ntypes)
+        snprintf(buf + n, len - n, "the cell type %d, outside the types 0 .. %d (ntypes = %d)", a->type, ch->m.ntypes - 1,
+                 ch->m.ntypes);
+    else if (!isfinite(a->alpha))
+        snprintf(buf + n, len - n, "the growth rate alpha = %g, which must be finite", a->alpha);
+    else
+        snprintf(buf + n, len - n, "the force (fx, fy) = (%g, %g) on each vertex, which must be finite", a->fx, a->fy);
 }
 
 int chem_held_forces(const Chem *ch)

@@ -119,6 +119,11 @@ typedef struct Chem {
     size_t fit_cap;
     int nstep, moving, too_fast;
     double outrate;            /* the largest upwind outflow rate of a node at that step */
+    /* 1 when the response rule gave a polygon a result out of range (chem_respond returned -2):
+     * the first such polygon, its id and type then, and what the rule gave (chem_bad_response) */
+    int bad_response, bad_p, bad_type;
+    int64_t bad_id;
+    ChemAct bad_act;
 } Chem;
 
 /* Sets up the grid of model m for time step dt (all concentrations c0, or m->init's, Dirichlet
@@ -143,6 +148,11 @@ static inline int chem_due(const Chem *ch, int64_t step) { return ch->m.ns > 0 &
  * the forces kept for chem_add_forces). Returns 0; -1 when a concentration is not finite; -2 when
  * the response gave a type outside 0 .. ntypes - 1, or a growth rate or force that is not finite. */
 int chem_respond(Chem *ch, Ensemble *e);
+
+/* After chem_respond returned -2: in buf, which polygon (index, id, type) the response rule gave
+ * which result out of range (a type outside 0 .. ntypes - 1, a growth rate or force that is not
+ * finite), and the range. */
+void chem_bad_response(const Chem *ch, char *buf, size_t len);
 
 /* Adds the last response's force to fx, fy of every vertex (after the internal forces), each
  * polygon's found by its id (a polygon born since has none). */

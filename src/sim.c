@@ -171,9 +171,11 @@ int sim_step(Sim *s)
         if (r == -1)   /* (chem_advance failed, and the step went on) */
             snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): a concentration is non-finite or negative",
                      e->t, (long long)e->step);
-        else if (r)
-            snprintf(s->error, sizeof s->error, "the response rule gave a type outside 0 .. %d, or a growth rate or force that "
-                     "is not finite, at t = %.6g (step %lld)", s->chem.m.ntypes - 1, e->t, (long long)e->step);
+        else if (r) {
+            char what[512];
+            chem_bad_response(&s->chem, what, sizeof what);
+            snprintf(s->error, sizeof s->error, "at t = %.6g (step %lld), %s", e->t, (long long)e->step, what);
+        }
         if (r) return -1;
         char why[1024];
         if (chem_transport(&s->chem, e, s->chem.m.every * P->dt, why, sizeof why)) {   /* (the advected species' motion) */
@@ -500,6 +502,11 @@ int sim_setup(Sim *s, const SimSetup *u)
     return 0;
 }
 
+int sim_failure_status(const Sim *s)
+{
+    return s->chem.bad_response ? PH_EXIT_USAGE : PH_EXIT_BLOWUP;
+}
+
 void sim_likely_cause(const Sim *s, char *buf, size_t len)
 {
     const Params *P = &s->P;
@@ -510,7 +517,10 @@ void sim_likely_cause(const Sim *s, char *buf, size_t len)
     int early = s->e.step - s->first_step <= 100 && !s->from_checkpoint;
     char whose[48] = "";
     if (type >= 0) snprintf(whose, sizeof whose, "cell type %d: ", type);
-    if (s->chem.bad == 3 && isfinite(s->chem.need))
+    if (s->chem.bad_response)
+        snprintf(buf, len, "the header's response rule (P_CHEM_RESPONSE of %s), which must give every polygon a cell type in "
+                 "0 .. %d and a finite growth rate and force", params_file, s->chem.m.ntypes - 1);
+    else if (s->chem.bad == 3 && isfinite(s->chem.need))
         snprintf(buf, len, "the chemistry's reaction rule, faster than P_chem_max_substeps = %d sub-steps follow: raise it, or "
                  "lower dt%s", s->chem.m.max_substeps, s->chem.m.every > 1 ? " or P_chem_every" : "");
     else if (s->chem.bad == 3)

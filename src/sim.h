@@ -98,11 +98,16 @@ int sim_check_overlaps(Sim *s, const char *file, const int *line, int strict);
  * fewer frames than it is at; steps per frame that are not a multiple of the chemical step. */
 int sim_setup(Sim *s, const SimSetup *u);
 
-/* The likely cause of a blow-up, from what was checked at start: a dt over the stability
+/* The likely cause of a blow-up, from what was checked at start: the chemistry's rules (where
+ * they gave what they must not), a dt over the stability
  * estimate (of the last sound state: a blown-up one has far-flung vertices), an overlapping
  * input, an input velocity close to h/dt, the first steps after the input, or else the time
  * step. */
 void sim_likely_cause(const Sim *s, char *buf, size_t len);
+
+/* The exit status of a failed step: PH_EXIT_USAGE where the header's response rule gave a result
+ * out of range (the header is wrong, not the numerics), else PH_EXIT_BLOWUP. */
+int sim_failure_status(const Sim *s);
 
 /* Advances the simulation by one time step. Returns 0, or -1 when a vertex's position became
  * non-finite or it moved farther than h in the step, when the chemistry failed (a concentration

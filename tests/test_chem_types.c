@@ -363,3 +363,36 @@ void test_chem_friction_matrix(void)
     ENSURE_MSG(sim_chemistry(&s, &m) == -1 && strstr(s.error, "mu[0][0] = -0.1 must be >= 0"), "%s", s.error);
     sim_free(&s);
 }
+
+/* A response rule that gives a result out of range stops the step, which names the polygon (the
+ * first of them, at any thread count: index, id, type), what the rule gave and the range; the
+ * likely cause is the header's rule, and the exit status 2 (bad input), not a blow-up's 3. */
+static void wrong_type(const ChemCell *cell, ChemAct *act) { if (cell->p == 4) act->type = 5; }
+static void nan_growth(const ChemCell *cell, ChemAct *act) { if (cell->p >= 2) act->alpha = NAN; }
+static void infinite_force(const ChemCell *cell, ChemAct *act) { if (cell->p == 7) act->fx = -INFINITY; }
+
+void test_chem_response_out_of_range(void)
+{
+    void (*const rule[3])(const ChemCell *, ChemAct *) = { wrong_type, nan_growth, infinite_force };
+    const char *const want[3] = {
+        "at t = 0 (step 0), the response rule gave polygon 4 (id 4, cell type 0) the cell type 5, outside the types 0 .. 1 "
+        "(ntypes = 2)",
+        "at t = 0 (step 0), the response rule gave polygon 2 (id 2, cell type 0) the growth rate alpha = nan, which must be finite",
+        "at t = 0 (step 0), the response rule gave polygon 7 (id 7, cell type 0) the force (fx, fy) = (-inf, 0) on each vertex, "
+        "which must be finite" };
+    for (int k = 0; k < 3; k++)
+        for (int threads = 1; threads <= 2; threads++) {
+            static Sim s;
+            coupled_sim(&s, threads, 0, 1);
+            s.chem.m.response = rule[k];
+            ENSURE(sim_step(&s) == -1);
+            ENSURE_MSG(!strcmp(s.error, want[k]), "%d threads: %s", threads, s.error);
+            char cause[512];
+            sim_likely_cause(&s, cause, sizeof cause);
+            ENSURE_MSG(strstr(cause, "the header's response rule (P_CHEM_RESPONSE of params/default.h), which must give every "
+                                     "polygon a cell type in 0 .. 1 and a finite growth rate and force"), "%s", cause);
+            ENSURE(sim_failure_status(&s) == PH_EXIT_USAGE);
+            sim_free(&s);
+        }
+    omp_set_num_threads(1);
+}

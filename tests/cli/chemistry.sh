@@ -153,8 +153,11 @@ test_chem_type_matrices_checked() {
 # a species named a<"b">&c' writes frames (.vti and .vtp, ASCII and binary up to the appended
 # data) and collections that parse as XML (python3's xml.etree), the name intact in the .vti's
 # arrays and observables.csv; the same header with two species of one name builds, and the
-# program refuses it at start (exit status 2, nothing written), naming both species and the header.
-test_chem_species_checked() {
+# program refuses it at start (exit status 2, nothing written), naming both species and the header;
+# and with a response rule that gives a cell type out of range, the run stops at its first step
+# with exit status 2 (the header's fault, not a blow-up), naming the polygon, the type, the range
+# and the rule.
+test_chem_header_errors() {
     command -v python3 > /dev/null || skip "needs python3"
     mkdir -p "$D/p"
     base='#include "'"$PWD"'/params/gradient.h"\n'
@@ -193,6 +196,12 @@ PY
     status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -o "$D/c" "$D/one.off"
     has "$D/err" "polyhoop: $D/p/names.h: chemistry: species 0 and 1 of P_CHEM_SPECIES are both named 'b': each needs a name of its own"
     [ ! -e "$D/c/frame000000.vtp" ] || fail "a frame was written"
+    { species b c; printf 'static inline void wrong(const ChemCell *c, ChemAct *a) { if (c->p == 0) a->type = 7; }\n'
+      printf '#define P_CHEM_RESPONSE wrong\n'; } > "$D/p/names.h"
+    make -s B="$D/build" PARAMS="$D/p/names.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -s 100 -o "$D/d" "$D/one.off"
+    has "$D/err" "polyhoop: at t = 0 (step 0), the response rule gave polygon 0 (id 0, cell type 0) the cell type 7, outside the types 0 .. 1 (ntypes = 2); frames up to 0 are intact" \
+        "Likely cause: the header's response rule (P_CHEM_RESPONSE of $D/p/names.h)"
 }
 
 # the mean x of the vertices of run $1 drifts between frames 20 and 40 at (prints it)
