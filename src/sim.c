@@ -442,18 +442,18 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u)
     /* cell types, in a build with more than one: z = 2 type + phase bit (docs/model.md 11) */
     int ntypes = s->chem.m.ntypes > 0 ? s->chem.m.ntypes : 1, bad = -1;
     for (int p = 0; p < np && ntypes > 1 && bad < 0; p++) {
-        s->e.type[s->e.np - np + p] = off.poly[p].type;
         if (off.poly[p].other_type >= 0 || off.poly[p].type >= ntypes) bad = p;
+        else s->e.type[s->e.np - np + p] = (int)off.poly[p].type;
     }
     char src[4200];
     if (bad >= 0) {
         const OffPolygon *o = &off.poly[bad];
         if (o->other_type >= 0)
-            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) mixes cell types %d and %d (a vertex's z is 2 type + "
-                     "phase bit)", TEXT_ESC(input), bad, line[bad], o->type, o->other_type);
+            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) mixes cell types %lld and %lld (a vertex's z is 2 type + "
+                     "phase bit)", TEXT_ESC(input), bad, line[bad], (long long)o->type, (long long)o->other_type);
         else
-            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has cell type %d (its z is 2 type + phase bit), but %s "
-                     "has %d cell types (ntypes)", TEXT_ESC(input), bad, line[bad], o->type, params_source(&s->P, &s->set, src, sizeof src), ntypes);
+            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has cell type %lld (its z is 2 type + phase bit), but %s "
+                     "has %d cell types (ntypes)", TEXT_ESC(input), bad, line[bad], (long long)o->type, params_source(&s->P, &s->set, src, sizeof src), ntypes);
         off_free(&off);
         free(line);
         return -1;
