@@ -167,6 +167,7 @@ int main(int argc, char **argv)
     }
     if (sim_setup(&sim, &setup)) status_exit(PH_EXIT_USAGE, "%s", sim.error);
     sim_warn_dt(stderr, &sim);
+    sim_warn_grid(stderr, &sim);
     omp_set_num_threads(options_threads(&opt, ensemble_vertex_count(&sim.e)));
     int rc = output_open(&out, &opt, &sim, input, PH_VERSION, opt.restart ? frame + 1 : 0);
     if (rc) status_exit(rc, "%s", out.error);

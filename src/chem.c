@@ -342,6 +342,26 @@ int chem_respond(Chem *ch, Ensemble *e)
     return bad ? -2 : 0;
 }
 
+int chem_outside(const Chem *ch, const Ensemble *e, int64_t *vertices)
+{
+    int n = 0;
+    int64_t nv = 0;
+    if (ch->m.ns > 0) {
+        const double x0 = ch->m.x0, x1 = ch->m.x1, y0 = ch->m.y0, y1 = ch->m.y1;
+        #pragma omp parallel for schedule(static) reduction(+:n, nv)   /* (integers: the same sums at any thread count) */
+        for (int p = 0; p < e->np; p++) {
+            if (e->rigid[p]) continue;
+            int out = 0;
+            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
+                out += e->x[i] < x0 || e->x[i] > x1 || e->y[i] < y0 || e->y[i] > y1;
+            n += out > 0;
+            nv += out;
+        }
+    }
+    if (vertices) *vertices = nv;
+    return n;
+}
+
 void chem_bad_response(const Chem *ch, char *buf, size_t len)
 {
     const ChemAct *a = &ch->bad_act;

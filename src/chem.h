@@ -149,6 +149,11 @@ static inline int chem_due(const Chem *ch, int64_t step) { return ch->m.ns > 0 &
  * the response gave a type outside 0 .. ntypes - 1, or a growth rate or force that is not finite. */
 int chem_respond(Chem *ch, Ensemble *e);
 
+/* The movable polygons with a vertex outside the grid's rectangle (0 without species), and in
+ * *vertices (unless NULL) how many of their vertices are: such a cell senses only the nodes it
+ * covers, and one that covers none the value at the grid's nearest edge (docs/model.md 11). */
+int chem_outside(const Chem *ch, const Ensemble *e, int64_t *vertices);
+
 /* After chem_respond returned -2: in buf, which polygon (index, id, type) the response rule gave
  * which result out of range (a type outside 0 .. ntypes - 1, a growth rate or force that is not
  * finite), and the range. */

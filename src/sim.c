@@ -154,6 +154,21 @@ void sim_pick_attracted(Sim *s)
     free(pool);
 }
 
+/* "N cells reach" or "1 cell reaches" (of n movable cells, unless n < 0) "outside the chemistry's
+ * grid [x0, x1] x [y0, y1] (V of their vertices", into buf */
+static const char *outside_text(const Sim *s, int cells, int64_t vertices, int n, char *buf, size_t len)
+{
+    const ChemModel *m = &s->chem.m;
+    char of[32] = "";
+    if (n >= 0) snprintf(of, sizeof of, " of %d", n);
+    int one = cells == 1 && n < 0;
+    snprintf(buf, len, "%d%s cell%s reach%s outside the chemistry's grid [%g, %g] x [%g, %g] (%lld of %s vertices", cells, of,
+             one ? "" : "s", one ? "es" : "", m->x0, m->x1, m->y0, m->y1, (long long)vertices, one ? "its" : "their");
+    return buf;
+}
+
+#define OUTSIDE_SENSE "a cell senses only the nodes it covers, and one that covers none the value at the grid's nearest edge"
+
 int sim_step(Sim *s)
 {
     Ensemble *e = &s->e;
@@ -167,6 +182,17 @@ int sim_step(Sim *s)
     remodel_apply(e, P, &s->remodel);                    LAP(T_REMODEL);
     double lmax = forces_step(e, P);                     LAP(T_INTERNAL);   /* (with the geometry) */
     if (chem_due(&s->chem, e->step)) {   /* a chemical step: cells sense and respond, then the fields advance (chem.h) */
+        if (s->grid_outside >= 0) {   /* (until said: more cells outside the grid than at start) */
+            int64_t nv;
+            int n = chem_outside(&s->chem, e, &nv);
+            if (n > s->grid_outside) {
+                char what[256];
+                fprintf(stderr, "polyhoop: warning: at t = %.6g (step %lld), %s; %d cell%s at the start): %s (said once)\n",
+                        e->t, (long long)e->step, outside_text(s, n, nv, -1, what, sizeof what), s->grid_outside,
+                        s->grid_outside == 1 ? "" : "s", OUTSIDE_SENSE);
+                s->grid_outside = -1;
+            }
+        }
         int r = chem_respond(&s->chem, e);
         if (r == -1)   /* (chem_advance failed, and the step went on) */
             snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): a concentration is non-finite or negative",
@@ -309,6 +335,19 @@ int sim_warn_dt(FILE *f, const Sim *s)
     int type;
     double dt_max = sim_stable_dt(s, &what, &type);
     return params_warn_limit(f, s->P.dt, dt_max, what, type);
+}
+
+int sim_warn_grid(FILE *f, Sim *s)
+{
+    int64_t nv;
+    s->grid_outside = chem_outside(&s->chem, &s->e, &nv);
+    if (s->grid_outside == 0) return 0;
+    int movable = 0;
+    for (int p = 0; p < s->e.np; p++) movable += !s->e.rigid[p];
+    char what[256];
+    fprintf(f, "polyhoop: warning: %s; the grid: P_chem_x0 .. P_chem_y1 of %s): %s\n",
+            outside_text(s, s->grid_outside, nv, movable, what, sizeof what), params_file, OUTSIDE_SENSE);
+    return 1;
 }
 
 static double area(const Ensemble *e, int p) { return geom_area(e->x + e->start[p], e->y + e->start[p], e->count[p]); }

@@ -3,9 +3,9 @@
 # length against sqrt(D/k), the chemotaxis showcase's drift against chi |grad c| / cv, the sorting
 # showcase's share of like neighbours rising, its field frames (.vti, listed in fields.pvd) the same at 1 and 2
 # threads and after a restart, the input's types (z = 2 type + phase bit) and their errors, a
-# header whose grid is too fine for its dt refused before the first step, per-type values and
-# matrices of the wrong size or an asymmetric one refused at build or start, the showcases'
-# frames unchanged by advection (off unless a species asks for it), and a species drawn under the
+# header whose grid is too fine for its dt refused before the first step, an input outside the
+# grid warned of, per-type values and matrices of the wrong size or an asymmetric one refused at
+# build or start, the species table's errors, the showcases' frames unchanged by advection (off unless a species asks for it), and a species drawn under the
 # cells by --png-field.
 source "$(dirname "$0")/lib.sh"
 
@@ -82,6 +82,20 @@ test_chem_types_from_input() {
         "$D/c/frame000000.vtp" || fail "the frame's types are not 1 and 0"
     ./polyhoop -q -n 0 -o "$D/d" "$D/three.off" > /dev/null 2>&1 || fail "the one-type program refused z = 5 (phase +1)"
     lacks "$D/d/frame000000.vtp" 'Name="type"'
+}
+
+# an input that the chemistry's grid does not cover (the gradient showcase's grid [-1, 25] x
+# [-1, 5.5]; one of two cells from x = -3 to -2) is warned of at start, naming the count, the
+# vertices outside and the grid, once in a run in which no more cells leave; one inside, not
+test_chem_grid_outside_warned_at_start() {
+    gradient
+    printf 'OFF\n8 2 0\n-3 0 1\n-2 0 1\n-2 1 1\n-3 1 1\n3 0 1\n4 0 1\n4 1 1\n3 1 1\n4 0 1 2 3\n4 4 5 6 7\n' > "$D/out.off"
+    "$G/polyhoop" -j 1 -q -n 2 -s 100 -o "$D/a" "$D/out.off" > /dev/null 2> "$D/err" || fail "the run failed: $(tail -n 3 "$D/err")"
+    has "$D/err" "polyhoop: warning: 1 of 2 cells reach outside the chemistry's grid [-1, 25] x [-1, 5.5] (4 of their vertices; the grid: P_chem_x0 .. P_chem_y1 of params/gradient.h): a cell senses only the nodes it covers"
+    [ "$(grep -c "outside the chemistry's grid" "$D/err")" = 1 ] || fail "not one warning: $(cat "$D/err")"
+    printf 'OFF\n4 1 0\n3 0 1\n4 0 1\n4 1 1\n3 1 1\n4 0 1 2 3\n' > "$D/in.off"
+    "$G/polyhoop" -j 1 -q -n 1 -s 100 -o "$D/b" "$D/in.off" > /dev/null 2> "$D/err" || fail "the run failed: $(tail -n 3 "$D/err")"
+    lacks "$D/err" "outside the chemistry's grid"
 }
 
 # a header whose diffusion needs more sub-steps per time step than it allows: exit 2 before the
