@@ -63,12 +63,12 @@ static void on_signal(int sig)
 }
 
 /* A blow-up (sim.error says which polygon, when and why) ends the run with what is intact and
- * the likely cause. */
+ * the likely cause; status 3, or 2 where the header's response rule is at fault. */
 static _Noreturn void blow_up(const Sim *sim, const char *intact)
 {
     char cause[300];
     sim_likely_cause(sim, cause, sizeof cause);
-    status_exit(PH_EXIT_BLOWUP, "%s; %s. Likely cause: %s", sim->error, intact, cause);
+    status_exit(sim_failure_status(sim), "%s; %s. Likely cause: %s", sim->error, intact, cause);
 }
 
 /* A frame: the state checked (sim_check_frame), then written; a checkpoint. Either failing ends
@@ -185,6 +185,7 @@ int main(int argc, char **argv)
     }
     if (sim_setup(&sim, &setup)) status_exit(PH_EXIT_USAGE, "%s", sim.error);
     sim_warn_dt(stderr, &sim);
+    sim_warn_grid(stderr, &sim);
     omp_set_num_threads(options_threads(&opt, ensemble_vertex_count(&sim.e)));
     int rc = output_open(&out, &opt, &sim, input, PH_VERSION, opt.restart ? frame + 1 : 0);
     if (rc) status_exit(rc, "%s", out.error);

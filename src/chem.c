@@ -23,11 +23,48 @@ static int refuse(char *err, size_t len, const char *fmt, ...)
 
 static int finite_nonneg(double v) { return isfinite(v) && v >= 0; }
 
+/* The species' names: each species has one, its own, that the frames and the log can hold (a
+ * DataArray's Name in the .vti frames, which vtp.c escapes; the column amount_NAME of
+ * observables.csv, which a comma would split; --png-field's argument); none is listed beyond ns,
+ * where it would be dropped unseen. 0 or -1 with err. */
+static int names_ok(const ChemModel *m, char *err, size_t len)
+{
+    for (int s = m->ns; s < CHEM_MAX_SPECIES; s++)
+        if (m->sp[s].name)
+            return refuse(err, len, "chemistry: P_CHEM_SPECIES lists species %d ('%s') beyond P_NS = %d, where it would be "
+                          "dropped: raise P_NS, or leave it out", s, TEXT_ESC_N(m->sp[s].name, 40), m->ns);
+    for (int s = 0; s < m->ns; s++) {
+        const char *name = m->sp[s].name;
+        if (!name)
+            return refuse(err, len, "chemistry: species %d of P_CHEM_SPECIES (P_NS = %d) has no .name: give each one, "
+                          "{ .name = \"...\", ... } (it names the species' array in the field frames)", s, m->ns);
+        size_t n = strlen(name);
+        if (n == 0 || n > CHEM_NAME_MAX)
+            return refuse(err, len, "chemistry: species %d of P_CHEM_SPECIES has a .name of %zu bytes ('%s'): 1 to %d are "
+                          "possible", s, n, TEXT_ESC_N(name, 40), CHEM_NAME_MAX);
+        for (const unsigned char *c = (const unsigned char *)name; *c;) {
+            int k = text_char_length(c, 0);
+            if (k == 0 || *c == ',')
+                return refuse(err, len, "chemistry: species %d of P_CHEM_SPECIES has the .name '%s', with %s at byte %d: a name "
+                              "is printable UTF-8 without ',' or '\\' (it heads a column of observables.csv)", s,
+                              TEXT_ESC(name), *c == ',' ? "a comma" : *c == '\\' ? "a backslash" : "a byte that is not "
+                              "printable UTF-8", (int)(c - (const unsigned char *)name));
+            c += k;
+        }
+        for (int q = 0; q < s; q++)
+            if (!strcmp(name, m->sp[q].name))
+                return refuse(err, len, "chemistry: species %d and %d of P_CHEM_SPECIES are both named '%s': each needs a "
+                              "name of its own", q, s, name);
+    }
+    return 0;
+}
+
 /* the model's values in range; 0 or -1 with err */
 static int model_ok(const ChemModel *m, char *err, size_t len)
 {
     if (m->ns < 0 || m->ns > CHEM_MAX_SPECIES) return refuse(err, len, "chemistry: %d species; 0 to %d are possible", m->ns, CHEM_MAX_SPECIES);
     if (m->ntypes < 1 || m->ntypes > 1 << 20) return refuse(err, len, "chemistry: %d cell types; 1 to %d are possible", m->ntypes, 1 << 20);
+    if (names_ok(m, err, len)) return -1;
     if (m->ns == 0) return 0;
     if (!(m->dx > 0) || !isfinite(m->dx)) return refuse(err, len, "chemistry: the grid spacing dx = %g must be > 0", m->dx);
     if (!(m->x1 - m->x0 >= m->dx) || !(m->y1 - m->y0 >= m->dx) || !isfinite(m->x1 - m->x0) || !isfinite(m->y1 - m->y0))
@@ -117,9 +154,9 @@ int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len)
         if (m->every > 1) snprintf(step, sizeof step, " (a chemical step of chem_every = %d steps: %g)", m->every, m->every * dt);
         return refuse(err, len, "chemistry: species %d (%s) with D = %g and k = %g on dx = %g needs solver steps of at most "
                       "%.3g (1 / (4 D / dx^2 + k)), so dt = %g%s takes %.0f sub-steps, more than max_substeps = %d: "
-                      "raise dx, or lower D, dt%s (or raise max_substeps)", ws, sp->name ? sp->name : "?",
+                      "raise dx, or lower %s (or raise max_substeps)", ws, sp->name ? sp->name : "?",
                       fmax(sp->D_in, sp->D_out), sp->k, m->dx, 1 / worst, dt, step, need, m->max_substeps,
-                      m->every > 1 ? " or chem_every" : " or");
+                      m->every > 1 ? "D, dt or chem_every" : "D or dt");
     }
     ch->nsub = need < 1 ? 1 : (int)need;
     size_t nodes = (size_t)ch->nx * ch->ny, n = (size_t)m->ns * nodes;
@@ -271,6 +308,7 @@ int chem_respond(Chem *ch, Ensemble *e)
         }
     }
     int bad = 0;
+    ch->bad_response = 0;
     #pragma omp parallel for schedule(static) reduction(|:bad)
     for (int p = 0; p < e->np; p++) {
         double *sum = ch->sum + (size_t)p * stride, n = sum[3 * ns];
@@ -285,8 +323,14 @@ int chem_respond(Chem *ch, Ensemble *e)
         ChemCell cell = { p, e->type[p], e->A[p], e->A0[p], e->alpha[p], sum, sum + ns, sum + 2 * ns };
         ChemAct act = { e->type[p], e->alpha[p], 0, 0 };
         ch->m.response(&cell, &act);
-        if (act.type < 0 || act.type >= ch->m.ntypes || !isfinite(act.alpha) || !isfinite(act.fx) || !isfinite(act.fy)) bad |= 1;
-        else {
+        if (act.type < 0 || act.type >= ch->m.ntypes || !isfinite(act.alpha) || !isfinite(act.fx) || !isfinite(act.fy)) {
+            bad |= 1;
+            #pragma omp critical
+            if (!ch->bad_response || p < ch->bad_p) {   /* (the first such polygon: the same at any thread count) */
+                ch->bad_response = 1, ch->bad_p = p, ch->bad_id = e->id[p], ch->bad_type = e->type[p];
+                ch->bad_act = act;
+            }
+        } else {
             e->type[p] = act.type;
             e->alpha[p] = act.alpha;
             ch->fx[p] = act.fx;
@@ -296,6 +340,41 @@ int chem_respond(Chem *ch, Ensemble *e)
     for (int p = 0; p < e->np; p++) ch->fid[p] = e->id[p];
     hold(ch, e->np);
     return bad ? -2 : 0;
+}
+
+int chem_outside(const Chem *ch, const Ensemble *e, int64_t *vertices)
+{
+    int n = 0;
+    int64_t nv = 0;
+    if (ch->m.ns > 0) {
+        const double x0 = ch->m.x0, x1 = ch->m.x1, y0 = ch->m.y0, y1 = ch->m.y1;
+        #pragma omp parallel for schedule(static) reduction(+:n, nv)   /* (integers: the same sums at any thread count) */
+        for (int p = 0; p < e->np; p++) {
+            if (e->rigid[p]) continue;
+            int out = 0;
+            for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
+                out += e->x[i] < x0 || e->x[i] > x1 || e->y[i] < y0 || e->y[i] > y1;
+            n += out > 0;
+            nv += out;
+        }
+    }
+    if (vertices) *vertices = nv;
+    return n;
+}
+
+void chem_bad_response(const Chem *ch, char *buf, size_t len)
+{
+    const ChemAct *a = &ch->bad_act;
+    int n = snprintf(buf, len, "the response rule gave polygon %d (id %lld, cell type %d) ", ch->bad_p, (long long)ch->bad_id,
+                     ch->bad_type);
+    if (n < 0 || (size_t)n >= len) return;
+    if (a->type < 0 || a->type >= ch->m.ntypes)
+        snprintf(buf + n, len - n, "the cell type %d, outside the types 0 .. %d (ntypes = %d)", a->type, ch->m.ntypes - 1,
+                 ch->m.ntypes);
+    else if (!isfinite(a->alpha))
+        snprintf(buf + n, len - n, "the growth rate alpha = %g, which must be finite", a->alpha);
+    else
+        snprintf(buf + n, len - n, "the force (fx, fy) = (%g, %g) on each vertex, which must be finite", a->fx, a->fy);
 }
 
 int chem_held_forces(const Chem *ch)
@@ -695,9 +774,10 @@ void chem_bad_node(const Chem *ch, char *buf, size_t len)
             uptake_rate(&rate, r, ch->c[(size_t)ch->bad_species * nodes + q]);
             if (rate > most) most = rate, rmost = r, at = (size_t)ch->bad_species * nodes + q;
         }
-    } else   /* the first node not finite or below 0 beyond rounding (next: the values before that sub-step) */
+    } else   /* the first node not finite (NaN or either infinity: bad = 1), else the first below 0 beyond
+              * rounding (next: the values before that sub-step), as new_value_bad tells them */
         for (size_t q = 0; q < (size_t)m->ns * nodes && at == SIZE_MAX; q++)
-            if (!(ch->c[q] >= -1e-12 * ch->next[q])) at = q;
+            if (ch->bad == 1 ? !(fabs(ch->c[q]) <= DBL_MAX) : ch->c[q] < -1e-12 * ch->next[q]) at = q;
     if (at == SIZE_MAX) {
         snprintf(buf, len, "no node");
         return;

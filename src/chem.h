@@ -22,14 +22,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum { CHEM_MAX_SPECIES = 8 };
+/* the most species, and the longest name of one (in bytes: the banner and the help list them all) */
+enum { CHEM_MAX_SPECIES = 8, CHEM_NAME_MAX = 31 };
 
 /* the sides of the domain, and their boundary conditions */
 enum { CHEM_LEFT, CHEM_RIGHT, CHEM_BOTTOM, CHEM_TOP };
 enum { CHEM_ZERO_FLUX, CHEM_FIXED };
 
 typedef struct ChemSpecies {
-    const char *name;      /* the array's name in the field frames */
+    const char *name;      /* the array's name in the field frames: 1 to CHEM_NAME_MAX bytes of printable UTF-8
+                            * without ',' or '\', another than every other species' (chem_init) */
     double D_in, D_out;    /* [L^2/T] diffusivity at nodes inside a cell, outside */
     double k;              /* [1/T]   linear degradation rate */
     double c0;             /* [1/L^2] initial concentration everywhere (unless ChemModel.init) */
@@ -117,13 +119,19 @@ typedef struct Chem {
     size_t fit_cap;
     int nstep, moving, too_fast;
     double outrate;            /* the largest upwind outflow rate of a node at that step */
+    /* 1 when the response rule gave a polygon a result out of range (chem_respond returned -2):
+     * the first such polygon, its id and type then, and what the rule gave (chem_bad_response) */
+    int bad_response, bad_p, bad_type;
+    int64_t bad_id;
+    ChemAct bad_act;
 } Chem;
 
 /* Sets up the grid of model m for time step dt (all concentrations c0, or m->init's, Dirichlet
  * sides held): a chemical step is m->every time steps long. Returns 0, or -1 with the reason in
- * err: the model is out of range, its diffusion needs more sub-steps than max_substeps in a
- * chemical step (the message names D, dx and dt), or m->init gave a value that is not finite or
- * negative (the message names the species and the node). */
+ * err: the model is out of range (also a species without a name, or with another's, or one
+ * named beyond ns: the message names it by index), its diffusion needs more sub-steps than
+ * max_substeps in a chemical step (the message names D, dx and dt), or m->init gave a value that
+ * is not finite or negative (the message names the species and the node). */
 int chem_init(Chem *ch, const ChemModel *m, double dt, char *err, size_t len);
 
 /* The chemistry of the header the program was built with (params.c). */
@@ -140,6 +148,16 @@ static inline int chem_due(const Chem *ch, int64_t step) { return ch->m.ns > 0 &
  * the forces kept for chem_add_forces). Returns 0; -1 when a concentration is not finite; -2 when
  * the response gave a type outside 0 .. ntypes - 1, or a growth rate or force that is not finite. */
 int chem_respond(Chem *ch, Ensemble *e);
+
+/* The movable polygons with a vertex outside the grid's rectangle (0 without species), and in
+ * *vertices (unless NULL) how many of their vertices are: such a cell senses only the nodes it
+ * covers, and one that covers none the value at the grid's nearest edge (docs/model.md 11). */
+int chem_outside(const Chem *ch, const Ensemble *e, int64_t *vertices);
+
+/* After chem_respond returned -2: in buf, which polygon (index, id, type) the response rule gave
+ * which result out of range (a type outside 0 .. ntypes - 1, a growth rate or force that is not
+ * finite), and the range. */
+void chem_bad_response(const Chem *ch, char *buf, size_t len);
 
 /* Adds the last response's force to fx, fy of every vertex (after the internal forces), each
  * polygon's found by its id (a polygon born since has none). */

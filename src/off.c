@@ -21,7 +21,7 @@
 
 #define WHITESPACE " \t\r\n\v\f"
 
-typedef struct { double x, y; int phase, type; } Vertex;
+typedef struct { double x, y; int phase; int64_t type; } Vertex;
 
 typedef struct {
     const char *path;
@@ -174,7 +174,9 @@ static int read_vertices(Reader *r, int nv, Vertex **v)
          * integer-valued number is accepted ("2", "2.0", "2e0"); a negative z carries the phase only. */
         if (c[2] != floor(c[2]))
             return fail(r, r->line, "expected an integer z (odd: phase +1, even: phase -1) for vertex %d, found '%s'", i, TEXT_ESC_N(r->tok[2], 40));
-        if (fabs(c[2]) > 0x1p53) /* beyond 2^53 doubles are all even: the parity in the text is lost */
+        /* from 2^53 on doubles are all even: the parity in the text is lost (9007199254740993, odd,
+         * reads as 2^53) */
+        if (fabs(c[2]) >= 0x1p53)
             return fail(r, r->line, "z of vertex %d is too large to tell odd from even: '%s'", i, TEXT_ESC_N(r->tok[2], 40));
         if ((size_t)i == cap) {
             cap = cap ? 2 * cap : 16;
@@ -183,8 +185,7 @@ static int read_vertices(Reader *r, int nv, Vertex **v)
             if (!t) return fail(r, r->line, "out of memory");
             *v = t;
         }
-        double type = c[2] > 0 ? floor(c[2] / 2) : 0;
-        (*v)[i] = (Vertex){ c[0], c[1], fmod(c[2], 2.0) != 0 ? 1 : -1, type > OFF_MAX_TYPE ? OFF_MAX_TYPE + 1 : (int)type };
+        (*v)[i] = (Vertex){ c[0], c[1], fmod(c[2], 2.0) != 0 ? 1 : -1, c[2] > 0 ? (int64_t)floor(c[2] / 2) : 0 };
     }
     return 0;
 }

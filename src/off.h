@@ -6,13 +6,13 @@
 #ifndef PH_OFF_H
 #define PH_OFF_H
 #include <stddef.h>
+#include <stdint.h>
 
 /* A polygon: n vertices, counter-clockwise; phase +1 or -1; the cell type of its first vertex,
- * floor(z / 2) (0 for negative z, OFF_MAX_TYPE + 1 for any above OFF_MAX_TYPE), and another type
- * one of its vertices gives, or -1 (a build with one cell type ignores both: z then carries only
- * the phase); line = line number of its face line in the file */
-typedef struct OffPolygon { int n; double *x, *y; int phase, type, other_type; int line; } OffPolygon;
-enum { OFF_MAX_TYPE = 1 << 20 };
+ * floor(z / 2) as read (0 for negative z; |z| < 2^53, so it is exact), and another type one of
+ * its vertices gives, or -1 (a build with one cell type ignores both: z then carries only the
+ * phase); line = line number of its face line in the file */
+typedef struct OffPolygon { int n; double *x, *y; int phase; int64_t type, other_type; int line; } OffPolygon;
 typedef struct OffData { int np; OffPolygon *poly; } OffData;
 /* Reads a GeomView OFF file. Returns 0 on success. On any malformed input returns -1 and writes
    "path:line: message" (message says what was expected and what was found) into err; never crashes, never leaks. */

@@ -58,8 +58,14 @@ PARAMS_LIST(CHECK_RANGE)
 PARAMS_RULES(PH_CHECK, COMPILED)
 #undef COMPILED
 
-/* the chemistry of the header (chem.h, docs/model.md 11) */
-#ifndef P_CHEM_SPECIES
+/* the chemistry of the header (chem.h, docs/model.md 11): P_NS species listed, no more (the rest
+ * would be dropped unseen) and no fewer (one missing would be a species without a name); their
+ * names are checked at start (chem_init). (An integer test: clang folds it too.) */
+#ifdef P_CHEM_SPECIES
+_Static_assert(sizeof (ChemSpecies[])P_CHEM_SPECIES / sizeof (ChemSpecies) == P_NS,
+               PH_PARAMS_FILE ": P_CHEM_SPECIES must list exactly P_NS species, { .name = \"...\", ... } each");
+#else
+_Static_assert(P_NS == 0, PH_PARAMS_FILE ": P_NS > 0 species need P_CHEM_SPECIES, the list of them (see params/gradient.h)");
 #define P_CHEM_SPECIES { { 0 } }
 #endif
 #ifdef P_CHEM_REACTION

@@ -29,7 +29,11 @@
 #include <omp.h>
 #endif
 
-void remodel_init(Remodel *r) { memset(r, 0, sizeof *r); }
+void remodel_init(Remodel *r)
+{
+    memset(r, 0, sizeof *r);
+    r->max_slots = INT32_MAX;
+}
 
 void remodel_free(Remodel *r)
 {
@@ -207,6 +211,23 @@ static void remodel_band(const Ensemble *e, const Params *P, Remodel *r, int *ch
     }
 }
 
+/* Ends the run: the slots of polygon `over` would end at slot `end`, past r->max_slots (slot
+ * indices are int: no ensemble holds more); named with the polygon that remodeling grows most
+ * (an edge far longer than lmax makes many vertices) and the vertices nv there would be. */
+static _Noreturn void too_many_slots(const Ensemble *e, const Remodel *r, int over, long end, long nv)
+{
+    int most = -1;
+    for (int p = 0; p < e->np; p++)
+        if (r->newcount[p] >= 0 && (most < 0 || r->newcount[p] - e->count[p] > r->newcount[most] - e->count[most])) most = p;
+    char grown[160] = "";
+    if (most >= 0)
+        snprintf(grown, sizeof grown, "; remodeling grows polygon %d (id %lld) most, from %d to %d vertices", most,
+                 (long long)e->id[most], e->count[most], r->newcount[most]);
+    status_exit(PH_EXIT_MEMORY, "remodeling would need more vertex slots than there can be, %lld (slot indices are 32-bit "
+                "integers): polygon %d (id %lld) would end at slot %ld%s; the %d polygons would have %ld vertices",
+                (long long)r->max_slots, over, (long long)e->id[over], end, grown, e->np, nv);
+}
+
 int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
 {
     if (e->np > r->npcap) {
@@ -239,26 +260,30 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
     r->twists += twists;
     const long most = nv + nv / 4 + 64;
     if (!changed && e->nv_used <= most) return 0;
-    int before = 0, nside = 0;
+    int before = 0, nside = 0, over = -1;   /* (over: the first polygon whose slots would end past max_slots, at end) */
+    long end = 0;
     long total = 0, pushed = 0;
     for (int p = 0; p < e->np; p++) {
         int n = r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
         r->newstart[p] = (int)(e->start[p] > total ? e->start[p] : total);
         if (r->newstart[p] != e->start[p] && r->newcount[p] < 0) pushed += n;
         total = r->newstart[p] + n;
+        if (over < 0 && total > r->max_slots) over = p, end = total;
         before += e->count[p];
         r->sideat[p] = nside;
         if (r->newcount[p] >= 0) nside += n;
     }
     if (total > most || pushed > nv / 16 + 64) {
-        total = 0;
+        total = 0, over = -1;
         for (int p = 0; p < e->np; p++) {
             int n = r->newcount[p] < 0 ? e->count[p] : r->newcount[p];
             r->newstart[p] = (int)total;
-            total += n + (p + 1 < e->np ? REMODEL_ROOM(n) : 0);   /* (the last grows into the free end) */
+            total += n;
+            if (over < 0 && total > r->max_slots) over = p, end = total;
+            total += p + 1 < e->np ? REMODEL_ROOM(n) : 0;   /* (the last grows into the free end) */
         }
     }
-    if (total > INT32_MAX) status_exit(PH_EXIT_MEMORY, "more than %d vertex slots", INT32_MAX);
+    if (over >= 0) too_many_slots(e, r, over, end, nv);
     if ((size_t)nside > r->side_cap) {
         r->side_cap = (size_t)nside + (size_t)nside / 2 + 64;
         r->side = ph_realloc(r->side, ENSEMBLE_NFIELDS * r->side_cap * sizeof *r->side);

@@ -21,6 +21,8 @@ typedef struct Remodel {
     size_t *scratch_cap;
     int nscratch;
     int64_t twists;                             /* twisted edges cut out (remodel.c) since the run began */
+    int64_t max_slots;                          /* the most vertex slots, INT32_MAX (indices are int;
+                                                 * tests lower it): past it remodel_apply ends the run */
 } Remodel;
 
 void remodel_init(Remodel *r);
@@ -46,7 +48,8 @@ static inline double remodel_pieces(double l, double lmax)
  * and slot numbers kept across steps (the contact list) stay valid. All slots are laid out anew,
  * contiguously with that room, when the slots in use would exceed the vertices by more than a
  * quarter (+ 64) or a push would move more than a sixteenth of them (+ 64). Returns the number of vertices added minus removed. Costs O(vertices) only when a polygon
- * changed; otherwise one read-only pass over the edge lengths. */
+ * changed; otherwise one read-only pass over the edge lengths. Slots past r->max_slots end the
+ * run (status_exit, out of memory), naming the first polygon that would end past it. */
 int remodel_apply(Ensemble *e, const Params *P, Remodel *r);
 
 /* Polygons are kept in memory in the order of their positions, so that the contact walk, which

@@ -154,6 +154,21 @@ void sim_pick_attracted(Sim *s)
     free(pool);
 }
 
+/* "N cells reach" or "1 cell reaches" (of n movable cells, unless n < 0) "outside the chemistry's
+ * grid [x0, x1] x [y0, y1] (V of their vertices", into buf */
+static const char *outside_text(const Sim *s, int cells, int64_t vertices, int n, char *buf, size_t len)
+{
+    const ChemModel *m = &s->chem.m;
+    char of[32] = "";
+    if (n >= 0) snprintf(of, sizeof of, " of %d", n);
+    int one = cells == 1 && n < 0;
+    snprintf(buf, len, "%d%s cell%s reach%s outside the chemistry's grid [%g, %g] x [%g, %g] (%lld of %s vertices", cells, of,
+             one ? "" : "s", one ? "es" : "", m->x0, m->x1, m->y0, m->y1, (long long)vertices, one ? "its" : "their");
+    return buf;
+}
+
+#define OUTSIDE_SENSE "a cell senses only the nodes it covers, and one that covers none the value at the grid's nearest edge"
+
 int sim_step(Sim *s)
 {
     Ensemble *e = &s->e;
@@ -167,13 +182,26 @@ int sim_step(Sim *s)
     remodel_apply(e, P, &s->remodel);                    LAP(T_REMODEL);
     double lmax = forces_step(e, P);                     LAP(T_INTERNAL);   /* (with the geometry) */
     if (chem_due(&s->chem, e->step)) {   /* a chemical step: cells sense and respond, then the fields advance (chem.h) */
+        if (s->grid_outside >= 0) {   /* (until said: more cells outside the grid than at start) */
+            int64_t nv;
+            int n = chem_outside(&s->chem, e, &nv);
+            if (n > s->grid_outside) {
+                char what[256];
+                fprintf(stderr, "polyhoop: warning: at t = %.6g (step %lld), %s; %d cell%s at the start): %s (said once)\n",
+                        e->t, (long long)e->step, outside_text(s, n, nv, -1, what, sizeof what), s->grid_outside,
+                        s->grid_outside == 1 ? "" : "s", OUTSIDE_SENSE);
+                s->grid_outside = -1;
+            }
+        }
         int r = chem_respond(&s->chem, e);
         if (r == -1)   /* (chem_advance failed, and the step went on) */
             snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): a concentration is non-finite or negative",
                      e->t, (long long)e->step);
-        else if (r)
-            snprintf(s->error, sizeof s->error, "the response rule gave a type outside 0 .. %d, or a growth rate or force that "
-                     "is not finite, at t = %.6g (step %lld)", s->chem.m.ntypes - 1, e->t, (long long)e->step);
+        else if (r) {
+            char what[512];
+            chem_bad_response(&s->chem, what, sizeof what);
+            snprintf(s->error, sizeof s->error, "at t = %.6g (step %lld), %s", e->t, (long long)e->step, what);
+        }
         if (r) return -1;
         char why[1024];
         if (chem_transport(&s->chem, e, s->chem.m.every * P->dt, why, sizeof why)) {   /* (the advected species' motion) */
@@ -309,6 +337,19 @@ int sim_warn_dt(FILE *f, const Sim *s)
     return params_warn_limit(f, s->P.dt, dt_max, what, type);
 }
 
+int sim_warn_grid(FILE *f, Sim *s)
+{
+    int64_t nv;
+    s->grid_outside = chem_outside(&s->chem, &s->e, &nv);
+    if (s->grid_outside == 0) return 0;
+    int movable = 0;
+    for (int p = 0; p < s->e.np; p++) movable += !s->e.rigid[p];
+    char what[256];
+    fprintf(f, "polyhoop: warning: %s; the grid: P_chem_x0 .. P_chem_y1 of %s): %s\n",
+            outside_text(s, s->grid_outside, nv, movable, what, sizeof what), params_file, OUTSIDE_SENSE);
+    return 1;
+}
+
 static double area(const Ensemble *e, int p) { return geom_area(e->x + e->start[p], e->y + e->start[p], e->count[p]); }
 
 /* Checks an input beyond what the reader can: edges so long that remodeling would create an
@@ -440,18 +481,18 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u)
     /* cell types, in a build with more than one: z = 2 type + phase bit (docs/model.md 11) */
     int ntypes = s->chem.m.ntypes > 0 ? s->chem.m.ntypes : 1, bad = -1;
     for (int p = 0; p < np && ntypes > 1 && bad < 0; p++) {
-        s->e.type[s->e.np - np + p] = off.poly[p].type;
         if (off.poly[p].other_type >= 0 || off.poly[p].type >= ntypes) bad = p;
+        else s->e.type[s->e.np - np + p] = (int)off.poly[p].type;
     }
     char src[4200];
     if (bad >= 0) {
         const OffPolygon *o = &off.poly[bad];
         if (o->other_type >= 0)
-            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) mixes cell types %d and %d (a vertex's z is 2 type + "
-                     "phase bit)", TEXT_ESC(input), bad, line[bad], o->type, o->other_type);
+            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) mixes cell types %lld and %lld (a vertex's z is 2 type + "
+                     "phase bit)", TEXT_ESC(input), bad, line[bad], (long long)o->type, (long long)o->other_type);
         else
-            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has cell type %d (its z is 2 type + phase bit), but %s "
-                     "has %d cell types (ntypes)", TEXT_ESC(input), bad, line[bad], o->type, params_source(&s->P, &s->set, src, sizeof src), ntypes);
+            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has cell type %lld (its z is 2 type + phase bit), but %s "
+                     "has %d cell types (ntypes)", TEXT_ESC(input), bad, line[bad], (long long)o->type, params_source(&s->P, &s->set, src, sizeof src), ntypes);
         off_free(&off);
         free(line);
         return -1;
@@ -500,6 +541,11 @@ int sim_setup(Sim *s, const SimSetup *u)
     return 0;
 }
 
+int sim_failure_status(const Sim *s)
+{
+    return s->chem.bad_response ? PH_EXIT_USAGE : PH_EXIT_BLOWUP;
+}
+
 void sim_likely_cause(const Sim *s, char *buf, size_t len)
 {
     const Params *P = &s->P;
@@ -510,7 +556,10 @@ void sim_likely_cause(const Sim *s, char *buf, size_t len)
     int early = s->e.step - s->first_step <= 100 && !s->from_checkpoint;
     char whose[48] = "";
     if (type >= 0) snprintf(whose, sizeof whose, "cell type %d: ", type);
-    if (s->chem.bad == 3 && isfinite(s->chem.need))
+    if (s->chem.bad_response)
+        snprintf(buf, len, "the header's response rule (P_CHEM_RESPONSE of %s), which must give every polygon a cell type in "
+                 "0 .. %d and a finite growth rate and force", params_file, s->chem.m.ntypes - 1);
+    else if (s->chem.bad == 3 && isfinite(s->chem.need))
         snprintf(buf, len, "the chemistry's reaction rule, faster than P_chem_max_substeps = %d sub-steps follow: raise it, or "
                  "lower dt%s", s->chem.m.max_substeps, s->chem.m.every > 1 ? " or P_chem_every" : "");
     else if (s->chem.bad == 3)

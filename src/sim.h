@@ -44,6 +44,8 @@ typedef struct Sim {
     int input_overlaps;        /* the input had crossing edges (warned at start) */
     int input_fastest;         /* the polygon the velocity file gave the highest speed, or -1 */
     double input_speed;        /* that speed */
+    int grid_outside;          /* the cells that reached outside the chemistry's grid at start (sim_warn_grid);
+                                  -1 once a step has warned that more do (sim_step: said once) */
     double dt_max;             /* sim_stable_dt of the last state known sound (set-up, each frame that passed its check), */
     const char *dt_stiff;      /* the term that sets it, */
     int dt_type;               /* and the cell type (-1: one set of parameters); sim_likely_cause reads them */
@@ -98,11 +100,16 @@ int sim_check_overlaps(Sim *s, const char *file, const int *line, int strict);
  * fewer frames than it is at; steps per frame that are not a multiple of the chemical step. */
 int sim_setup(Sim *s, const SimSetup *u);
 
-/* The likely cause of a blow-up, from what was checked at start: a dt over the stability
+/* The likely cause of a blow-up, from what was checked at start: the chemistry's rules (where
+ * they gave what they must not), a dt over the stability
  * estimate (of the last sound state: a blown-up one has far-flung vertices), an overlapping
  * input, an input velocity close to h/dt, the first steps after the input, or else the time
  * step. */
 void sim_likely_cause(const Sim *s, char *buf, size_t len);
+
+/* The exit status of a failed step: PH_EXIT_USAGE where the header's response rule gave a result
+ * out of range (the header is wrong, not the numerics), else PH_EXIT_BLOWUP. */
+int sim_failure_status(const Sim *s);
 
 /* Advances the simulation by one time step. Returns 0, or -1 when a vertex's position became
  * non-finite or it moved farther than h in the step, when the chemistry failed (a concentration
@@ -124,6 +131,12 @@ double sim_stable_dt(const Sim *s, const char **what, int *type);
 
 /* The start-up warning of params_warn_dt for sim_stable_dt (naming the cell type); 1 if given. */
 int sim_warn_dt(FILE *f, const Sim *s);
+
+/* The start-up warning (after the input or checkpoint is read) that cells reach outside the
+ * chemistry's grid (chem_outside: how many of how many, their vertices outside, the grid's
+ * rectangle); 1 if given. Their count is kept: the first chemical step at which more cells reach
+ * outside warns once more, with its t and step and the count (sim_step). */
+int sim_warn_grid(FILE *f, Sim *s);
 
 /* Checks the state before it is written as a frame: every polygon counter-clockwise with a
  * positive area and not crossing itself (the grid's test, O(vertices)). A polygon that is not

@@ -86,6 +86,23 @@ static void put_comment(Buf *b, const char *s)
     putf(b, " -->\n");
 }
 
+/* An attribute's value between its quotes: XML's markup characters as entities, so that a name
+ * such as a<"b">&c reads back as itself; tab, newline and carriage return as character
+ * references (a parser would read them as spaces); other control bytes and bytes that are not
+ * UTF-8, which XML cannot hold at all, and backslashes as "\xHH", as put_comment does */
+static void put_attr(Buf *b, const char *s)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; ) {
+        const char *ent = *c == '&' ? "&amp;" : *c == '<' ? "&lt;" : *c == '>' ? "&gt;" : *c == '"' ? "&quot;"
+                        : *c == '\'' ? "&apos;" : *c == '\t' ? "&#9;" : *c == '\n' ? "&#10;" : *c == '\r' ? "&#13;" : NULL;
+        int n = ent ? 1 : text_char_length(c, 0);
+        if (ent) putf(b, "%s", ent);
+        else if (n == 0) putf(b, "\\x%02X", *c), n = 1;
+        else put(b, (const char *)c, (size_t)n);
+        c += n;
+    }
+}
+
 /* the VTK types of the arrays, and the C type of each (vtk_<type>) */
 enum { Float64, Int64, Int32, UInt8 };
 static const char *const type_name[] = { "Float64", "Int64", "Int32", "UInt8" };
@@ -263,7 +280,9 @@ done:
  * of the appended data */
 static void put_array(Buf *b, size_t offset, const Array *a, int ascii)
 {
-    putf(b, "        <DataArray type=\"%s\" Name=\"%s\"", type_name[a->type], a->name);
+    putf(b, "        <DataArray type=\"%s\" Name=\"", type_name[a->type]);
+    put_attr(b, a->name);
+    putf(b, "\"");
     if (a->ncomp > 1) putf(b, " NumberOfComponents=\"%d\"", a->ncomp);
     if (!strcmp(a->name, "TIME")) putf(b, " NumberOfTuples=\"1\"");   /* (field data: no piece gives its size) */
     if (ascii) {
@@ -553,8 +572,13 @@ int vtp_write_image(const char *path, const VtpImage *im, char *err, size_t errl
              "  <ImageData WholeExtent=\"0 %d 0 %d 0 0\" Origin=\"%.17g %.17g 0\" Spacing=\"%.17g %.17g 1\">\n    <FieldData>\n",
          im->ascii ? "" : " compressor=\"vtkZLibDataCompressor\"", im->nx - 1, im->ny - 1, im->x0, im->y0, im->dx, im->dx);
     put_array(&x, at[0], &arr[0], im->ascii);
-    putf(&x, "    </FieldData>\n    <Piece Extent=\"0 %d 0 %d 0 0\">\n      <PointData%s%s%s>\n", im->nx - 1, im->ny - 1,
-         na > 1 ? " Scalars=\"" : "", na > 1 ? im->names[0] : "", na > 1 ? "\"" : "");
+    putf(&x, "    </FieldData>\n    <Piece Extent=\"0 %d 0 %d 0 0\">\n      <PointData", im->nx - 1, im->ny - 1);
+    if (na > 1) {
+        putf(&x, " Scalars=\"");
+        put_attr(&x, im->names[0]);
+        putf(&x, "\"");
+    }
+    putf(&x, ">\n");
     for (int a = 1; a < na; a++) put_array(&x, at[a], &arr[a], im->ascii);
     putf(&x, "      </PointData>\n    </Piece>\n  </ImageData>\n");
     if (!im->ascii) putf(&x, "  <AppendedData encoding=\"raw\">\n   _");

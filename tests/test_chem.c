@@ -153,7 +153,8 @@ void test_chem_cover_star(void)
     chem_free(&ch);
 }
 
-/* A grid too fine for dt is refused before the first step, naming D, dx and dt. */
+/* A grid too fine for dt is refused before the first step, naming D, dx and dt, and what to
+ * change (chem_every too where a chemical step is several time steps). */
 void test_chem_refuses_too_many_substeps(void)
 {
     ChemModel m = model(100, 0, 0, 0, 1, 1, 0.1);
@@ -162,6 +163,12 @@ void test_chem_refuses_too_many_substeps(void)
     char err[512];
     ENSURE(chem_init(&ch, &m, 0.01, err, sizeof err) == -1);
     ENSURE_MSG(strstr(err, "D = 100") && strstr(err, "dx = 0.1") && strstr(err, "dt = 0.01") && strstr(err, "400 sub-steps"), "%s", err);
+    ENSURE_MSG(strstr(err, "more than max_substeps = 100: raise dx, or lower D or dt (or raise max_substeps)"), "%s", err);
+    m.every = 2;
+    ENSURE(chem_init(&ch, &m, 0.01, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "(a chemical step of chem_every = 2 steps: 0.02) takes 800 sub-steps, more than max_substeps = 100: "
+                           "raise dx, or lower D, dt or chem_every (or raise max_substeps)"), "%s", err);
+    m.every = 1;
     m.max_substeps = 400;
     ENSURE_MSG(chem_init(&ch, &m, 0.01, err, sizeof err) == 0, "%s", err);
     ENSURE(ch.nsub == 400);
@@ -187,6 +194,46 @@ void test_chem_refuses_partial_cells(void)
     m = model(1, 0, 3, 0, 4.1, 0.5, 0.1);
     ENSURE_MSG(chem_init(&ch, &m, 1e-3, err, sizeof err) == 0, "%s", err);
     ENSURE(ch.nx == 12 && ch.ny == 6);
+    chem_free(&ch);
+}
+
+/* The species table's names, checked at start (the count against P_NS at build time: params.c;
+ * tests/cli/chemistry.sh): a species without a name (as P_NS larger than the species listed
+ * leaves one), with an empty, too long, duplicate or comma-holding name, and one named beyond ns
+ * (dropped otherwise), are each refused naming the species by index; a name with XML's markup
+ * characters is taken (vtp.c escapes it). */
+void test_chem_refuses_bad_species_names(void)
+{
+    Chem ch;
+    char err[512];
+    ChemModel m = model(1, 0, 0, 0, 1, 1, 0.1);
+    m.ns = 2;
+    m.sp[1] = m.sp[0];
+    m.sp[1].name = NULL;
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "species 1 of P_CHEM_SPECIES (P_NS = 2) has no .name"), "%s", err);
+    m.sp[1].name = "";
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "species 1 of P_CHEM_SPECIES has a .name of 0 bytes (''): 1 to 31 are possible"), "%s", err);
+    m.sp[1].name = "abcdefghijklmnopqrstuvwxyz012345";
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "species 1 of P_CHEM_SPECIES has a .name of 32 bytes"), "%s", err);
+    m.sp[1].name = "a";
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "species 0 and 1 of P_CHEM_SPECIES are both named 'a'"), "%s", err);
+    m.sp[1].name = "b,c";
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "species 1 of P_CHEM_SPECIES has the .name 'b,c', with a comma at byte 1"), "%s", err);
+    m.sp[1].name = "b\nc";
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "the .name 'b\\x0Ac', with a byte that is not printable UTF-8 at byte 1"), "%s", err);
+    m.sp[1].name = "a<\"b\">&c'";
+    m.sp[2] = m.sp[0];
+    m.sp[2].name = "w";
+    ENSURE(chem_init(&ch, &m, 1e-3, err, sizeof err) == -1);
+    ENSURE_MSG(strstr(err, "P_CHEM_SPECIES lists species 2 ('w') beyond P_NS = 2, where it would be dropped"), "%s", err);
+    m.sp[2].name = NULL;
+    ENSURE_MSG(chem_init(&ch, &m, 1e-3, err, sizeof err) == 0, "%s", err);
     chem_free(&ch);
 }
 
@@ -307,6 +354,40 @@ void test_chem_fast_reaction(void)
     chem_bad_node(&ch, where, sizeof where);
     ENSURE_MSG(!strcmp(where, "species 0 (a) is nan at node (3, 5), (x, y) = (0.3, 0.5)"), "%s", where);
     chem_free(&ch);
+}
+
+/* After a sub-step that made a value non-finite (bad = 1), chem_bad_node names the first node
+ * that is NaN, +inf or -inf, not a node before it that went negative; after one that made a value
+ * negative (bad = 2), the first negative one. A rule giving +inf at one node: that node. */
+static double infinite(int s, const double *c, int type) { (void)s; (void)type; return c[0] > 0.5 ? INFINITY : 0; }
+
+void test_chem_bad_node_infinite(void)
+{
+    ChemModel m = model(0.1, 0, 0, 0, 1, 1, 0.1);
+    m.reaction = infinite;
+    Chem ch;
+    char err[512], where[256];
+    ENSURE_MSG(chem_init(&ch, &m, 0.1, err, sizeof err) == 0, "%s", err);
+    *node(&ch, 0, 3, 5) = 1;
+    ENSURE(chem_advance(&ch, 0.1) == -1 && ch.bad == 1);
+    chem_bad_node(&ch, where, sizeof where);
+    ENSURE_MSG(!strcmp(where, "species 0 (a) is inf at node (3, 5), (x, y) = (0.3, 0.5)"), "%s", where);
+    chem_free(&ch);
+    const double bad[2] = { INFINITY, -INFINITY };
+    for (int k = 0; k < 2; k++) {
+        ENSURE_MSG(chem_init(&ch, &m, 0.1, err, sizeof err) == 0, "%s", err);
+        memcpy(ch.next, ch.c, (size_t)ch.nx * ch.ny * sizeof *ch.c);   /* (the values before the sub-step: 0) */
+        *node(&ch, 0, 1, 0) = -0.5;
+        *node(&ch, 0, 2, 3) = bad[k];
+        ch.bad = 1;
+        chem_bad_node(&ch, where, sizeof where);
+        ENSURE_MSG(!strcmp(where, k ? "species 0 (a) is -inf at node (2, 3), (x, y) = (0.2, 0.3)"
+                                    : "species 0 (a) is inf at node (2, 3), (x, y) = (0.2, 0.3)"), "%s", where);
+        ch.bad = 2;
+        chem_bad_node(&ch, where, sizeof where);
+        ENSURE_MSG(!strcmp(where, "species 0 (a) is -0.5 at node (1, 0), (x, y) = (0.1, 0)"), "%s", where);
+        chem_free(&ch);
+    }
 }
 
 /* A second-order uptake R = -u c^2 (relative rate u c, largest at the fullest node) on a random

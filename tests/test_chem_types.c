@@ -6,6 +6,7 @@
 #include "forces.h"
 #include "geometry.h"
 #include "pair.h"
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -362,4 +363,136 @@ void test_chem_friction_matrix(void)
     m.type_mu = neg;
     ENSURE_MSG(sim_chemistry(&s, &m) == -1 && strstr(s.error, "mu[0][0] = -0.1 must be >= 0"), "%s", s.error);
     sim_free(&s);
+}
+
+/* A response rule that gives a result out of range stops the step, which names the polygon (the
+ * first of them, at any thread count: index, id, type), what the rule gave and the range; the
+ * likely cause is the header's rule, and the exit status 2 (bad input), not a blow-up's 3. */
+static void wrong_type(const ChemCell *cell, ChemAct *act) { if (cell->p == 4) act->type = 5; }
+static void nan_growth(const ChemCell *cell, ChemAct *act) { if (cell->p >= 2) act->alpha = NAN; }
+static void infinite_force(const ChemCell *cell, ChemAct *act) { if (cell->p == 7) act->fx = -INFINITY; }
+
+void test_chem_response_out_of_range(void)
+{
+    void (*const rule[3])(const ChemCell *, ChemAct *) = { wrong_type, nan_growth, infinite_force };
+    const char *const want[3] = {
+        "at t = 0 (step 0), the response rule gave polygon 4 (id 4, cell type 0) the cell type 5, outside the types 0 .. 1 "
+        "(ntypes = 2)",
+        "at t = 0 (step 0), the response rule gave polygon 2 (id 2, cell type 0) the growth rate alpha = nan, which must be finite",
+        "at t = 0 (step 0), the response rule gave polygon 7 (id 7, cell type 0) the force (fx, fy) = (-inf, 0) on each vertex, "
+        "which must be finite" };
+    for (int k = 0; k < 3; k++)
+        for (int threads = 1; threads <= 2; threads++) {
+            static Sim s;
+            coupled_sim(&s, threads, 0, 1);
+            s.chem.m.response = rule[k];
+            ENSURE(sim_step(&s) == -1);
+            ENSURE_MSG(!strcmp(s.error, want[k]), "%d threads: %s", threads, s.error);
+            char cause[512];
+            sim_likely_cause(&s, cause, sizeof cause);
+            ENSURE_MSG(strstr(cause, "the header's response rule (P_CHEM_RESPONSE of params/default.h), which must give every "
+                                     "polygon a cell type in 0 .. 1 and a finite growth rate and force"), "%s", cause);
+            ENSURE(sim_failure_status(&s) == PH_EXIT_USAGE);
+            sim_free(&s);
+        }
+    omp_set_num_threads(1);
+}
+
+/* the movable cells of s with a vertex outside [-3, 3]^2 (the coupled run's grid), counted by hand,
+ * and their vertices outside in *nv */
+static int cells_outside(const Sim *s, int *nv)
+{
+    int n = 0;
+    *nv = 0;
+    for (int p = 0; p < s->e.np; p++) {
+        int out = 0;
+        for (int i = s->e.start[p]; i < s->e.start[p] + s->e.count[p]; i++)
+            out += fabs(s->e.x[i]) > 3 || fabs(s->e.y[i]) > 3;
+        n += out > 0 && !s->e.rigid[p];
+        *nv += s->e.rigid[p] ? 0 : out;
+    }
+    return n;
+}
+
+/* moves polygon p of s by dx along x (the contact list made anew) */
+static void shift(Sim *s, int p, double dx)
+{
+    for (int i = s->e.start[p]; i < s->e.start[p] + s->e.count[p]; i++) s->e.x[i] += dx;
+    contact_invalidate(&s->contact);
+}
+
+/* The chemistry's grid and the tissue (the coupled run, grid [-3, 3]^2): cells reaching outside
+ * at start are counted in a warning with the grid's rectangle (rigid ones not: they do not sense);
+ * none outside, none. Cells that leave during the run (one moved out by hand, step by step, then
+ * another) are warned of once, at the first chemical step with more outside than at start, with its
+ * t, step and count; the same text and the same state, bit for bit, at 1 and 2 threads and with
+ * the check left out. */
+void test_chem_grid_outside_warned(void)
+{
+    static Sim s;
+    char *text = NULL, want[512];
+    size_t len = 0;
+    coupled_sim(&s, 1, 0, 1);
+    shift(&s, 2, 1.8);   /* (polygon 2, at (1, -1) of radius 0.45, to x = 3.25) */
+    shift(&s, 0, -1.8);
+    s.e.rigid[0] = 1;   /* (rigid: not counted) */
+    int nv, n = cells_outside(&s, &nv);
+    ENSURE(n == 1 && nv > 0);
+    FILE *f = open_memstream(&text, &len);
+    ENSURE(sim_warn_grid(f, &s) == 1);
+    fclose(f);
+    snprintf(want, sizeof want, "polyhoop: warning: 1 of 8 cells reach outside the chemistry's grid [-3, 3] x [-3, 3] (%d of their "
+             "vertices; the grid: P_chem_x0 .. P_chem_y1 of params/default.h): a cell senses only the nodes it covers, and one "
+             "that covers none the value at the grid's nearest edge\n", nv);
+    ENSURE_MSG(!strcmp(text, want), "%s", text);
+    free(text);
+    sim_free(&s);
+    char dir[] = "/tmp/ph_test_grid_XXXXXX", log[128], first[3][512];
+    uint64_t hash[3];
+    ENSURE(mkdtemp(dir));
+    snprintf(log, sizeof log, "%s/err", dir);
+    for (int run = 0; run < 3; run++) {   /* 1 thread, 2 threads, 1 thread without the check */
+        coupled_sim(&s, run == 1 ? 2 : 1, 0, 1);
+        f = open_memstream(&text, &len);
+        ENSURE(sim_warn_grid(f, &s) == 0);
+        fclose(f);
+        ENSURE(len == 0);
+        free(text);
+        if (run == 2) s.grid_outside = -1;
+        fflush(stderr);
+        int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        ENSURE(saved >= 0 && fd >= 0 && dup2(fd, 2) == 2);
+        close(fd);
+        int out = -1, out_nv = 0;
+        double out_t = 0;
+        for (int k = 0; k < 300; k++) {
+            shift(&s, 8, 0.01);   /* (polygon 8, at (1, 1): out past x = 3 after 155 steps) */
+            if (k >= 200) shift(&s, 5, 0.01);
+            int v;
+            if (out < 0 && cells_outside(&s, &v) > 0) out = (int)s.e.step, out_t = s.e.t, out_nv = v;
+            if (sim_step(&s)) break;
+        }
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        ENSURE_MSG(s.e.step == 300, "%s", s.error);
+        ENSURE(out > 150 && out < 200);
+        FILE *g = fopen(log, "r");
+        ENSURE(g);
+        int lines = 0;
+        first[run][0] = 0;
+        for (char line[512]; fgets(line, sizeof line, g); lines++) if (!lines) snprintf(first[run], sizeof first[run], "%s", line);
+        fclose(g);
+        snprintf(want, sizeof want, "polyhoop: warning: at t = %.6g (step %d), 1 cell reaches outside the chemistry's grid "
+                 "[-3, 3] x [-3, 3] (%d of its vertices; 0 cells at the start): a cell senses only the nodes it covers, and one "
+                 "that covers none the value at the grid's nearest edge (said once)\n", out_t, out, out_nv);
+        ENSURE_MSG(lines == (run < 2), "run %d: %d lines, the first: %s", run, lines, first[run]);
+        ENSURE_MSG(run == 2 || !strcmp(first[run], want), "run %d:\n%s, not\n%s", run, first[run], want);
+        hash[run] = fields_hash(&s);
+        sim_free(&s);
+    }
+    omp_set_num_threads(1);
+    ENSURE(hash[0] == hash[1] && hash[0] == hash[2]);
+    remove(log);
+    ENSURE(rmdir(dir) == 0);
 }

@@ -239,6 +239,21 @@ void test_off_reject_z_not_integer(void)
 {
     expect_reject("OFF\n3 1 0\n0 0 0.5\n", 3, "expected an integer z (odd: phase +1, even: phase -1) for vertex 0, found '0.5'");
     expect_reject("OFF\n3 1 0\n0 0 1e300\n", 3, "z of vertex 0 is too large to tell odd from even");
+    /* (2^53 + 1, odd, reads as 2^53: its parity is lost too) */
+    expect_reject("OFF\n3 1 0\n0 0 9007199254740993\n", 3, "z of vertex 0 is too large to tell odd from even: '9007199254740993'");
+    expect_reject("OFF\n3 1 0\n0 0 -9007199254740993\n", 3, "z of vertex 0 is too large to tell odd from even");
+}
+
+/* The cell type floor(z / 2) as read, however large (a build with few types refuses it naming it:
+ * tests/test_sim_input.c), up to z = 2^53 - 1, the largest whose parity survives */
+void test_off_large_types_as_read(void)
+{
+    Result res = run_text("OFF\n6 2 0\n0 0 10000001\n1 0 10000001\n0 1 10000001\n"
+                          "5 0 9007199254740991\n6 0 9007199254740991\n5 1 9007199254740991\n3 0 1 2\n3 3 4 5\n");
+    ENSURE_MSG(res.rc == 0, "%s", res.err);
+    ENSURE(res.d.np == 2 && res.d.poly[0].type == 5000000 && res.d.poly[0].phase == 1 && res.d.poly[0].other_type == -1);
+    ENSURE(res.d.poly[1].type == 4503599627370495 && res.d.poly[1].phase == 1 && res.d.poly[1].other_type == -1);
+    off_free(&res.d);
 }
 
 void test_off_reject_vertex_fields(void)

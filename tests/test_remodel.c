@@ -12,6 +12,8 @@
 #include "sim.h"
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <omp.h>
 
@@ -456,6 +458,52 @@ void test_remodel_sliver_quad_keeps_three_vertices(void)
     remodel_apply(&e, &P, &r);
     ENSURE_MSG(e.count[0] == 3, "%d vertices", e.count[0]);
     ENSURE_CLOSE(sum_l0(&e, 0), l0, 1e-14);
+    remodel_free(&r);
+    ensemble_free(&e);
+}
+
+/* Remodeling that would take the vertex slots past the most there can be ends the run (status 1)
+ * naming the polygon that would end past the bound, the bound, the polygon that remodeling grows
+ * most and the vertices there would be: three octagons, the middle one large (edges of 0.77,
+ * each bisected into 4), the bound lowered to 40 slots (from 2^31 - 1), in a child process. */
+void test_remodel_slot_bound_named(void)
+{
+    Params P = fx_params_zero();
+    Ensemble e;
+    Remodel r;
+    ensemble_init(&e, 1);
+    remodel_init(&r);
+    ENSURE(r.max_slots == INT32_MAX);
+    fx_add_ngon(&e, 8, 0.2, 0, 0, 0);
+    fx_add_ngon(&e, 8, 1.0, 3, 0, 0);
+    fx_add_ngon(&e, 8, 0.2, 6, 0, 0);
+    r.max_slots = 40;
+    char dir[] = "/tmp/ph_test_slots_XXXXXX", log[128];
+    ENSURE(mkdtemp(dir));
+    snprintf(log, sizeof log, "%s/err", dir);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t child = fork();
+    ENSURE(child >= 0);
+    if (child == 0) {   /* (remodel_apply ends this process) */
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd < 0 || dup2(fd, 2) < 0) _exit(99);
+        omp_set_num_threads(1);
+        remodel_apply(&e, &P, &r);
+        _exit(98);
+    }
+    int st = 0;
+    ENSURE(waitpid(child, &st, 0) == child);
+    FILE *f = fopen(log, "r");
+    char msg[1024] = "";
+    ENSURE(f && fgets(msg, sizeof msg, f));
+    fclose(f);
+    ENSURE_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 1, "exit status %d: %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, msg);
+    ENSURE_MSG(!strcmp(msg, "polyhoop: remodeling would need more vertex slots than there can be, 40 (slot indices are 32-bit "
+                            "integers): polygon 2 (id 2) would end at slot 48; remodeling grows polygon 1 (id 1) most, from 8 "
+                            "to 32 vertices; the 3 polygons would have 48 vertices\n"), "%s", msg);
+    remove(log);
+    ENSURE(rmdir(dir) == 0);
     remodel_free(&r);
     ensemble_free(&e);
 }

@@ -230,3 +230,32 @@ void test_sim_likely_cause_of_fast_input(void)
     remove(vel);
     ENSURE(rmdir(dir) == 0);
 }
+
+/* In a build with cell types, an input's type beyond them is named as read: z = 10000001 is type
+ * 5000000 (it was named 1048577, the reader's cap), and a polygon mixing two large types names
+ * both. */
+void test_sim_input_large_type_named(void)
+{
+    char dir[] = "/tmp/ph_test_types_XXXXXX", path[128];
+    ENSURE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/in.off", dir);
+    Params P = params_compiled;
+    ChemModel m = { .ntypes = 2 };
+    static Sim s;
+    const char *const text[2] = { "OFF\n3 1 0\n0 0 10000001\n1 0 10000001\n0 1 10000001\n3 0 1 2\n",
+                                  "OFF\n3 1 0\n0 0 10000001\n1 0 4000000001\n0 1 10000001\n3 0 1 2\n" };
+    const char *const want[2] = { "in.off: polygon 0 (line 6) has cell type 5000000 (its z is 2 type + phase bit), but "
+                                  "params/default.h has 2 cell types (ntypes)",
+                                  "in.off: polygon 0 (line 6) mixes cell types 5000000 and 2000000000 (a vertex's z is 2 type + "
+                                  "phase bit)" };
+    for (int k = 0; k < 2; k++) {
+        write_text(path, text[k]);
+        sim_init(&s, &P, 1);
+        ENSURE_MSG(sim_chemistry(&s, &m) == 0, "%s", s.error);
+        ENSURE(sim_load_input(&s, path, 0) == -1);
+        ENSURE_MSG(strstr(s.error, want[k]), "%s", s.error);
+        sim_free(&s);
+    }
+    remove(path);
+    ENSURE(rmdir(dir) == 0);
+}

@@ -3,9 +3,9 @@
 # length against sqrt(D/k), the chemotaxis showcase's drift against chi |grad c| / cv, the sorting
 # showcase's share of like neighbours rising, its field frames (.vti, listed in fields.pvd) the same at 1 and 2
 # threads and after a restart, the input's types (z = 2 type + phase bit) and their errors, a
-# header whose grid is too fine for its dt refused before the first step, per-type values and
-# matrices of the wrong size or an asymmetric one refused at build or start, the showcases'
-# frames unchanged by advection (off unless a species asks for it), and a species drawn under the
+# header whose grid is too fine for its dt refused before the first step, an input outside the
+# grid warned of, per-type values and matrices of the wrong size or an asymmetric one refused at
+# build or start, the species table's errors, the showcases' frames unchanged by advection (off unless a species asks for it), and a species drawn under the
 # cells by --png-field.
 source "$(dirname "$0")/lib.sh"
 
@@ -84,6 +84,20 @@ test_chem_types_from_input() {
     lacks "$D/d/frame000000.vtp" 'Name="type"'
 }
 
+# an input that the chemistry's grid does not cover (the gradient showcase's grid [-1, 25] x
+# [-1, 5.5]; one of two cells from x = -3 to -2) is warned of at start, naming the count, the
+# vertices outside and the grid, once in a run in which no more cells leave; one inside, not
+test_chem_grid_outside_warned_at_start() {
+    gradient
+    printf 'OFF\n8 2 0\n-3 0 1\n-2 0 1\n-2 1 1\n-3 1 1\n3 0 1\n4 0 1\n4 1 1\n3 1 1\n4 0 1 2 3\n4 4 5 6 7\n' > "$D/out.off"
+    "$G/polyhoop" -j 1 -q -n 2 -s 100 -o "$D/a" "$D/out.off" > /dev/null 2> "$D/err" || fail "the run failed: $(tail -n 3 "$D/err")"
+    has "$D/err" "polyhoop: warning: 1 of 2 cells reach outside the chemistry's grid [-1, 25] x [-1, 5.5] (4 of their vertices; the grid: P_chem_x0 .. P_chem_y1 of params/gradient.h): a cell senses only the nodes it covers"
+    [ "$(grep -c "outside the chemistry's grid" "$D/err")" = 1 ] || fail "not one warning: $(cat "$D/err")"
+    printf 'OFF\n4 1 0\n3 0 1\n4 0 1\n4 1 1\n3 1 1\n4 0 1 2 3\n' > "$D/in.off"
+    "$G/polyhoop" -j 1 -q -n 1 -s 100 -o "$D/b" "$D/in.off" > /dev/null 2> "$D/err" || fail "the run failed: $(tail -n 3 "$D/err")"
+    lacks "$D/err" "outside the chemistry's grid"
+}
+
 # a header whose diffusion needs more sub-steps per time step than it allows: exit 2 before the
 # first step, naming D, dx and dt
 test_chem_too_fine_a_grid_refused() {
@@ -146,6 +160,62 @@ test_chem_type_matrices_checked() {
     status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -o "$D/run" "$D/one.off"
     has "$D/err" "asym.h: the friction matrix's mu[0][1] = 0.2 must be >= 0, finite and equal to mu[1][0] = 0.4"
     [ ! -e "$D/run/frame000000.vtp" ] || fail "a frame was written"
+}
+
+# The species of a header: P_CHEM_SPECIES listing fewer species than P_NS (the species left
+# without a name crashed the first frame) or more (dropped unseen) does not compile and says why;
+# a species named a<"b">&c' writes frames (.vti and .vtp, ASCII and binary up to the appended
+# data) and collections that parse as XML (python3's xml.etree), the name intact in the .vti's
+# arrays and observables.csv; the same header with two species of one name builds, and the
+# program refuses it at start (exit status 2, nothing written), naming both species and the header;
+# and with a response rule that gives a cell type out of range, the run stops at its first step
+# with exit status 2 (the header's fault, not a blow-up), naming the polygon, the type, the range
+# and the rule.
+test_chem_header_errors() {
+    command -v python3 > /dev/null || skip "needs python3"
+    mkdir -p "$D/p"
+    base='#include "'"$PWD"'/params/gradient.h"\n'
+    printf "$base"'#undef P_NS\n#define P_NS 2\n' > "$D/p/fewer.h"
+    printf '#include "%s/params/turing.h"\n#undef P_NS\n#define P_NS 1\n' "$PWD" > "$D/p/more.h"
+    for h in fewer more; do
+        ! gcc -std=c11 -fsyntax-only -Isrc -iquote . -DPH_PARAMS_FILE="\"$D/p/$h.h\"" src/params.c 2> "$D/$h.err" ||
+            fail "$h.h compiled"
+        has "$D/$h.err" "$D/p/$h.h: P_CHEM_SPECIES must list exactly P_NS species"
+    done
+    species() {
+        printf "$base"'#undef P_NS\n#define P_NS 2\n#undef P_CHEM_SPECIES\n'
+        printf '#define P_CHEM_SPECIES { { .name = "%s", .D_in = 1.0, .D_out = 1.0 }, { .name = "%s", .D_in = 1.0, .D_out = 1.0 } }\n' "$1" "$2"
+    }
+    species 'a<\"b\">&c'"'" morphogen > "$D/p/names.h"
+    make -s B="$D/build" PARAMS="$D/p/names.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    printf 'OFF\n4 1 0\n0 0 1\n1 0 1\n1 1 1\n0 1 1\n4 0 1 2 3\n' > "$D/one.off"
+    "$D/build/polyhoop" -j 1 -q -n 1 -s 100 --ascii -o "$D/a" "$D/one.off" > "$D/out" 2>&1 || fail "the run failed: $(tail -n 3 "$D/out")"
+    "$D/build/polyhoop" -j 1 -q -n 1 -s 100 -o "$D/b" "$D/one.off" > "$D/out" 2>&1 || fail "the run failed: $(tail -n 3 "$D/out")"
+    python3 - "$D" <<'PY' || fail "a file is not XML, or the name did not read back"
+import sys, xml.etree.ElementTree as ET
+d, name = sys.argv[1], 'a<"b">&c\''
+for run in "ab":
+    for f in ["frame000000.vti", "frame000001.vti", "frame000001.vtp", "fields.pvd", "frames.pvd"]:
+        text = open("%s/%s/%s" % (d, run, f), "rb").read()
+        cut = text.find(b"<AppendedData")
+        root = ET.fromstring(text[:cut] + b"</VTKFile>" if cut >= 0 else text)
+        if f.endswith(".vti"):
+            got = [a.get("Name") for a in root.iter("DataArray")]
+            assert got == ["TIME", name, "morphogen"], (run, f, got)
+            assert root.find(".//PointData").get("Scalars") == name, (run, f)
+    assert ",amount_%s,amount_morphogen" % name in open("%s/%s/observables.csv" % (d, run)).readline(), run
+PY
+    species b b > "$D/p/names.h"
+    make -s B="$D/build" PARAMS="$D/p/names.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -o "$D/c" "$D/one.off"
+    has "$D/err" "polyhoop: $D/p/names.h: chemistry: species 0 and 1 of P_CHEM_SPECIES are both named 'b': each needs a name of its own"
+    [ ! -e "$D/c/frame000000.vtp" ] || fail "a frame was written"
+    { species b c; printf 'static inline void wrong(const ChemCell *c, ChemAct *a) { if (c->p == 0) a->type = 7; }\n'
+      printf '#define P_CHEM_RESPONSE wrong\n'; } > "$D/p/names.h"
+    make -s B="$D/build" PARAMS="$D/p/names.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -s 100 -o "$D/d" "$D/one.off"
+    has "$D/err" "polyhoop: at t = 0 (step 0), the response rule gave polygon 0 (id 0, cell type 0) the cell type 7, outside the types 0 .. 1 (ntypes = 2); frames up to 0 are intact" \
+        "Likely cause: the header's response rule (P_CHEM_RESPONSE of $D/p/names.h)"
 }
 
 # the mean x of the vertices of run $1 drifts between frames 20 and 40 at (prints it)
