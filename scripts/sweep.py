@@ -20,8 +20,10 @@ and 2 for bad arguments (one line on stderr).
 Ctrl-C (SIGINT; also SIGTERM, SIGHUP) stops the sweep: each running run gets one SIGINT (it
 finishes its step, writes its checkpoint and stops: "interrupted"), no other starts ("not run"),
 and the summary of what ran is written; exit status 128 + the signal (130 for Ctrl-C). Options
-after -- go to every run (frames, steps, pictures, ...; a -n or -s there counts over a swept Nf
-or Ns).
+after -- go to every run (frames, steps, pictures, ...); those that contradict the sweep's own are
+refused: -o and --restart (every run has a folder of its own), --overwrite, --seed and -j (the
+sweep gives them: --seeds, --threads), --set of a swept parameter and -n or -s with Nf or Ns
+swept (the run would not use the value that the summary records), -h and an input file (--input).
 
 The input of every run is --input FILE, or else the one the base header's showcase uses
 (params/NAME.h of scripts/showcase.sh's list, inputs/foam.off for params/foam.h; a generated
@@ -203,11 +205,68 @@ def default_input(files):
     return None, None, "the program's default"
 
 
+# polyhoop's options that take the next word as their value (src/options.c)
+VALUED = ("-o", "-n", "-s", "-j", "--seed", "--velocities", "--set", "--checkpoint-every", "--max-cells", "--max-time",
+          "--max-vertices", "--restart", "--png-color", "--png-size", "--png-view", "--png-range", "--png-field")
+
+
+def polyhoop_words(extra):
+    """The options for every run as polyhoop reads them: [(option, its value or None)], and the
+    input files (the words that are neither an option nor an option's value, and every word
+    after a --)."""
+    opts, inputs, k = [], [], 0
+    while k < len(extra):
+        w = extra[k]
+        if w == "--":
+            inputs += extra[k + 1:]
+            break
+        if not w.startswith("-") or w == "-":
+            inputs.append(w)
+        elif w in VALUED:
+            opts.append((w, extra[k + 1] if k + 1 < len(extra) else None))
+            k += 1
+        else:
+            opts.append((w, None))
+        k += 1
+    return opts, inputs
+
+
 def polyhoop_inputs(extra):
-    """The input files among the options for every run (words ending in .off that are not the
-    value of an option taking a file)."""
-    return [w for k, w in enumerate(extra) if w.lower().endswith(".off") and not w.startswith("-")
-            and (k == 0 or extra[k - 1] not in ("-o", "--velocities", "--restart"))]
+    """The input files among the options for every run."""
+    return polyhoop_words(extra)[1]
+
+
+def contradiction(extra, swept):
+    """Why an option for every run contradicts the sweep's own, or None: one that would make the
+    runs share a folder (-o, --restart), give them another seed, threads or value of a swept
+    parameter than the sweep records (--seed, -j, --set NAME=V of a swept NAME, -n or -s of a swept
+    Nf or Ns), or that the sweep gives itself (--overwrite, the input)."""
+    opts, inputs = polyhoop_words(extra)
+    if inputs:
+        return "give the input with --input FILE, not after -- (%s)" % " ".join(inputs)
+    recorded = "summary.csv would record values that the runs did not use"
+    for o, v in opts:
+        given = o if v is None else "%s %s" % (o, v)
+        if o == "-o":
+            return ("%s after --: every run writes into a folder of its own, OUT/VARIANT-seedS (OUT: --out); "
+                    "with -o they would all write into one" % given)
+        if o == "--restart":
+            return "%s after --: every run would continue the run in one folder" % given
+        if o == "--overwrite":
+            return "--overwrite after --: the sweep gives it itself, to each run that it starts"
+        if o == "--seed":
+            return "%s after --: each run gets its seed from --seeds; %s" % (given, recorded)
+        if o == "-j":
+            return "%s after --: the threads of each run are --threads N (the sweep gives -j itself)" % given
+        if o in ("-h", "--help"):
+            return "%s after --: every run would print polyhoop's help instead of running" % o
+        name = {"-n": "Nf", "-s": "Ns"}.get(o)
+        if o == "--set" and v is not None:
+            name = v.partition("=")[0].strip()
+            name = name[2:] if name.startswith("P_") else name
+        if name in swept:
+            return "%s after --: %s is swept (--set %s=...); %s" % (given, name, name, recorded)
+    return None
 
 
 class Sweep:
@@ -232,8 +291,9 @@ class Sweep:
         self.build_dir = os.path.join("build", "sweep", self.name)
         self.threads = a.threads
         self.extra = a.extra
-        if polyhoop_inputs(self.extra):
-            raise ValueError("give the input with --input FILE, not after -- (%s)" % " ".join(polyhoop_inputs(self.extra)))
+        why = contradiction(self.extra, names)
+        if why:
+            raise ValueError(why)
         # the input of every run: --input, else the showcase's or the header's, else none (the program's default)
         self.velocities, self.showcase = None, None
         if a.input is not None:
