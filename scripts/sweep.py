@@ -10,8 +10,10 @@ runs), at most J at a time, each with the combination's values as the program's 
 where result.json keeps the parameters, the input, the command, its exit status, wall time, the
 final polygon and vertex counts (from the program's closing line, or the last frame that the
 run wrote when it stopped early; none for a run refused at start, whatever frames an earlier run
-left in the folder) and, for a failed run or build, its first error line, and stdout.txt and
-stderr.txt what it printed. A run that fails (values that the program refuses too: a range or a
+left in the folder) and, for a failed run or build, its first error line (the program's first
+"polyhoop: ..." line that is not a warning nor the notice of a signal; else the signal that
+killed it, "killed by signal 11 (SIGSEGV)", or its exit status), and stdout.txt and stderr.txt
+what it printed. A run that fails (values that the program refuses too: a range or a
 rule of the parameters, exit status 2) is reported as failed, and the others go on; if the build
 fails, every run is reported as "build failed". At the end OUT/summary.csv and OUT/summary.txt
 hold one row per run (and the first error line of each failed run: summary.csv's last column,
@@ -436,8 +438,7 @@ class Sweep:
             res["status"] = "ok" if p.returncode == 0 else "interrupted" if self.stopping else "failed"
             res["polygons"], res["vertices"] = final_counts(d, before)
             if p.returncode != 0:
-                res["error"] = first_error(os.path.join(d, "stderr.txt")) or (
-                    "killed by signal %d" % -p.returncode if p.returncode < 0 else "exit status %d, nothing on stderr" % p.returncode)
+                res["error"] = run_error(os.path.join(d, "stderr.txt"), p.returncode)
         else:
             why = first_error(os.path.join(ROOT, self.build_dir, "build.log"), "error")
             with open(os.path.join(d, "stderr.txt"), "w") as err:
@@ -512,6 +513,40 @@ def first_error(path, word=None):
         if "warning:" not in l:
             return l[:500]
     return lines[0][:500] if lines else None
+
+
+# polyhoop's lines on stderr that are no error: its warnings ("polyhoop: warning: ...", "polyhoop:
+# FILE: warning: ...", "FILE:LINE: warning: ...") and what it says when a signal stops it
+# ("polyhoop: SIGINT: stopping ...", "polyhoop: stopped by ...")
+NOT_AN_ERROR = re.compile(r"(^|: )warning: |^polyhoop: (SIG[A-Z]+: |stopped by )")
+
+
+def signal_name(n):
+    try:
+        return signal.Signals(n).name
+    except ValueError:
+        return "signal %d" % n
+
+
+def run_error(path, status):
+    """What made a run end with status `status` (not 0; negative: killed by that signal): the
+    first error line of its stderr.txt (polyhoop's "polyhoop: ..."; else the first other line, a
+    sanitizer's say), never a warning or a notice of a signal; else the signal that killed it or
+    stopped it, or its exit status."""
+    try:
+        with open(path, errors="replace") as f:
+            lines = [l.strip() for l in f.read(1 << 20).splitlines() if l.strip()]
+    except OSError:
+        lines = []
+    errors = [l for l in lines if not NOT_AN_ERROR.search(l)]
+    for l in [l for l in errors if l.startswith("polyhoop: ")] + errors:
+        return l[:500]
+    if status < 0:
+        return "killed by signal %d (%s)" % (-status, signal_name(-status))
+    notice = [l for l in lines if re.match(r"polyhoop: (SIG[A-Z]+): ", l)]
+    if notice and status > 128:
+        return "stopped by %s (exit status %d)" % (signal_name(status - 128), status)
+    return "exit status %d, %s" % (status, "no error line on stderr" if lines else "nothing on stderr")
 
 
 def frame_files(d):
