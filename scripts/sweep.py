@@ -10,14 +10,15 @@ runs), at most J at a time, each with the combination's values as the program's 
 where result.json keeps the parameters, the input, the command, its exit status, wall time, the
 final polygon and vertex counts (from the program's closing line, or the last frame that the
 run wrote when it stopped early; none for a run refused at start, whatever frames an earlier run
-left in the folder) and, for a failed run or build, its first error line (the program's first
-"polyhoop: ..." line that is not a warning nor the notice of a signal; else the signal that
-killed it, "killed by signal 11 (SIGSEGV)", or its exit status), and stdout.txt and stderr.txt
-what it printed. A run that fails (values that the program refuses too: a range or a
+left in the folder), the last row of the observables.csv that it wrote and, for a failed run or
+build, its first error line (the program's first "polyhoop: ..." line that is not a warning nor
+the notice of a signal; else the signal that killed it, "killed by signal 11 (SIGSEGV)", or its
+exit status), and stdout.txt and stderr.txt what it printed. A run that fails (values that the program refuses too: a range or a
 rule of the parameters, exit status 2) is reported as failed, and the others go on; if the build
 fails, every run is reported as "build failed". At the end OUT/summary.csv and OUT/summary.txt
-hold one row per run (and the first error line of each failed run: summary.csv's last column,
-below the table in summary.txt); the exit status is 0 when every run succeeded, 1 otherwise,
+hold one row per run (summary.csv also the last row of the observables.csv that the run wrote,
+in columns obs_frame, obs_time, ..., and last the first error line of each failed run, which
+summary.txt has below its table); the exit status is 0 when every run succeeded, 1 otherwise,
 and 2 for bad arguments (one line on stderr).
 Ctrl-C (SIGINT; also SIGTERM, SIGHUP) stops the sweep: each running run gets one SIGINT (it
 finishes its step, writes its checkpoint and stops: "interrupted"), no other starts ("not run"),
@@ -416,9 +417,10 @@ class Sweep:
         res = {"run": self.run_label(k), "seed": seed, "params": dict(self.combos[c]), "base": self.base,
                "input": self.input, "input_from": self.input_from, "velocities": self.velocities,
                "command": cmd, "status": "build failed", "exit": None, "wall_s": None,
-               "polygons": None, "vertices": None, "error": None}
+               "polygons": None, "vertices": None, "observables": None, "error": None}
         if built:
             before = frame_files(d)   # (the frames of an earlier run in this folder, which this one may not rewrite)
+            obs_before = file_sig(os.path.join(d, "observables.csv"))
             t0 = time.monotonic()
             with open(os.path.join(d, "stdout.txt"), "w") as out, open(os.path.join(d, "stderr.txt"), "w") as err:
                 with self.lock:
@@ -437,6 +439,8 @@ class Sweep:
             res["exit"] = p.returncode
             res["status"] = "ok" if p.returncode == 0 else "interrupted" if self.stopping else "failed"
             res["polygons"], res["vertices"] = final_counts(d, before)
+            if file_sig(os.path.join(d, "observables.csv")) != obs_before:   # (not an earlier run's)
+                res["observables"] = last_observables(os.path.join(d, "observables.csv"))
             if p.returncode != 0:
                 res["error"] = run_error(os.path.join(d, "stderr.txt"), p.returncode)
         else:
@@ -465,7 +469,7 @@ class Sweep:
         of not_run: "not run", whatever an earlier sweep left)."""
         names = [n for n, _ in self.sets]
         header = ["run"] + names + ["seed", "status", "exit", "wall_s", "polygons", "vertices"]
-        rows, errors, why = [], [], []
+        rows, errors, why, obs = [], [], [], []
         for k in range(len(self.runs)):
             params, seed = self.params_of(k)
             try:
@@ -479,13 +483,19 @@ class Sweep:
             rows.append([self.run_label(k)] + [params[n] for n in names] + [seed] +
                         ["" if r.get(x) is None else r[x] for x in ("status", "exit", "wall_s", "polygons", "vertices")])
             why.append(r.get("error") or "")
+            obs.append(r.get("observables") or {})
             if r.get("error"):
                 errors.append("  %s: %s" % (self.run_label(k), r["error"]))
+        # the last row of each run's observables.csv, its columns prefixed obs_ (obs_polygons is
+        # not the closing line's polygons); the error last
+        columns = []
+        for o in obs:
+            columns += [c for c in o if c not in columns]
         os.makedirs(self.out, exist_ok=True)
         with open(os.path.join(self.out, "summary.csv"), "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
-            w.writerow(header + ["error"])
-            w.writerows(row + [e] for row, e in zip(rows, why))
+            w.writerow(header + ["obs_" + c for c in columns] + ["error"])
+            w.writerows(row + [o.get(c, "") for c in columns] + [e] for row, o, e in zip(rows, obs, why))
         table = [header] + [[str(x) for x in r] for r in rows]
         widths = [max(len(r[i]) for r in table) for i in range(len(header))]
         text = "\n".join("  ".join(x.ljust(wd) for x, wd in zip(r, widths)).rstrip() for r in table)
@@ -564,6 +574,29 @@ def frame_files(d):
                 continue
             found[f] = (st.st_ino, st.st_size, st.st_mtime_ns)
     return found
+
+
+def file_sig(path):
+    """(inode, size, modification time in ns) of a file, None when there is none: a run wrote it
+    when this changed."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def last_observables(path):
+    """The last row of a run's observables.csv as {column: value text}; None when it has none or
+    cannot be read."""
+    try:
+        with open(path, newline="", errors="replace") as f:
+            rows = [r for r in csv.reader(f) if r]
+    except (OSError, csv.Error):
+        return None
+    if len(rows) < 2 or len(rows[-1]) != len(rows[0]):
+        return None
+    return dict(zip(rows[0], rows[-1]))
 
 
 def final_counts(d, before):

@@ -298,4 +298,27 @@ print("5 5 0\n5.1 5 0\n5 5.1 0\n40 " + " ".join(map(str, range(40))) + "\n3 40 4
     matches "$D/error" '^polyhoop: numerical blow-up at t = '
 }
 
+# summary.csv has the last row of each run's observables.csv, its columns prefixed obs_, between
+# the counts and the error; a run refused at start has none, whatever observables.csv an earlier
+# run left in its folder
+test_sweep_input_observables_in_summary() {
+    need_python3
+    ./polyhoop -q -j 1 -n 1 -s 10 -o "$D/s/lmin_0.2-seed1" > /dev/null
+    status 1 scripts/sweep.py params/default.h --name test_sweep --set lmin=0.02,0.2 -j 1 --out "$D/s" -- -n 2 -s 20 > "$D/log" 2>&1
+    python3 - "$D/s" << 'PY' || fail "see above"
+import csv, sys
+d = sys.argv[1]
+header, *rows = list(csv.reader(open(d + "/summary.csv")))
+obs = list(csv.reader(open(d + "/lmin_0.02-seed1/observables.csv")))
+want = ["run", "lmin", "seed", "status", "exit", "wall_s", "polygons", "vertices"] + ["obs_" + c for c in obs[0]] + ["error"]
+if header != want:
+    sys.exit("summary.csv's header: %s" % header)
+good, bad = rows
+if good[8:-1] != obs[-1] or obs[-1][0] != "2" or good[6:8] != obs[-1][3:5]:
+    sys.exit("lmin_0.02-seed1: %s, not the last row %s" % (good, obs[-1]))
+if bad[8:-1] != [""] * len(obs[0]) or "lmax must be > 2 lmin" not in bad[-1]:
+    sys.exit("the refused run has observables: %s" % bad)
+PY
+}
+
 run_file "$@"
