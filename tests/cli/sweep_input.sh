@@ -298,6 +298,85 @@ print("5 5 0\n5.1 5 0\n5 5.1 0\n40 " + " ".join(map(str, range(40))) + "\n3 40 4
     matches "$D/error" '^polyhoop: numerical blow-up at t = '
 }
 
+# --resume after an interrupted sweep (Ctrl-C in the first long run; two short runs finished
+# before it, one never started): the finished runs are kept untouched (the same files, inodes and
+# times), the interrupted one continues from its checkpoint (polyhoop --restart: its first frames
+# are not written again), the other starts, and every run's frames, frames.pvd and logs are the
+# bytes of an uninterrupted sweep. Resuming with other arguments, or where no sweep was started,
+# is refused.
+test_sweep_input_resume() {
+    need_python3
+    local st=0 pid run f S="scripts/sweep.py params/default.h --name test_sweep --set Nf=2,60 --seeds 1,2 -j 1"
+    python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+        $S --out "$D/s" -- -s 1000 > "$D/log" 2> "$D/err" &
+    pid=$!
+    trap "end_sweep $pid" EXIT
+    wait_for "$D/s/Nf_60-seed1/frame000002.vtp" || fail "the long run wrote no frames: $(cat "$D/log" "$D/err")"
+    kill -INT $pid
+    wait $pid || st=$?
+    trap - EXIT
+    [ $st = 130 ] || fail "the interrupted sweep exited $st: $(cat "$D/err")"
+    matches "$D/s/summary.txt" '^Nf_2-seed1 .* ok ' '^Nf_2-seed2 .* ok ' '^Nf_60-seed1 .* interrupted ' '^Nf_60-seed2 .* not run$'
+    [ ! -e "$D/s/Nf_60-seed1/frame000060.vtp" ] || fail "the long run ended before the interrupt"
+    find "$D/s/Nf_2-seed1" "$D/s/Nf_2-seed2" "$D/s/Nf_60-seed1/frame000001.vtp" -type f -printf '%p %i %s %T@\n' | sort > "$D/before"
+    status 2 errs "$D/refused" $S --out "$D/s" --resume -- -s 500
+    has "$D/refused" "sweep.py: --resume: the sweep in $D/s was started with other options after --: [\"-s\", \"1000\"]"
+    status 2 errs "$D/refused" $S --out "$D/none" --resume -- -s 1000
+    has "$D/refused" "--resume: no sweep to resume in $D/none"
+    $S --out "$D/s" --resume -- -s 1000 > "$D/log" 2> "$D/err" || fail "the resumed sweep failed: $(cat "$D/log" "$D/err")"
+    has "$D/log" "resuming: 2 runs kept (finished), 1 restarted (interrupted: from the checkpoint), 1 started" \
+        "Nf_2-seed1: ok (exit 0), kept from before" "restarted from its checkpoint" "4 of 4 runs ok"
+    find "$D/s/Nf_2-seed1" "$D/s/Nf_2-seed2" "$D/s/Nf_60-seed1/frame000001.vtp" -type f -printf '%p %i %s %T@\n' | sort > "$D/after"
+    cmp -s "$D/before" "$D/after" || fail "finished runs or frames before the interrupt written again: $(diff "$D/before" "$D/after")"
+    has "$D/s/Nf_60-seed1/result.json" '"--restart"' '"restarted": true'
+    $S --out "$D/u" -- -s 1000 > "$D/log" 2>&1 || fail "the uninterrupted sweep failed: $(cat "$D/log")"
+    for run in Nf_2-seed1 Nf_2-seed2 Nf_60-seed1 Nf_60-seed2; do
+        [ "$(cd "$D/u/$run" && ls frame*.vtp)" = "$(cd "$D/s/$run" && ls frame*.vtp)" ] || fail "$run: other frames"
+        for f in "$D/u/$run"/frame*.vtp "$D/u/$run"/frames.pvd "$D/u/$run"/observables.csv "$D/u/$run"/events.csv; do
+            cmp -s "$f" "$D/s/$run/${f##*/}" || fail "$run: ${f##*/} differs from the uninterrupted sweep's"
+        done
+    done
+    [ "$(ls "$D/u/Nf_60-seed1" | grep -c '^frame.*vtp$')" = 61 ] || fail "not 61 frames"
+}
+
+# The progress of the runs on stderr: with --progress, one line at each run started or ended
+# (runs done and failed, running, to start, time); none without it where stderr is no terminal
+# (the other tests' stderr holds warnings only); on a terminal one line, updated in place.
+test_sweep_input_progress() {
+    need_python3
+    local S="scripts/sweep.py params/default.h --name test_sweep --set dt=1e-4,1e-2 -j 1"
+    status 1 $S --out "$D/s" --progress -- -n 2 -s 20 > "$D/log" 2> "$D/err"
+    [ "$(wc -l < "$D/err")" = 4 ] || fail "not a line per run started and ended: $(cat "$D/err")"
+    sed 's/, [0-9]*:[0-9][0-9] elapsed$/, T elapsed/' "$D/err" > "$D/lines"
+    printf 'sweep.py: %s, T elapsed\n' "0 of 2 runs done (0 failed), 1 running, 1 to start" \
+        "1 of 2 runs done (0 failed), 0 running, 1 to start" "1 of 2 runs done (0 failed), 1 running, 0 to start" \
+        "2 of 2 runs done (1 failed), 0 running, 0 to start" > "$D/want"
+    cmp -s "$D/lines" "$D/want" || fail "the progress lines: $(cat "$D/err")"
+    status 1 $S --out "$D/s" -- -n 2 -s 20 > /dev/null 2> "$D/err"
+    [ ! -s "$D/err" ] || fail "progress lines without --progress: $(cat "$D/err")"
+    python3 - "$D/tty" $S --out "$D/s" -- -n 2 -s 20 << 'PY' > "$D/log" || fail "see above"
+import os, pty, subprocess, sys
+master, slave = pty.openpty()
+p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=slave)
+os.close(slave)
+out = b""
+while True:
+    try:
+        data = os.read(master, 4096)
+    except OSError:   # (the other end closed)
+        break
+    if not data:
+        break
+    out += data
+p.wait()
+text = out.decode()
+if p.returncode != 1 or "\rsweep.py: 2 of 2 runs done (1 failed), 0 running, 0 to start, " not in text or "\033[K" not in text:
+    sys.exit("exit status %d; on the terminal: %r" % (p.returncode, text))
+if text.count("\n") != 1 or not text.endswith("\n"):
+    sys.exit("not one line updated in place: %r" % text)
+PY
+}
+
 # summary.csv has the last row of each run's observables.csv, its columns prefixed obs_, between
 # the counts and the error; a run refused at start has none, whatever observables.csv an earlier
 # run left in its folder
