@@ -25,10 +25,15 @@ run.frame(K) with K >= 0 is the file frameK.vtp, with K < 0 the K-th frame from 
 there are.
 
 As a program it prints what a run holds, or one frame's cells or vertices as CSV:
-    scripts/polyhoop_read.py DIR                   one line per frame: number, time, polygons, vertices
+    scripts/polyhoop_read.py DIR                   one line per frame: number, time, polygons,
+                                                   vertices, unreadable (empty, or why not)
     scripts/polyhoop_read.py DIR --frame K         the cells of frameK.vtp (K < 0: the K-th from the end)
     scripts/polyhoop_read.py FILE.vtp [--points]   a frame's cells, or its vertices
-Exit status 0, or 2 with one line on stderr when the input cannot be read.
+The listing reads every frame whole: one that cannot be read (truncated, not a frame, listed in
+frames.pvd but missing) has no counts and the reason in its last column, one line on stderr names
+those frames, and the listing goes on with the others (exit status 0). Exit status 2, with one
+line on stderr, when the folder, every frame of it, or the frame asked for (--frame K, a
+FILE.vtp; the last frame when none is named) cannot be read.
 
 Format: the arrays are appended raw after the XML, each one a UInt64 header (block count, block
 size, size of the last partial block, then the compressed size of each block) and its blocks,
@@ -59,7 +64,12 @@ TYPES = {"Float64": ("d", "f8"), "Float32": ("f", "f4"), "Int64": ("q", "i8"), "
 
 
 class ReadError(ValueError):
-    """A file that cannot be read or is not what polyhoop writes (the message is one line)."""
+    """A file that cannot be read or is not what polyhoop writes (the message is one line; reason:
+    the same without the file's name)."""
+
+    def __init__(self, message, reason=None):
+        ValueError.__init__(self, message)
+        self.reason = reason or message
 
 
 def tolist(a):
@@ -77,7 +87,7 @@ def _read_bytes(path):
         with open(path, "rb") as f:
             return f.read()
     except OSError as e:
-        raise ReadError("cannot read %s: %s" % (path, e.strerror or e))
+        raise ReadError("cannot read %s: %s" % (path, e.strerror or e), "cannot read it: %s" % (e.strerror or e))
 
 
 def _numbers(values, typ):
@@ -101,6 +111,8 @@ def _appended(data, at, typ, compressed, header, order):
     """The values of the appended array that starts at byte `at` of data."""
     hcode = "Q" if header == "UInt64" else "I"
     hsize = struct.calcsize(hcode)
+    if at + (3 if compressed else 1) * hsize > len(data):
+        raise ReadError("the file ends before an array's data (truncated)")
     if compressed:
         nb, _, _ = struct.unpack_from(order + 3 * hcode, data, at)
         if nb > (len(data) - at) // hsize:
@@ -109,14 +121,14 @@ def _appended(data, at, typ, compressed, header, order):
         pos, parts = at + (3 + nb) * hsize, []
         for s in sizes:
             if pos + s > len(data):
-                raise ReadError("the data end before the last block")
+                raise ReadError("the file ends inside an array's data (truncated)")
             parts.append(zlib.decompress(data[pos:pos + s]))
             pos += s
         raw = b"".join(parts)
     else:
         (n,) = struct.unpack_from(order + hcode, data, at)
         if at + hsize + n > len(data):
-            raise ReadError("the data end before the array")
+            raise ReadError("the file ends inside an array's data (truncated)")
         raw = data[at + hsize:at + hsize + n]
     return _decode(raw, typ, order)
 
@@ -157,9 +169,10 @@ class Frame:
         try:
             self._parse(data)
         except ReadError as e:
-            raise ReadError("%s is not a polyhoop frame: %s" % (path, e))
+            raise ReadError("%s is not a polyhoop frame: %s" % (path, e), "not a polyhoop frame: %s" % e)
         except (ValueError, KeyError, IndexError, TypeError, struct.error, zlib.error, ET.ParseError) as e:
-            raise ReadError("%s is not a polyhoop frame (%s: %s)" % (path, type(e).__name__, " ".join(str(e).split())))
+            why = "%s: %s" % (type(e).__name__, " ".join(str(e).split()))
+            raise ReadError("%s is not a polyhoop frame (%s)" % (path, why), "not a polyhoop frame (%s)" % why)
 
     def _parse(self, data):
         cut = data.find(b"<AppendedData")
@@ -181,6 +194,9 @@ class Frame:
             if not app:
                 raise ReadError("<AppendedData> is not raw")
             base = cut + app.end()
+            # (the arrays' sizes alone miss a file cut between its last block and its closing tags)
+            if not data.rstrip().endswith(b"</VTKFile>"):
+                raise ReadError("the file ends before </VTKFile> (truncated)")
         piece = root.find("PolyData/Piece")
         if piece is None:
             raise ReadError("no <Piece>")
@@ -311,9 +327,9 @@ class Run:
         if os.path.exists(pvd):
             entries = read_pvd(pvd)
             self.times, self.files = [t for t, _ in entries], [f for _, f in entries]
-        else:
+        else:   # (an unreadable frame's time is nan: listing the others does not stop at it)
             self.files = [p for _, p in frame_files(folder)]
-            self.times = [read_frame(p).time for p in self.files]
+            self.times = [_time_or_nan(p) for p in self.files]
         if not self.files:
             raise ReadError("%s holds no frames" % folder)
         self.numbers = [frame_number(f) for f in self.files]
@@ -342,6 +358,13 @@ class Run:
 
     def observables(self):
         return read_csv(os.path.join(self.folder, "observables.csv"))
+
+
+def _time_or_nan(path):
+    try:
+        return read_frame(path).time
+    except ReadError:
+        return float("nan")
 
 
 def number_ranges(numbers):
@@ -469,6 +492,30 @@ def _points_csv(f):
     _print_csv(header, rows)
 
 
+def _list_frames(run):
+    """One CSV line per frame of the run: number, time, polygons, vertices, and why it cannot be
+    read (each frame is read whole); a frame that cannot be read (truncated, not a frame, listed
+    in frames.pvd but missing) has no counts and the reason, and the listing goes on. One line on
+    stderr names those frames. ReadError when none can be read."""
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow(["frame", "time", "polygons", "vertices", "unreadable"])
+    bad = []
+    for k, t, path in zip(run.numbers, run.times, run.files):
+        try:
+            f = read_frame(path)
+            w.writerow([k, repr(t), f.npolys, f.npoints, ""])
+        except ReadError as e:
+            why = "missing (listed in frames.pvd)" if not os.path.lexists(path) else e.reason
+            w.writerow([k, repr(t), "", "", why])
+            bad.append(k)
+    sys.stdout.flush()
+    if len(bad) == len(run):
+        raise ReadError("%s: none of its %d frames can be read (the last column says why)" % (run.folder, len(run)))
+    if bad:
+        sys.stderr.write("polyhoop_read.py: warning: %d of %d frames cannot be read (%s): see the column unreadable\n" % (
+            len(bad), len(run), number_ranges(bad)))
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         sys.stderr.write("polyhoop_read.py: %s\n" % " ".join(str(message).split()))
@@ -498,11 +545,7 @@ def main():
         if os.path.isdir(a.path):
             run = Run(a.path)
             if a.frame is None and not a.points:
-                print("frame,time,polygons,vertices")
-                for k, t, path in zip(run.numbers, run.times, run.files):
-                    head = _read_bytes(path)[:1 << 16]
-                    m = re.search(rb'<Piece NumberOfPoints="(\d+)" NumberOfPolys="(\d+)"', head)
-                    print("%d,%r,%s,%s" % (k, t, m.group(2).decode() if m else "", m.group(1).decode() if m else ""))
+                _list_frames(run)
                 return 0
             f = run.frame(-1 if a.frame is None else a.frame)
         else:

@@ -10,18 +10,29 @@ runs), at most J at a time, each with the combination's values as the program's 
 where result.json keeps the parameters, the input, the command, its exit status, wall time, the
 final polygon and vertex counts (from the program's closing line, or the last frame that the
 run wrote when it stopped early; none for a run refused at start, whatever frames an earlier run
-left in the folder) and, for a failed run or build, its first error line, and stdout.txt and
-stderr.txt what it printed. A run that fails (values that the program refuses too: a range or a
-rule of the parameters, exit status 2) is reported as failed, and the others go on; if the build
-fails, every run is reported as "build failed". At the end OUT/summary.csv and OUT/summary.txt
-hold one row per run (and the first error line of each failed run: summary.csv's last column,
-below the table in summary.txt); the exit status is 0 when every run succeeded, 1 otherwise,
-and 2 for bad arguments (one line on stderr).
+left in the folder), the last row of the observables.csv that it wrote and, for a failed run or
+build, its first error line (the program's first "polyhoop: ..." line that is not a warning nor
+the notice of a signal; else the signal that killed it, "killed by signal 11 (SIGSEGV)", or its
+exit status), and stdout.txt and stderr.txt what it printed. A run that fails (values that the
+program refuses too: a range or a rule of the parameters, exit status 2) is reported as failed,
+and the others go on; if the build fails, every run is reported as "build failed". While the
+runs go, a line on stderr counts the runs done, failed, running and to start, and the time: on a
+terminal one line updated in place, elsewhere with --progress one line per run started or
+ended. At the end OUT/summary.csv and OUT/summary.txt hold one row per run (summary.csv also the
+last row of its observables.csv, the columns named obs_frame, obs_time, ..., and last the first
+error line of each failed run, which summary.txt has below its table); the exit status is 0 when
+every run succeeded, 1 otherwise, and 2 for bad arguments (one line on stderr).
 Ctrl-C (SIGINT; also SIGTERM, SIGHUP) stops the sweep: each running run gets one SIGINT (it
 finishes its step, writes its checkpoint and stops: "interrupted"), no other starts ("not run"),
-and the summary of what ran is written; exit status 128 + the signal (130 for Ctrl-C). Options
-after -- go to every run (frames, steps, pictures, ...; a -n or -s there counts over a swept Nf
-or Ns).
+and the summary of what ran is written; exit status 128 + the signal (130 for Ctrl-C). The same
+command with --resume goes on: the finished runs (ok or failed) are kept as they are, each
+interrupted one continues from its checkpoint (polyhoop --restart DIR: the same frames as a run
+never interrupted), and those that never started or finished start; the arguments must be those
+the sweep started with (OUT/sweep.json). Options after -- go to every run (frames, steps,
+pictures, ...); those that contradict the sweep's own are refused: -o and --restart (every run
+has a folder of its own), --overwrite, --seed and -j (the sweep gives them: --seeds, --threads),
+--set of a swept parameter and -n or -s with Nf or Ns swept (the run would not use the value
+that the summary records), -h and an input file (--input).
 
 The input of every run is --input FILE, or else the one the base header's showcase uses
 (params/NAME.h of scripts/showcase.sh's list, inputs/foam.off for params/foam.h; a generated
@@ -203,11 +214,70 @@ def default_input(files):
     return None, None, "the program's default"
 
 
+# polyhoop's options that take the next word as their value (src/options.c)
+VALUED = ("-o", "-n", "-s", "-j", "--seed", "--velocities", "--set", "--checkpoint-every", "--max-cells", "--max-time",
+          "--max-vertices", "--restart", "--png-color", "--png-size", "--png-view", "--png-range", "--png-field")
+
+
+def polyhoop_words(extra):
+    """The options for every run as polyhoop reads them: [(option, its value or None)], and the
+    input files (the words that are neither an option nor an option's value, and every word
+    after a --)."""
+    opts, inputs, k = [], [], 0
+    while k < len(extra):
+        w = extra[k]
+        if w == "--":
+            inputs += extra[k + 1:]
+            break
+        if not w.startswith("-") or w == "-":
+            inputs.append(w)
+        elif w in VALUED:
+            opts.append((w, extra[k + 1] if k + 1 < len(extra) else None))
+            k += 1
+        else:
+            opts.append((w, None))
+        k += 1
+    return opts, inputs
+
+
 def polyhoop_inputs(extra):
-    """The input files among the options for every run (words ending in .off that are not the
-    value of an option taking a file)."""
-    return [w for k, w in enumerate(extra) if w.lower().endswith(".off") and not w.startswith("-")
-            and (k == 0 or extra[k - 1] not in ("-o", "--velocities", "--restart"))]
+    """The input files among the options for every run."""
+    return polyhoop_words(extra)[1]
+
+
+def contradiction(extra, swept):
+    """Why an option for every run contradicts the sweep's own, or None: one that would make the
+    runs share a folder (-o, --restart), give them another seed, threads or value of a swept
+    parameter than the sweep records (--seed, -j, --set NAME=V of a swept NAME, -n or -s of a swept
+    Nf or Ns), or that the sweep gives itself (--overwrite, the input)."""
+    opts, inputs = polyhoop_words(extra)
+    if inputs:
+        return "give the input with --input FILE, not after -- (%s)" % " ".join(inputs)
+    recorded = "summary.csv would record values that the runs did not use"
+    for o, v in opts:
+        given = o if v is None else "%s %s" % (o, v)
+        if o == "-o":
+            return ("%s after --: every run writes into a folder of its own, OUT/VARIANT-seedS (OUT: --out); "
+                    "with -o they would all write into one" % given)
+        if o == "--restart":
+            return ("%s after --: every run would continue the run in one folder; an interrupted sweep goes on "
+                    "with --resume" % given)
+        if o == "--overwrite":
+            return ("--overwrite after --: the sweep gives it itself, to each run that it starts anew "
+                    "(--resume keeps the finished runs)")
+        if o == "--seed":
+            return "%s after --: each run gets its seed from --seeds; %s" % (given, recorded)
+        if o == "-j":
+            return "%s after --: the threads of each run are --threads N (the sweep gives -j itself)" % given
+        if o in ("-h", "--help"):
+            return "%s after --: every run would print polyhoop's help instead of running" % o
+        name = {"-n": "Nf", "-s": "Ns"}.get(o)
+        if o == "--set" and v is not None:
+            name = v.partition("=")[0].strip()
+            name = name[2:] if name.startswith("P_") else name
+        if name in swept:
+            return "%s after --: %s is swept (--set %s=...); %s" % (given, name, name, recorded)
+    return None
 
 
 class Sweep:
@@ -232,8 +302,9 @@ class Sweep:
         self.build_dir = os.path.join("build", "sweep", self.name)
         self.threads = a.threads
         self.extra = a.extra
-        if polyhoop_inputs(self.extra):
-            raise ValueError("give the input with --input FILE, not after -- (%s)" % " ".join(polyhoop_inputs(self.extra)))
+        why = contradiction(self.extra, names)
+        if why:
+            raise ValueError(why)
         # the input of every run: --input, else the showcase's or the header's, else none (the program's default)
         self.velocities, self.showcase = None, None
         if a.input is not None:
@@ -248,6 +319,7 @@ class Sweep:
         self.runs = [(c, s) for c in range(len(self.combos)) for s in self.seeds]
         # an interrupted sweep (Ctrl-C): no run starts any more, the running ones get one SIGINT each
         self.lock, self.running, self.stopping = threading.Lock(), set(), False
+        self.progress = None   # (a Progress while the runs of main() go)
 
     def check_input(self):
         for f in (self.input, self.velocities):
@@ -337,28 +409,76 @@ class Sweep:
         c, s = self.runs[k]
         return dict(self.combos[c]), s
 
-    def run(self, k, built):
-        """Runs run k if its build succeeded; writes and returns its result."""
+    def resume_state(self, k):
+        """What --resume does with run k, and the result that an earlier run left: "keep" (it
+        finished, ok or failed), "restart" (it was interrupted after writing its checkpoint, which
+        is still the one it wrote), else "start" (never started, never finished, or its build failed)."""
+        d = os.path.join(self.out, self.run_label(k))
+        try:
+            with open(os.path.join(d, "result.json")) as f:
+                r = json.load(f)
+        except (OSError, ValueError):
+            return "start", None
+        if r.get("status") in ("ok", "failed"):
+            return "keep", r
+        sig = r.get("checkpoint")
+        if r.get("status") == "interrupted" and sig and file_sig(os.path.join(d, "checkpoint.bin")) == tuple(sig):
+            return "restart", r
+        return "start", r
+
+    def command(self, k, restart=False):
+        """The command of run k: a new run into its folder, or (restart) polyhoop --restart of its
+        folder with the options that a restart takes (the same --set and options for every run,
+        but the input, its velocities and --max-vertices, which concern a new run)."""
         c, seed = self.runs[k]
         d = os.path.join(self.out, self.run_label(k))
-        os.makedirs(d, exist_ok=True)
         prog = os.path.join(ROOT, self.build_dir, "polyhoop")
-        cmd = [prog, "-q", "--overwrite", "-o", d, "--seed", str(seed), "-j", str(self.threads)]
+        if restart:
+            cmd = [prog, "-q", "--restart", d, "-j", str(self.threads)]
+        else:
+            cmd = [prog, "-q", "--overwrite", "-o", d, "--seed", str(seed), "-j", str(self.threads)]
         for n, v in self.combos[c]:   # (the value as the program reads it: a number without parentheses)
             cmd += ["--set", "%s=%s" % (n, re.sub(r"^[(\s]*(.*?)[)\s]*$", r"\1", v))]
-        cmd += self.extra
-        if self.velocities is not None:
-            cmd += ["--velocities", self.velocities]
-        if self.input is not None:
-            cmd.append(self.input)
+        if not restart:
+            cmd += self.extra
+            if self.velocities is not None:
+                cmd += ["--velocities", self.velocities]
+            if self.input is not None:
+                cmd.append(self.input)
+            return cmd
+        for o, v in polyhoop_words(self.extra)[0]:
+            if o not in ("--velocities", "--max-vertices"):
+                cmd += [o] if v is None else [o, v]
+        return cmd
+
+    def run(self, k, built, resume=False):
+        """Runs run k if its build succeeded; writes and returns its result. With resume, a run
+        that finished is kept as it is (its result returned, with "kept": True), and one that was
+        interrupted is restarted from its checkpoint."""
+        c, seed = self.runs[k]
+        d = os.path.join(self.out, self.run_label(k))
+        how, earlier = self.resume_state(k) if resume else ("start", None)
+        if how == "keep":
+            if self.progress is not None:
+                self.progress.ended(earlier.get("status"), ran=False)
+            return dict(earlier, kept=True)
+        os.makedirs(d, exist_ok=True)
+        cmd = self.command(k, restart=how == "restart")
+        velocities = dict(polyhoop_words(self.extra)[0]).get("--velocities", self.velocities)
         res = {"run": self.run_label(k), "seed": seed, "params": dict(self.combos[c]), "base": self.base,
-               "input": self.input, "input_from": self.input_from, "velocities": self.velocities,
+               "input": self.input, "input_from": self.input_from, "velocities": velocities,
                "command": cmd, "status": "build failed", "exit": None, "wall_s": None,
-               "polygons": None, "vertices": None, "error": None}
+               "polygons": None, "vertices": None, "observables": None, "error": None}
+        if how == "restart":
+            res["restarted"] = True
         if built:
             before = frame_files(d)   # (the frames of an earlier run in this folder, which this one may not rewrite)
+            obs_before = file_sig(os.path.join(d, "observables.csv"))
+            ckpt_before = file_sig(os.path.join(d, "checkpoint.bin"))
             t0 = time.monotonic()
-            with open(os.path.join(d, "stdout.txt"), "w") as out, open(os.path.join(d, "stderr.txt"), "w") as err:
+            # (a restart adds to what the run printed before)
+            mode = "a" if how == "restart" else "w"
+            with open(os.path.join(d, "stdout.txt"), mode) as out, open(os.path.join(d, "stderr.txt"), mode) as err:
                 with self.lock:
                     if self.stopping:
                         return None
@@ -366,18 +486,25 @@ class Sweep:
                     # Ctrl-C reaches it once, from stop())
                     p = subprocess.Popen(cmd, stdout=out, stderr=err, start_new_session=True)
                     self.running.add(p)
+                if self.progress is not None:
+                    self.progress.started()
                 try:
                     p.wait()
                 finally:
                     with self.lock:
                         self.running.discard(p)
-            res["wall_s"] = round(time.monotonic() - t0, 3)
+            spent = (earlier.get("wall_s") or 0) if how == "restart" else 0   # (before the interruption)
+            res["wall_s"] = round(spent + time.monotonic() - t0, 3)
             res["exit"] = p.returncode
             res["status"] = "ok" if p.returncode == 0 else "interrupted" if self.stopping else "failed"
             res["polygons"], res["vertices"] = final_counts(d, before)
+            if file_sig(os.path.join(d, "observables.csv")) != obs_before:   # (not an earlier run's)
+                res["observables"] = last_observables(os.path.join(d, "observables.csv"))
+            # the checkpoint that this run wrote, for --resume (not one that an earlier run left)
+            ckpt = file_sig(os.path.join(d, "checkpoint.bin"))
+            res["checkpoint"] = ckpt if ckpt != ckpt_before or how == "restart" else None
             if p.returncode != 0:
-                res["error"] = first_error(os.path.join(d, "stderr.txt")) or (
-                    "killed by signal %d" % -p.returncode if p.returncode < 0 else "exit status %d, nothing on stderr" % p.returncode)
+                res["error"] = run_error(os.path.join(d, "stderr.txt"), p.returncode)
         else:
             why = first_error(os.path.join(ROOT, self.build_dir, "build.log"), "error")
             with open(os.path.join(d, "stderr.txt"), "w") as err:
@@ -386,7 +513,45 @@ class Sweep:
         with open(os.path.join(d, "result.json.tmp"), "w") as f:
             json.dump(res, f, indent=1)
         os.replace(os.path.join(d, "result.json.tmp"), os.path.join(d, "result.json"))
+        if self.progress is not None:
+            self.progress.ended(res["status"], ran=built)
         return res
+
+    def spec(self):
+        """What makes the sweep: the runs and what every run gets (OUT/sweep.json; --resume
+        goes on only with the same)."""
+        return {"base": self.base, "set": [[n, v] for n, v in self.sets], "seeds": self.seeds, "input": self.input,
+                "velocities": self.velocities, "options": self.extra}
+
+    def start(self):
+        """A new sweep in OUT: OUT/sweep.json written, and the result.json that an earlier sweep
+        left in the folders of these runs removed (--resume would keep them as this one's)."""
+        os.makedirs(self.out, exist_ok=True)
+        with open(os.path.join(self.out, "sweep.json.tmp"), "w") as f:
+            json.dump(self.spec(), f, indent=1)
+        os.replace(os.path.join(self.out, "sweep.json.tmp"), os.path.join(self.out, "sweep.json"))
+        for k in range(len(self.runs)):
+            try:
+                os.remove(os.path.join(self.out, self.run_label(k), "result.json"))
+            except FileNotFoundError:
+                pass
+
+    def check_resume(self):
+        """ValueError unless OUT holds a sweep (OUT/sweep.json) of the same runs and options."""
+        path = os.path.join(self.out, "sweep.json")
+        try:
+            with open(path) as f:
+                was = json.load(f)
+        except (OSError, ValueError) as e:
+            raise ValueError("--resume: no sweep to resume in %s (%s: %s; a sweep writes it as it starts)" % (
+                self.out, path, getattr(e, "strerror", None) or e))
+        now = self.spec()
+        what = {"base": "base header", "set": "--set", "seeds": "--seeds", "input": "input", "velocities": "velocities",
+                "options": "options after --"}
+        for key in now:
+            if was.get(key) != now[key]:
+                raise ValueError("--resume: the sweep in %s was started with other %s: %s, not %s (resume it with "
+                                 "its own arguments)" % (self.out, what[key], json.dumps(was.get(key)), json.dumps(now[key])))
 
     def stop(self, sig=signal.SIGINT):
         """After a Ctrl-C: no run starts any more, and each running one gets sig (SIGINT: it
@@ -404,7 +569,7 @@ class Sweep:
         of not_run: "not run", whatever an earlier sweep left)."""
         names = [n for n, _ in self.sets]
         header = ["run"] + names + ["seed", "status", "exit", "wall_s", "polygons", "vertices"]
-        rows, errors, why = [], [], []
+        rows, errors, why, obs = [], [], [], []
         for k in range(len(self.runs)):
             params, seed = self.params_of(k)
             try:
@@ -418,13 +583,19 @@ class Sweep:
             rows.append([self.run_label(k)] + [params[n] for n in names] + [seed] +
                         ["" if r.get(x) is None else r[x] for x in ("status", "exit", "wall_s", "polygons", "vertices")])
             why.append(r.get("error") or "")
+            obs.append(r.get("observables") or {})
             if r.get("error"):
                 errors.append("  %s: %s" % (self.run_label(k), r["error"]))
+        # the last row of each run's observables.csv, its columns prefixed obs_ (obs_polygons is
+        # not the closing line's polygons); the error last
+        columns = []
+        for o in obs:
+            columns += [c for c in o if c not in columns]
         os.makedirs(self.out, exist_ok=True)
         with open(os.path.join(self.out, "summary.csv"), "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
-            w.writerow(header + ["error"])
-            w.writerows(row + [e] for row, e in zip(rows, why))
+            w.writerow(header + ["obs_" + c for c in columns] + ["error"])
+            w.writerows(row + [o.get(c, "") for c in columns] + [e] for row, o, e in zip(rows, obs, why))
         table = [header] + [[str(x) for x in r] for r in rows]
         widths = [max(len(r[i]) for r in table) for i in range(len(header))]
         text = "\n".join("  ".join(x.ljust(wd) for x, wd in zip(r, widths)).rstrip() for r in table)
@@ -454,6 +625,40 @@ def first_error(path, word=None):
     return lines[0][:500] if lines else None
 
 
+# polyhoop's lines on stderr that are no error: its warnings ("polyhoop: warning: ...", "polyhoop:
+# FILE: warning: ...", "FILE:LINE: warning: ...") and what it says when a signal stops it
+# ("polyhoop: SIGINT: stopping ...", "polyhoop: stopped by ...")
+NOT_AN_ERROR = re.compile(r"(^|: )warning: |^polyhoop: (SIG[A-Z]+: |stopped by )")
+
+
+def signal_name(n):
+    try:
+        return signal.Signals(n).name
+    except ValueError:
+        return "signal %d" % n
+
+
+def run_error(path, status):
+    """What made a run end with status `status` (not 0; negative: killed by that signal): the
+    first error line of its stderr.txt (polyhoop's "polyhoop: ..."; else the first other line, a
+    sanitizer's say), never a warning or a notice of a signal; else the signal that killed it or
+    stopped it, or its exit status."""
+    try:
+        with open(path, errors="replace") as f:
+            lines = [l.strip() for l in f.read(1 << 20).splitlines() if l.strip()]
+    except OSError:
+        lines = []
+    errors = [l for l in lines if not NOT_AN_ERROR.search(l)]
+    for l in [l for l in errors if l.startswith("polyhoop: ")] + errors:
+        return l[:500]
+    if status < 0:
+        return "killed by signal %d (%s)" % (-status, signal_name(-status))
+    notice = [l for l in lines if re.match(r"polyhoop: (SIG[A-Z]+): ", l)]
+    if notice and status > 128:
+        return "stopped by %s (exit status %d)" % (signal_name(status - 128), status)
+    return "exit status %d, %s" % (status, "no error line on stderr" if lines else "nothing on stderr")
+
+
 def frame_files(d):
     """The frames frameNNNNNN.vtp in folder d: name -> (inode, size, modification time in ns)."""
     found = {}
@@ -471,17 +676,40 @@ def frame_files(d):
     return found
 
 
+def file_sig(path):
+    """(inode, size, modification time in ns) of a file, None when there is none: a run wrote it
+    when this changed."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def last_observables(path):
+    """The last row of a run's observables.csv as {column: value text}; None when it has none or
+    cannot be read."""
+    try:
+        with open(path, newline="", errors="replace") as f:
+            rows = [r for r in csv.reader(f) if r]
+    except (OSError, csv.Error):
+        return None
+    if len(rows) < 2 or len(rows[-1]) != len(rows[0]):
+        return None
+    return dict(zip(rows[0], rows[-1]))
+
+
 def final_counts(d, before):
     """Polygons and vertices at the end of the run just made in folder d: the closing line
     'done: ...; P polygons, V vertices at the end' (or 'stopped ...') of its stdout.txt, or else
     the NumberOfPolys and NumberOfPoints of the last frame that it wrote: one not in `before`
     (frame_files before the run) or changed since. None, None when it wrote neither (a run
     refused at start: the frames of an earlier run in the folder are not its own)."""
-    try:
+    try:   # (the last such line: a run restarted by --resume adds its own to the interrupted one's)
         with open(os.path.join(d, "stdout.txt")) as f:
-            m = re.search(r"(\d+) polygons?, (\d+) vertices at the end", f.read())
+            m = re.findall(r"(\d+) polygons?, (\d+) vertices at the end", f.read())
         if m:
-            return int(m.group(1)), int(m.group(2))
+            return int(m[-1][0]), int(m[-1][1])
     except OSError:
         pass
     frames = sorted((f for f, sig in frame_files(d).items() if before.get(f) != sig), key=lambda f: int(f[5:-4]))
@@ -492,6 +720,67 @@ def final_counts(d, before):
         if m:
             return int(m.group(2)), int(m.group(1))
     return None, None
+
+
+class Progress:
+    """The progress of the runs on stderr: runs done (failed among them), running and still to
+    start, and the time since the start. On a terminal one line, updated in place at each change
+    and each second (tick); else, if asked (--progress), one line at each change (a run started
+    or ended)."""
+
+    def __init__(self, total, inplace):
+        self.total, self.inplace = total, inplace
+        self.done = self.failed = self.running = 0
+        self.t0, self.lock, self.shown = time.monotonic(), threading.Lock(), False
+
+    def text(self):
+        t = int(time.monotonic() - self.t0)
+        return "sweep.py: %d of %d runs done (%d failed), %d running, %d to start, %d:%02d elapsed" % (
+            self.done, self.total, self.failed, self.running, self.total - self.done - self.running, t // 60, t % 60)
+
+    def _show(self, changed=True):   # (with the lock held)
+        if self.inplace:
+            sys.stderr.write("\r%s\033[K" % self.text())
+            self.shown = True
+        elif changed:
+            sys.stderr.write(self.text() + "\n")
+        sys.stderr.flush()
+
+    def started(self):
+        with self.lock:
+            self.running += 1
+            self._show()
+
+    def ended(self, status, ran=True):
+        with self.lock:
+            self.running -= 1 if ran else 0
+            self.done += 1
+            self.failed += status != "ok"
+            self._show()
+
+    def tick(self):
+        with self.lock:
+            if self.inplace:
+                self._show(False)
+
+    def say(self, line):
+        """A line on stdout, above the progress line of a terminal."""
+        with self.lock:
+            if self.shown:
+                sys.stderr.write("\r\033[K")
+                sys.stderr.flush()
+            print(line, flush=True)
+            if self.shown:
+                self._show(False)
+
+    def close(self):
+        """The last state stays on the terminal's line."""
+        with self.lock:
+            if self.shown:
+                self._show(False)
+                sys.stderr.write("\n")
+                sys.stderr.flush()
+                self.shown = False
 
 
 class Parser(argparse.ArgumentParser):
@@ -519,6 +808,10 @@ def main():
     mode.add_argument("--build", action="store_true", help="only build the program (and make the input)")
     mode.add_argument("--task", type=int, metavar="K", help="only run K of --list (0-based; a Slurm array task)")
     mode.add_argument("--summarise", action="store_true", help="only write the summary of the runs found in OUT")
+    p.add_argument("--resume", action="store_true", help="go on with the interrupted sweep in OUT (the same arguments): "
+                   "finished runs are kept, interrupted ones restart from their checkpoints, the others start")
+    p.add_argument("--progress", action="store_true", help="a progress line on stderr at each change also when it is "
+                   "not a terminal (on a terminal: one line, updated in place)")
     argv = sys.argv[1:]
     extra = []
     if "--" in argv:
@@ -527,6 +820,8 @@ def main():
     a.extra = extra
     if a.threads < 1 or (a.jobs is not None and a.jobs < 1):
         p.error("--threads and -j must be at least 1")
+    if a.resume and (a.list or a.build or a.task is not None or a.summarise):
+        p.error("--resume goes on with a whole sweep: not with --list, --build, --task or --summarise")
     try:
         sw = Sweep(a)
     except ValueError as e:
@@ -538,6 +833,8 @@ def main():
     if not (a.list or a.summarise):
         try:
             sw.prepare()
+            if a.resume:
+                sw.check_resume()
         except ValueError as e:
             p.error(str(e))
 
@@ -561,6 +858,12 @@ def main():
         sw.name, sw.build_dir, len(sw.combos), "s" if len(sw.combos) > 1 else "", len(sw.runs), jobs, a.threads,
         "s" if a.threads > 1 else "", os.path.relpath(sw.input) if sw.input else "inputs/ensemble.off", sw.input_from, sw.out),
         flush=True)
+    if a.resume:
+        states = [sw.resume_state(k)[0] for k in range(len(sw.runs))]
+        print("resuming: %d runs kept (finished), %d restarted (interrupted: from the checkpoint), %d started" % (
+            states.count("keep"), states.count("restart"), states.count("start")), flush=True)
+    elif not a.build:
+        sw.start()
     built, log = sw.build()
     if not built:
         print("the build failed (%s/build.log):\n%s" % (sw.build_dir, log.strip()[-600:]), flush=True)
@@ -570,10 +873,20 @@ def main():
                 sw.run(k, False)
         return 0 if built else 1
 
+    inplace = sys.stderr.isatty()
+    progress = Progress(len(sw.runs), inplace) if inplace or a.progress else None
+    sw.progress = progress
+
+    def say(line):
+        (progress.say if progress is not None else lambda l: print(l, flush=True))(line)
+
     def one(k):
-        r = sw.run(k, built)
-        if r is not None:
-            print("%s: %s (exit %s, %s s)" % (r["run"], r["status"], r["exit"], r["wall_s"]), flush=True)
+        r = sw.run(k, built, a.resume)
+        if r is not None and r.get("kept"):
+            say("%s: %s (exit %s), kept from before" % (r["run"], r["status"], r["exit"]))
+        elif r is not None:
+            say("%s: %s (exit %s, %s s)%s" % (r["run"], r["status"], r["exit"], r["wall_s"],
+                                               ", restarted from its checkpoint" if r.get("restarted") else ""))
         return r
     # Ctrl-C (SIGINT), SIGTERM or SIGHUP: the running runs stop (each gets one SIGINT: its step,
     # its checkpoint), no other starts, and the summary of what finished; exit status 128 + the signal
@@ -587,10 +900,20 @@ def main():
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
     futures = [pool.submit(one, k) for k in range(len(sw.runs))]
     try:
+        pending = futures
+        while pending:   # (the progress line's clock goes on each second)
+            pending = concurrent.futures.wait(pending, timeout=1.0)[1]
+            if progress is not None:
+                progress.tick()
         for f in futures:
             f.result()
         pool.shutdown()
+        if progress is not None:
+            progress.close()
     except KeyboardInterrupt:
+        if progress is not None:   # (what follows is about the interruption)
+            sw.progress = None
+            progress.close()
         print("\nsweep.py: interrupted: the running runs stop after their step, no other starts", file=sys.stderr, flush=True)
         sw.stop()
         for f in futures:

@@ -158,8 +158,8 @@ test_polyhoop_read_cli() {
     two_runs
     local R=scripts/polyhoop_read.py
     $R "$D/bin1" > "$D/frames"
-    [ "$(head -n 1 "$D/frames")" = "frame,time,polygons,vertices" ] && [ "$(wc -l < "$D/frames")" = 5 ] || fail "$(cat "$D/frames")"
-    grep -qx '0,0.0,1,40' "$D/frames" || fail "frame 0 is not one cell of 40 vertices: $(cat "$D/frames")"
+    [ "$(head -n 1 "$D/frames")" = "frame,time,polygons,vertices,unreadable" ] && [ "$(wc -l < "$D/frames")" = 5 ] || fail "$(cat "$D/frames")"
+    grep -qx '0,0.0,1,40,' "$D/frames" || fail "frame 0 is not one cell of 40 vertices: $(cat "$D/frames")"
     $R "$D/bin" --frame -1 > "$D/cells"
     [ "$(wc -l < "$D/cells")" = $(($(sed -n 's/.*NumberOfPolys="\([0-9]*\)".*/\1/p' "$D/bin/frame000002.vtp") + 1)) ] ||
         fail "not a line per cell: $(cat "$D/cells")"
@@ -281,6 +281,43 @@ PY
     has "$D/err" "there are only 5 frames to count back 6"
     scripts/compare_reference.py --runs "$D/gap" --frame 4 > "$D/cr"
     has "$D/cr" "1 runs, at t = 0.02"
+}
+
+# A folder with a truncated frame (its last 100 bytes cut), one of garbage and one listed in
+# frames.pvd but deleted: the listing reads every frame, marks these three unreadable with the
+# reason (no counts), lists the good ones as before and exits 0, with one line on stderr naming
+# the three; asked for by --frame, a bad one is refused (status 2), a good one printed. Without
+# frames.pvd the same for the frames there are. Before, the truncated frame was listed as good,
+# the garbage one with blank columns, and the listing stopped at the deleted one (status 2).
+test_polyhoop_read_lists_unreadable_frames() {
+    command -v python3 > /dev/null || skip "python3 is not on PATH"
+    ./polyhoop -q -j 1 -n 6 -s 20 -o "$D/r" > /dev/null
+    head -c $(($(stat -c %s "$D/r/frame000002.vtp") - 100)) "$D/r/frame000002.vtp" > "$D/cut"
+    mv "$D/cut" "$D/r/frame000002.vtp"
+    printf 'not a frame\n%.0s' $(seq 250) > "$D/r/frame000003.vtp"
+    rm "$D/r/frame000005.vtp"
+    local name cmd k R=scripts/polyhoop_read.py
+    while read -r name cmd; do
+        $cmd $R "$D/r" > "$D/list" 2> "$D/err" || fail "$name: the listing exited $?: $(cat "$D/err")"
+        [ "$(head -n 1 "$D/list")" = "frame,time,polygons,vertices,unreadable" ] && [ "$(wc -l < "$D/list")" = 8 ] ||
+            fail "$name: $(cat "$D/list")"
+        for k in 0 1 4 6; do matches "$D/list" "^$k,[0-9.]*,1,40,\$"; done
+        matches "$D/list" '^2,0.004,,,not a polyhoop frame: .*(truncated)$' '^3,0.006,,,"\?not a polyhoop frame' \
+            '^5,0.01,,,missing (listed in frames.pvd)$'
+        [ "$(wc -l < "$D/err")" = 1 ] || fail "$name: not one line on stderr: $(cat "$D/err")"
+        has "$D/err" "3 of 7 frames cannot be read (2-3, 5)"
+        for k in 2 3 5; do
+            status 2 errs "$D/err" $cmd $R "$D/r" --frame $k
+            [ "$(wc -l < "$D/err")" = 1 ] || fail "$name: --frame $k: not one line: $(cat "$D/err")"
+        done
+        $cmd $R "$D/r" --frame 4 > "$D/cells" || fail "$name: --frame 4 exited $?"
+        has "$D/cells" "polygon,vertices,id"
+    done < <(backends)
+    rm "$D/r/frames.pvd"
+    $R "$D/r" > "$D/list" 2> "$D/err" || fail "without frames.pvd the listing exited $?: $(cat "$D/err")"
+    [ "$(cut -d, -f1 "$D/list" | tr '\n' ' ')" = "frame 0 1 2 3 4 6 " ] || fail "without frames.pvd: $(cat "$D/list")"
+    matches "$D/list" '^2,nan,,,not a polyhoop frame: .*(truncated)$' '^3,nan,,,"\?not a polyhoop frame' '^6,0.012,1,40,$'
+    has "$D/err" "2 of 6 frames cannot be read (2-3)"
 }
 
 run_file "$@"

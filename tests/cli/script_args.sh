@@ -148,4 +148,49 @@ test_script_args_sweep() {
     [ "$(wc -l < "$D/list")" = 4 ] || fail "the good sweep does not list 4 runs: $(cat "$D/list")"
 }
 
+# sweep.py: options after -- (for every run) that contradict the sweep's own are refused, one line
+# naming the option and why, also under --list, and nothing is built or run: -o and --restart
+# (one folder for every run: before, two runs wrote into one and one's frames replaced the
+# other's), --overwrite, --seed and -j (the sweep gives them), a --set of a swept parameter (also
+# as P_NAME), -n or -s with Nf or Ns swept (summary.csv would record a value the run did not use),
+# -h, an input. The options that agree with the sweep go through.
+test_script_args_sweep_contradicting_options() {
+    need_python3
+    local S="scripts/sweep.py --out $D/sweep --name test_script_args params/foam.h --set gamma=1e2,1e3 --set Nf=1,2"
+    refused $S --list -- -s 10 -o "$D/o"
+    has "$D/err" "sweep.py: -o $D/o after --: every run writes into a folder of its own" "they would all write into one"
+    refused $S -- -s 10 -o "$D/o"   # (without --list: before anything is built)
+    refused $S -- --set gamma=5e2
+    has "$D/err" "sweep.py: --set gamma=5e2 after --: gamma is swept" "summary.csv would record values that the runs did not use"
+    refused scripts/sweep.py params/foam.h --set Ns=10,20 --list -- -s 10
+    has "$D/err" "sweep.py: -s 10 after --: Ns is swept"
+    [ ! -e "$D/sweep" ] || fail "a refused sweep wrote into its folder"
+    [ ! -e build/sweep/test_script_args ] || fail "a refused sweep built something"
+    $S --list -- -s 10 --set kh=25 --checkpoint-every 2 --ascii -q > "$D/list" || fail "agreeing options refused"
+    [ "$(wc -l < "$D/list")" = 4 ] || fail "not 4 runs: $(cat "$D/list")"
+    # (the others, as the sweep finds them)
+    python3 - << 'PY' || fail "see above"
+import sys
+sys.path.insert(0, "scripts")
+import sweep
+swept = ["gamma", "Nf"]
+for extra, want in (("-o /tmp/one", "-o /tmp/one after --: every run writes into a folder of its own"),
+                    ("--restart /tmp/one", "--restart /tmp/one after --: every run would continue the run in one folder"),
+                    ("--overwrite", "--overwrite after --: the sweep gives it itself"),
+                    ("--seed 3", "--seed 3 after --: each run gets its seed from --seeds; summary.csv would record"),
+                    ("-j 2", "-j 2 after --: the threads of each run are --threads N"),
+                    ("--set P_gamma=5e2", "--set P_gamma=5e2 after --: gamma is swept"),
+                    ("--set Nf=3", "--set Nf=3 after --: Nf is swept"), ("-n 3", "-n 3 after --: Nf is swept"),
+                    ("-h", "-h after --: every run would print polyhoop's help"),
+                    ("-s 10 other.txt", "give the input with --input FILE, not after -- (other.txt)"),
+                    ("-s 10 -- -o.off", "give the input with --input FILE, not after -- (-o.off)")):
+    got = sweep.contradiction(extra.split(), swept)
+    if got is None or not got.startswith(want):
+        sys.exit("%s: %r, expected %r..." % (extra, got, want))
+for extra in ("-s 10 --set kh=25 --png-color -j", "--velocities v.txt --max-vertices 100 -q", "-s 5 --max-time 2", ""):
+    if sweep.contradiction(extra.split(), swept) is not None:
+        sys.exit("%s refused: %s" % (extra, sweep.contradiction(extra.split(), swept)))
+PY
+}
+
 run_file "$@"

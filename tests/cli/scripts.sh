@@ -166,10 +166,16 @@ test_scripts_sweep_runs_and_failures() {
     status 1 $S -j 2 --out "$D/s" -- -n 2 -s 50 > "$D/s.log" 2>&1
     [ "$(ls "$D"/s/*-seed*/result.json | wc -l)" = 4 ] || fail "not 4 runs with result.json"
     [ "$(wc -l < "$D/s/summary.csv")" = 5 ] || fail "not 4 rows in summary.csv"
-    head -n 1 "$D/s/summary.csv" | grep -qx 'run,dt,seed,status,exit,wall_s,polygons,vertices,error' || fail "summary.csv's header"
+    # (each run's observables.csv: its header, prefixed obs_, and its last row, before the error)
+    local obs
+    obs=$(head -n 1 "$D/s/dt_1e-4-seed1/observables.csv" | sed 's/[^,]*/obs_&/g')
+    [ "$(head -n 1 "$D/s/summary.csv")" = "run,dt,seed,status,exit,wall_s,polygons,vertices,$obs,error" ] ||
+        fail "summary.csv's header: $(head -n 1 "$D/s/summary.csv")"
     for s in 1 2; do
-        grep -Eqx "dt_1e-4-seed$s,1e-4,$s,ok,0,[0-9.]+,1,[0-9]+," "$D/s/summary.csv" || fail "no ok row for dt 1e-4, seed $s"
-        grep -Eqx "dt_1e-2-seed$s,1e-2,$s,failed,3,[0-9.]+,[0-9]*,[0-9]*,\"?polyhoop: .*numerical blow-up.*" "$D/s/summary.csv" || fail "no failed row for dt 1e-2, seed $s"
+        obs=$(tail -n 1 "$D/s/dt_1e-4-seed$s/observables.csv" | sed 's/[].+*?^$()[{}|\\]/\\&/g')   # (as an ERE)
+        grep -Eqx "dt_1e-4-seed$s,1e-4,$s,ok,0,[0-9.]+,1,[0-9]+,$obs," "$D/s/summary.csv" || fail "no ok row for dt 1e-4, seed $s"
+        obs=$(tail -n 1 "$D/s/dt_1e-2-seed$s/observables.csv" | sed 's/[].+*?^$()[{}|\\]/\\&/g')
+        grep -Eqx "dt_1e-2-seed$s,1e-2,$s,failed,3,[0-9.]+,[0-9]*,[0-9]*,$obs,\"?polyhoop: .*numerical blow-up.*" "$D/s/summary.csv" || fail "no failed row for dt 1e-2, seed $s"
         has "$D/s/dt_1e-2-seed$s/stderr.txt" "numerical blow-up"
         [ -f "$D/s/dt_1e-4-seed$s/frame000002.vtp" ] || fail "no last frame for dt 1e-4, seed $s"
     done

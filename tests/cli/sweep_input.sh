@@ -10,6 +10,28 @@ need_python3() { command -v python3 > /dev/null || skip "python3 is not on PATH"
 # json FILE KEY: the value of KEY in the JSON object of FILE, printed by Python
 json() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
 
+# field SUMMARY RUN COLUMN: the value of COLUMN in RUN's row of a summary.csv
+field() {
+    python3 -c 'import csv, sys; print([r for r in csv.DictReader(open(sys.argv[1])) if r["run"] == sys.argv[2]][0][sys.argv[3]])' "$@"
+}
+
+# end_sweep PID: ends a sweep that a failed test left running, and the runs that it started (each
+# in a session of its own, which the sweep's end does not reach)
+end_sweep() {
+    local runs
+    runs=$(pgrep -P "$1" || true)
+    kill -KILL "$1" 2> /dev/null || true
+    [ -z "$runs" ] || kill -KILL $runs 2> /dev/null || true
+}
+
+# wait_for FILE: waits (at most 60 s: the build, if it is not there yet, then the first frames)
+# until FILE exists
+wait_for() {
+    local k
+    for k in $(seq 1200); do [ ! -e "$1" ] || return 0; sleep 0.05; done
+    return 1
+}
+
 # The documented example, shortened to one frame of 10 steps: foam's walls (Nr = 3) need
 # inputs/foam.off, which every run now gets; the four runs succeed, with a warning that foam is
 # deterministic. (Before, each run failed on the default one-cell input.)
@@ -210,6 +232,172 @@ test_sweep_input_interrupted() {
     [ -e "$D/s/gamma_1e3-seed1/checkpoint.bin" ] || fail "the interrupted run left no checkpoint"
     has "$D/s/gamma_1e3-seed1/stderr.txt" "SIGINT"
     [ ! -e "$D/s/gamma_1e3-seed2" ] || fail "a run started after the interrupt"
+}
+
+# The error line of a failed run (sweep.run_error): polyhoop's first error line, never one of its
+# warnings (three forms) nor its notices of a signal; with none, the signal that killed the run
+# (before, a run killed by SIGSEGV had its Amin warning for its error), that stopped it, or its
+# exit status.
+test_sweep_input_error_line_picked() {
+    need_python3
+    python3 - "$D/stderr.txt" << 'PY' || fail "see above"
+import sys
+sys.path.insert(0, "scripts")
+import sweep
+amin = "polyhoop: in.off: warning: 1 of 2 polygons (the first: polygon 1) have an area below Amin = 0.01: the first step removes them"
+dt = "polyhoop: warning: dt = 0.01 exceeds the stability limit 0.002 of the stiffest spring (kl): expect a blow-up"
+cw = "in.off:6: warning: polygon 0 is clockwise; reversed to counter-clockwise"
+blow = "polyhoop: numerical blow-up at t = 0.01 (step 1): polygon 0 (id 0) has a vertex at (nan, nan)"
+asan = "==7==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000014"
+sigint = "polyhoop: SIGINT: stopping after this step with a checkpoint (a second signal stops at once, without one)"
+stopped = "polyhoop: stopped by signal 2 at t = 0.3 (step 3000); checkpoint written. Continue with: polyhoop --restart out"
+second = "polyhoop: stopped by a second signal (SIGTERM); the frames and the checkpoint written before are intact"
+for lines, status, want in (([amin], -11, "killed by signal 11 (SIGSEGV)"), ([dt, cw, amin], -9, "killed by signal 9 (SIGKILL)"),
+                            ([dt, amin, cw, blow], 3, blow), ([cw, asan, blow], 3, blow), ([cw, asan], 1, asan),
+                            ([amin, sigint, stopped], 130, "stopped by SIGINT (exit status 130)"),
+                            ([sigint, second], 143, "stopped by SIGTERM (exit status 143)"),
+                            ([amin], 4, "exit status 4, no error line on stderr"), ([], 1, "exit status 1, nothing on stderr")):
+    with open(sys.argv[1], "w") as f:
+        f.write("".join(l + "\n" for l in lines))
+    got = sweep.run_error(sys.argv[1], status)
+    if got != want:
+        sys.exit("%s, status %d: %r, expected %r" % (lines, status, got, want))
+PY
+}
+
+# A sweep whose runs print warnings first (polygon 1 of the input is below Amin; dt = 1e-2 is
+# also past the stability limit): the run killed by SIGSEGV has "killed by signal 11 (SIGSEGV)"
+# in summary.csv's error column (before: its Amin warning), the one that blows up its
+# blow-up line.
+test_sweep_input_error_not_a_warning() {
+    need_python3
+    local st=0 pid runs
+    python3 -c 'import math
+print("OFF\n43 2 0")
+for k in range(40):
+    print(math.cos(2 * math.pi * k / 40), math.sin(2 * math.pi * k / 40), 0)
+print("5 5 0\n5.1 5 0\n5 5.1 0\n40 " + " ".join(map(str, range(40))) + "\n3 40 41 42")' > "$D/small.off"
+    ulimit -c 0   # (no core file from the SIGSEGV below)
+    scripts/sweep.py params/default.h --name test_sweep --set dt=1e-4,1e-2 --input "$D/small.off" -j 1 --out "$D/s" \
+        -- -n 100000 -s 100 --set Amin=0.01 > "$D/log" 2> "$D/err" &
+    pid=$!
+    trap "end_sweep $pid" EXIT
+    wait_for "$D/s/dt_1e-4-seed1/frame000002.vtp" || fail "the first run wrote no frames: $(cat "$D/log" "$D/err")"
+    runs=$(pgrep -P $pid) || fail "no run of the sweep is running"
+    kill -SEGV $runs
+    wait $pid || st=$?
+    trap - EXIT
+    [ $st = 1 ] || fail "the sweep exited $st: $(cat "$D/err")"
+    has "$D/s/dt_1e-4-seed1/stderr.txt" "polyhoop: $D/small.off: warning: 1 of 2 polygons (the first: polygon 1)"
+    [ "$(field "$D/s/summary.csv" dt_1e-4-seed1 error)" = "killed by signal 11 (SIGSEGV)" ] ||
+        fail "the killed run's error: $(field "$D/s/summary.csv" dt_1e-4-seed1 error)"
+    [ "$(field "$D/s/summary.csv" dt_1e-4-seed1 status)" = failed ] || fail "the killed run is not failed"
+    has "$D/s/summary.txt" "dt_1e-4-seed1: killed by signal 11 (SIGSEGV)"
+    head -n 1 "$D/s/dt_1e-2-seed1/stderr.txt" | grep -q "warning: " || fail "the blown-up run printed no warning first"
+    field "$D/s/summary.csv" dt_1e-2-seed1 error > "$D/error"
+    matches "$D/error" '^polyhoop: numerical blow-up at t = '
+}
+
+# --resume after an interrupted sweep (Ctrl-C in the first long run; two short runs finished
+# before it, one never started): the finished runs are kept untouched (the same files, inodes and
+# times), the interrupted one continues from its checkpoint (polyhoop --restart: its first frames
+# are not written again), the other starts, and every run's frames, frames.pvd and logs are the
+# bytes of an uninterrupted sweep. Resuming with other arguments, or where no sweep was started,
+# is refused.
+test_sweep_input_resume() {
+    need_python3
+    local st=0 pid run f S="scripts/sweep.py params/default.h --name test_sweep --set Nf=2,60 --seeds 1,2 -j 1"
+    python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+        $S --out "$D/s" -- -s 1000 > "$D/log" 2> "$D/err" &
+    pid=$!
+    trap "end_sweep $pid" EXIT
+    wait_for "$D/s/Nf_60-seed1/frame000002.vtp" || fail "the long run wrote no frames: $(cat "$D/log" "$D/err")"
+    kill -INT $pid
+    wait $pid || st=$?
+    trap - EXIT
+    [ $st = 130 ] || fail "the interrupted sweep exited $st: $(cat "$D/err")"
+    matches "$D/s/summary.txt" '^Nf_2-seed1 .* ok ' '^Nf_2-seed2 .* ok ' '^Nf_60-seed1 .* interrupted ' '^Nf_60-seed2 .* not run$'
+    [ ! -e "$D/s/Nf_60-seed1/frame000060.vtp" ] || fail "the long run ended before the interrupt"
+    find "$D/s/Nf_2-seed1" "$D/s/Nf_2-seed2" "$D/s/Nf_60-seed1/frame000001.vtp" -type f -printf '%p %i %s %T@\n' | sort > "$D/before"
+    status 2 errs "$D/refused" $S --out "$D/s" --resume -- -s 500
+    has "$D/refused" "sweep.py: --resume: the sweep in $D/s was started with other options after --: [\"-s\", \"1000\"]"
+    status 2 errs "$D/refused" $S --out "$D/none" --resume -- -s 1000
+    has "$D/refused" "--resume: no sweep to resume in $D/none"
+    $S --out "$D/s" --resume -- -s 1000 > "$D/log" 2> "$D/err" || fail "the resumed sweep failed: $(cat "$D/log" "$D/err")"
+    has "$D/log" "resuming: 2 runs kept (finished), 1 restarted (interrupted: from the checkpoint), 1 started" \
+        "Nf_2-seed1: ok (exit 0), kept from before" "restarted from its checkpoint" "4 of 4 runs ok"
+    find "$D/s/Nf_2-seed1" "$D/s/Nf_2-seed2" "$D/s/Nf_60-seed1/frame000001.vtp" -type f -printf '%p %i %s %T@\n' | sort > "$D/after"
+    cmp -s "$D/before" "$D/after" || fail "finished runs or frames before the interrupt written again: $(diff "$D/before" "$D/after")"
+    has "$D/s/Nf_60-seed1/result.json" '"--restart"' '"restarted": true'
+    $S --out "$D/u" -- -s 1000 > "$D/log" 2>&1 || fail "the uninterrupted sweep failed: $(cat "$D/log")"
+    for run in Nf_2-seed1 Nf_2-seed2 Nf_60-seed1 Nf_60-seed2; do
+        [ "$(cd "$D/u/$run" && ls frame*.vtp)" = "$(cd "$D/s/$run" && ls frame*.vtp)" ] || fail "$run: other frames"
+        for f in "$D/u/$run"/frame*.vtp "$D/u/$run"/frames.pvd "$D/u/$run"/observables.csv "$D/u/$run"/events.csv; do
+            cmp -s "$f" "$D/s/$run/${f##*/}" || fail "$run: ${f##*/} differs from the uninterrupted sweep's"
+        done
+    done
+    [ "$(ls "$D/u/Nf_60-seed1" | grep -c '^frame.*vtp$')" = 61 ] || fail "not 61 frames"
+}
+
+# The progress of the runs on stderr: with --progress, one line at each run started or ended
+# (runs done and failed, running, to start, time); none without it where stderr is no terminal
+# (the other tests' stderr holds warnings only); on a terminal one line, updated in place.
+test_sweep_input_progress() {
+    need_python3
+    local S="scripts/sweep.py params/default.h --name test_sweep --set dt=1e-4,1e-2 -j 1"
+    status 1 $S --out "$D/s" --progress -- -n 2 -s 20 > "$D/log" 2> "$D/err"
+    [ "$(wc -l < "$D/err")" = 4 ] || fail "not a line per run started and ended: $(cat "$D/err")"
+    sed 's/, [0-9]*:[0-9][0-9] elapsed$/, T elapsed/' "$D/err" > "$D/lines"
+    printf 'sweep.py: %s, T elapsed\n' "0 of 2 runs done (0 failed), 1 running, 1 to start" \
+        "1 of 2 runs done (0 failed), 0 running, 1 to start" "1 of 2 runs done (0 failed), 1 running, 0 to start" \
+        "2 of 2 runs done (1 failed), 0 running, 0 to start" > "$D/want"
+    cmp -s "$D/lines" "$D/want" || fail "the progress lines: $(cat "$D/err")"
+    status 1 $S --out "$D/s" -- -n 2 -s 20 > /dev/null 2> "$D/err"
+    [ ! -s "$D/err" ] || fail "progress lines without --progress: $(cat "$D/err")"
+    python3 - "$D/tty" $S --out "$D/s" -- -n 2 -s 20 << 'PY' > "$D/log" || fail "see above"
+import os, pty, subprocess, sys
+master, slave = pty.openpty()
+p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=slave)
+os.close(slave)
+out = b""
+while True:
+    try:
+        data = os.read(master, 4096)
+    except OSError:   # (the other end closed)
+        break
+    if not data:
+        break
+    out += data
+p.wait()
+text = out.decode()
+if p.returncode != 1 or "\rsweep.py: 2 of 2 runs done (1 failed), 0 running, 0 to start, " not in text or "\033[K" not in text:
+    sys.exit("exit status %d; on the terminal: %r" % (p.returncode, text))
+if text.count("\n") != 1 or not text.endswith("\n"):
+    sys.exit("not one line updated in place: %r" % text)
+PY
+}
+
+# summary.csv has the last row of each run's observables.csv, its columns prefixed obs_, between
+# the counts and the error; a run refused at start has none, whatever observables.csv an earlier
+# run left in its folder
+test_sweep_input_observables_in_summary() {
+    need_python3
+    ./polyhoop -q -j 1 -n 1 -s 10 -o "$D/s/lmin_0.2-seed1" > /dev/null
+    status 1 scripts/sweep.py params/default.h --name test_sweep --set lmin=0.02,0.2 -j 1 --out "$D/s" -- -n 2 -s 20 > "$D/log" 2>&1
+    python3 - "$D/s" << 'PY' || fail "see above"
+import csv, sys
+d = sys.argv[1]
+header, *rows = list(csv.reader(open(d + "/summary.csv")))
+obs = list(csv.reader(open(d + "/lmin_0.02-seed1/observables.csv")))
+want = ["run", "lmin", "seed", "status", "exit", "wall_s", "polygons", "vertices"] + ["obs_" + c for c in obs[0]] + ["error"]
+if header != want:
+    sys.exit("summary.csv's header: %s" % header)
+good, bad = rows
+if good[8:-1] != obs[-1] or obs[-1][0] != "2" or good[6:8] != obs[-1][3:5]:
+    sys.exit("lmin_0.02-seed1: %s, not the last row %s" % (good, obs[-1]))
+if bad[8:-1] != [""] * len(obs[0]) or "lmax must be > 2 lmin" not in bad[-1]:
+    sys.exit("the refused run has observables: %s" % bad)
+PY
 }
 
 run_file "$@"
