@@ -75,13 +75,16 @@ $(B)/run_tests.o: tests/run_tests.c tests/harness.h $(wildcard tests/*.def) $(B)
 $(B)/run_tests: $(SRC:src/%.c=$(B)/%.o) $(TESTS:tests/%.c=$(B)/%.o) $(B)/run_tests.o
 	$(CC) $(CFLAGS) $^ -o $@ -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc $(LDLIBS)
 
-# the programs and runner at their usual names; a build with a time step far too large, for the
-# blow-up test, and one with noise, activity and random division and death, for reproducibility
-# (sub-makes named by $(MAKE) itself, so that they share the jobs of make -j)
+# the program at its usual name; the tests' own programs and runner (built from params/default.h
+# into build/test/ whatever PARAMS is, so that make test leaves ./polyhoop as it was built), a
+# build with a time step far too large, for the blow-up test, and one with noise, activity and
+# random division and death, for reproducibility (sub-makes named by $(MAKE) itself, so that they
+# share the jobs of make -j)
 polyhoop: build/polyhoop
 	@cp $< $@.tmp && mv -f $@.tmp $@
-tests/run_tests: build/run_tests
-	@cp $< $@.tmp && mv -f $@.tmp $@
+tests/polyhoop tests/run_tests: FORCE
+	@$(MAKE) --no-print-directory B=build/test PARAMS=params/default.h build/test/$(@F)
+	@cmp -s build/test/$(@F) $@ || { cp build/test/$(@F) $@.tmp && mv -f $@.tmp $@; }
 tests/polyhoop_unstable: FORCE
 	@$(MAKE) --no-print-directory B=build/unstable PARAMS=tests/params_unstable.h build/unstable/polyhoop
 	@cmp -s build/unstable/polyhoop $@ || { cp build/unstable/polyhoop $@.tmp && mv -f $@.tmp $@; }
@@ -92,14 +95,14 @@ tests/polyhoop_noise: FORCE
 run: polyhoop
 	./polyhoop --overwrite -o outputs
 
-# the C tests, then the command-line tests of tests/cli/ (tests/run.sh), which run ./polyhoop,
-# ./tests/polyhoop_unstable and ./tests/polyhoop_noise themselves; FILTER=name: only those.
+# the C tests, then the command-line tests of tests/cli/ (tests/run.sh), which run tests/polyhoop,
+# tests/polyhoop_unstable and tests/polyhoop_noise themselves; FILTER=name: only those.
 # make test leaves out the slow tests of tests/slow.list (showcases, other builds, long runs);
 # make test-full runs every test (CI does).
-test: polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
+test: tests/polyhoop tests/polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
 	@tests/run.sh $(FILTER)
 
-test-full: polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
+test-full: tests/polyhoop tests/polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
 	@PH_TEST_ALL=1 tests/run.sh $(FILTER)
 
 # a showcase of the paper into outputs/NAME/ (scripts/showcase.sh), QUICK=1 for 10 frames. NAME is
@@ -118,7 +121,7 @@ bench:
 #   make check CHECK_SKIP="a b"      all but tests a and b
 #   make check CHECK_JOBS=n          n tests at a time (default: the cores, at most 4)
 check:
-	@$(MAKE) --no-print-directory B=build-check OPT='$(CHECK_OPT)' build-check/polyhoop build-check/run_tests
+	@$(MAKE) --no-print-directory B=build-check OPT='$(CHECK_OPT)' PARAMS=params/default.h build-check/polyhoop build-check/run_tests
 	@$(MAKE) --no-print-directory B=build-check/unstable OPT='$(CHECK_OPT)' PARAMS=tests/params_unstable.h build-check/unstable/polyhoop
 	@$(MAKE) --no-print-directory B=build-check/noise OPT='$(CHECK_OPT)' PARAMS=tests/params_noise.h build-check/noise/polyhoop
 	@$(MAKE) --no-print-directory B=build-check/emulsion OPT='$(CHECK_OPT)' PARAMS=params/emulsion.h build-check/emulsion/polyhoop
@@ -130,7 +133,7 @@ valgrind:
 	scripts/valgrind_check.sh
 
 clean:
-	rm -rf build build-bench build-check build-compare build-valgrind polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
+	rm -rf build build-bench build-check build-compare build-valgrind polyhoop tests/polyhoop tests/run_tests tests/polyhoop_unstable tests/polyhoop_noise
 
 .PHONY: all run test test-full showcase bench check valgrind clean FORCE
 

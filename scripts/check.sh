@@ -2,7 +2,7 @@
 # `make check`: the tests and three showcases under AddressSanitizer + UBSan (the C tests several
 # at a time, CHECK_JOBS below). make has built the
 # sanitized programs into build-check/ (polyhoop, run_tests, unstable/, noise/, emulsion/,
-# hourglass/). The tests run ./polyhoop, ./tests/polyhoop_unstable and ./tests/polyhoop_noise by
+# hourglass/). The tests run tests/polyhoop, tests/polyhoop_unstable and tests/polyhoop_noise by
 # those names, so they run from
 # build-check/tree/, where those names point at the sanitized builds. ASan and LSan reports go to
 # files in build-check/reports/ (a child's report would otherwise vanish with its test's temp
@@ -30,7 +30,7 @@ mkdir -p $B/tree/tests
 for f in inputs params scripts docs src polyhoop.c Makefile README.md .gitignore; do ln -sfn ../../$f $B/tree/$f; done   # (scripts' tests build showcases)
 for f in tests/*.py tests/*.h tests/*.sh tests/*.def tests/*.c tests/*.list; do [ -e "$f" ] && ln -sfn ../../../"$f" $B/tree/"$f"; done
 ln -sfn ../../../tests/cli $B/tree/tests/cli   # (the command-line checks that tests call)
-ln -sfn ../polyhoop $B/tree/polyhoop
+ln -sfn ../../polyhoop $B/tree/tests/polyhoop
 ln -sfn ../../run_tests $B/tree/tests/run_tests
 ln -sfn ../../unstable/polyhoop $B/tree/tests/polyhoop_unstable
 ln -sfn ../../noise/polyhoop $B/tree/tests/polyhoop_noise

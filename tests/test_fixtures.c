@@ -76,7 +76,7 @@ int fx_script(const char *name, const char *body, char *dir, size_t dirlen)
 int fx_run(const char *args, const char *log)
 {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "./polyhoop %s > %s 2>&1", args, log);
+    snprintf(cmd, sizeof cmd, "tests/polyhoop %s > %s 2>&1", args, log);
     return fx_sh(cmd);
 }
 

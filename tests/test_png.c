@@ -337,7 +337,7 @@ void test_png_range_option(void)
     const char *range[3] = { "", "--png-range 0,100", "--png-range 3,4" };
     int rgb[3][3], wh[2], xy[2] = { 400, 380 };
     for (int k = 0; k < 3; k++) {
-        snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --png --png-color area %s -o %s/r%d > /dev/null", range[k], dir, k);
+        snprintf(cmd, sizeof cmd, "tests/polyhoop -q -n 0 --png --png-color area %s -o %s/r%d > /dev/null", range[k], dir, k);
         ENSURE_MSG(system(cmd) == 0, "%s failed", cmd);
         snprintf(path, sizeof path, "%s/r%d/frame000000.png", dir, k);
         probe(path, xy, 1, wh, &rgb[k]);
@@ -345,7 +345,7 @@ void test_png_range_option(void)
     ENSURE_MSG(!same(rgb[0], rgb[1]) && !same(rgb[0], rgb[2]) && !same(rgb[1], rgb[2]),
                "centre colours %d %d %d (fitted), %d %d %d (0,100), %d %d %d (3,4): the range was not used",
                rgb[0][0], rgb[0][1], rgb[0][2], rgb[1][0], rgb[1][1], rgb[1][2], rgb[2][0], rgb[2][1], rgb[2][2]);
-    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 0 --png-range 4,4 -o %s/bad 2> /dev/null", dir);
+    snprintf(cmd, sizeof cmd, "tests/polyhoop -q -n 0 --png-range 4,4 -o %s/bad 2> /dev/null", dir);
     int st = system(cmd);
     ENSURE_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 2, "--png-range 4,4 exited %d, not 2", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -776,9 +776,9 @@ void test_png_series_camera(void)
     fprintf(f, "\n");
     fclose(f);
     const char *png = "--ascii --png --png-size 200x200";
-    snprintf(cmd, sizeof cmd, "./polyhoop -q -n 4 -s 500 %s -o %s/a %s > /dev/null && "
-             "./polyhoop -q -n 4 -s 500 %s --max-time 0.1 -o %s/b %s > /dev/null && "
-             "./polyhoop -q --restart %s/b > /dev/null && [ -f %s/b/frame000004.png ] && "
+    snprintf(cmd, sizeof cmd, "tests/polyhoop -q -n 4 -s 500 %s -o %s/a %s > /dev/null && "
+             "tests/polyhoop -q -n 4 -s 500 %s --max-time 0.1 -o %s/b %s > /dev/null && "
+             "tests/polyhoop -q --restart %s/b > /dev/null && [ -f %s/b/frame000004.png ] && "
              "for f in %s/a/*; do cmp -s $f %s/b/${f##*/} || { echo $f; exit 1; }; done",
              png, dir, path, png, dir, path, dir, dir, dir, dir);
     ENSURE_MSG(system(cmd) == 0, "the series and its restart differ (%s)", dir);
@@ -802,9 +802,9 @@ void test_png_series_camera(void)
     double a4 = frame_area(path);
     ENSURE_MSG(a4 > 1.1 * a0 && fabs((double)px4 / px0 / (a4 / a0) - 1) < 0.015,
                "the cells' area grew x %.4f, their pixels x %.4f (%d to %d)", a4 / a0, (double)px4 / px0, px0, px4);
-    snprintf(cmd, sizeof cmd, "./polyhoop -q --restart %s/b --png-color id 2> %s/err; [ $? = 2 ] && "
+    snprintf(cmd, sizeof cmd, "tests/polyhoop -q --restart %s/b --png-color id 2> %s/err; [ $? = 2 ] && "
              "grep -q -- '--png-color cannot change on --restart' %s/err && "
-             "./polyhoop -q -n 1 -s 10 --png-color velocity -o %s/v %s/two.off > /dev/null && [ -f %s/v/frame000001.png ]",
+             "tests/polyhoop -q -n 1 -s 10 --png-color velocity -o %s/v %s/two.off > /dev/null && [ -f %s/v/frame000001.png ]",
              dir, dir, dir, dir, dir, dir);
     ENSURE_MSG(system(cmd) == 0, "a changed option on restart, or --png-color velocity, misbehaved (%s)", dir);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -22,7 +22,7 @@ test_box_walls_from_the_command_line() {
     has "$D/banner" "  box_x0    = -2" "  box_y0    = -1.5" "  box_x1    = 2" "  box_y1    = 3" "  box_k     = 10000000"
     has "$D/run/frame000001.vtp" "  box_x0    = -2" "  box_k     = 10000000"
     head -n 1 "$D/run/observables.csv" | grep -q ',U_gravity,U_box,U_contact,' || fail "observables.csv has no column U_box"
-    ./polyhoop -q -n 0 -o "$D/plain" inputs/ensemble.off > /dev/null 2>&1 || fail "the default program failed"
+    tests/polyhoop -q -n 0 -o "$D/plain" inputs/ensemble.off > /dev/null 2>&1 || fail "the default program failed"
     lacks "$D/plain/frame000000.vtp" "box_"
     printf 'OFF\n8 2 0\n-1 -1 1\n0 -1 1\n0 0 1\n-1 0 1\n1 0 1\n2.5 0 1\n2.5 1 1\n1 1 1\n4 0 1 2 3\n4 4 5 6 7\n' > "$D/out.off"
     status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -o "$D/bad" "$D/out.off"

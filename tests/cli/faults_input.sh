@@ -9,10 +9,10 @@ source "$(dirname "$0")/lib.sh"
 # default, and is refused with it by --strict-input: exit 2 and nothing written
 overlap() {
     printf '%b' "$2" > "$D/$1.off"
-    ./polyhoop -q -n 0 -o "$D/a_$1" "$D/$1.off" > /dev/null 2> "$D/err" || fail "$1.off refused without --strict-input: $(cat "$D/err")"
+    tests/polyhoop -q -n 0 -o "$D/a_$1" "$D/$1.off" > /dev/null 2> "$D/err" || fail "$1.off refused without --strict-input: $(cat "$D/err")"
     has "$D/err" "$1.off: warning: $3" '--strict-input rejects this'
     [ -f "$D/a_$1/frame000000.vtp" ] || fail "$1: no frame written after the warning"
-    status 2 errs "$D/err" ./polyhoop -q -n 0 --strict-input -o "$D/b_$1" "$D/$1.off"
+    status 2 errs "$D/err" tests/polyhoop -q -n 0 --strict-input -o "$D/b_$1" "$D/$1.off"
     has "$D/err" "$1.off: error: $3"
     [ ! -e "$D/b_$1" ] || fail "$1: output written after the error"
 }
@@ -33,7 +33,7 @@ test_faults_overlapping_input() {
     printf 'OFF\n8 2 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n1.01 0 0\n2 0 0\n2 1 0\n1.01 1 0\n4 0 1 2 3\n4 4 5 6 7\n' > "$D/apart.off"
     printf 'OFF\n8 2 0\n0 0 1\n4 0 1\n4 4 1\n0 4 1\n1 1 0\n2 1 0\n2 2 0\n1 2 0\n4 0 1 2 3\n4 4 5 6 7\n' > "$D/drop.off"
     for good in apart drop; do
-        ./polyhoop -q -n 0 --strict-input -o "$D/c_$good" "$D/$good.off" > /dev/null 2> "$D/err" || fail "$good.off refused: $(cat "$D/err")"
+        tests/polyhoop -q -n 0 --strict-input -o "$D/c_$good" "$D/$good.off" > /dev/null 2> "$D/err" || fail "$good.off refused: $(cat "$D/err")"
         lacks "$D/err" warning error
     done
 }
@@ -41,7 +41,7 @@ test_faults_overlapping_input() {
 # A polygon with one vertex at (1e9, 1e9) would be refined into ~1e10 vertices: rejected.
 test_faults_stray_vertex_rejected() {
     printf 'OFF\n4 1 0\n0 0 0\n1 0 0\n1e9 1e9 0\n0 1 0\n4 0 1 2 3\n' > "$D/stray.off"
-    status 2 errs "$D/err" ./polyhoop -q -n 1 -o "$D/a" "$D/stray.off"
+    status 2 errs "$D/err" tests/polyhoop -q -n 1 -o "$D/a" "$D/stray.off"
     matches "$D/err" 'would turn its 4 vertices into about .*, more than the bound of .* (wrong units, or a stray vertex?)'
 }
 
@@ -52,14 +52,14 @@ test_faults_stray_vertex_rejected() {
 test_faults_input_work_bounded() {
     printf 'OFF\n3 1 0\n0 0 0\n1e6 0 0\n0 1 0\n3 0 1 2\n' > "$D/long.off"
     [ -x /usr/bin/time ] || skip "no /usr/bin/time: apt-get install time"
-    status 2 errs "$D/err" /usr/bin/time -f %M -o "$D/rss" ./polyhoop -q -n 1 -o "$D/a" "$D/long.off"
+    status 2 errs "$D/err" /usr/bin/time -f %M -o "$D/rss" tests/polyhoop -q -n 1 -o "$D/a" "$D/long.off"
     [ "$(tail -n 1 "$D/rss")" -lt 200000 ] || fail "peak resident memory $(tail -n 1 "$D/rss") KiB, not below 200,000"
     matches "$D/err" 'would turn its 3 vertices into about 1.68e+07 (about 5.03 GB), more than the bound of 1e+06 .*--max-vertices N raises it'
     [ ! -e "$D/a/frame000000.vtp" ] || fail "a frame was written"
-    status 2 errs "$D/err" ./polyhoop -q -n 1 --max-vertices 5e6 -o "$D/b" "$D/long.off"
+    status 2 errs "$D/err" tests/polyhoop -q -n 1 --max-vertices 5e6 -o "$D/b" "$D/long.off"
     has "$D/err" 'bound of 5e+06 set by --max-vertices'
-    ./polyhoop -q -n 0 --max-vertices 2e7 -o "$D/c" "$D/long.off" > /dev/null 2> "$D/err" || fail "--max-vertices 2e7: $(cat "$D/err")"
-    status 2 errs "$D/err" ./polyhoop -q -n 0 --max-vertices 0.5 -o "$D/d"
+    tests/polyhoop -q -n 0 --max-vertices 2e7 -o "$D/c" "$D/long.off" > /dev/null 2> "$D/err" || fail "--max-vertices 2e7: $(cat "$D/err")"
+    status 2 errs "$D/err" tests/polyhoop -q -n 0 --max-vertices 0.5 -o "$D/d"
 }
 
 # A small polygon far away (at 1e9, 1e9) beside a cell of radius 1: the contact grid must not
@@ -73,7 +73,7 @@ test_faults_escaped_polygon_bounded_memory() {
         printf "40"; for (k = 0; k < 40; k++) printf " %d", k
         print "\n3 40 41 42" }' > "$D/far.off"
     [ -x /usr/bin/time ] || skip "no /usr/bin/time: apt-get install time"
-    /usr/bin/time -f %M -o "$D/rss" ./polyhoop -q -n 5 -s 200 -o "$D/a" "$D/far.off" > /dev/null 2>&1
+    /usr/bin/time -f %M -o "$D/rss" tests/polyhoop -q -n 5 -s 200 -o "$D/a" "$D/far.off" > /dev/null 2>&1
     local kb limit=40000
     if [ -n "${ASAN_OPTIONS:-}" ]; then limit=100000; fi
     kb=$(tail -n 1 "$D/rss")
@@ -83,7 +83,7 @@ test_faults_escaped_polygon_bounded_memory() {
 # A file that is one endless line (40 MB of the digit 7): rejected after 16 MiB, memory bounded.
 test_faults_endless_line() {
     head -c 40000000 /dev/zero | tr '\0' '7' > "$D/long.off"
-    status 2 errs "$D/err" /usr/bin/time -f %M -o "$D/rss" ./polyhoop -q -n 0 -o "$D/a" "$D/long.off"
+    status 2 errs "$D/err" /usr/bin/time -f %M -o "$D/rss" tests/polyhoop -q -n 0 -o "$D/a" "$D/long.off"
     has "$D/err" 'long.off:1: line longer than 16 MiB'
     [ "$(tail -n 1 "$D/rss")" -lt 60000 ] || fail "peak resident memory $(tail -n 1 "$D/rss") KiB, not below 60,000"
 }
@@ -97,17 +97,17 @@ test_faults_escaped_names() {
     E=$(printf '\033') B=$(printf '\007')
     N="$D/in${E}]0;pwned${B}.off"
     printf 'OFF\n3 1 0\n0 0 0\n0 1 0\n1 0 0\n3 0 1 2\n' > "$N"
-    ./polyhoop -n 0 -o "$D/a" "$N" > "$D/out" 2> "$D/err"
+    tests/polyhoop -n 0 -o "$D/a" "$N" > "$D/out" 2> "$D/err"
     has "$D/err" 'in\x1B]0;pwned\x07.off:6: warning: polygon 0 is clockwise'
     matches "$D/out" 'input .*in\\x1B\]0;pwned\\x07.off: 1 polygon,'
     lacks "$D/out" "$E" "$B"
     lacks "$D/err" "$E" "$B"
     printf 'OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 \033[2J\n3 0 1 2\n' > "$N"
-    status 2 errs "$D/err" ./polyhoop -q -n 0 -o "$D/b" "$N"
+    status 2 errs "$D/err" tests/polyhoop -q -n 0 -o "$D/b" "$N"
     has "$D/err" "pwned\\x07.off:5: expected a number for z of vertex 2, found '\\x1B[2J'"
-    status 2 errs "$D/err" ./polyhoop -q -n "1${E}[31m" -o "$D/c"
+    status 2 errs "$D/err" tests/polyhoop -q -n "1${E}[31m" -o "$D/c"
     has "$D/err" "got '1\\x1B[31m'"
-    status 2 errs "$D/err" ./polyhoop -q -n 0 -o "$D/d${E}" "$D/none${E}.off"
+    status 2 errs "$D/err" tests/polyhoop -q -n 0 -o "$D/d${E}" "$D/none${E}.off"
     has "$D/err" 'none\x1B.off: cannot open'
     lacks "$D/err" "$E"
     [ ! -e "$D/b" ] && [ ! -e "$D/c" ] || fail "output written after an error"
@@ -119,7 +119,7 @@ test_checkpoint_odd_input_name_in_frames() {
     local name k st
     name="$D/caf$(printf '\351') <&> --x.off"
     printf 'OFF\n4 1 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n4 0 1 2 3\n' > "$name"
-    ./polyhoop -q -n 1 -s 10 -o "$D/run" "$name" > /dev/null
+    tests/polyhoop -q -n 1 -s 10 -o "$D/run" "$name" > /dev/null
     grep -qF 'caf\xE9 <&> - -x.off' "$D/run/frame000001.vtp" || fail "the name is not escaped as expected"
     for k in 0 1; do
         st=0
@@ -134,7 +134,7 @@ test_checkpoint_odd_input_name_in_frames() {
 # repository it was built in and names it, by its absolute path, in the banner.
 test_faults_copied_binary_finds_input() {
     local here=$PWD r
-    cp polyhoop "$D/ph"
+    cp tests/polyhoop "$D/ph"
     cd "$D"
     ./ph -n 0 -o out > log 2> err
     r=$(sed -n 's/^input \(\/.*\)\/inputs\/ensemble.off: 1 polygon,.*/\1/p' log)

@@ -14,7 +14,7 @@ test_faults_usage_errors_exit_2() {
         "--png-range 2,1" "--png-range 0,inf" "-x" "--strict" "inputs/ensemble.off inputs/foam.off" \
         "--restart /nonexistent" "--restart /nonexistent --seed 2"; do
         st=0
-        ./polyhoop -q -n 0 -o "$D/out" $bad > "$D/log" 2>&1 || st=$?   # ($bad: one or more words)
+        tests/polyhoop -q -n 0 -o "$D/out" $bad > "$D/log" 2>&1 || st=$?   # ($bad: one or more words)
         [ $st = 2 ] || fail "polyhoop $bad: exit status $st, expected 2"
         grep -q '^polyhoop: ' "$D/log" || fail "polyhoop $bad: no message"
         [ ! -e "$D/out" ] || fail "polyhoop $bad: output written"
@@ -24,9 +24,9 @@ test_faults_usage_errors_exit_2() {
 # An empty folder name for -o or --restart is a usage error (status 2, named), not an output
 # folder that cannot be created (status 4) nor, for --restart, a checkpoint looked for at /.
 test_faults_empty_folder_names() {
-    status 2 errs "$D/err" ./polyhoop -q -n 0 -o ''
+    status 2 errs "$D/err" tests/polyhoop -q -n 0 -o ''
     has "$D/err" "polyhoop: option -o needs a folder name, got ''"
-    status 2 errs "$D/err" ./polyhoop -q --restart ''
+    status 2 errs "$D/err" tests/polyhoop -q --restart ''
     has "$D/err" "polyhoop: option --restart needs a folder name, got ''"
     lacks "$D/err" 'checkpoint.bin'
 }
@@ -34,15 +34,15 @@ test_faults_empty_folder_names() {
 # A count beyond an int names the limit; a count missing at the end of the line says so; the help
 # written to a full disk is an output error (status 4), not done.
 test_faults_count_limits_and_help_output() {
-    status 2 errs "$D/err" ./polyhoop -q -n 99999999999 -o "$D/o"
+    status 2 errs "$D/err" tests/polyhoop -q -n 99999999999 -o "$D/o"
     has "$D/err" "polyhoop: option -n needs an integer >= 0, got '99999999999' (at most 2147483647)"
-    status 2 errs "$D/err" ./polyhoop -q -o "$D/o" --seed 4294967296
+    status 2 errs "$D/err" tests/polyhoop -q -o "$D/o" --seed 4294967296
     has "$D/err" "got '4294967296' (at most 2147483647)"
-    status 2 errs "$D/err" ./polyhoop -q -o "$D/o" -n
+    status 2 errs "$D/err" tests/polyhoop -q -o "$D/o" -n
     has "$D/err" "polyhoop: option -n needs a value"
     [ ! -e "$D/o" ] || fail "a refused run wrote $D/o"
     if [ -w /dev/full ]; then
-        st=0; ./polyhoop -h > /dev/full 2> "$D/err" || st=$?
+        st=0; tests/polyhoop -h > /dev/full 2> "$D/err" || st=$?
         [ "$st" = 4 ] || fail "-h > /dev/full: exit status $st, expected 4"
         has "$D/err" "polyhoop: cannot write the help: No space left on device"
     fi
@@ -51,14 +51,14 @@ test_faults_count_limits_and_help_output() {
 # An option where a folder or file name belongs (-o --png: the name forgotten) is a usage error,
 # not a folder named --png with no pictures in it; ./--png names such a folder.
 test_faults_option_as_folder_name() {
-    (cd "$D" && status 2 errs err "$OLDPWD/polyhoop" -q -n 0 -o --png) || exit 1
+    (cd "$D" && status 2 errs err "$OLDPWD/tests/polyhoop" -q -n 0 -o --png) || exit 1
     has "$D/err" "polyhoop: option -o needs a folder name, got the option --png (for a folder of that name: ./--png)"
     [ ! -e "$D/--png" ] || fail "a folder --png was made"
-    status 2 errs "$D/err" ./polyhoop -q --restart -n
+    status 2 errs "$D/err" tests/polyhoop -q --restart -n
     has "$D/err" "polyhoop: option --restart needs a folder name, got the option -n"
-    status 2 errs "$D/err" ./polyhoop -q -n 0 -o "$D/v" --velocities -q
+    status 2 errs "$D/err" tests/polyhoop -q -n 0 -o "$D/v" --velocities -q
     has "$D/err" "polyhoop: option --velocities needs a file name, got the option -q"
-    (cd "$D" && "$OLDPWD/polyhoop" -q -n 0 -o ./--png "$OLDPWD/inputs/ensemble.off" > /dev/null 2>&1) || fail "-o ./--png failed"
+    (cd "$D" && "$OLDPWD/tests/polyhoop" -q -n 0 -o ./--png "$OLDPWD/inputs/ensemble.off" > /dev/null 2>&1) || fail "-o ./--png failed"
     [ -e "$D/--png/frame000000.vtp" ] || fail "-o ./--png wrote no frame"
 }
 
@@ -67,11 +67,11 @@ test_faults_option_as_folder_name() {
 test_faults_bad_omp_num_threads() {
     local v
     for v in 0 abc 2x; do
-        OMP_NUM_THREADS=$v ./polyhoop -n 1 -s 10 -o "$D/o$v" > "$D/log" 2> "$D/err" || fail "OMP_NUM_THREADS=$v: the run failed"
+        OMP_NUM_THREADS=$v tests/polyhoop -n 1 -s 10 -o "$D/o$v" > "$D/log" 2> "$D/err" || fail "OMP_NUM_THREADS=$v: the run failed"
         has "$D/err" "polyhoop: warning: OMP_NUM_THREADS='$v' is not a thread count >= 1; choosing automatically"
         has "$D/log" "threads: automatic, up to 1;"
     done
-    OMP_NUM_THREADS=1,1 ./polyhoop -n 1 -s 10 -o "$D/list" > "$D/log" 2> "$D/err" || fail "OMP_NUM_THREADS=1,1: the run failed"
+    OMP_NUM_THREADS=1,1 tests/polyhoop -n 1 -s 10 -o "$D/list" > "$D/log" 2> "$D/err" || fail "OMP_NUM_THREADS=1,1: the run failed"
     lacks "$D/err" "warning"
     has "$D/log" "threads: 1;"
 }
@@ -79,9 +79,9 @@ test_faults_bad_omp_num_threads() {
 # Absurd thread counts: -j above 4 per core exits 2 with a message; OMP_NUM_THREADS above it is
 # capped with a warning and the run goes on.
 test_faults_thread_count_bounded() {
-    status 2 errs "$D/err" ./polyhoop -q -j 100000 -n 0 -o "$D/a"
+    status 2 errs "$D/err" tests/polyhoop -q -j 100000 -n 0 -o "$D/a"
     matches "$D/err" '-j 100000: at most .* threads'
-    OMP_NUM_THREADS=1000000 ./polyhoop -q -n 1 -s 10 -o "$D/b" > /dev/null 2> "$D/err"
+    OMP_NUM_THREADS=1000000 tests/polyhoop -q -n 1 -s 10 -o "$D/b" > /dev/null 2> "$D/err"
     has "$D/err" 'warning: OMP_NUM_THREADS asks for 1000000 threads; using'
     [ -f "$D/b/frame000001.vtp" ] || fail "OMP_NUM_THREADS=1000000: the run did not go on"
 }
@@ -103,7 +103,7 @@ test_faults_automatic_threads_banner() {
     python3 scripts/make_hex.py 512 "$D/hex.off" > /dev/null   # (24,576 vertices)
     local input now cap want
     for input in "" "$D/hex.off"; do
-        now=$(threads env -u OMP_NUM_THREADS ./polyhoop -n 0 $input)
+        now=$(threads env -u OMP_NUM_THREADS tests/polyhoop -n 0 $input)
         has "$D/banner" "now: automatic, one per 2000 vertices up to "
         cap=$(sed -n 's/.* up to \([0-9]*\).*/\1/p' "$D/banner")
         [ "${cap:-0}" -ge 1 ] || fail "no core count in the banner: $(cat "$D/banner")"
@@ -111,10 +111,10 @@ test_faults_automatic_threads_banner() {
         if [ -n "$input" ]; then want=$((24576 / 2000 < cap ? 24576 / 2000 : cap)); fi
         [ "$now" = $want ] || fail "$now threads for ${input:-the default input}, expected $want: $(cat "$D/banner")"
     done
-    now=$(threads env -u OMP_NUM_THREADS ./polyhoop -n 0 -j 2)
+    now=$(threads env -u OMP_NUM_THREADS tests/polyhoop -n 0 -j 2)
     [ "$now" = 2 ] || fail "-j 2: $now threads: $(cat "$D/banner")"
     lacks "$D/banner" automatic
-    now=$(OMP_NUM_THREADS=2 threads ./polyhoop -n 0 "$D/hex.off")
+    now=$(OMP_NUM_THREADS=2 threads tests/polyhoop -n 0 "$D/hex.off")
     [ "$now" = 2 ] || fail "OMP_NUM_THREADS=2: $now threads: $(cat "$D/banner")"
     lacks "$D/banner" automatic
 }
@@ -123,16 +123,16 @@ test_faults_automatic_threads_banner() {
 # 2^32 or taken as its digits; a run whose standard
 # output cannot be written (a full disk) says so and exits 4 instead of 0.
 test_faults_png_size_overflow_and_stdout_full() {
-    status 2 errs "$D/err" ./polyhoop -q -n 0 --png-size 4294968096x800 -o "$D/a"
+    status 2 errs "$D/err" tests/polyhoop -q -n 0 --png-size 4294968096x800 -o "$D/a"
     has "$D/err" '--png-size needs WxH'
     local v
     for v in ' 10x10' '+5x+5' '10x 10' '10x+5'; do   # (strtol's spaces and signs)
-        status 2 errs "$D/err" ./polyhoop -q -n 0 --png-size "$v" -o "$D/a"
+        status 2 errs "$D/err" tests/polyhoop -q -n 0 --png-size "$v" -o "$D/a"
         has "$D/err" "--png-size needs WxH with 1 <= W, H <= 16384, got '$v'"
     done
     [ -w /dev/full ] || skip "no /dev/full here"
     local st=0
-    ./polyhoop -n 1 -s 10 -o "$D/b" > /dev/full 2> "$D/err" || st=$?
+    tests/polyhoop -n 1 -s 10 -o "$D/b" > /dev/full 2> "$D/err" || st=$?
     [ $st = 4 ] || fail "a failed write to standard output: exit status $st, expected 4"
     has "$D/err" 'cannot write to standard output'
     [ -f "$D/b/frame000001.vtp" ] || fail "the run's frames were not written"
@@ -141,7 +141,7 @@ test_faults_png_size_overflow_and_stdout_full() {
 # -n 2147483647 starts at once: nothing is sized by the frame count (the frames' time table
 # grows with the frames written), so five frames of it peak at a few MB.
 test_faults_huge_frame_count_bounded_memory() {
-    ./polyhoop -q -n 2147483647 -s 1 --max-time 0.0005 -o "$D/a" > "$D/log"
+    tests/polyhoop -q -n 2147483647 -s 1 --max-time 0.0005 -o "$D/a" > "$D/log"
     [ -f "$D/a/frame000005.vtp" ] && [ ! -f "$D/a/frame000006.vtp" ] || fail "not frames 0 to 5: $(ls "$D/a" | tr '\n' ' ')"
     local mb
     mb=$(sed -n 's/^memory: peak \([0-9.]*\) MB resident.*/\1/p' "$D/log")
@@ -160,11 +160,11 @@ test_faults_threads_beyond_free_cores() {
     for _ in $(seq "$cores"); do (while :; do :; done) & spinners+=($!); done
     trap 'kill "${spinners[@]}" 2> /dev/null || true' EXIT
     sleep 0.5
-    status 0 errs "$D/err" ./polyhoop -q -j "$cores" -n 1 -s 10 -o "$D/a"
+    status 0 errs "$D/err" tests/polyhoop -q -j "$cores" -n 1 -s 10 -o "$D/a"
     kill "${spinners[@]}"
     matches "$D/err" "^polyhoop: warning: -j $cores asks for $cores threads, but only [0-9]* of this machine's $cores cores \(is\|are\) free (the others are busy): threads beyond the free cores take turns, and the run may take many times as long as with -j [0-9]*\$"
     [ "$(grep -c 'cores .* free' "$D/err")" = 1 ] || fail "warned more than once"
-    status 0 errs "$D/err1" ./polyhoop -q -j 1 -n 1 -s 10 -o "$D/b"
+    status 0 errs "$D/err1" tests/polyhoop -q -j 1 -n 1 -s 10 -o "$D/b"
     lacks "$D/err1" 'free (the others are busy)'
 }
 

@@ -23,16 +23,16 @@ test_faults_blow_up_stops_cleanly() {
 test_faults_no_movable_polygon_left() {
     python3 scripts/make_hex.py 144 "$D/hex.off" > /dev/null
     python3 scripts/make_tissue.py --wall 144 "$D/wall.off" > /dev/null
-    status 0 ./polyhoop -q -j 1 -n 5 -s 100 --set alpha_mu=-1e3 -o "$D/all" "$D/hex.off" > "$D/log" 2> "$D/err"
+    status 0 tests/polyhoop -q -j 1 -n 5 -s 100 --set alpha_mu=-1e3 -o "$D/all" "$D/hex.off" > "$D/log" 2> "$D/err"
     matches "$D/log" '^stopped: no movable polygon left (0 polygons at t = 0.01): 1 frames, 100 steps'
     lacks "$D/log" 'continue with' 'bytes per vertex'
     [ -f "$D/all/frame000001.vtp" ] && [ ! -e "$D/all/frame000002.vtp" ] || fail "not stopped at frame 1: $(ls "$D/all" | tr '\n' ' ')"
     [ -f "$D/all/checkpoint.bin" ] || fail "no checkpoint"
     vtk_reads "$D/all/frame000001.vtp"
-    status 0 ./polyhoop -q --restart "$D/all" > "$D/log2"
+    status 0 tests/polyhoop -q --restart "$D/all" > "$D/log2"
     has "$D/log2" "nothing to continue: the run in $D/all stopped with no movable polygon left (0 polygons at t = 0.01)"
     [ ! -e "$D/all/frame000002.vtp" ] || fail "the restart wrote a frame"
-    status 0 ./polyhoop -q -j 1 -n 5 -s 100 --set Nr=1 --set Amax_mu=100 --set Amin=50 -o "$D/rigid" "$D/wall.off" > "$D/log" 2> "$D/err"
+    status 0 tests/polyhoop -q -j 1 -n 5 -s 100 --set Nr=1 --set Amax_mu=100 --set Amin=50 -o "$D/rigid" "$D/wall.off" > "$D/log" 2> "$D/err"
     matches "$D/log" '^stopped: no movable polygon left (1 polygon at t = 0.01): 1 frames'
     # all cells but the largest below Amin
     amin=$(python3 -c '
@@ -45,7 +45,7 @@ def area(f):
     return 0.5 * sum(xy[a][0] * xy[b][1] - xy[b][0] * xy[a][1] for a, b in zip(idx, idx[1:] + idx[:1]))
 a = sorted(area(f) for f in lines[3 + nv:2 + nv + nf])   # (the cells: the ring is first)
 print(0.5 * (a[-1] + a[-2]))' "$D/wall.off")
-    status 0 ./polyhoop -q -j 1 -n 3 -s 100 --set Nr=1 --set Amax_mu=1000 --set Amin="$amin" -o "$D/one" "$D/wall.off" > "$D/log" 2> "$D/err"
+    status 0 tests/polyhoop -q -j 1 -n 3 -s 100 --set Nr=1 --set Amax_mu=1000 --set Amin="$amin" -o "$D/one" "$D/wall.off" > "$D/log" 2> "$D/err"
     matches "$D/log" '^done: 3 frames, 300 steps .* 2 polygons, [0-9]* vertices at the end'   # (the ring and one cell)
 }
 
@@ -55,7 +55,7 @@ test_faults_disk_full() {
     mkdir "$D/fs"
     mount -t tmpfs -o size=48k tmpfs "$D/fs" 2> /dev/null || skip "cannot mount a small tmpfs here (needs root with CAP_SYS_ADMIN)"
     trap 'umount "$D/fs"' EXIT
-    status 4 errs "$D/err" ./polyhoop -q -n 100 -s 200 --checkpoint-every 0 -o "$D/fs"
+    status 4 errs "$D/err" tests/polyhoop -q -n 100 -s 200 --checkpoint-every 0 -o "$D/fs"
     has "$D/err" 'No space left on device'
     [ -f "$D/fs/frame000003.vtp" ] || fail "fewer than 4 frames before the disk filled: $(ls "$D/fs" | tr "\n" " ")"
     ls "$D/fs" > "$D/files"
@@ -69,7 +69,7 @@ test_faults_disk_full() {
 # address space to start.)
 test_faults_picture_out_of_memory() {
     [ -z "${ASAN_OPTIONS:-}" ] || skip "AddressSanitizer cannot run under ulimit -v"
-    st=0; (ulimit -v 600000 && exec ./polyhoop -q -j 1 -n 1 -s 10 --png --png-size 16384x16384 -o "$D/run") 2> "$D/err" || st=$?
+    st=0; (ulimit -v 600000 && exec tests/polyhoop -q -j 1 -n 1 -s 10 --png --png-size 16384x16384 -o "$D/run") 2> "$D/err" || st=$?
     [ "$st" = 1 ] || fail "exit status $st, expected 1: $(cat "$D/err")"
     has "$D/err" "cannot draw frame 0: $D/run/frame000000.png: out of memory"
     vtk_reads "$D/run/frame000000.vtp"
@@ -82,7 +82,7 @@ test_faults_picture_out_of_memory() {
 test_faults_signal_during_setup() {
     mkfifo "$D/in.off"
     for sig in INT TERM; do
-        ./polyhoop -q -n 1 -o "$D/out" "$D/in.off" 2> "$D/err" &
+        tests/polyhoop -q -n 1 -o "$D/out" "$D/in.off" 2> "$D/err" &
         pid=$!
         exec 3> "$D/in.off"
         printf 'OFF\n4 1 0\n0 0 0\n' >&3

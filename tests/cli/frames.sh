@@ -11,8 +11,8 @@ source "$(dirname "$0")/lib.sh"
 # schedule that the paper's division rule allows; see test_topology_default_tissue_structure),
 # every frame is byte-identical between the two, and VTK's own reader opens the last frame.
 test_sim_default_run_thread_independent() {
-    ./polyhoop -j 1 -q -o "$D/t1" > "$D/log1" 2>&1 || fail "the run at 1 thread failed: $D/log1"
-    ./polyhoop -j 2 -q -o "$D/t2" > "$D/log2" 2>&1 || fail "the run at 2 threads failed: $D/log2"
+    tests/polyhoop -j 1 -q -o "$D/t1" > "$D/log1" 2>&1 || fail "the run at 1 thread failed: $D/log1"
+    tests/polyhoop -j 2 -q -o "$D/t2" > "$D/log2" 2>&1 || fail "the run at 2 threads failed: $D/log2"
     has "$D/log2" "100 frames, 100000 steps"
     diff -r "$D/t1" "$D/t2" > /dev/null || fail "frames differ between 1 and 2 threads"
     last=$D/t2/frame000100.vtp
@@ -31,12 +31,12 @@ test_vtp_png_color_every_cell_array() {
     names=$(sed -n 's/^ *X(\([a-z_]*\),.*/\1/p' src/vtp.h)
     [ "$(echo "$names" | wc -w)" -ge 10 ] || fail "found only these cell arrays in src/vtp.h: $names"
     for name in $names; do
-        ./polyhoop -q -n 0 --png-size 64x64 --png-color "$name" -o "$D/$name" > "$D/log" 2>&1 &&
+        tests/polyhoop -q -n 0 --png-size 64x64 --png-color "$name" -o "$D/$name" > "$D/log" 2>&1 &&
             [ -f "$D/$name/frame000000.png" ] || fail "--png-color $name: no picture (see $D/log)"
     done
     list=$(echo $names | sed 's/ /, /g')
-    ./polyhoop -h > "$D/help" 2>&1 || true
-    ./polyhoop --png-color bogus -n 0 > "$D/bogus" 2>&1 || true
+    tests/polyhoop -h > "$D/help" 2>&1 || true
+    tests/polyhoop --png-color bogus -n 0 > "$D/bogus" 2>&1 || true
     has "$D/help" "$list"
     has "$D/bogus" "$list"
 }
@@ -49,7 +49,7 @@ test_vtp_png_color_every_cell_array() {
 # the transient and kept would put them all within 0.06 of each other).
 test_png_transient_does_not_flatten_later_frames() {
     [ -x /usr/bin/python3 ] || skip "needs /usr/bin/python3"
-    ./polyhoop -q -j 1 -n 20 --png-color pressure --png-size 200x200 -o "$D/run" > /dev/null
+    tests/polyhoop -q -j 1 -n 20 --png-color pressure --png-size 200x200 -o "$D/run" > /dev/null
     /usr/bin/python3 - "$D/run/frame000020.png" > "$D/spread" <<'PY' || fail "$(cat "$D/spread")"
 import sys
 sys.path.insert(0, "tests")
@@ -82,14 +82,14 @@ PY
 test_png_camera_kill_and_restart() {
     [ -x /usr/bin/python3 ] || skip "needs /usr/bin/python3"
     local args="-q -j 1 -n 100 -s 250 --png --png-size 200x200" pid f k
-    ./polyhoop $args -o "$D/a" > /dev/null
-    ./polyhoop $args -o "$D/c" > /dev/null &
+    tests/polyhoop $args -o "$D/a" > /dev/null
+    tests/polyhoop $args -o "$D/c" > /dev/null &
     pid=$!
     for k in $(seq 400); do [ -f "$D/c/frame000010.png" ] && break; sleep 0.02; done
     kill -KILL $pid || true
     wait $pid 2> /dev/null || true   # (137: killed)
     [ ! -f "$D/c/frame000100.png" ] || fail "the run ended before it was killed"
-    ./polyhoop -q -j 1 --restart "$D/c" > /dev/null
+    tests/polyhoop -q -j 1 --restart "$D/c" > /dev/null
     for f in "$D"/a/*; do
         cmp -s "$f" "$D/c/${f##*/}" || fail "${f##*/} differs after the kill and restart"
     done
@@ -112,12 +112,12 @@ PY
 test_png_view_refused() {
     local v
     for v in 0,0,inf,1 0,-inf,1,1 nan,0,1,1 0,0,1,nan 0,0,0,1 0,0,1,-1 0,0,1,1e-9 -1e300,0,1,1 0,0,1,2e9 0,0,1 0,0,1,1,1; do
-        status 2 errs "$D/err" ./polyhoop -q -n 0 --png-view "$v" -o "$D/out"
+        status 2 errs "$D/err" tests/polyhoop -q -n 0 --png-view "$v" -o "$D/out"
         has "$D/err" "polyhoop: --png-view needs x0,y0,x1,y1 with x0 < x1 and y0 < y1, each side at least 1e-06 and every number within 1e+09 of 0, got '$v'"
         [ "$(wc -l < "$D/err")" = 1 ] || fail "--png-view $v: more than one line: $(cat "$D/err")"
         [ ! -e "$D/out" ] || fail "--png-view $v: output written"
     done
-    ./polyhoop -q -n 0 --png-view -1e9,-1,1e9,1e-6 -o "$D/ok" > /dev/null
+    tests/polyhoop -q -n 0 --png-view -1e9,-1,1e9,1e-6 -o "$D/ok" > /dev/null
     [ -s "$D/ok/frame000000.png" ] || fail "the widest view allowed drew nothing"
 }
 

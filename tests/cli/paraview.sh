@@ -102,9 +102,9 @@ test_scripts_paraview_frame_numbers() {
     if ! command -v pvbatch > /dev/null 2>&1 || { [ $have_xvfb = 0 ] && [ -z "${DISPLAY:-}" ]; }; then
         skip "needs ParaView and Xvfb: $PARAVIEW_INSTALL"
     fi
-    ./polyhoop -q -j 1 -n 4 -s 50 -o "$D/run" > /dev/null
+    tests/polyhoop -q -j 1 -n 4 -s 50 -o "$D/run" > /dev/null
     rm "$D/run/frame000002.vtp" "$D/run/frame000003.vtp"
-    ./polyhoop -q -j 1 -n 6 --restart "$D/run" > /dev/null
+    tests/polyhoop -q -j 1 -n 6 --restart "$D/run" > /dev/null
     xvfb=()
     [ $have_xvfb = 0 ] || xvfb=(xvfb-run -a -s '-screen 0 1280x1024x24 -noreset')
     st=0

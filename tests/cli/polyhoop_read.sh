@@ -28,10 +28,10 @@ backends() {
 two_runs() {
     command -v python3 > /dev/null || skip "python3 is not on PATH"
     scripts/make_hex.py 7 "$D/hex.off" > /dev/null
-    ./polyhoop -q -j 1 -n 2 -s 100 -o "$D/bin" "$D/hex.off" > /dev/null
-    ./polyhoop -q -j 1 -n 2 -s 100 --ascii -o "$D/ascii" "$D/hex.off" > /dev/null
-    ./polyhoop -q -j 1 -n 3 -s 300 -o "$D/bin1" > /dev/null
-    ./polyhoop -q -j 1 -n 3 -s 300 --ascii -o "$D/ascii1" > /dev/null
+    tests/polyhoop -q -j 1 -n 2 -s 100 -o "$D/bin" "$D/hex.off" > /dev/null
+    tests/polyhoop -q -j 1 -n 2 -s 100 --ascii -o "$D/ascii" "$D/hex.off" > /dev/null
+    tests/polyhoop -q -j 1 -n 3 -s 300 -o "$D/bin1" > /dev/null
+    tests/polyhoop -q -j 1 -n 3 -s 300 --ascii -o "$D/ascii1" > /dev/null
 }
 
 test_polyhoop_read_binary_equals_ascii() {
@@ -234,9 +234,9 @@ test_polyhoop_read_scripts_agree() {
 # went on with --restart: frames 0, 1, 4, 5, 6 (frames.pvd lists these)
 gap_run() {
     command -v python3 > /dev/null || skip "python3 is not on PATH"
-    ./polyhoop -q -j 1 -n 4 -s 50 -o "$D/gap" > /dev/null
+    tests/polyhoop -q -j 1 -n 4 -s 50 -o "$D/gap" > /dev/null
     rm "$D/gap/frame000002.vtp" "$D/gap/frame000003.vtp"
-    ./polyhoop -q -j 1 -n 6 --restart "$D/gap" > /dev/null
+    tests/polyhoop -q -j 1 -n 6 --restart "$D/gap" > /dev/null
 }
 
 # A frame is named by the number in its file's name, frameNNNNNN.vtp, also where frames are
@@ -291,7 +291,7 @@ PY
 # the garbage one with blank columns, and the listing stopped at the deleted one (status 2).
 test_polyhoop_read_lists_unreadable_frames() {
     command -v python3 > /dev/null || skip "python3 is not on PATH"
-    ./polyhoop -q -j 1 -n 6 -s 20 -o "$D/r" > /dev/null
+    tests/polyhoop -q -j 1 -n 6 -s 20 -o "$D/r" > /dev/null
     head -c $(($(stat -c %s "$D/r/frame000002.vtp") - 100)) "$D/r/frame000002.vtp" > "$D/cut"
     mv "$D/cut" "$D/r/frame000002.vtp"
     printf 'not a frame\n%.0s' $(seq 250) > "$D/r/frame000003.vtp"

@@ -4,12 +4,12 @@
 # picture of the size asked for, and a velocity file refused by its line.
 source "$(dirname "$0")/lib.sh"
 
-# exits N ARGS...: runs ./polyhoop ARGS with its output in $D/log; fails unless it exits with N
+# exits N ARGS...: runs tests/polyhoop ARGS with its output in $D/log; fails unless it exits with N
 exits() {
     local want=$1 st=0
     shift
-    ./polyhoop "$@" > "$D/log" 2>&1 || st=$?
-    [ "$st" = "$want" ] || fail "./polyhoop $*: exit status $st, expected $want (its output: $D/log)"
+    tests/polyhoop "$@" > "$D/log" 2>&1 || st=$?
+    [ "$st" = "$want" ] || fail "tests/polyhoop $*: exit status $st, expected $want (its output: $D/log)"
 }
 
 test_sim_program_usage_and_bad_input() {
@@ -34,9 +34,9 @@ test_sim_program_usage_and_bad_input() {
     has "$D/log" "polyhoop: unknown option '--seed=3': give the value as the next word, --seed 3"
     # after --, a word is the input file even where it starts with -
     cp inputs/ensemble.off "$D/-x.off"
-    (cd "$D" && "$OLDPWD/polyhoop" -q -n 0 -o dd -x.off > log 2>&1) && fail "-x.off was taken as an input without --"
+    (cd "$D" && "$OLDPWD/tests/polyhoop" -q -n 0 -o dd -x.off > log 2>&1) && fail "-x.off was taken as an input without --"
     has "$D/log" "polyhoop: unknown option '-x.off' (an input file whose name starts with -: give it after --)"
-    (cd "$D" && "$OLDPWD/polyhoop" -q -n 0 -o dd -- -x.off > log 2>&1) || fail "-- -x.off: $(cat "$D/log")"
+    (cd "$D" && "$OLDPWD/tests/polyhoop" -q -n 0 -o dd -- -x.off > log 2>&1) || fail "-- -x.off: $(cat "$D/log")"
     [ -f "$D/dd/frame000000.vtp" ] || fail "-- -x.off wrote no frame"
     exits 2 /nonexistent.off
     has "$D/log" "polyhoop: /nonexistent.off: cannot open: No such file or directory"
@@ -72,7 +72,7 @@ test_sim_initial_velocities_refused() {
 # too (before, the clock started after frame 0: 8.5 s of wall with 17 s of output). No bound on
 # either time: a fast machine writes the pictures in less than the 0.01 s printed.
 test_program_summary_wall_holds_output() {
-    ./polyhoop -j 1 -n 1 -s 10 --png --png-size 1500x1500 -o "$D/o" > "$D/log" 2>&1 || fail "the run failed: $(tail -n 3 "$D/log")"
+    tests/polyhoop -j 1 -n 1 -s 10 --png --png-size 1500x1500 -o "$D/o" > "$D/log" 2>&1 || fail "the run failed: $(tail -n 3 "$D/log")"
     awk '/^done:/ { for (i = 1; i <= NF; i++) if ($i == "wall,") wall = $(i - 2) }
          /^  output / { out = $2 }
          END { if (wall == "" || out == "" || out > wall + 0) { print "wall " wall " s, output " out " s"; exit 1 } }' "$D/log" ||
@@ -141,6 +141,26 @@ test_program_tuned_and_portable_same_bits() {
             cmp -s "$f" "$D/run-portable/${f##*/}" || fail "$h: ${f##*/} differs between the tuned and the portable build"
         done
     done
+}
+
+# make test builds and runs programs of its own (tests/polyhoop, tests/run_tests, from
+# params/default.h in build/test/): a user's ./polyhoop built from another header, and its build
+# folder, stay as they were (in a copy of the repository, so that this one's are left alone)
+test_program_make_test_keeps_users_build() {
+    mkdir -p "$D/r"
+    git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
+        [ -e "$f" ] && mkdir -p "$D/r/$(dirname "$f")" && cp -p "$f" "$D/r/$f"
+    done
+    cd "$D/r"
+    make -s PARAMS=params/hex.h > make.log 2>&1 || fail "the user's build failed: $(tail -n 3 make.log)"
+    before=$(sha256sum polyhoop build/flags build/polyhoop)
+    make -s tests/polyhoop tests/run_tests > make.log 2>&1 || fail "the tests' build failed: $(tail -n 3 make.log)"
+    [ "$(sha256sum polyhoop build/flags build/polyhoop)" = "$before" ] || fail "make test's programs changed ./polyhoop or build/"
+    ./polyhoop -n 0 -o run-user > user.log 2>&1 || fail "./polyhoop no longer runs"
+    tests/polyhoop -n 0 -o run-tests > tests.log 2>&1 || fail "tests/polyhoop does not run"
+    has user.log "params/hex.h"
+    has tests.log "params/default.h"
+    lacks tests.log "params/hex.h"
 }
 
 run_file "$@"

@@ -13,7 +13,7 @@ test_readme_make_run_figures() {
     read -r cells t frames tend < <(sed -n 's/.*grows one cell into a tissue of \([0-9]*\) cells by t = \([0-9.]*\) and writes \([0-9]*\) frames.*/\1 \2 \3/p' README.md |
                                     tr '\n' ' '; sed -n 's/.*t = 0 to \([0-9.]*\)).*/\1/p' README.md)
     [ -n "$tend" ] || fail "README.md no longer quotes the default run's figures the way this test reads them"
-    ./polyhoop -q --overwrite -o "$D/out" > "$D/log" 2>&1 || fail "the default run failed: $(tail -n 3 "$D/log")"
+    tests/polyhoop -q --overwrite -o "$D/out" > "$D/log" 2>&1 || fail "the default run failed: $(tail -n 3 "$D/log")"
     got=$(ls "$D/out"/frame*.vtp | wc -l)
     [ "$got" = "$frames" ] || fail "README: $frames frames; the run wrote $got"
     for f in frame000000.vtp "frame$(printf %06d $((frames - 1))).vtp" frames.pvd checkpoint.bin events.csv observables.csv; do
@@ -39,7 +39,7 @@ test_readme_minimal_example() {
 
 # every option of the README's table is one the program knows
 test_readme_options_in_help() {
-    ./polyhoop -h > "$D/help" 2>&1 || true
+    tests/polyhoop -h > "$D/help" 2>&1 || true
     sed -n '/^## Main options/,/^## /p' README.md | grep -o '`-[-a-z]*' | tr -d '`' | sort -u > "$D/options"
     [ "$(wc -l < "$D/options")" -ge 10 ] || fail "found only $(wc -l < "$D/options") options in README.md's table"
     while read -r o; do grep -q -- "^ *$o[ ,=]" "$D/help" || grep -q -- "[ ,]$o[ ,=]" "$D/help" || fail "README.md's option $o is not in polyhoop -h"; done < "$D/options"

@@ -13,14 +13,14 @@ source "$(dirname "$0")/lib.sh"
 # others try: on an idle machine its 20,000 steps take 0.2 s, and it had ended before the restart
 # began, which then went on from its checkpoint.)
 test_faults_one_run_per_folder() {
-    ./polyhoop -q -j 1 -n 40 -s 500 -o "$D/a" > /dev/null 2>&1 &
+    tests/polyhoop -q -j 1 -n 40 -s 500 -o "$D/a" > /dev/null 2>&1 &
     local first=$! s2=0 s3=0
     while [ ! -f "$D/a/frame000001.vtp" ]; do kill -0 $first 2> /dev/null || fail "the first run ended before frame 1"; sleep 0.01; done
     kill -STOP $first
     [ ! -f "$D/a/frame000040.vtp" ] || { kill -CONT $first; fail "the first run ended before it was stopped"; }
     # (-j 1: no look at the cores' idle time first)
-    ./polyhoop -q -j 1 -n 2 -s 10 -o "$D/a" > /dev/null 2> "$D/err2" || s2=$?
-    ./polyhoop -q -j 1 -n 50 --restart "$D/a" > /dev/null 2> "$D/err3" || s3=$?
+    tests/polyhoop -q -j 1 -n 2 -s 10 -o "$D/a" > /dev/null 2> "$D/err2" || s2=$?
+    tests/polyhoop -q -j 1 -n 50 --restart "$D/a" > /dev/null 2> "$D/err3" || s3=$?
     kill -CONT $first
     wait $first || fail "the first run failed"
     [ $s2 = 2 ] && [ $s3 = 2 ] || fail "beside a running run: a new run exited $s2, a restart $s3; expected 2 and 2"
@@ -28,12 +28,12 @@ test_faults_one_run_per_folder() {
     has "$D/err3" 'in use by another run' 'wait until that run has stopped (SIGINT or SIGTERM stops it with a checkpoint), then restart'
     lacks "$D/err3" 'another folder with -o'   # (-o cannot be combined with --restart)
     [ "$(ls "$D/a" | grep -c 'frame.*vtp$')" = 41 ] || fail "the first run's frames are not 41: $(ls "$D/a" | tr '\n' ' ')"
-    status 2 errs "$D/err4" ./polyhoop -q -n 1 -s 10 -o "$D/a"
+    status 2 errs "$D/err4" tests/polyhoop -q -n 1 -s 10 -o "$D/a"
     matches "$D/err4" 'holds another run.*--restart.*--overwrite'
-    ./polyhoop -q -n 1 -s 10 --overwrite -o "$D/a" > /dev/null 2>&1
+    tests/polyhoop -q -n 1 -s 10 --overwrite -o "$D/a" > /dev/null 2>&1
     [ "$(ls "$D/a" | tr '\n' ' ')" = 'checkpoint.bin events.csv frame000000.vtp frame000001.vtp frames.pvd observables.csv ' ] ||
         fail "after --overwrite: $(ls "$D/a" | tr '\n' ' ')"
-    ./polyhoop -q -n 2 --restart "$D/a" > /dev/null 2>&1
+    tests/polyhoop -q -n 2 --restart "$D/a" > /dev/null 2>&1
     [ -f "$D/a/frame000002.vtp" ] || fail "the restart wrote no frame 2"
     for k in 0 1 2; do vtk_reads "$D/a/frame00000$k.vtp"; done
 }
@@ -41,14 +41,14 @@ test_faults_one_run_per_folder() {
 # Options a restart would ignore (an input, -o, --seed) and a second input file are refused with
 # status 2 and named, instead of silently dropped.
 test_faults_restart_and_input_clashes() {
-    ./polyhoop -q -n 1 -s 10 -o "$D/a" > /dev/null 2>&1
-    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" inputs/ensemble.off
+    tests/polyhoop -q -n 1 -s 10 -o "$D/a" > /dev/null 2>&1
+    status 2 errs "$D/err" tests/polyhoop -q --restart "$D/a" inputs/ensemble.off
     has "$D/err" 'inputs/ensemble.off cannot be combined with --restart'
-    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -o "$D/b"
+    status 2 errs "$D/err" tests/polyhoop -q --restart "$D/a" -o "$D/b"
     has "$D/err" '-o cannot be combined with --restart'
-    status 2 errs "$D/err" ./polyhoop -q --seed 3 --restart "$D/a"
+    status 2 errs "$D/err" tests/polyhoop -q --seed 3 --restart "$D/a"
     has "$D/err" '--seed cannot be combined'
-    status 2 errs "$D/err" ./polyhoop -q -n 0 -o "$D/c" inputs/ensemble.off inputs/emulsion.off
+    status 2 errs "$D/err" tests/polyhoop -q -n 0 -o "$D/c" inputs/ensemble.off inputs/emulsion.off
     has "$D/err" "two input files, 'inputs/ensemble.off' and 'inputs/emulsion.off'"
     [ ! -e "$D/b" ] && [ ! -e "$D/c" ] || fail "output written after an error"
 }
@@ -58,20 +58,20 @@ test_faults_restart_and_input_clashes() {
 # value they are accepted, with another value refused (exit 2, nothing written); -n applies;
 # --overwrite and --max-vertices, which concern a new run, are refused (before: ignored).
 test_faults_restart_keeps_options() {
-    ./polyhoop -q -n 6 -s 10 --ascii --check --checkpoint-every 2 --png-color id --png-size 64x64 --max-time 0.002 \
+    tests/polyhoop -q -n 6 -s 10 --ascii --check --checkpoint-every 2 --png-color id --png-size 64x64 --max-time 0.002 \
         -o "$D/a" > /dev/null
     [ -f "$D/a/frame000002.png" ] && [ ! -f "$D/a/frame000003.vtp" ] || fail "--max-time 0.002 did not stop after frame 2"
-    ./polyhoop -q --restart "$D/a" --max-time 0.004 > /dev/null
+    tests/polyhoop -q --restart "$D/a" --max-time 0.004 > /dev/null
     has "$D/a/frame000004.vtp" 'format="ascii"'
     [ -f "$D/a/frame000004.png" ] && [ ! -f "$D/a/frame000005.vtp" ] || fail "the restart to --max-time 0.004 did not stop after frame 4 with a picture"
-    ./polyhoop -q --restart "$D/a" -n 5 --png-size 64x64 --ascii > /dev/null
+    tests/polyhoop -q --restart "$D/a" -n 5 --png-size 64x64 --ascii > /dev/null
     [ -f "$D/a/frame000005.png" ] && [ ! -f "$D/a/frame000006.vtp" ] || fail "the restart with -n 5 did not end at frame 5 with a picture"
-    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -n 7 --png-size 65x64
+    status 2 errs "$D/err" tests/polyhoop -q --restart "$D/a" -n 7 --png-size 65x64
     matches "$D/err" '--png-size cannot change on --restart: the run in .* continues with its own options (--checkpoint-every 2 --ascii --check --png-color id --png-size 64x64)'
-    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -n 7 --checkpoint-every 1
-    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -n 7 --overwrite
+    status 2 errs "$D/err" tests/polyhoop -q --restart "$D/a" -n 7 --checkpoint-every 1
+    status 2 errs "$D/err" tests/polyhoop -q --restart "$D/a" -n 7 --overwrite
     has "$D/err" "polyhoop: --overwrite cannot be combined with --restart: it concerns a new run"
-    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -n 7 --max-vertices 100
+    status 2 errs "$D/err" tests/polyhoop -q --restart "$D/a" -n 7 --max-vertices 100
     has "$D/err" "polyhoop: --max-vertices cannot be combined with --restart: it concerns a new run"
     [ ! -f "$D/a/frame000006.vtp" ] || fail "a refused restart wrote frame 6"
 }
@@ -83,22 +83,22 @@ test_faults_restart_keeps_options() {
 # The summary of a restart says which of the run's steps this process ran (and counts only those
 # vertex updates).
 test_restart_caps_at_frame_zero_and_n_below() {
-    ./polyhoop -q -j 1 -n 4 -s 10 --max-cells 40 -o "$D/a" inputs/emulsion.off > "$D/log" 2> /dev/null
+    tests/polyhoop -q -j 1 -n 4 -s 10 --max-cells 40 -o "$D/a" inputs/emulsion.off > "$D/log" 2> /dev/null
     grep -q '^stopped by --max-cells (52 polygons at t = 0): ' "$D/log" || fail "not stopped at frame 0: $(head -1 "$D/log")"
-    grep -qx "continue with: ./polyhoop --restart $D/a" "$D/log" || fail "no line to continue with: $(cat "$D/log")"
-    ./polyhoop -q -j 1 -n 4 -s 10 --max-time 0.002 -o "$D/one" > "$D/log" 2> /dev/null
+    grep -qx "continue with: tests/polyhoop --restart $D/a" "$D/log" || fail "no line to continue with: $(cat "$D/log")"
+    tests/polyhoop -q -j 1 -n 4 -s 10 --max-time 0.002 -o "$D/one" > "$D/log" 2> /dev/null
     grep -q '^stopped by --max-time (1 polygon at t = 0.002): 2 frames' "$D/log" || fail "one polygon's stop said: $(head -1 "$D/log")"
     [ -f "$D/a/checkpoint.bin" ] && [ -f "$D/a/frame000000.vtp" ] && [ ! -f "$D/a/frame000001.vtp" ] ||
         fail "after the stop at frame 0: $(ls "$D/a" | tr '\n' ' ')"
-    ./polyhoop -q -j 1 --restart "$D/a" -n 2 > "$D/log" 2>&1 || fail "the restart past the cap failed"
+    tests/polyhoop -q -j 1 --restart "$D/a" -n 2 > "$D/log" 2>&1 || fail "the restart past the cap failed"
     grep -q '^done: 2 frames, 20 steps, of which this process ran 20 (from step 0) in ' "$D/log" || fail "the restart said: $(head -1 "$D/log")"
     [ -f "$D/a/frame000002.vtp" ] && [ ! -f "$D/a/frame000003.vtp" ] || fail "the restart did not end at frame 2"
-    status 2 errs "$D/err" ./polyhoop -q --restart "$D/a" -n 1
+    status 2 errs "$D/err" tests/polyhoop -q --restart "$D/a" -n 1
     has "$D/err" 'cannot restart with -n 1: the run is at step 20 (frame 2, t = 0.002), past frame 1; -n counts the frames from the run'"'"'s start, so give more than 2 to go on'
-    ./polyhoop -q --restart "$D/a" -n 2 > "$D/log" 2> /dev/null || fail "a restart at its last frame failed"
+    tests/polyhoop -q --restart "$D/a" -n 2 > "$D/log" 2> /dev/null || fail "a restart at its last frame failed"
     grep -q '^done: 2 frames, 20 steps, of which this process ran 0 (from step 20) in .*; 0 vertex updates' "$D/log" ||
         fail "a restart at its last frame said: $(head -1 "$D/log")"
-    ./polyhoop --restart "$D/a" -n 2 > "$D/log" 2> /dev/null || fail "a restart at its last frame failed"
+    tests/polyhoop --restart "$D/a" -n 2 > "$D/log" 2> /dev/null || fail "a restart at its last frame failed"
     has "$D/log" ": no frame left to write (the run is at its last, 2, of 10 steps), dt = "
 }
 
@@ -136,7 +136,7 @@ C_NY=152   # (in the contact list's section, which follows the vertices: its gri
 # $D/good.bin; fails unless the checkpoint is of the layout above, written little-endian (its
 # version 10, byte-order mark 0x01020304 and Params size 376 at offset 24, as their bytes)
 checkpoint_run() {
-    ./polyhoop -q "$@" -o "$D/run" > /dev/null
+    tests/polyhoop -q "$@" -o "$D/run" > /dev/null
     cp "$D/run/checkpoint.bin" "$D/good.bin"
     [ "$(od -An -tx1 -j 24 -N 12 "$D/good.bin" | tr -d ' \n')" = 0a0000000403020178010000 ] ||
         fail "the checkpoint is not of version 10, little-endian, with a Params of 376 bytes: this test's offsets are out of date"
@@ -150,7 +150,7 @@ reseal() {
 }
 # refused TEXT: a restart from the checkpoint exits 2 and names TEXT (a regular expression)
 refused() {
-    status 2 errs "$D/err" ./polyhoop -q -n 5 --restart "$D/run"
+    status 2 errs "$D/err" tests/polyhoop -q -n 5 --restart "$D/run"
     matches "$D/err" "$1"
 }
 
@@ -168,7 +168,7 @@ test_checkpoint_damage_refused_on_restart() {
     head -c $(($(stat -c %s "$D/good.bin") / 2)) "$D/good.bin" > "$D/run/checkpoint.bin"
     refused 'cannot restart: .*checkpoint.bin: checksum mismatch'
     cp "$D/good.bin" "$D/run/checkpoint.bin"
-    ./polyhoop -q -n 4 --restart "$D/run" > /dev/null || fail "the good checkpoint did not restart"
+    tests/polyhoop -q -n 4 --restart "$D/run" > /dev/null || fail "the good checkpoint did not restart"
 }
 
 # A field that a run could not have written, under a valid checksum (x of a vertex infinite), is
@@ -186,7 +186,7 @@ test_checkpoint_bad_fields_named_on_restart() {
     put $H_TWISTS 2a000000
     put $H_POSTPONED 07000000
     reseal
-    ./polyhoop -n 4 --restart "$D/run" > "$D/log"
+    tests/polyhoop -n 4 --restart "$D/run" > "$D/log"
     matches "$D/log" 'divisions postponed 7, twists cut out 42$'
 }
 
@@ -246,10 +246,10 @@ test_checkpoint_doctored_state_on_restart() {
     cp "$D/good.bin" "$D/run/checkpoint.bin"
     copy $v0 $v1 $((n0 * V_SIZE))
     reseal
-    ./polyhoop -q -n 3 --restart "$D/run" > /dev/null 2> "$D/err" || fail "the restart of a checkpoint with stacked polygons failed: $(cat "$D/err")"
+    tests/polyhoop -q -n 3 --restart "$D/run" > /dev/null 2> "$D/err" || fail "the restart of a checkpoint with stacked polygons failed: $(cat "$D/err")"
     has "$D/err" "checkpoint.bin: warning: polygons 0 and 1 overlap on 100% of the smaller one's area (their edges coincide or touch"
     has "$D/err" "; runs make overlaps where a vertex meets another hoop's edge faster than sqrt(kr) h = 31.6 (--strict-input rejects this)"
-    status 2 errs "$D/err" ./polyhoop -q -n 3 --strict-input --restart "$D/run"
+    status 2 errs "$D/err" tests/polyhoop -q -n 3 --strict-input --restart "$D/run"
     has "$D/err" "checkpoint.bin: error: polygons 0 and 1 overlap on 100% of the smaller one's area"
 }
 
@@ -323,9 +323,9 @@ test_restart_png_field_keeps_its_pictures() {
 # A restart writes frames.pvd anew with the frames that are in the folder: frames of the run
 # deleted before it (2 of 0 to 3) are not listed (ParaView would fail on them), the new ones are.
 test_restart_collection_lists_frames_present() {
-    ./polyhoop -q -n 3 -s 10 -o "$D/a" > /dev/null
+    tests/polyhoop -q -n 3 -s 10 -o "$D/a" > /dev/null
     rm "$D/a/frame000002.vtp"
-    ./polyhoop -q -n 5 --restart "$D/a" > /dev/null
+    tests/polyhoop -q -n 5 --restart "$D/a" > /dev/null
     [ "$(grep -o 'file="frame[0-9]*.vtp"' "$D/a/frames.pvd" | tr '\n' ' ')" = \
       'file="frame000000.vtp" file="frame000001.vtp" file="frame000003.vtp" file="frame000004.vtp" file="frame000005.vtp" ' ] ||
         fail "frames.pvd lists: $(grep -o 'frame[0-9]*.vtp' "$D/a/frames.pvd" | tr '\n' ' ')"
@@ -343,7 +343,7 @@ test_checkpoint_symlinks_replaced() {
     ln -sf "$D/outside0" "$D/run/frame000002.vtp"
     ln -sf "$D/outside1" "$D/run/frame000003.vtp.tmp"
     ln -sf "$D/outside2" "$D/run/checkpoint.bin"
-    ./polyhoop -q -n 3 --restart "$D/run" > /dev/null
+    tests/polyhoop -q -n 3 --restart "$D/run" > /dev/null
     cmp -s "$D/outside0" <(printf keep) || fail "the target of frame000002.vtp was changed"
     cmp -s "$D/outside1" <(printf keep) || fail "the target of frame000003.vtp.tmp was changed"
     cmp -s "$D/outside2" "$D/good.bin" || fail "the target of checkpoint.bin was changed"

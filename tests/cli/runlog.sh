@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 # stopped at a frame (--max-time) and one stopped by SIGTERM between frames, both continued with
 # --restart, leave the same two files, byte for byte, as the run never stopped.
 test_runlog_events_and_restarts() {
-    ./polyhoop -q -n 40 -o "$D/a" > "$D/log"
+    tests/polyhoop -q -n 40 -o "$D/a" > "$D/log"
     local counts n pid st=0
     counts=$(sed -n 's/^events: divisions \([0-9]*\), removals \([0-9]*\).*/\1 \2/p' "$D/log")
     [ "$(grep -c ',division,' "$D/a/events.csv") $(grep -c ',removal,' "$D/a/events.csv")" = "$counts" ] ||
@@ -20,17 +20,17 @@ test_runlog_events_and_restarts() {
     [ "$(wc -l < "$D/a/observables.csv")" = 42 ] || fail "observables.csv has not a header and 41 frames' lines"
     n=$(grep -ao 'NumberOfPolys="[0-9]*"' "$D/a/frame000040.vtp" | sed -n '1s/[^0-9]//gp')
     [ "$(tail -n 1 "$D/a/observables.csv" | cut -d, -f4)" = "$n" ] || fail "the last observables line does not count frame 40's $n polygons"
-    ./polyhoop -q -n 40 --max-time 1.7 -o "$D/b" > /dev/null
-    ./polyhoop -q --restart "$D/b" > /dev/null
+    tests/polyhoop -q -n 40 --max-time 1.7 -o "$D/b" > /dev/null
+    tests/polyhoop -q --restart "$D/b" > /dev/null
     cmp "$D/a/events.csv" "$D/b/events.csv" && cmp "$D/a/observables.csv" "$D/b/observables.csv" ||
         fail "stopped by --max-time and restarted: the logs differ"
-    ./polyhoop -q -n 40 -o "$D/c" > /dev/null 2> "$D/err" &
+    tests/polyhoop -q -n 40 -o "$D/c" > /dev/null 2> "$D/err" &
     pid=$!
     for k in $(seq 100); do [ -f "$D/c/frame000020.vtp" ] && break; sleep 0.1; done
     kill -TERM $pid
     wait $pid || st=$?
     [ $st = 143 ] || fail "stopped by SIGTERM: exit status $st, expected 143"
-    ./polyhoop -q --restart "$D/c" > /dev/null
+    tests/polyhoop -q --restart "$D/c" > /dev/null
     cmp "$D/a/events.csv" "$D/c/events.csv" && cmp "$D/a/observables.csv" "$D/c/observables.csv" ||
         fail "stopped by SIGTERM and restarted: the logs differ"
 }

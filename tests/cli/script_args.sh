@@ -41,7 +41,7 @@ test_script_args_make_hex() {
     [ ! -e "$D/hex.off" ] || fail "a refused make_hex.py wrote its output"
     scripts/make_hex.py 4 "$D/hex.off" 0 > /dev/null
     scripts/make_hex.py 4 "$D/hex2.off" > /dev/null
-    ./polyhoop -q -j 1 -n 0 -o "$D/run" "$D/hex2.off" > /dev/null
+    tests/polyhoop -q -j 1 -n 0 -o "$D/run" "$D/hex2.off" > /dev/null
 }
 
 # make_inputs.py --speed: a jet speed that is not finite (inf, nan, or one whose speeds up to 1.2
@@ -84,7 +84,7 @@ test_script_args_make_tissue() {
 test_script_args_plot_log() {
     need_python3
     printf 'frame,step,time,polygons\n0,0,0,1\n1,10,0.5,2\n' > "$D/obs.csv"
-    head -c 2000 ./polyhoop > "$D/binary.csv"
+    head -c 2000 tests/polyhoop > "$D/binary.csv"
     head -c 2000 /dev/urandom | tr -d '\000' > "$D/noise.csv"
     printf 'frame,step,time,polygons\n0,0,abc,1\n' > "$D/nan.csv"
     printf 'frame,step,time,polygons\n0,0,0\n' > "$D/short.csv"
@@ -107,7 +107,7 @@ test_script_args_plot_log() {
 # bad --reach or --frames
 test_script_args_tissue_stats() {
     need_python3
-    ./polyhoop -q -j 1 -n 1 -s 200 -o "$D/run" > /dev/null
+    tests/polyhoop -q -j 1 -n 1 -s 200 -o "$D/run" > /dev/null
     mkdir "$D/empty" "$D/cut" "$D/text" "$D/noise" "$D/flipped"
     head -c 2500 "$D/run/frame000001.vtp" > "$D/cut/frame000001.vtp"
     echo hello > "$D/text/frame000001.vtp"

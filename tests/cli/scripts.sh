@@ -52,9 +52,9 @@ test_scripts_make_inputs_help_keeps_inputs() {
 
 # Every generator of scripts/ writes an input that the program takes, with the number of polygons
 # asked for: make_inputs.py for each of its scenes (another draw, --size and --seed, where it has
-# them) and make_tissue.py. ./polyhoop --strict-input refuses polygons that cross, touch or nest in
+# them) and make_tissue.py. tests/polyhoop --strict-input refuses polygons that cross, touch or nest in
 # one of the same phase, and must print nothing (a clockwise polygon would be reversed with a
-# warning). A scene with walls, which share corners as rigid polygons may, is read by ./polyhoop
+# warning). A scene with walls, which share corners as rigid polygons may, is read by tests/polyhoop
 # without --strict-input and, with it, by the scene's showcase program, whose first Nr polygons
 # (the walls) are rigid. A reader here sees that no polygon lies inside another (but the
 # emulsion's nested drops) and that different polygons keep at least 0.009 apart (the generators
@@ -75,10 +75,10 @@ test_scripts_generated_inputs_valid() {
             scripts/make_inputs.py --dir "$D" "$name" > /dev/null || fail "make_inputs.py $name exited $?"
         fi
         if [ "$walls" = 0 ]; then
-            ./polyhoop -q --strict-input -n 0 -o "$D/run_$name" "$off" > /dev/null 2> "$D/$name.err" && [ ! -s "$D/$name.err" ] ||
-                fail "./polyhoop refused or warned about $off: $(cat "$D/$name.err")"
+            tests/polyhoop -q --strict-input -n 0 -o "$D/run_$name" "$off" > /dev/null 2> "$D/$name.err" && [ ! -s "$D/$name.err" ] ||
+                fail "tests/polyhoop refused or warned about $off: $(cat "$D/$name.err")"
         else
-            ./polyhoop -q -n 0 -o "$D/run_$name" "$off" > /dev/null 2> "$D/$name.err" || fail "./polyhoop refused $off: $(cat "$D/$name.err")"
+            tests/polyhoop -q -n 0 -o "$D/run_$name" "$off" > /dev/null 2> "$D/$name.err" || fail "tests/polyhoop refused $off: $(cat "$D/$name.err")"
             "build/showcase/$name/polyhoop" -q --strict-input -n 0 -o "$D/strict_$name" "$off" > /dev/null 2> "$D/$name.err" ||
                 fail "with its walls rigid, polygons of $off overlap, touch or nest: $(cat "$D/$name.err")"
         fi
@@ -301,7 +301,7 @@ assert q["mean"] is None and q["n"] == 0 and q["none"] == 1 and q["ref_none"] ==
 # (before: BrokenPipeError and its stack on stderr).
 test_scripts_stats_piped_into_head() {
     need_python3
-    ./polyhoop -q -j 1 -n 20 -s 1000 -o "$D/run" > /dev/null
+    tests/polyhoop -q -j 1 -n 20 -s 1000 -o "$D/run" > /dev/null
     scripts/tissue_stats.py "$D/run" --frames 0:20 --json 2> "$D/err" | head -c 10 > /dev/null || true   # (status 1: stopped early)
     [ ! -s "$D/err" ] || fail "tissue_stats.py into head: $(cat "$D/err")"
     scripts/compare_reference.py --runs "$D/run" "$D/run" "$D/run" "$D/run" --json 2> "$D/err" | true || true   # (a reader gone at once)
@@ -314,7 +314,7 @@ test_scripts_stats_piped_into_head() {
 test_scripts_tissue_stats_growth_without_rigid() {
     need_python3
     scripts/make_tissue.py 7 "$D/t.off" --wall > /dev/null
-    ./polyhoop -q -j 1 -n 1 -s 10 --set Nr=1 --set Amax_mu=INFINITY -o "$D/run" "$D/t.off" > /dev/null
+    tests/polyhoop -q -j 1 -n 1 -s 10 --set Nr=1 --set Amax_mu=INFINITY -o "$D/run" "$D/t.off" > /dev/null
     scripts/tissue_stats.py "$D/run" --growth > "$D/out"
     has "$D/out" "cells 7 " "1 rigid polygons left out"
     matches "$D/out" '^first frame with N cells: 2:0  4:0$'
@@ -332,7 +332,7 @@ test_scripts_no_pycache() {
     need_python3
     cp -rL scripts "$D/s"
     rm -rf "$D/s/__pycache__"
-    ./polyhoop -q -j 1 -n 1 -s 10 -o "$D/run" > /dev/null
+    tests/polyhoop -q -j 1 -n 1 -s 10 -o "$D/run" > /dev/null
     env -u PYTHONDONTWRITEBYTECODE -u PYTHONPYCACHEPREFIX "$D/s/compare_reference.py" --runs "$D/run" > /dev/null
     env -u PYTHONDONTWRITEBYTECODE -u PYTHONPYCACHEPREFIX "$D/s/make_inputs.py" --dir "$D/in" foam hex_packing > /dev/null
     env -u PYTHONDONTWRITEBYTECODE -u PYTHONPYCACHEPREFIX "$D/s/tissue_stats.py" "$D/run" > /dev/null
@@ -349,7 +349,7 @@ test_scripts_no_pycache() {
 # among printf's arguments once wrote a file "0").
 test_scripts_bench_parses_summary() {
     command -v awk > /dev/null || skip "no awk"
-    ./polyhoop -q -j 1 -n 20 -o "$D/run" > "$D/log" 2>&1 || fail "the run failed"
+    tests/polyhoop -q -j 1 -n 20 -o "$D/run" > "$D/log" 2>&1 || fail "the run failed"
     (cd "$D" && "$OLDPWD/scripts/bench.sh" --parse log 1 20480) > "$D/csv" || fail "--parse failed"
     [ "$(ls "$D")" = "$(printf 'csv\nlog\nrun')" ] || fail "--parse left files: $(ls "$D" | tr '\n' ' ')"
     awk -F, -v lf="$D/log" '

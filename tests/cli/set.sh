@@ -23,9 +23,9 @@ test_set_frames_as_header_build() {
     make -s B="$D/build" PARAMS="$D/p/set.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
     scripts/make_hex.py 7 "$D/hex.off" > /dev/null
     "$D/build/polyhoop" -q -n 3 -s 200 -o "$D/h" "$D/hex.off" > /dev/null
-    ./polyhoop -q -n 3 -s 200 --set gamma=2e3 --set Nr=1 -o "$D/s" "$D/hex.off" > /dev/null
-    ./polyhoop -q -n 3 -s 200 --set gamma=2e3 -o "$D/g" "$D/hex.off" > /dev/null
-    ./polyhoop -q -n 3 -s 200 --set Nr=1 -o "$D/r" "$D/hex.off" > /dev/null
+    tests/polyhoop -q -n 3 -s 200 --set gamma=2e3 --set Nr=1 -o "$D/s" "$D/hex.off" > /dev/null
+    tests/polyhoop -q -n 3 -s 200 --set gamma=2e3 -o "$D/g" "$D/hex.off" > /dev/null
+    tests/polyhoop -q -n 3 -s 200 --set Nr=1 -o "$D/r" "$D/hex.off" > /dev/null
     local f k
     for k in 0 1 2 3; do
         f=frame00000$k.vtp
@@ -38,12 +38,12 @@ test_set_frames_as_header_build() {
     [ "$(data "$D/r/$f")" != "$(data "$D/s/$f")" ] || fail "gamma = 2e3 changed nothing"
 }
 
-# refused TEXT ARGS...: ./polyhoop with ARGS exits 2 with one line on stderr holding TEXT, and
+# refused TEXT ARGS...: tests/polyhoop with ARGS exits 2 with one line on stderr holding TEXT, and
 # writes nothing
 refused() {
     local want=$1
     shift
-    status 2 errs "$D/err" ./polyhoop -q -n 1 -s 10 -o "$D/o" "$@"
+    status 2 errs "$D/err" tests/polyhoop -q -n 1 -s 10 -o "$D/o" "$@"
     [ "$(wc -l < "$D/err")" = 1 ] || fail "$*: not one line: $(cat "$D/err")"
     has "$D/err" "$want"
     [ ! -e "$D/o" ] || fail "$*: a refused run wrote $D/o"
@@ -85,12 +85,12 @@ test_set_refusals() {
     refused "polyhoop: --set att_n=2e3: att_n is an integer parameter" --set att_n=2e3
     refused "polyhoop: option --set Ns needs an integer >= 1, got '0'" --set Ns=0
     refused "polyhoop: option --set Nf needs an integer >= 0, got '1.5'" --set Nf=1.5
-    status 2 errs "$D/err" ./polyhoop -q -o "$D/o" --set
+    status 2 errs "$D/err" tests/polyhoop -q -o "$D/o" --set
     has "$D/err" "option --set needs a value"
     # box_k without walls: accepted, with a warning that it acts on nothing (before: not a word)
-    ./polyhoop -q -n 0 --set box_k=5 -o "$D/k" 2> "$D/err" > /dev/null || fail "--set box_k=5 was refused"
+    tests/polyhoop -q -n 0 --set box_k=5 -o "$D/k" 2> "$D/err" > /dev/null || fail "--set box_k=5 was refused"
     has "$D/err" "polyhoop: warning: --set box_k=5 has no effect: params/default.h has no box walls"
-    ./polyhoop -q -n 0 --set box_k=5 --set box_x0=-3 -o "$D/kw" 2> "$D/err" > /dev/null || fail "walls and box_k were refused"
+    tests/polyhoop -q -n 0 --set box_k=5 --set box_x0=-3 -o "$D/kw" 2> "$D/err" > /dev/null || fail "walls and box_k were refused"
     lacks "$D/err" "warning"
 }
 
@@ -99,29 +99,29 @@ test_set_refusals() {
 # nothing moves: the run goes on, with one warning each saying what it means.
 test_set_warnings() {
     for a in kr=0 gamma=-500 dt=1e-300; do
-        status 0 errs "$D/err" ./polyhoop -q -n 1 -s 2 -o "$D/o-$a" --set "$a"
+        status 0 errs "$D/err" tests/polyhoop -q -n 1 -s 2 -o "$D/o-$a" --set "$a"
         [ "$(grep -c 'warning' "$D/err")" = 1 ] || fail "--set $a: not one warning: $(cat "$D/err")"
     done
-    status 0 errs "$D/err" ./polyhoop -q -n 1 -s 2 -o "$D/kr" --set kr=0
+    status 0 errs "$D/err" tests/polyhoop -q -n 1 -s 2 -o "$D/kr" --set kr=0
     has "$D/err" "polyhoop: warning: kr = 0: no repulsion between hoops: polygons pass through each other"
-    status 0 errs "$D/err" ./polyhoop -q -n 1 -s 2 -o "$D/g" --set gamma=-500
+    status 0 errs "$D/err" tests/polyhoop -q -n 1 -s 2 -o "$D/g" --set gamma=-500
     has "$D/err" "polyhoop: warning: gamma = -500 < 0: a negative line tension lengthens every hoop"
-    status 0 errs "$D/err" ./polyhoop -q -n 1 -s 2 -o "$D/dt" --set dt=1e-300
+    status 0 errs "$D/err" tests/polyhoop -q -n 1 -s 2 -o "$D/dt" --set dt=1e-300
     has "$D/err" "polyhoop: warning: dt = 1e-300 is less than a millionth of the stability limit"
-    status 0 errs "$D/err" ./polyhoop -q -n 1 -s 2 -o "$D/plain"
+    status 0 errs "$D/err" tests/polyhoop -q -n 1 -s 2 -o "$D/plain"
     lacks "$D/err" warning
 }
 # The banner names the parameters set (their values in the parameter lines, as ever), the frames'
 # comment too ("set:", which scripts/polyhoop_read.py reads); a run without --set has neither
 # line. --set Nf and Ns are -n and -s: the last given counts, and they are not listed as set.
 test_set_banner_and_frames_echo() {
-    ./polyhoop -n 1 -s 10 --set gamma=1500 --set P_att_n=2 --set Nf=3 -n 1 --set Ns=20 -o "$D/a" > "$D/log"
+    tests/polyhoop -n 1 -s 10 --set gamma=1500 --set P_att_n=2 --set Nf=3 -n 1 --set Ns=20 -o "$D/a" > "$D/log"
     has "$D/log" "set on the command line (--set), in place of the header's: gamma, att_n" "  gamma     = 1500" \
         "  att_n     = 2" "frames 0..1 of 20 steps" "  Nf        = 1" "  Ns        = 20"
     has "$D/a/frame000001.vtp" "parameters: params/default.h" "set: gamma, att_n" "  gamma     = 1500"
     [ "$(sed -n 3,4p "$D/a/frame000001.vtp")" = "$(printf 'parameters: params/default.h\nset: gamma, att_n')" ] ||
         fail "the comment's lines: $(sed -n 3,5p "$D/a/frame000001.vtp")"
-    ./polyhoop -n 1 -s 10 -o "$D/b" > "$D/log"
+    tests/polyhoop -n 1 -s 10 -o "$D/b" > "$D/log"
     lacks "$D/log" "--set"
     lacks "$D/b/frame000001.vtp" "set:"
     if command -v python3 > /dev/null; then
@@ -137,36 +137,36 @@ test_set_banner_and_frames_echo() {
 # and so is a --set of one the run did not set; the same value again is taken.
 test_set_restart_keeps_sets() {
     local set=(--set D=0.002 --set v0=0.5 --set Dr=1 --set k_div=2 --set k_death=0.2 --set gamma=1500)
-    ./polyhoop -q -j 1 -n 24 -s 1000 "${set[@]}" -o "$D/a" > /dev/null
+    tests/polyhoop -q -j 1 -n 24 -s 1000 "${set[@]}" -o "$D/a" > /dev/null
     has "$D/a/events.csv" ',division,'
-    ./polyhoop -q -j 1 -n 24 -s 1000 "${set[@]}" -o "$D/c" > /dev/null &
+    tests/polyhoop -q -j 1 -n 24 -s 1000 "${set[@]}" -o "$D/c" > /dev/null &
     local pid=$! f
     for _ in $(seq 200); do [ -f "$D/c/frame000006.vtp" ] && break; sleep 0.05; done
     kill -KILL $pid || true
     wait $pid 2> /dev/null || true   # (137: killed)
     [ ! -f "$D/c/frame000024.vtp" ] || fail "the run ended before it was killed"
-    status 2 errs "$D/err" ./polyhoop -q --restart "$D/c" --set gamma=1000
+    status 2 errs "$D/err" tests/polyhoop -q --restart "$D/c" --set gamma=1000
     has "$D/err" "polyhoop: cannot restart $D/c: --set gamma=1000: the run was started with gamma = 1500"
-    status 2 errs "$D/err" ./polyhoop -q --restart "$D/c" --set kb=1
+    status 2 errs "$D/err" tests/polyhoop -q --restart "$D/c" --set kb=1
     has "$D/err" "--set kb=1: the run was started with kb = 0"
-    ./polyhoop -j 1 --restart "$D/c" > "$D/log"
+    tests/polyhoop -j 1 --restart "$D/c" > "$D/log"
     has "$D/log" "set on the command line (--set), in place of the header's: gamma, D, v0, Dr, k_div, k_death" "  gamma     = 1500"
     for f in "$D"/a/*; do
         cmp -s "$f" "$D/c/${f##*/}" || fail "${f##*/} differs after the kill and a restart without --set"
     done
-    ./polyhoop -q -n 25 --restart "$D/c" --set gamma=1500 --set D=0.002 > /dev/null || fail "the run's own values were refused"
+    tests/polyhoop -q -n 25 --restart "$D/c" --set gamma=1500 --set D=0.002 > /dev/null || fail "the run's own values were refused"
     [ -f "$D/c/frame000025.vtp" ] || fail "no frame 25"
 }
 
 # A checkpoint of the format before the parameters set were kept (version 9) is refused, saying
 # so; a restart of a run without --set refuses one (the header's value is the run's).
 test_set_restart_refusals() {
-    ./polyhoop -q -n 1 -s 10 -o "$D/a" > /dev/null
-    status 2 errs "$D/err" ./polyhoop -q -n 2 --restart "$D/a" --set alpha_mu=2
+    tests/polyhoop -q -n 1 -s 10 -o "$D/a" > /dev/null
+    status 2 errs "$D/err" tests/polyhoop -q -n 2 --restart "$D/a" --set alpha_mu=2
     has "$D/err" "--set alpha_mu=2: the run was started with alpha_mu = 1"
-    ./polyhoop -q -n 2 --restart "$D/a" --set alpha_mu=1 > /dev/null || fail "the run's own value was refused"
+    tests/polyhoop -q -n 2 --restart "$D/a" --set alpha_mu=1 > /dev/null || fail "the run's own value was refused"
     printf '\x09' | dd of="$D/a/checkpoint.bin" bs=1 seek=24 conv=notrunc status=none
-    status 2 errs "$D/err" ./polyhoop -q -n 3 --restart "$D/a"
+    status 2 errs "$D/err" tests/polyhoop -q -n 3 --restart "$D/a"
     has "$D/err" "format version 9 is no longer read (this polyhoop reads version 10)"
 }
 

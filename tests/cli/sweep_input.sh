@@ -84,7 +84,7 @@ test_sweep_input_build_error_line() {
     has "$D/b/summary.txt" "gamma_1e3-seed1: the build failed" "lmax must be > 2 lmin"
     st=0
     # (the frames of an earlier run in its folder are not the refused run's: no counts from them)
-    ./polyhoop -q -j 1 -n 1 -s 10 -o "$D/r/lmin_0.2-seed1" > /dev/null
+    tests/polyhoop -q -j 1 -n 1 -s 10 -o "$D/r/lmin_0.2-seed1" > /dev/null
     scripts/sweep.py params/default.h --name test_sweep --set lmin=0.2 --out "$D/r" --task 0 > "$D/log" 2>&1 || st=$?
     [ $st = 1 ] || fail "a refused run exited $st"
     json "$D/r/lmin_0.2-seed1/result.json" error > "$D/error"
@@ -98,7 +98,7 @@ test_sweep_input_build_error_line() {
 # refused at start showed 1 polygon and 40 vertices read from them)
 test_sweep_input_counts_own_frames() {
     need_python3
-    ./polyhoop -q -j 1 -n 2 -s 10 -o "$D/r" > /dev/null
+    tests/polyhoop -q -j 1 -n 2 -s 10 -o "$D/r" > /dev/null
     python3 - "$D/r" << 'PY' || fail "see above"
 import os, sys
 sys.path.insert(0, "scripts")
@@ -152,8 +152,8 @@ test_sweep_input_seed_warning() {
     # (what the warning stands on: the default's runs of seeds 1 and 2 differ, without division not)
     local s
     for s in 1 2; do
-        ./polyhoop -q -j 1 -n 2 --seed $s -o "$D/d$s" > /dev/null
-        ./polyhoop -q -j 1 -n 2 -s 200 --set Amax_mu=INFINITY --seed $s -o "$D/n$s" > /dev/null
+        tests/polyhoop -q -j 1 -n 2 --seed $s -o "$D/d$s" > /dev/null
+        tests/polyhoop -q -j 1 -n 2 -s 200 --set Amax_mu=INFINITY --seed $s -o "$D/n$s" > /dev/null
         grep -av '^seed: ' "$D/d$s/frame000002.vtp" > "$D/d$s.txt"
         grep -av '^seed: ' "$D/n$s/frame000002.vtp" > "$D/n$s.txt"
     done
@@ -382,7 +382,7 @@ PY
 # run left in its folder
 test_sweep_input_observables_in_summary() {
     need_python3
-    ./polyhoop -q -j 1 -n 1 -s 10 -o "$D/s/lmin_0.2-seed1" > /dev/null
+    tests/polyhoop -q -j 1 -n 1 -s 10 -o "$D/s/lmin_0.2-seed1" > /dev/null
     status 1 scripts/sweep.py params/default.h --name test_sweep --set lmin=0.02,0.2 -j 1 --out "$D/s" -- -n 2 -s 20 > "$D/log" 2>&1
     python3 - "$D/s" << 'PY' || fail "see above"
 import csv, sys
