@@ -36,8 +36,9 @@
 #endif
 
 /* SIGINT, SIGTERM: in the step loop, said at once and acted on after the step (and the frame
- * being written): a checkpoint, exit 128 + signal; a second signal ends the run at once, leaving
- * the frames and the checkpoint written before and no half-written file. Before the loop
+ * being written): a checkpoint, exit 128 + signal; a long chemical step is given up instead, and
+ * the checkpoint is of the state before it (output_hold). A second signal ends the run at once,
+ * leaving the frames and the checkpoint written before and no half-written file. Before the loop
  * (reading, checking, frame 0), the first signal ends the run at once, without a checkpoint. */
 static volatile sig_atomic_t stop_signal, in_loop;
 static void say(const char *text, size_t n)
@@ -202,10 +203,19 @@ int main(int argc, char **argv)
     /* ---- loop: steps until the last frame; a frame every Ns steps ---- */
     const int64_t step_end = (int64_t)sim.P.Nf * sim.P.Ns;
     while (sim.e.step < step_end) {
-        if (sim_step(&sim)) {
+        if ((rc = output_hold(&out, &sim, frame, &stop_signal))) status_exit(rc, "%s", out.error);
+        int stepped = sim_step(&sim);
+        if (stepped < 0) {
             char intact[80];
             snprintf(intact, sizeof intact, "frames up to %d are intact (each was validated)", frame);
             blow_up(&sim, intact);
+        }
+        if (stepped > 0) {   /* a signal in a long chemical step: the checkpoint of the state before it */
+            if ((rc = output_abandon(&out))) status_exit(rc, "%s", out.error);
+            output_summary(&out, &sim, "stopped", frame);
+            status_exit(128 + stop_signal, "stopped by signal %d at t = %g (step %lld), giving up the step in progress; "
+                        "checkpoint written. Continue with: %s --restart %s", (int)stop_signal, sim.e.t,
+                        (long long)sim.e.step, TEXT_ESC(argv[0]), TEXT_ESC(opt.dir));
         }
         if (sim.e.step % sim.P.Ns == 0) {
             frame = (int)(sim.e.step / sim.P.Ns);

@@ -2,11 +2,12 @@
 # The frames of every parameter header in params/, hashed, to show that a change of the code left
 # the results as they were: one line per header and file, "sha256  NAME/FILE". Each header is
 # built in build/hash/NAME/ (the Makefile's rules) and run on one thread, ASCII frames, on its
-# showcase's input (scripts/showcase.sh --input-only) or else inputs/ensemble.off (hex: the
-# scripts/make_hex.py's 100 cells). The frames' version and input comment lines, which name the revision and
-# the folder, are left out of the hashes; the observables and events are hashed too.
+# showcase's input (scripts/showcase.sh --input-only) or else inputs/ensemble.off (hex: 100 cells
+# of scripts/make_hex.py). The frames' version and input comment lines, which name the revision
+# and the folder, are left out of the hashes; the observables and events are hashed too.
 #   scripts/frame_hashes.sh [-n FRAMES] [NAME...] > hashes.txt     (default: 2 frames, every header)
 #   diff old.txt new.txt
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 frames=2

@@ -40,7 +40,7 @@
  * themselves, the contact list against the parameters), and the first one that a run of this
  * program could not have written is named: a checkpoint is input, and nothing in it may crash the
  * program, overflow an integer or be taken silently (docs/model.md 7). */
-#define _POSIX_C_SOURCE 200809L   /* fileno, fstat */
+#define _POSIX_C_SOURCE 200809L   /* fileno, fstat, open_memstream */
 #include "checkpoint.h"
 #include "atomic.h"
 #include "grid.h"
@@ -141,8 +141,9 @@ static void put(void *out, const void *d, size_t n)
     o->crc = crc32(o->crc, d, (uInt)n);   /* (pieces are at most a strip of the list, < 4 GiB) */
 }
 
-int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, const RunRecord *run,
-                     char *err, size_t len)
+/* The checkpoint into the file from atomic_open (path), or, with mem, into that stream */
+static int write_to(FILE *mem, const char *path, const Sim *s, int frame, const char *input, const RunRecord *run,
+                    char *err, size_t len)
 {
     const Ensemble *e = &s->e;
     Header h;
@@ -157,10 +158,10 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     snprintf(h.input, sizeof h.input, "%s", input);
     if (run) h.run = *run;
     h.run.camera.reserved = 0;
-    Out b = { atomic_open(path, err, len), 0, crc32(0, NULL, 0) };
+    Out b = { mem ? mem : atomic_open(path, err, len), 0, crc32(0, NULL, 0) };
     if (!b.f) return -1;
     char vbuf[1 << 16];   /* (stdio's default buffer of 4 KiB would mean a system call per 100 vertices) */
-    setvbuf(b.f, vbuf, _IOFBF, sizeof vbuf);
+    if (!mem) setvbuf(b.f, vbuf, _IOFBF, sizeof vbuf);
     put(&b, &h, sizeof h);
     for (int p = 0; p < e->np && !b.bad; p++) {
 #define PUT(type, name, file_type, init) { file_type x = (file_type)e->name[p]; put(&b, &x, sizeof x); }
@@ -199,7 +200,37 @@ int checkpoint_write(const char *path, const Sim *s, int frame, const char *inpu
     put(&b, &build, sizeof build);
     uint32_t crc = (uint32_t)b.crc;
     if (!b.bad && fwrite(&crc, sizeof crc, 1, b.f) != 1) b.bad = errno ? errno : EIO;
-    return atomic_close(b.f, path, b.bad, 1, err, len);
+    if (!mem) return atomic_close(b.f, path, b.bad, 1, err, len);
+    if (b.bad) snprintf(err, len, "%s", strerror(b.bad));
+    return b.bad ? -1 : 0;
+}
+
+int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, const RunRecord *run,
+                     char *err, size_t len)
+{
+    return write_to(NULL, path, s, frame, input, run, err, len);
+}
+
+int checkpoint_snapshot(CheckpointBytes *b, const Sim *s, int frame, const char *input, const RunRecord *run,
+                        char *err, size_t len)
+{
+    free(b->data);
+    b->data = NULL, b->size = 0;
+    FILE *f = open_memstream(&b->data, &b->size);
+    if (!f) return snprintf(err, len, "%s", strerror(errno)), -1;
+    int rc = write_to(f, NULL, s, frame, input, run, err, len);
+    if (fclose(f) && !rc) rc = -1, snprintf(err, len, "%s", strerror(errno ? errno : ENOMEM));
+    if (rc) free(b->data), b->data = NULL, b->size = 0;
+    return rc;
+}
+
+int checkpoint_commit(CheckpointBytes *b, const char *path, char *err, size_t len)
+{
+    const void *data[1] = { b->data };
+    int rc = atomic_write(path, data, &b->size, 1, 1, err, len);
+    free(b->data);
+    b->data = NULL, b->size = 0;
+    return rc;
 }
 
 static int bad_file(char *err, size_t len, const char *path, const char *why)

@@ -16,6 +16,17 @@ typedef struct RunRecord { char options[512]; PngCamera camera; } RunRecord;
 int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, const RunRecord *run,
                      char *err, size_t len);
 
+/* A checkpoint held in memory: the state at the start of a step that may be abandoned (a signal
+ * during a long chemical step), written out as the checkpoint only if it is. */
+typedef struct CheckpointBytes { char *data; size_t size; } CheckpointBytes;
+
+/* The bytes checkpoint_write would write, into b (replacing what it held). 0 or -1 with err. */
+int checkpoint_snapshot(CheckpointBytes *b, const Sim *s, int frame, const char *input, const RunRecord *run,
+                        char *err, size_t len);
+
+/* Writes b's bytes atomically as path and frees them. 0 or -1 with err. */
+int checkpoint_commit(CheckpointBytes *b, const char *path, char *err, size_t len);
+
 /* Reads path into s (initialised by sim_init with any parameters; they are replaced by the
  * checkpoint's). Fills *frame, input and run (unless NULL). Returns 0, or -1 with "path: reason" in err: then s is
  * unchanged if the file was refused by its header (unreadable, another format or machine),

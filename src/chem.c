@@ -714,6 +714,7 @@ int chem_advance(Chem *ch, double dt)
     int n = ch->moving ? ch->nstep : ch->nsub;
     PH_RESERVE(ch->rrow, ch->rrow_cap, (size_t)ch->nx * omp_get_max_threads());
     for (int sub = 0; sub < n; sub++) {
+        if (ch->stop && *ch->stop) return ch->moving = 0, 1;
         const double h = ch->h = dt / n;
         const int track = sub == 0 && ch->m.reaction;   /* (the reaction's uptake rates, in the first sub-step) */
         double rate[CHEM_MAX_SPECIES] = { 0 }, lim[CHEM_MAX_SPECIES] = { 0 };   /* (uptake rates up to lim need no more sub-steps) */

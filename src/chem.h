@@ -18,6 +18,7 @@
 #ifndef PH_CHEM_H
 #define PH_CHEM_H
 #include "ensemble.h"
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -124,6 +125,9 @@ typedef struct Chem {
     int bad_response, bad_p, bad_type;
     int64_t bad_id;
     ChemAct bad_act;
+    /* set: chem_advance gives up its step (returns 1) once *stop is non-zero, checked before
+     * each sub-step (a run stopped by a signal in a long chemical step; sim.h's Sim.stop) */
+    const volatile sig_atomic_t *stop;
 } Chem;
 
 /* Sets up the grid of model m for time step dt (all concentrations c0, or m->init's, Dirichlet
@@ -187,7 +191,8 @@ int chem_transport(Chem *ch, const Ensemble *e, double dt, char *err, size_t len
  * concentration non-finite, or 2, negative (beyond rounding: below -1e-12 of the node's value
  * before it; a rule whose uptake grows within the step), the fields then as that sub-step made
  * them; 3, the uptake would need more than max_substeps (ch->need; or infinitely many: the rule
- * takes from a node at c = 0), the fields as they were. chem_bad_node names the node. */
+ * takes from a node at c = 0), the fields as they were. chem_bad_node names the node. Returns 1
+ * when ch->stop said so: the fields part-way through the step, to be thrown away. */
 int chem_advance(Chem *ch, double dt);
 
 /* After chem_advance failed: the first node (species by species, row by row) whose concentration

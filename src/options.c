@@ -78,7 +78,8 @@ static void usage(FILE *f)
         "                 overlap, touch or nest (default: warn)\n"
         "  -q             quiet: no banner, no status line per frame\n"
         "  -h, --help     this help\n"
-        "SIGINT or SIGTERM: the run finishes its step, writes a checkpoint and stops (status 130/143).\n"
+        "SIGINT or SIGTERM: the run writes a checkpoint after its step (in a long chemical step: at\n"
+        "once, of the state before the step) and stops (status 130/143).\n"
         "Exit status: 0 done, 1 out of memory, 2 bad input or usage, 3 numerical blow-up, 4 output error.\n", f);
 }
 

@@ -175,6 +175,39 @@ int output_checkpoint(Output *out, Sim *s, int frame)
     return 0;
 }
 
+/* a chemical step of more wall seconds than this makes the next one held */
+#define HOLD_ABOVE 0.25
+
+int output_hold(Output *out, Sim *s, int frame, const volatile sig_atomic_t *stop)
+{
+    s->stop = NULL;
+    if (!chem_due(&s->chem, s->e.step) || (s->chem_wall >= 0 && s->chem_wall < HOLD_ABOVE)) return 0;
+    double t0 = omp_get_wtime();
+    char err[4400];
+    RunRecord run = { "", out->camera };
+    options_record(out->o, run.options, sizeof run.options);
+    if (runlog_events(out->o->dir, s, err, sizeof err))   /* (the log holds every event up to the state held) */
+        return failed(out, PH_EXIT_OUTPUT, "cannot write the event log: %s", TEXT_ESC(err));
+    if (checkpoint_snapshot(&out->held, s, frame, out->input, &run, err, sizeof err)) {
+        if (!out->hold_failed)   /* (the run goes on; a signal then waits for the step to end) */
+            fprintf(stderr, "polyhoop: warning: cannot hold the state before a long chemical step in memory (%s): "
+                    "a signal waits for the step to end (said once)\n", err);
+        out->hold_failed = 1;
+    } else
+        s->stop = stop;
+    s->timer[T_OUTPUT] += omp_get_wtime() - t0;
+    return 0;
+}
+
+int output_abandon(Output *out)
+{
+    char path[4200], err[4400];
+    snprintf(path, sizeof path, "%s/checkpoint.bin", out->o->dir);
+    if (checkpoint_commit(&out->held, path, err, sizeof err))
+        return failed(out, PH_EXIT_OUTPUT, "cannot write the checkpoint: %s", err);
+    return 0;
+}
+
 /* The speed of each polygon: the magnitude of its vertices' mean velocity. */
 static void polygon_speeds(const Ensemble *e, double *out)
 {
@@ -380,6 +413,7 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
 
 void output_close(Output *out)
 {
+    free(out->held.data);
     free(out->nb);
     free(out->same);
     free(out->values);

@@ -3,6 +3,7 @@
  * the closing summary. */
 #ifndef PH_OUTPUT_H
 #define PH_OUTPUT_H
+#include "checkpoint.h"
 #include "options.h"
 #include "sim.h"
 
@@ -21,6 +22,8 @@ typedef struct Output {
     int nvlast;          /* the vertex count at the last line */
     int threads_max;     /* the most threads the run has used */
     PngCamera camera;    /* the pictures' camera so far, unless --png-view fixes it (kept in the checkpoint) */
+    CheckpointBytes held;/* the checkpoint of the state before the step in progress (output_hold) */
+    int hold_failed;     /* output_hold could not hold one (said once) */
     char error[8192];    /* why the last call failed */
 } Output;
 
@@ -35,6 +38,15 @@ int output_frame(Output *out, Sim *s, int frame);
 
 /* Writes the checkpoint of the state at `frame` (and the event log up to it). 0 or PH_EXIT_OUTPUT. */
 int output_checkpoint(Output *out, Sim *s, int frame);
+
+/* Before a step: if it is a chemical step and the last one took more than a quarter of a second
+ * (or it is this process's first), holds the checkpoint of the state before it in memory and
+ * makes it give up (sim_step returns 1) once *stop is non-zero, so that a signal is honoured
+ * within a sub-step however long the step; else nothing. 0 or PH_EXIT_OUTPUT (the event log). */
+int output_hold(Output *out, Sim *s, int frame, const volatile sig_atomic_t *stop);
+
+/* After a step given up: writes the checkpoint held by output_hold. 0 or PH_EXIT_OUTPUT. */
+int output_abandon(Output *out);
 
 /* The status line of a frame (unless quiet): steps per second since the last line, time left. */
 void output_status(Output *out, const Sim *s, int frame);

@@ -54,6 +54,7 @@ void sim_init(Sim *s, const Params *P, uint64_t seed)
     s->sort_every = REMODEL_SORT_EVERY;
     s->sort_from = REMODEL_SORT_FROM;
     s->input_fastest = -1;
+    s->chem_wall = -1;
 }
 
 /* the cell types' own parameters and adhesion, where the forces find them (the ensemble; a
@@ -182,6 +183,7 @@ int sim_step(Sim *s)
     remodel_apply(e, P, &s->remodel);                    LAP(T_REMODEL);
     double lmax = forces_step(e, P);                     LAP(T_INTERNAL);   /* (with the geometry) */
     if (chem_due(&s->chem, e->step)) {   /* a chemical step: cells sense and respond, then the fields advance (chem.h) */
+        double chem0 = omp_get_wtime();
         if (s->grid_outside >= 0) {   /* (until said: more cells outside the grid than at start) */
             int64_t nv;
             int n = chem_outside(&s->chem, e, &nv);
@@ -208,7 +210,11 @@ int sim_step(Sim *s)
             snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): %s", e->t, (long long)e->step, why);
             return -1;
         }
-        if (chem_advance(&s->chem, s->chem.m.every * P->dt)) {
+        s->chem.stop = s->stop;
+        int advanced = chem_advance(&s->chem, s->chem.m.every * P->dt);
+        s->chem_wall = omp_get_wtime() - chem0;
+        if (advanced == 1) return 1;   /* (given up: s->stop) */
+        if (advanced) {
             char where[256];
             chem_bad_node(&s->chem, where, sizeof where);
             const Chem *ch = &s->chem;

@@ -49,6 +49,8 @@ typedef struct Sim {
     double dt_max;             /* sim_stable_dt of the last state known sound (set-up, each frame that passed its check), */
     const char *dt_stiff;      /* the term that sets it, */
     int dt_type;               /* and the cell type (-1: one set of parameters); sim_likely_cause reads them */
+    double chem_wall;          /* wall seconds of the last chemical step (-1: none yet) */
+    const volatile sig_atomic_t *stop;   /* set: a chemical step gives up once *stop is non-zero (sim_step) */
     char error[8192];          /* why the last step, check or set-up failed */
 } Sim;
 
@@ -111,7 +113,9 @@ void sim_likely_cause(const Sim *s, char *buf, size_t len);
  * out of range (the header is wrong, not the numerics), else PH_EXIT_BLOWUP. */
 int sim_failure_status(const Sim *s);
 
-/* Advances the simulation by one time step. Returns 0, or -1 when a vertex's position became
+/* Advances the simulation by one time step. Returns 1 when s->stop made it give up its chemical
+ * step: the state is part-way through the step, to be thrown away (the caller holds a checkpoint
+ * of the state before it). Returns 0, or -1 when a vertex's position became
  * non-finite or it moved farther than h in the step, when the chemistry failed (a concentration
  * not finite, a response out of range, cells too fast for its sub-steps), or (with s->validate)
  * a polygon failed ensemble_validate; s->error then says what, when and why, and the state is

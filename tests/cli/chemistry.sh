@@ -80,7 +80,7 @@ test_chem_types_from_input() {
     "$G/polyhoop" -q -n 0 --ascii -o "$D/c" "$D/two.off" > /dev/null 2>&1 || fail "a two-type input is refused"
     python3 -c 'import re,sys; t=re.search(r"Name=\"type\"[^>]*>([^<]*)<", open(sys.argv[1]).read()).group(1).split(); sys.exit(t != ["1", "0"])' \
         "$D/c/frame000000.vtp" || fail "the frame's types are not 1 and 0"
-    ./polyhoop -q -n 0 -o "$D/d" "$D/three.off" > /dev/null 2>&1 || fail "the one-type program refused z = 5 (phase +1)"
+    tests/polyhoop -q -n 0 -o "$D/d" "$D/three.off" > /dev/null 2>&1 || fail "the one-type program refused z = 5 (phase +1)"
     lacks "$D/d/frame000000.vtp" 'Name="type"'
 }
 
@@ -108,6 +108,31 @@ test_chem_too_fine_a_grid_refused() {
     status 2 errs "$D/err" "$D/build/polyhoop" -q -n 1 -o "$D/run" "$G/gradient.off"
     has "$D/err" "D = 36" "dx = 0.005" "dt = 0.0001" "more than max_substeps = 100"
     [ ! -e "$D/run/frame000000.vtp" ] || fail "a frame was written"
+}
+
+# SIGTERM in a long chemical step (the gradient showcase's grid at half its spacing, a chemical
+# step every 2000 time steps: thousands of sub-steps, seconds each): the step in progress is given
+# up at once and the checkpoint is of the state before it (step 2000, not 2001 as when the step is
+# finished first); the continued run's frames and logs are the uninterrupted run's, byte for byte
+test_chem_sigterm_gives_up_a_long_step() {
+    mkdir -p "$D/p"
+    printf '#include "%s/params/gradient.h"\n#undef P_chem_every\n#define P_chem_every 2000\n#undef P_Ns\n#define P_Ns 2000\n#undef P_chem_dx\n#define P_chem_dx 0.05\n#undef P_chem_max_substeps\n#define P_chem_max_substeps 100000\n' "$PWD" > "$D/p/long.h"
+    make -s B="$D/build" PARAMS="$D/p/long.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    gradient
+    "$D/build/polyhoop" -j 1 -q -n 2 --ascii -o "$D/a" "$G/gradient.off" > /dev/null 2>&1 || fail "the uninterrupted run failed"
+    "$D/build/polyhoop" -j 1 -q -n 2 --ascii -o "$D/b" "$G/gradient.off" > /dev/null 2> "$D/err" &
+    pid=$!
+    while [ ! -f "$D/b/frame000001.vtp" ]; do kill -0 $pid 2> /dev/null || fail "the run ended before frame 1"; sleep 0.02; done
+    sleep 0.1
+    t0=$(date +%s%N)
+    kill -TERM $pid
+    status 143 wait $pid
+    took=$((($(date +%s%N) - t0) / 1000000))
+    has "$D/err" "stopped by signal 15 at t = 0.2 (step 2000), giving up the step in progress; checkpoint written"
+    [ "$took" -lt 5000 ] || fail "the run took $took ms to stop"
+    [ ! -f "$D/b/frame000002.vtp" ] || fail "the run was not interrupted"
+    "$D/build/polyhoop" -j 1 -q --restart "$D/b" > /dev/null 2>&1 || fail "the restart failed"
+    diff -r -x checkpoint.bin "$D/a" "$D/b" > /dev/null || fail "the continued run differs from the uninterrupted one"
 }
 
 # a chemical step every 10 time steps (P_chem_every; the gradient showcase's diffusion takes 2
@@ -312,7 +337,7 @@ test_chem_png_field() {
     status 2 errs "$D/err" "$C/polyhoop" -q -n 0 -o "$D/a" --png-field attractant --png-color area "$C/chemotaxis.off"
     has "$D/err" "polyhoop: --png-field draws the cells as outlines over the field, so --png-color has nothing to colour"
     [ "$(wc -l < "$D/err")" = 1 ] || fail "more than one line: $(cat "$D/err")"
-    status 2 errs "$D/err" ./polyhoop -q -n 0 -o "$D/a" --png-field morphogen
+    status 2 errs "$D/err" tests/polyhoop -q -n 0 -o "$D/a" --png-field morphogen
     has "$D/err" "polyhoop: --png-field morphogen: params/default.h has no chemical species (P_NS = 0), so there is no field to draw"
     [ "$(wc -l < "$D/err")" = 1 ] || fail "more than one line: $(cat "$D/err")"
     [ ! -e "$D/a" ] || fail "a refused run wrote output"
