@@ -755,6 +755,29 @@ int chem_advance(Chem *ch, double dt)
     return ch->bad ? -1 : 0;
 }
 
+int chem_step(Chem *ch, Ensemble *e, double dt, double t, int64_t step, char *err, size_t len)
+{
+    char at[64], what[1024];
+    snprintf(at, sizeof at, "at t = %.6g (step %lld)", t, (long long)step);
+    int r = chem_respond(ch, e);
+    if (r == -1)   /* (the last chem_advance failed, and the run went on) */
+        return refuse(err, len, "chemistry %s: a concentration is non-finite or negative", at);
+    if (r) {
+        chem_bad_response(ch, what, sizeof what);
+        return refuse(err, len, "%s, %s", at, what);
+    }
+    if (chem_transport(ch, e, dt, what, sizeof what)) return refuse(err, len, "chemistry %s: %s", at, what);
+    r = chem_advance(ch, dt);
+    if (r >= 0) return r;
+    chem_bad_node(ch, what, sizeof what);
+    if (ch->bad == 3 && isfinite(ch->need))
+        return refuse(err, len, "chemistry %s: %s: keeping c >= 0 there would take %.0f sub-steps of the chemical step of %g "
+                      "(each at most 1 / (4 D / dx^2 + k + that rate)), more than max_substeps = %d", at, what, ch->need, dt,
+                      ch->m.max_substeps);
+    if (ch->bad == 3) return refuse(err, len, "chemistry %s: %s: no sub-step keeps c >= 0 there", at, what);
+    return refuse(err, len, "chemistry %s: a concentration became %s: %s", at, ch->bad == 1 ? "non-finite" : "negative", what);
+}
+
 /* The reaction rate of species s at node q of its field (call: room for the species' values). */
 static double reaction_at(const Chem *ch, int s, size_t q, double *call)
 {

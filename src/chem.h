@@ -195,6 +195,11 @@ int chem_transport(Chem *ch, const Ensemble *e, double dt, char *err, size_t len
  * when ch->stop said so: the fields part-way through the step, to be thrown away. */
 int chem_advance(Chem *ch, double dt);
 
+/* A chemical step at time t (step), steps 1-3 with the transport: chem_respond, chem_transport,
+ * chem_advance over dt. Returns 0; 1 when ch->stop gave it up; -1 with what failed, when and
+ * where in err ("chemistry at t = T (step N): ..."). */
+int chem_step(Chem *ch, Ensemble *e, double dt, double t, int64_t step, char *err, size_t len);
+
 /* After chem_advance failed: the first node (species by species, row by row) whose concentration
  * is not finite or negative, in buf as "species S (NAME) is C at node (i, j), (x, y) = (X, Y)";
  * for bad = 3, the first node of the largest uptake rate, that rate, c and R. */

@@ -1,20 +1,25 @@
-/* The simulation: set-up from an input or a checkpoint, and the time step as the paper tells it.
- * One step (sim_step), each phase one timed call into its module (docs/design.md "The step"
- * has the whole list, with the spatial sort, the bands and the motion budgets):
- *   1. remodel:    cut out twists, collapse edges shorter than lmin, bisect those
- *                  longer than lmax                                                (paper 3.1)
- *   2. internal:   areas, perimeters, longest edge; forces within each polygon and
- *                  per-vertex dissipation                                          (paper 2.3)
- *      chemistry:  with species, on a chemical step sense, respond and advance the
- *                  fields; every step the response's forces           (docs/model.md 11)
- *   3. contact:    pair forces between hoop segments, from a list of nearby edges  (paper 2.3, 3.4)
- *                  kept over steps while valid, rebuilt from the cell grid
- *   4. integrate:  semi-implicit Euler, growth of the target areas                 (paper 3.5, 3.2)
- *   5. fusion:     projectiles passing a membrane (docs/model.md 5.2), then merging
- *                  and splitting of touching hoops                                 (paper 3.3)
- *   6. topology:   division above the division area or at a rate, then removal
- *                  below Amin and rate-driven death                                (paper 3.2)
- * A step that blows up says which polygon, when and why (Sim.error). */
+/* The simulation: set-up from an input or a checkpoint, the time step, and the check of a frame.
+ *
+ * The step (sim_step), in the order of docs/model.md section 3; each phase is one timed call:
+ *   0. order:      every sort_every steps, polygons put in memory by position (remodel_sort;
+ *                  the contact list refers to slots and is dropped), then one band of polygons
+ *                  per thread (bands_update)
+ *   1. remodel:    cut out twists, collapse edges shorter than lmin, bisect those longer than
+ *                  lmax                                                       (model.md 4)
+ *   2. internal:   areas, perimeters, longest edge; the forces within each polygon, dissipation,
+ *                  noise and self-propulsion                                  (model.md 2)
+ *   3. chemistry:  on a chemical step the cells sense and respond and the fields advance
+ *                  (chem_step); every step the response's forces            (model.md 11)
+ *   4. contact:    pair forces between hoop segments over a list of nearby edges, reused while
+ *                  the motion budgets allow, patched or rebuilt from the cell grid (model.md 2)
+ *   5. integrate:  semi-implicit Euler, growth of the target areas; then the list's motion
+ *                  budgets (contact_moved); a vertex that moved farther than h ends the step
+ *                  with an error                                              (model.md 3)
+ *   6. fusion:     projectiles passing a membrane, then merging and splitting of touching
+ *                  hoops, from the pairs of phase 4                           (model.md 5)
+ *   7. topology:   division, then removal below Amin and rate-driven death    (model.md 5)
+ * and the clock advances (t = step dt). A frame is checked before it is written
+ * (sim_check_frame): every polygon of positive area and not crossing itself. */
 #define _POSIX_C_SOURCE 200809L
 #include "sim.h"
 #include "bands.h"
@@ -170,23 +175,36 @@ static const char *outside_text(const Sim *s, int cells, int64_t vertices, int n
 
 #define OUTSIDE_SENSE "a cell senses only the nodes it covers, and one that covers none the value at the grid's nearest edge"
 
-int sim_step(Sim *s)
+/* the phase's wall time, from *t0 to now, to its timer; *t0 becomes now */
+static void lap(Sim *s, int timer, double *t0)
+{
+    double t1 = omp_get_wtime();
+    s->timer[timer] += t1 - *t0;
+    *t0 = t1;
+}
+
+/* The polygons in the order of their position every sort_every steps, once the ensemble is large
+ * enough for the order to matter (remodel_sort), and the threads' bands of them. */
+static void order(Sim *s)
 {
     Ensemble *e = &s->e;
-    const Params *P = &s->P;
-    double t0 = omp_get_wtime(), t1;
-    bind_types(s);
-#define LAP(k) (t1 = omp_get_wtime(), s->timer[k] += t1 - t0, t0 = t1)
     if (e->step % s->sort_every == 0 && ensemble_vertex_count(e) >= s->sort_from && remodel_sort(e))
         contact_invalidate(&s->contact);   /* (a patch expects polygons in their old order) */
     bands_update(e, omp_get_max_threads());
-    remodel_apply(e, P, &s->remodel);                    LAP(T_REMODEL);
-    double lmax = forces_step(e, P);                     LAP(T_INTERNAL);   /* (with the geometry) */
-    if (chem_due(&s->chem, e->step)) {   /* a chemical step: cells sense and respond, then the fields advance (chem.h) */
-        double chem0 = omp_get_wtime();
+}
+
+/* The chemistry of a step: on a chemical step the fields' one (chem_step: 1 when s->stop gave it
+ * up), then every step the response's forces. 0, 1, or -1 with s->error. */
+static int chemistry(Sim *s)
+{
+    Ensemble *e = &s->e;
+    Chem *ch = &s->chem;
+    if (ch->m.ns == 0) return 0;
+    if (chem_due(ch, e->step)) {
+        double t0 = omp_get_wtime();
         if (s->grid_outside >= 0) {   /* (until said: more cells outside the grid than at start) */
             int64_t nv;
-            int n = chem_outside(&s->chem, e, &nv);
+            int n = chem_outside(ch, e, &nv);
             if (n > s->grid_outside) {
                 char what[256];
                 fprintf(stderr, "polyhoop: warning: at t = %.6g (step %lld), %s; %d cell%s at the start): %s (said once)\n",
@@ -195,80 +213,75 @@ int sim_step(Sim *s)
                 s->grid_outside = -1;
             }
         }
-        int r = chem_respond(&s->chem, e);
-        if (r == -1)   /* (chem_advance failed, and the step went on) */
-            snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): a concentration is non-finite or negative",
-                     e->t, (long long)e->step);
-        else if (r) {
-            char what[512];
-            chem_bad_response(&s->chem, what, sizeof what);
-            snprintf(s->error, sizeof s->error, "at t = %.6g (step %lld), %s", e->t, (long long)e->step, what);
-        }
-        if (r) return -1;
-        char why[1024];
-        if (chem_transport(&s->chem, e, s->chem.m.every * P->dt, why, sizeof why)) {   /* (the advected species' motion) */
-            snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): %s", e->t, (long long)e->step, why);
-            return -1;
-        }
-        s->chem.stop = s->stop;
-        int advanced = chem_advance(&s->chem, s->chem.m.every * P->dt);
-        s->chem_wall = omp_get_wtime() - chem0;
-        if (advanced == 1) return 1;   /* (given up: s->stop) */
-        if (advanced) {
-            char where[256];
-            chem_bad_node(&s->chem, where, sizeof where);
-            const Chem *ch = &s->chem;
-            if (ch->bad == 3 && isfinite(ch->need))
-                snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): %s: keeping c >= 0 there would take %.0f "
-                         "sub-steps of the chemical step of %g (each at most 1 / (4 D / dx^2 + k + that rate)), more than "
-                         "max_substeps = %d", e->t, (long long)e->step, where, ch->need, ch->m.every * P->dt, ch->m.max_substeps);
-            else if (ch->bad == 3)
-                snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): %s: no sub-step keeps c >= 0 there",
-                         e->t, (long long)e->step, where);
-            else
-                snprintf(s->error, sizeof s->error, "chemistry at t = %.6g (step %lld): a concentration became %s: %s", e->t,
-                         (long long)e->step, ch->bad == 1 ? "non-finite" : "negative", where);
-            return -1;
-        }
+        ch->stop = s->stop;
+        int r = chem_step(ch, e, ch->m.every * s->P.dt, e->t, e->step, s->error, sizeof s->error);
+        s->chem_wall = omp_get_wtime() - t0;
+        if (r) return r;
     }
-    if (s->chem.m.ns > 0) {
-        chem_add_forces(&s->chem, e);                    LAP(T_CHEM);
+    chem_add_forces(ch, e);
+    return 0;
+}
+
+/* After integrate_step found polygon `bad` moving too far or to a non-finite place: -1 with why
+ * in s->error. */
+static int blown_up(Sim *s, int bad)
+{
+    const Ensemble *e = &s->e;
+    double vbad = 0;
+    int finite = 1;
+    for (int i = e->start[bad]; i < e->start[bad] + e->count[bad]; i++) {
+        finite &= isfinite(e->x[i]) && isfinite(e->y[i]);
+        vbad = fmax(vbad, hypot(e->vx[i], e->vy[i]));
     }
-    contact_keep_records(&s->contact, P->theta > 0 || P->v_pass > 0);   /* fusion and passage look at this step's pairs */
-    contact_forces_step(&s->contact, e, P, lmax);        LAP(T_CONTACT);
-    s->vertex_steps += ensemble_vertex_count(e);   /* (not nv_used: slots include gaps) */
-    double vmax;
-    int bad = integrate_step(e, P, &vmax);               LAP(T_INTEGRATE);
-    contact_moved(&s->contact, e, P->dt, vmax);         LAP(T_CONTACT);   /* (the list's motion budgets) */
-    if (bad >= 0) {
-        double vbad = 0;
-        int finite = 1;
-        for (int i = e->start[bad]; i < e->start[bad] + e->count[bad]; i++) {
-            finite &= isfinite(e->x[i]) && isfinite(e->y[i]);
-            vbad = fmax(vbad, hypot(e->vx[i], e->vy[i]));
-        }
-        snprintf(s->error, sizeof s->error, "numerical blow-up at t = %.6g (step %lld): polygon %d (id %lld) %s",
-                 e->t + P->dt, (long long)e->step + 1, bad, (long long)e->id[bad],
-                 finite ? "has a vertex moving farther than h in one step" : "has a non-finite vertex position");
-        if (finite) snprintf(s->error + strlen(s->error), sizeof s->error - strlen(s->error), " (speed %.3g > h/dt = %.3g)", vbad, P->h / P->dt);
-        return -1;
-    }
-    int passed = passage_update(e, P, &s->contact);
+    int n = snprintf(s->error, sizeof s->error, "numerical blow-up at t = %.6g (step %lld): polygon %d (id %lld) %s",
+                     e->t + s->P.dt, (long long)e->step + 1, bad, (long long)e->id[bad],
+                     finite ? "has a vertex moving farther than h in one step" : "has a non-finite vertex position");
+    if (finite) snprintf(s->error + n, sizeof s->error - n, " (speed %.3g > h/dt = %.3g)", vbad, s->P.h / s->P.dt);
+    return -1;
+}
+
+/* Projectiles through membranes, then fusion and splitting of touching hoops. */
+static void fuse(Sim *s)
+{
+    int passed = passage_update(&s->e, &s->P, &s->contact);
     if (passed) contact_invalidate(&s->contact);   /* (projectiles jumped) */
     s->passages += passed;
-    fusion_update(e, P, &s->contact, &s->fusions1, &s->fusions2);  LAP(T_FUSION);
+    fusion_update(&s->e, &s->P, &s->contact, &s->fusions1, &s->fusions2);
+}
+
+/* Division, removal below Amin and death, counted. */
+static void divide_and_remove(Sim *s)
+{
     int removed, died;
-    s->divisions += topology_update(e, P, &s->topology, &removed, &died);
+    s->divisions += topology_update(&s->e, &s->P, &s->topology, &removed, &died);
     s->removals += removed;
-    s->deaths += died;                              LAP(T_TOPOLOGY);
-#undef LAP
+    s->deaths += died;
+}
+
+int sim_step(Sim *s)
+{
+    Ensemble *e = &s->e;
+    const Params *P = &s->P;
+    double t0 = omp_get_wtime(), vmax;
+    bind_types(s);
+    order(s);
+    remodel_apply(e, P, &s->remodel);                   lap(s, T_REMODEL, &t0);    /* 1 */
+    double lmax = forces_step(e, P);                    lap(s, T_INTERNAL, &t0);   /* 2 */
+    int r = chemistry(s);                               lap(s, T_CHEM, &t0);       /* 3 */
+    if (r) return r;
+    contact_keep_records(&s->contact, P->theta > 0 || P->v_pass > 0);   /* (fusion and passage read them) */
+    contact_forces_step(&s->contact, e, P, lmax);       lap(s, T_CONTACT, &t0);    /* 4 */
+    s->vertex_steps += ensemble_vertex_count(e);        /* (not nv_used: slots include gaps) */
+    int bad = integrate_step(e, P, &vmax);              lap(s, T_INTEGRATE, &t0);  /* 5 */
+    contact_moved(&s->contact, e, P->dt, vmax);         lap(s, T_CONTACT, &t0);
+    if (bad >= 0) return blown_up(s, bad);
+    fuse(s);                                            lap(s, T_FUSION, &t0);     /* 6 */
+    divide_and_remove(s);                               lap(s, T_TOPOLOGY, &t0);   /* 7 */
     e->step++;
     e->t = (double)e->step * P->dt;
     char msg[256];
-    if (s->validate && ensemble_validate(e, msg, sizeof msg)) {
-        snprintf(s->error, sizeof s->error, "invalid state after step %lld (t = %g): %s", (long long)e->step, e->t, msg);
-        return -1;
-    }
+    if (s->validate && ensemble_validate(e, msg, sizeof msg))
+        return snprintf(s->error, sizeof s->error, "invalid state after step %lld (t = %g): %s", (long long)e->step, e->t, msg), -1;
     return 0;
 }
 

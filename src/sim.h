@@ -20,8 +20,8 @@ enum { SIM_TIMERS(SIM_TIMER_INDEX) T_COUNT };
 #undef SIM_TIMER_INDEX
 extern const char *const timer_names[T_COUNT];
 
-/* Memory per vertex of a run, an upper bound from the measured 96-150 bytes of the large bench
- * runs (165-260 before the contact structures were made smaller; docs/performance.md). */
+/* Memory per vertex of a run: an upper bound, twice the 96-150 bytes measured on the large bench
+ * runs (docs/performance.md "Memory"). */
 #define SIM_BYTES_PER_VERTEX 300.0
 
 typedef struct Sim {
