@@ -85,8 +85,32 @@ void test_geometry_l_shape(void)
     ENSURE(geom_point_inside(x, y, 6, 0.5, 1.5));
 }
 
+/* geom_point_inside (ray casting, even-odd rule) on a square, a diamond whose ray passes
+ * through vertices, and a concave U, each also in reversed vertex order; points 1e-9 from an
+ * edge on either side. Then geom_point_segment_distance with its clamped xi. */
 void test_geometry_point_inside_and_distance(void)
 {
+    double sx[] = { 0, 1, 1, 0 }, sy[] = { 0, 0, 1, 1 };
+    double dx[] = { 0, 1, 0, -1 }, dy[] = { -1, 0, 1, 0 };
+    double ux[] = { 0, 3, 3, 2, 2, 1, 1, 0 }, uy[] = { 0, 0, 3, 3, 1, 1, 3, 3 };   /* a notch [1,2]x[1,3] from the top */
+    struct { const double *x, *y; int n; double px, py; int in; } c[] = {
+        { sx, sy, 4, 0.5, 0.5, 1 },       { sx, sy, 4, 1.5, 0.5, 0 },        { sx, sy, 4, -0.5, 0.5, 0 },
+        { sx, sy, 4, 0.5, 2, 0 },         { sx, sy, 4, 0.5, 1e-9, 1 },       { sx, sy, 4, 0.5, -1e-9, 0 },
+        { sx, sy, 4, 1 - 1e-9, 0.5, 1 },  { sx, sy, 4, 1 + 1e-9, 0.5, 0 },   { sx, sy, 4, 1e-9, 1 - 1e-9, 1 },
+        { dx, dy, 4, 0.5, 0, 1 },         { dx, dy, 4, -0.5, 0, 1 },         { dx, dy, 4, -2, 0, 0 },
+        { dx, dy, 4, 2, 0, 0 },           { dx, dy, 4, 0.6, 0.6, 0 },        { dx, dy, 4, 0.49, 0.49, 1 },
+        { ux, uy, 8, 1.5, 2, 0 },         { ux, uy, 8, 0.5, 2, 1 },          { ux, uy, 8, 2.5, 2, 1 },
+        { ux, uy, 8, 1.5, 0.5, 1 },       { ux, uy, 8, 1.5, 1 + 1e-9, 0 },   { ux, uy, 8, 1.5, 1 - 1e-9, 1 },
+        { ux, uy, 8, 1 - 1e-9, 2, 1 },    { ux, uy, 8, 1 + 1e-9, 2, 0 },     { ux, uy, 8, 1.5, 3.5, 0 },
+    };
+    for (size_t t = 0; t < sizeof c / sizeof c[0]; t++) {
+        double rx[8], ry[8];
+        for (int k = 0; k < c[t].n; k++) rx[k] = c[t].x[c[t].n - 1 - k], ry[k] = c[t].y[c[t].n - 1 - k];
+        ENSURE_MSG(geom_point_inside(c[t].x, c[t].y, c[t].n, c[t].px, c[t].py) == c[t].in, "case %zu: (%g, %g) should be %s",
+                   t, c[t].px, c[t].py, c[t].in ? "inside" : "outside");
+        ENSURE_MSG(geom_point_inside(rx, ry, c[t].n, c[t].px, c[t].py) == c[t].in, "case %zu reversed: (%g, %g) should be %s",
+                   t, c[t].px, c[t].py, c[t].in ? "inside" : "outside");
+    }
     double xi;
     Vec2 a = { 0, 0 }, b = { 2, 0 };
     ENSURE_CLOSE(geom_point_segment_distance((Vec2){ 0.5, 1 }, a, b, &xi), 1, 1e-15);
