@@ -625,14 +625,22 @@ void contact_forces(Contact *c, Ensemble *e, const Params *P, double lmax, doubl
     from_grid(c, e, P, e->fx, e->fy, lmax, -1, energy ? WANT_ENERGY : WANT_FORCES, energy, 0);
 }
 
-double contact_energy(Contact *c, const Ensemble *e, const Params *P, double lmax)
+/* The grid of contact_forces for a frame's figures (its search cells: the walk's are not needed),
+ * released by frame_grid_done. */
+static void frame_grid(Contact *c, const Ensemble *e, const Params *P, double lmax)
 {
-    /* the grid of contact_forces (its search cells: the walk's are not needed), and each
-     * vertex's energy as there, summed in slot order block by block: no energy per vertex kept */
-    enum { BLOCK = 2048 };
     const double lc = fmin(lmax, P->lmax);
     grid_build(&c->grid, e, (0.5 * lc + params_reach(P)) * (1 + 1e-9), lc, 0);
     grid_release(&c->grid, 0);
+}
+
+static void frame_grid_done(Contact *c) { grid_release(&c->grid, 1); }
+
+/* On the grid of frame_grid: each vertex's energy as contact_forces finds it, summed in slot
+ * order block by block (no energy per vertex kept). */
+static double grid_energy(Contact *c, const Ensemble *e, const Params *P)
+{
+    enum { BLOCK = 2048 };
     contact_reserve_threads(c, WANT_ENERGY);
     int *first = ph_realloc(NULL, ((size_t)e->np + 1) * sizeof *first);   /* (per polygon: the vertices before it) */
     first[0] = 0;
@@ -661,8 +669,15 @@ double contact_energy(Contact *c, const Ensemble *e, const Params *P, double lma
         }
     }
     free(first);
-    grid_release(&c->grid, 1);
     return total;
+}
+
+double contact_energy(Contact *c, const Ensemble *e, const Params *P, double lmax)
+{
+    frame_grid(c, e, P, lmax);
+    double u = grid_energy(c, e, P);
+    frame_grid_done(c);
+    return u;
 }
 
 /* Whether the list can still serve once patched (see contact.h): built for this reach, and no
@@ -782,14 +797,11 @@ static void count_pairs(Contact *c, const Ensemble *e, int *nb, int *same)
     free(all);
 }
 
-/* The neighbour pairs from a grid of its own (contact_count_neighbor_types without a usable
+/* The neighbour pairs on the grid of frame_grid (contact_count_neighbor_types without a usable
  * list): polygon by polygon, the other polygons its vertices interact with, each once (a few
  * pairs per polygon, not per vertex), into the threads' nb. */
-static void pairs_from_grid(Contact *c, const Ensemble *e, const Params *P, double lmax)
+static void grid_pairs(Contact *c, const Ensemble *e, const Params *P)
 {
-    const double lc = fmin(lmax, P->lmax);   /* (the cells of contact_forces; its walk cells are not needed) */
-    grid_build(&c->grid, e, (0.5 * lc + params_reach(P)) * (1 + 1e-9), lc, 0);
-    grid_release(&c->grid, 0);
     contact_reserve_threads(c, WANT_NEIGHBORS);
     #pragma omp parallel
     {
@@ -814,14 +826,27 @@ static void pairs_from_grid(Contact *c, const Ensemble *e, const Params *P, doub
             wk->nb_n = from + 2 * kept;
         }
     }
-    grid_release(&c->grid, 1);   /* (before the frame is assembled; a step builds it again) */
 }
 
 void contact_count_neighbor_types(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb, int *same)
 {
     if (list_usable(c, e, P)) from_list(c, e, P, NULL, NULL, WANT_NEIGHBORS);
-    else pairs_from_grid(c, e, P, lmax);
+    else {
+        frame_grid(c, e, P, lmax);
+        grid_pairs(c, e, P);
+        frame_grid_done(c);
+    }
     count_pairs(c, e, nb, same);
+}
+
+double contact_frame(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb, int *same)
+{
+    frame_grid(c, e, P, lmax);
+    double u = grid_energy(c, e, P);
+    grid_pairs(c, e, P);
+    frame_grid_done(c);
+    count_pairs(c, e, nb, same);
+    return u;
 }
 
 void contact_keep_records(Contact *c, int on) { c->keep_records = on; }

@@ -140,6 +140,12 @@ void contact_count_neighbors(Contact *c, const Ensemble *e, const Params *P, dou
 /* The same, and same[p] (unless NULL) = how many of them have p's cell type. */
 void contact_count_neighbor_types(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb, int *same);
 
+/* A frame's contact figures from one grid (released again for large ensembles): returns the
+ * total pair energy (contact_energy) and fills nb and same (unless NULL) as
+ * contact_count_neighbor_types does. c is a Contact of its own (contact_init), not the step's,
+ * whose list stays as it is. */
+double contact_frame(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb, int *same);
+
 /* Whether the next evaluations keep their pairs as records (fusion looks at a step's pairs). */
 void contact_keep_records(Contact *c, int on);
 

@@ -308,12 +308,12 @@ int output_frame(Output *out, Sim *s, int frame)
         out->values = ph_realloc(out->values, out->nbcap * sizeof *out->values);
     }
     int *same = s->chem.m.ntypes > 1 ? out->same : NULL;   /* (like neighbours: the log's homotypic) */
-    sim_neighbors(s, out->nb, same);
+    double contact_u = sim_neighbors(s, out->nb, same);
     VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta, s->chem.m.ntypes > 1 };   /* (sim_neighbors bound the types) */
     snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
     errno = 0;   /* (frame_failure reads what a failure leaves) */
     if (vtp_write(path, &s->e, &opt, err, sizeof err) || write_collection(out, s, VTP_FRAMES, frame, err, sizeof err) ||
-        runlog_frame(o->dir, s, frame, out->nb, same, err, sizeof err) || write_fields(out, s, frame, err, sizeof err))
+        runlog_frame(o->dir, s, frame, out->nb, same, contact_u, err, sizeof err) || write_fields(out, s, frame, err, sizeof err))
         return failed(out, frame_failure(), "cannot write frame %d: %s", frame, err);
     if (o->png && o->png_field) {
         if (field_picture(out, s, frame, err, sizeof err)) return failed(out, frame_failure(), "cannot draw frame %d: %s", frame, err);

@@ -195,7 +195,7 @@ static int nested_count(const Ensemble *e)
     return count;
 }
 
-int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *same, char *err, size_t len)
+int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *same, double uc, char *err, size_t len)
 {
     Ensemble *e = &s->e;
     const Params *P = &s->P;
@@ -204,7 +204,8 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *s
     if (runlog_events(dir, s, err, len)) return -1;
 
     /* observables: sums in polygon order, serially (the same at any thread count) */
-    double lmax = forces_update_geometry(e), u[U_TERMS] = { 0 }, a1 = 0, a2 = 0, nbs = 0, alike = 0, kin = 0, uc = 0;
+    forces_update_geometry(e);
+    double u[U_TERMS] = { 0 }, a1 = 0, a2 = 0, nbs = 0, alike = 0, kin = 0;
     int movable = 0;
     for (int p = 0; p < e->np; p++) {
         forces_polygon(e, P, p, u);
@@ -215,10 +216,6 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *s
         alike += same ? same[p] : 0;
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) kin += 0.5 * (e->vx[i] * e->vx[i] + e->vy[i] * e->vy[i]);
     }
-    Contact fresh;   /* (a grid of its own: the step's neighbour list stays as it is) */
-    contact_init(&fresh);
-    uc = contact_energy(&fresh, e, P, lmax);
-    contact_free(&fresh);
     /* with cell types: the share of the movable polygons' neighbours that have their own type
      * (docs/model.md 11; 1/2 for two types well mixed in equal numbers, 1 when sorted) */
     double homotypic = nbs > 0 ? alike / nbs : 0;

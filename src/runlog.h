@@ -18,7 +18,8 @@ int runlog_open(const char *dir, Sim *s, int restart, int64_t step, int frame, c
 int runlog_events(const char *dir, Sim *s, char *err, size_t len);
 
 /* runlog_events, and the observables of this frame (nb: its neighbour counts; same: those of the
- * same cell type, sim_neighbors, or NULL without types). 0, or -1 with err. */
-int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *same, char *err, size_t len);
+ * same cell type, or NULL without types; uc: the pair energy; all from sim_neighbors). 0, or -1
+ * with err. */
+int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *same, double uc, char *err, size_t len);
 
 #endif

@@ -289,7 +289,7 @@ int sim_check_frame(Sim *s)
 {
     Ensemble *e = &s->e;
     int bad = -1, a, b;
-    contact_trim(&s->contact);   /* (a frame's grids: this one, the neighbour count's, the log's) */
+    contact_trim(&s->contact);   /* (a frame's grids: the crossing check's, then sim_neighbors') */
     for (int p = 0; p < e->np && bad < 0; p++)
         if (!(geom_area(e->x + e->start[p], e->y + e->start[p], e->count[p]) > 0)) bad = p;
     /* (edges longer than remodeling leaves, a division's cut, go into the grid in pieces) */
@@ -308,11 +308,15 @@ int sim_check_frame(Sim *s)
     return -1;
 }
 
-void sim_neighbors(Sim *s, int *nb, int *same)
+double sim_neighbors(Sim *s, int *nb, int *same)
 {
     bind_types(s);
     double lmax = forces_update_geometry(&s->e);
-    contact_count_neighbor_types(&s->contact, &s->e, &s->P, lmax, nb, same);
+    Contact frame;   /* (one grid for the frame's figures; the step's list stays as it is) */
+    contact_init(&frame);
+    double u = contact_frame(&frame, &s->e, &s->P, lmax, nb, same);
+    contact_free(&frame);
+    return u;
 }
 
 /* sim_area_g2 over the movable polygons of cell type `type` (-1: all) */

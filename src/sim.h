@@ -150,9 +150,9 @@ int sim_warn_grid(FILE *f, Sim *s);
  * again. Returns 0, or -1 with s->error naming the polygon. */
 int sim_check_frame(Sim *s);
 
-/* Recomputes the geometry and contacts of the current state and fills nb[p] with the number of
- * neighbouring polygons, and same[p] (unless NULL) with how many of them have p's cell type (for
- * the output). */
-void sim_neighbors(Sim *s, int *nb, int *same);
+/* Recomputes the geometry and contacts of the current state (one grid: contact_frame), fills
+ * nb[p] with the number of neighbouring polygons and same[p] (unless NULL) with how many of them
+ * have p's cell type, and returns the total pair energy (for the frame and its log). */
+double sim_neighbors(Sim *s, int *nb, int *same);
 
 #endif

@@ -31,7 +31,8 @@ static Vec2 shoot(double v, int *passages, int *nested, int *inside)
     ENSURE_MSG(runlog_open(dir, &s, 0, 0, 0, err, sizeof err) == 0, "%s", err);
     for (int k = 0; k < 3000; k++) ENSURE_MSG(sim_step(&s) == 0, "%s", s.error);
     int nb[2] = { 0, 0 };
-    ENSURE_MSG(runlog_frame(dir, &s, 1, nb, NULL, err, sizeof err) == 0, "%s", err);
+    double uc = sim_neighbors(&s, nb, NULL);
+    ENSURE_MSG(runlog_frame(dir, &s, 1, nb, NULL, uc, err, sizeof err) == 0, "%s", err);
     ENSURE_MSG(s.e.np == 2, "%d polygons", s.e.np);
     Vec2 g = geom_centroid(s.e.x + s.e.start[1], s.e.y + s.e.start[1], s.e.count[1]);
     *inside = geom_point_inside(s.e.x, s.e.y, s.e.count[0], g.x, g.y);

@@ -47,7 +47,8 @@ void test_runlog_observables_of_a_known_state(void)
     for (int i = 0; i < 8; i++) s.e.vx[i] = 0.5 * i, s.e.vy[i] = -1;
     ENSURE_MSG(runlog_open(dir, &s, 0, 0, 0, err, sizeof err) == 0, "%s", err);
     int nb[2] = { 0, 0 };
-    ENSURE_MSG(runlog_frame(dir, &s, 0, nb, NULL, err, sizeof err) == 0, "%s", err);
+    double uc = sim_neighbors(&s, nb, NULL);
+    ENSURE_MSG(runlog_frame(dir, &s, 0, nb, NULL, uc, err, sizeof err) == 0, "%s", err);
     snprintf(path, sizeof path, "%s/observables.csv", dir);
     double v[32];
     ENSURE(last_line(path, v, 32) == 9 + U_TERMS + 3);
@@ -91,7 +92,8 @@ void test_runlog_area_spread_of_close_areas(void)
     for (int k = 0; k < 3; k++) var += (A[k] - mean) * (A[k] - mean) / 3;
     ENSURE_MSG(runlog_open(dir, &s, 0, 0, 0, err, sizeof err) == 0, "%s", err);
     int nb[3] = { 0, 0, 0 };
-    ENSURE_MSG(runlog_frame(dir, &s, 0, nb, NULL, err, sizeof err) == 0, "%s", err);
+    double uc = sim_neighbors(&s, nb, NULL);
+    ENSURE_MSG(runlog_frame(dir, &s, 0, nb, NULL, uc, err, sizeof err) == 0, "%s", err);
     snprintf(path, sizeof path, "%s/observables.csv", dir);
     double v[32];
     ENSURE(last_line(path, v, 32) >= 7);
@@ -120,7 +122,8 @@ void test_runlog_nested_with_far_polygon(void)
         if (far) fx_add_ngon(&s.e, 12, 0.2, 1e6, 1e6, 0);
         int *nb = calloc((size_t)s.e.np, sizeof *nb);
         ENSURE_MSG(runlog_open(dir, &s, 0, 0, 0, err, sizeof err) == 0, "%s", err);
-        ENSURE_MSG(runlog_frame(dir, &s, 0, nb, NULL, err, sizeof err) == 0, "%s", err);
+        double uc = sim_neighbors(&s, nb, NULL);
+        ENSURE_MSG(runlog_frame(dir, &s, 0, nb, NULL, uc, err, sizeof err) == 0, "%s", err);
         snprintf(path, sizeof path, "%s/observables.csv", dir);
         double v[32];
         ENSURE(last_line(path, v, 32) == 9 + U_TERMS + 3);

@@ -432,8 +432,8 @@ void test_sim_checkpoint_patched_list(void)
 
 /* A packing of 67,200 vertices (above 65,536: the parallel grid sort, at most 2 cells per vertex,
  * the grid freed while the list serves): bit-identical states at 1 and 2 threads; the grid is
- * freed after a list build; a frame's neighbour count, taken from the list without a grid,
- * equals the count from a new grid. */
+ * freed after a list build; a frame's neighbour count (sim_neighbors: a grid of the frame's own,
+ * the step's list left without one) equals the count from the step's list. */
 void test_sim_large_packing_list_and_memory(void)
 {
     Params P = params_compiled;
@@ -457,17 +457,15 @@ void test_sim_large_packing_list_and_memory(void)
                    contact_holds_grid(&s.contact) ? "kept" : "freed");
         int *nb = malloc((size_t)s.e.np * sizeof *nb), *nb2 = malloc((size_t)s.e.np * sizeof *nb2);
         sim_neighbors(&s, nb, NULL);
-        ENSURE_MSG(!contact_holds_grid(&s.contact), "the frame's neighbour count built a grid although the list was usable");
-        static Contact fresh;
-        contact_init(&fresh);
-        contact_count_neighbors(&fresh, &s.e, &s.P, forces_update_geometry(&s.e), nb2);
+        ENSURE_MSG(!contact_holds_grid(&s.contact), "the frame's neighbour count left a grid in the step's contacts");
+        contact_count_neighbors(&s.contact, &s.e, &s.P, forces_update_geometry(&s.e), nb2);
+        ENSURE_MSG(!contact_holds_grid(&s.contact), "the count from the list built a grid although the list was usable");
         long total = 0;
         for (int p = 0; p < s.e.np; p++) {
-            ENSURE_MSG(nb[p] == nb2[p], "polygon %d: %d neighbours from the list, %d from a grid", p, nb[p], nb2[p]);
+            ENSURE_MSG(nb[p] == nb2[p], "polygon %d: %d neighbours from the frame's grid, %d from the list", p, nb[p], nb2[p]);
             total += nb[p];
         }
         ENSURE_MSG(total > 4 * s.e.np, "only %ld neighbours in all: not a packing", total);
-        contact_free(&fresh);
         free(nb); free(nb2);
         hash[t] = fx_state_hash(&s.e);
         sim_free(&s);

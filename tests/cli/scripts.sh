@@ -279,7 +279,7 @@ assert t.endswith("/a&<b>/" + sys.argv[2]), t' "$D/$f.svg" "$([ $f = d ] && echo
 test_scripts_compare_reference_small_runs() {
     need_python3
     local st=0
-    scripts/compare_reference.py --seeds 1,2 --jobs 1 --keep "$D/k" -- -n 3 -s 100 > "$D/out" 2> "$D/err" || st=$?
+    scripts/compare_reference.py --program tests/polyhoop --seeds 1,2 --jobs 1 --keep "$D/k" -- -n 3 -s 100 > "$D/out" 2> "$D/err" || st=$?
     [ $st = 0 ] || fail "exit status $st: $(tail -n 3 "$D/err")"
     lacks "$D/err" Traceback
     matches "$D/out" '^neighbours, interior  *none$' '^  interior cells  *none$' '^cells  *2 \[2, 2\]$'
@@ -292,7 +292,7 @@ assert q["mean"] is None and q["n"] == 0 and q["none"] == 1 and q["ref_none"] ==
     [ $st = 1 ] || fail "a missing frame: exit status $st"
     has "$D/err" "compare_reference: $D/k/seed1: no frame 7 (the frames there are: 0-3)"
     st=0
-    scripts/compare_reference.py --seeds 1 --jobs 1 -- -n 3 -s 100 --bogus > /dev/null 2> "$D/err" || st=$?
+    scripts/compare_reference.py --program tests/polyhoop --seeds 1 --jobs 1 -- -n 3 -s 100 --bogus > /dev/null 2> "$D/err" || st=$?
     [ $st = 1 ] || fail "a failed run: exit status $st"
     has "$D/err" "compare_reference: seed 1 exited 2: polyhoop: unknown option '--bogus'"
 }
