@@ -2,10 +2,10 @@
  * paper (Vetter, Runser & Iber 2023); the model is docs/model.md.
  *
  * main() in three parts: prolog (options, input or checkpoint, banner, frame 0), loop (Nf frames
- * of Ns steps, a status line per frame), epilog (summary). The step itself is sim_step (sim.c);
- * what is written and when is output.c. Every way the run ends is here: each error reaches main
- * as a status and a message, and leaves through status_exit (status.h), but for the options'
- * own (usage, -h, a restart's options), which main returns after they have said what was wrong. */
+ * of Ns steps, a status line per frame), epilog (summary). The step is sim_step (sim.c); what is
+ * written and when, output.c. Every end of a run is here: an error reaches main as a status and
+ * a message and leaves through status_exit (status.h), but for the options' own (usage, -h, a
+ * restart's options), which main returns once they have said what was wrong. */
 #define _POSIX_C_SOURCE 200809L
 #include "atomic.h"
 #include "checkpoint.h"
@@ -35,11 +35,11 @@
 #define PH_VERSION "unknown"
 #endif
 
-/* SIGINT, SIGTERM: in the step loop, said at once and acted on after the step (and the frame
- * being written): a checkpoint, exit 128 + signal; a long chemical step is given up instead, and
- * the checkpoint is of the state before it (output_hold). A second signal ends the run at once,
- * leaving the frames and the checkpoint written before and no half-written file. Before the loop
- * (reading, checking, frame 0), the first signal ends the run at once, without a checkpoint. */
+/* SIGINT, SIGTERM in the step loop: said at once, acted on after the step (and its frame) with a
+ * checkpoint and exit 128 + signal; a long chemical step is given up instead, and the checkpoint
+ * is of the state before it (output_hold). A second signal ends the run at once, with no file
+ * half-written. Before the loop (reading, checking, frame 0) a signal ends the run at once,
+ * without a checkpoint. */
 static volatile sig_atomic_t stop_signal, in_loop;
 static void say(const char *text, size_t n)
 {
@@ -51,15 +51,25 @@ static void on_signal(int sig)
     int term = sig == SIGTERM;
     if (in_loop && !stop_signal) {
         stop_signal = sig;
-        if (term) SAY("polyhoop: SIGTERM: stopping after this step with a checkpoint (a second signal stops at once, without one)\n");
-        else SAY("polyhoop: SIGINT: stopping after this step with a checkpoint (a second signal stops at once, without one)\n");
+        if (term) SAY("polyhoop: SIGTERM: stopping after this step with a checkpoint "
+                      "(a second signal stops at once, without one)\n");
+        else SAY("polyhoop: SIGINT: stopping after this step with a checkpoint "
+                 "(a second signal stops at once, without one)\n");
         return;
     }
     atomic_abandon();
-    if (in_loop && term) SAY("polyhoop: stopped by a second signal (SIGTERM); the frames and the checkpoint written before are intact\n");
-    else if (in_loop) SAY("polyhoop: stopped by a second signal (SIGINT); the frames and the checkpoint written before are intact\n");
-    else if (term) SAY("polyhoop: stopped by SIGTERM while setting up (before the first step); no checkpoint\n");
-    else SAY("polyhoop: stopped by SIGINT while setting up (before the first step); no checkpoint\n");
+    if (in_loop && term)
+        SAY("polyhoop: stopped by a second signal (SIGTERM); "
+            "the frames and the checkpoint written before are intact\n");
+    else if (in_loop)
+        SAY("polyhoop: stopped by a second signal (SIGINT); "
+            "the frames and the checkpoint written before are intact\n");
+    else if (term)
+        SAY("polyhoop: stopped by SIGTERM while setting up (before the first step); "
+            "no checkpoint\n");
+    else
+        SAY("polyhoop: stopped by SIGINT while setting up (before the first step); "
+            "no checkpoint\n");
     _exit(128 + sig);
 }
 
@@ -72,12 +82,12 @@ static _Noreturn void blow_up(const Sim *sim, const char *intact)
     status_exit(sim_failure_status(sim), "%s; %s. Likely cause: %s", sim->error, intact, cause);
 }
 
-/* A frame: the state checked (sim_check_frame), then written; a checkpoint. Either failing ends
- * the run. */
+/* A frame: the state checked (sim_check_frame), then written. Either failing ends the run. */
 static void write_frame(Output *out, Sim *sim, int frame)
 {
     if (sim_check_frame(sim))
-        blow_up(sim, frame ? "the frames written before are intact (each was validated)" : "no frame was written");
+        blow_up(sim, frame ? "the frames written before are intact (each was validated)"
+                           : "no frame was written");
     int rc = output_frame(out, sim, frame);
     if (rc) status_exit(rc, "%s", out->error);
 }
@@ -88,8 +98,7 @@ static void write_checkpoint(Output *out, Sim *sim, int frame)
     if (rc) status_exit(rc, "%s", out->error);
 }
 
-/* Whether any polygon can still move (rigid ones never do, and nothing adds a polygon to an
- * ensemble that has none that moves). */
+/* Whether any polygon can still move (nothing adds one to an ensemble where none moves). */
 static int any_movable(const Ensemble *e)
 {
     for (int p = 0; p < e->np; p++)
@@ -97,20 +106,22 @@ static int any_movable(const Ensemble *e)
     return 0;
 }
 
-/* After frame `frame` (before the last): the end that it meets, --max-cells, --max-time or no
- * movable polygon left, ends the run with a checkpoint for --restart and status 0; else nothing. */
+/* After a frame before the last: an end it meets (--max-cells, --max-time, no movable polygon
+ * left) ends the run with a checkpoint for --restart and status 0. */
 static void stop_at_cap(Output *out, Sim *sim, const Options *opt, int frame, const char *argv0)
 {
     const char *why = opt->max_cells && sim->e.np >= opt->max_cells ? "stopped by --max-cells"
                     : opt->max_time > 0 && sim->e.t >= opt->max_time ? "stopped by --max-time"
                     : !any_movable(&sim->e) ? "stopped: no movable polygon left" : NULL;
     if (!why || frame >= sim->P.Nf) return;
-    if (!(opt->every > 0 && frame % opt->every == 0)) write_checkpoint(out, sim, frame);   /* (else written with the frame) */
+    if (!(opt->every > 0 && frame % opt->every == 0))   /* (else written with the frame) */
+        write_checkpoint(out, sim, frame);
     char what[200];
-    snprintf(what, sizeof what, "%s (%d polygon%s at t = %g)", why, sim->e.np, sim->e.np == 1 ? "" : "s", sim->e.t);
+    snprintf(what, sizeof what, "%s (%d polygon%s at t = %g)", why, sim->e.np,
+             sim->e.np == 1 ? "" : "s", sim->e.t);
     output_summary(out, sim, what, frame);
-    if (any_movable(&sim->e))   /* (a run with nothing that moves has nothing to continue) */
-        printf("continue with: %s --restart %s\n", TEXT_ESC(argv0), TEXT_ESC(opt->dir));   /* (a line of its own, to copy) */
+    if (any_movable(&sim->e))   /* (a line of its own, to copy) */
+        printf("continue with: %s --restart %s\n", TEXT_ESC(argv0), TEXT_ESC(opt->dir));
     output_close(out);
     sim_free(sim);
     exit(PH_EXIT_OK);
@@ -122,8 +133,7 @@ int main(int argc, char **argv)
 #ifdef __GLIBC__
     /* Every allocation of 1 MiB or more gets its own mapping: it grows without a copy (which
      * would double it for a moment) and goes back to the system when freed. glibc's default
-     * raises this threshold after the first large free, after which the big arrays came from
-     * the heap, were copied when they grew, and stayed resident when freed. */
+     * threshold rises after the first large free, and big arrays then stay in the heap. */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
     static Options opt;   /* static, like sim and out: an early exit leaves nothing unreachable */
@@ -141,47 +151,56 @@ int main(int argc, char **argv)
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    omp_set_num_threads(opt.threads ? opt.threads : opt.free_cores);   /* (reading; then by size) */
+    omp_set_num_threads(opt.threads ? opt.threads : opt.free_cores);   /* (then by size) */
     char err[8192], saved_input[1024], from[8192];
     RunRecord run = { 0 };
     /* the parameters: the header's with the command line's --set, and on a restart the run's own */
     Params P = opt.P;
     ParamsSet set = opt.set;
-    if (opt.restart && checkpoint_params(opt.restart, &P, &set, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s", err);
+    if (opt.restart && checkpoint_params(opt.restart, &P, &set, err, sizeof err))
+        status_exit(PH_EXIT_USAGE, "%s", err);
     params_source(&P, &set, from, sizeof from);   /* (what the messages name) */
     if (params_check(&P, err, sizeof err)) status_exit(PH_EXIT_USAGE, "%s: %s", from, err);
     params_warn_off(stderr, &P);
-    if (params_is_set(&set, PARAM_box_k) && !params_box_on(&P))   /* (accepted, but it would act on nothing) */
-        fprintf(stderr, "polyhoop: warning: --set box_k=%g has no effect: %s has no box walls (set box_x0 .. box_y1 "
-                "for them)\n", P.box_k, params_file);
+    if (params_is_set(&set, PARAM_box_k) && !params_box_on(&P))
+        fprintf(stderr, "polyhoop: warning: --set box_k=%g has no effect: %s has no box walls "
+                "(set box_x0 .. box_y1 for them)\n", P.box_k, params_file);
     sim_init(&sim, &P, opt.seed);
     sim.set = set;
     if (sim_chemistry(&sim, &chem_compiled)) status_exit(PH_EXIT_USAGE, "%s: %s", from, sim.error);
-    const SimSetup setup = { opt.frames, opt.steps, opt.check, opt.strict, opt.max_vertices, opt.velocities };
+    const SimSetup setup = { opt.frames, opt.steps, opt.check, opt.strict, opt.max_vertices,
+                             opt.velocities };
     const char *input = opt.input;
     int frame = 0;
     if (opt.restart) {
-        if (checkpoint_restart(&sim, opt.restart, opt.strict, &frame, saved_input, sizeof saved_input, &run, err, sizeof err))
+        if (checkpoint_restart(&sim, opt.restart, opt.strict, &frame, saved_input,
+                               sizeof saved_input, &run, err, sizeof err))
             status_exit(PH_EXIT_USAGE, "%s", err);
-        if (options_restore(&opt, run.options, sim.e.step % sim.P.Ns == 0, sim.e.np, sim.e.t)) return PH_EXIT_USAGE;
+        if (options_restore(&opt, run.options, sim.e.step % sim.P.Ns == 0, sim.e.np, sim.e.t))
+            return PH_EXIT_USAGE;
         input = saved_input;
-        if (!any_movable(&sim.e)) {   /* (the run stopped so: nothing would ever move again) */
-            printf("nothing to continue: the run in %s stopped with no movable polygon left (%d polygon%s at t = %g)\n",
+        if (!any_movable(&sim.e)) {
+            printf("nothing to continue: the run in %s stopped with no movable polygon left "
+                   "(%d polygon%s at t = %g)\n",
                    TEXT_ESC(opt.restart), sim.e.np, sim.e.np == 1 ? "" : "s", sim.e.t);
             sim_free(&sim);
             return PH_EXIT_OK;
         }
     } else {
-        if (!input) {   /* the default: in the current folder, else in the repository that built us */
+        if (!input) {   /* the default: here, else in the repository that built us */
             input = "inputs/ensemble.off";
-            if (access(input, R_OK) && !access(PH_REPO "/inputs/ensemble.off", R_OK)) input = PH_REPO "/inputs/ensemble.off";
+            if (access(input, R_OK) && !access(PH_REPO "/inputs/ensemble.off", R_OK))
+                input = PH_REPO "/inputs/ensemble.off";
             else if (access(input, R_OK))
-                status_exit(PH_EXIT_USAGE, "no input file given, and the default inputs/ensemble.off is neither in the "
-                            "current folder nor in %s/ (where this program was built); give one: polyhoop FILE.off", TEXT_ESC(PH_REPO));
+                status_exit(PH_EXIT_USAGE, "no input file given, and the default "
+                            "inputs/ensemble.off is neither in the current folder nor in %s/ "
+                            "(where this program was built); give one: polyhoop FILE.off",
+                            TEXT_ESC(PH_REPO));
         }
         struct stat st;
-        if (!opt.quiet && stat(input, &st) == 0 && st.st_size > (32 << 20))   /* (a long read: say what it is doing) */
-            fprintf(stderr, "polyhoop: reading %s (%.0f MB)...\n", TEXT_ESC(input), st.st_size / 1e6);
+        if (!opt.quiet && stat(input, &st) == 0 && st.st_size > (32 << 20))   /* (a long read) */
+            fprintf(stderr, "polyhoop: reading %s (%.0f MB)...\n", TEXT_ESC(input),
+                    st.st_size / 1e6);
         if (sim_load_input(&sim, input, &setup)) status_exit(PH_EXIT_USAGE, "%s", sim.error);
     }
     if (sim_setup(&sim, &setup)) status_exit(PH_EXIT_USAGE, "%s", sim.error);
@@ -193,10 +212,10 @@ int main(int argc, char **argv)
     out.camera = run.camera;   /* (the pictures' camera so far) */
     if (runlog_open(opt.dir, &sim, opt.restart != NULL, sim.e.step, frame, err, sizeof err))
         status_exit(PH_EXIT_OUTPUT, "cannot start the run's log: %s", TEXT_ESC(err));
-    out.wall0 = omp_get_wtime();   /* (frame 0's writing counts: the summary's output time is within its wall time) */
+    out.wall0 = omp_get_wtime();   /* (frame 0's writing is within the summary's wall time) */
     if (!opt.restart) write_frame(&out, &sim, 0);
     if (!opt.restart) output_status(&out, &sim, 0);
-    if (!opt.restart) stop_at_cap(&out, &sim, &opt, 0, argv[0]);   /* (an input of N polygons or more meets --max-cells N) */
+    if (!opt.restart) stop_at_cap(&out, &sim, &opt, 0, argv[0]);   /* (the input may meet a cap) */
 
     in_loop = 1;
 
@@ -207,15 +226,17 @@ int main(int argc, char **argv)
         int stepped = sim_step(&sim);
         if (stepped < 0) {
             char intact[80];
-            snprintf(intact, sizeof intact, "frames up to %d are intact (each was validated)", frame);
+            snprintf(intact, sizeof intact, "frames up to %d are intact (each was validated)",
+                     frame);
             blow_up(&sim, intact);
         }
-        if (stepped > 0) {   /* a signal in a long chemical step: the checkpoint of the state before it */
+        if (stepped > 0) {   /* a signal in a long chemical step: write the state before it */
             if ((rc = output_abandon(&out))) status_exit(rc, "%s", out.error);
             output_summary(&out, &sim, "stopped", frame);
-            status_exit(128 + stop_signal, "stopped by signal %d at t = %g (step %lld), giving up the step in progress; "
-                        "checkpoint written. Continue with: %s --restart %s", (int)stop_signal, sim.e.t,
-                        (long long)sim.e.step, TEXT_ESC(argv[0]), TEXT_ESC(opt.dir));
+            status_exit(128 + stop_signal, "stopped by signal %d at t = %g (step %lld), giving up "
+                        "the step in progress; checkpoint written. Continue with: %s --restart %s",
+                        (int)stop_signal, sim.e.t, (long long)sim.e.step, TEXT_ESC(argv[0]),
+                        TEXT_ESC(opt.dir));
         }
         if (sim.e.step % sim.P.Ns == 0) {
             frame = (int)(sim.e.step / sim.P.Ns);
@@ -227,9 +248,9 @@ int main(int argc, char **argv)
         if (stop_signal) {
             write_checkpoint(&out, &sim, frame);
             output_summary(&out, &sim, "stopped", frame);
-            status_exit(128 + stop_signal, "stopped by signal %d at t = %g (step %lld); checkpoint written. "
-                        "Continue with: %s --restart %s", (int)stop_signal, sim.e.t, (long long)sim.e.step, TEXT_ESC(argv[0]),
-                        TEXT_ESC(opt.dir));
+            status_exit(128 + stop_signal, "stopped by signal %d at t = %g (step %lld); checkpoint "
+                        "written. Continue with: %s --restart %s", (int)stop_signal, sim.e.t,
+                        (long long)sim.e.step, TEXT_ESC(argv[0]), TEXT_ESC(opt.dir));
         }
     }
     if (opt.every > 0 && frame % opt.every) write_checkpoint(&out, &sim, frame);

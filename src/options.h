@@ -7,28 +7,27 @@
 #include <stdint.h>
 
 typedef struct Options {
-    const char *input;      /* OFF file; NULL: the default (inputs/ensemble.off, see main) */
-    const char *velocities; /* --velocities FILE: the input's initial velocities, or NULL */
+    const char *input;      /* OFF file; NULL: the default (see main) */
+    const char *velocities; /* --velocities FILE, or NULL */
     const char *restart;    /* folder of the run to continue, or NULL */
     const char *dir;        /* output folder */
     int frames, steps;      /* -n, -s (or --set Nf=, Ns=); -1: the compiled Nf, Ns */
-    Params P;               /* the header's parameters with the command line's --set (but Nf, Ns: frames, steps) */
+    Params P;               /* the header's parameters with --set's (Nf, Ns: frames, steps) */
     ParamsSet set;          /* which parameters --set gave */
     int threads;            /* -j, or OMP_NUM_THREADS; 0: automatic (options_threads) */
-    int free_cores;         /* cores not busy with other work when the run started (free_cores in
-                             * options.c; all of them with -j 1) */
+    int free_cores;         /* cores not busy when the run started (all of them with -j 1) */
     uint64_t seed;
     int quiet, check, strict;
     int ascii;              /* frames as ASCII instead of zlib */
     int overwrite;          /* replace an earlier run's files in dir */
     int every;              /* checkpoint every K frames (0: never) */
-    int max_cells;          /* stop after the first frame with at least this many polygons (0: no) */
+    int max_cells;          /* stop at the first frame with at least this many polygons (0: no) */
     double max_time;        /* stop after the first frame at t >= max_time (0: no) */
     double max_vertices;    /* the most vertices an input may remodel into (0: automatic) */
     int png, png_w, png_h, png_fixed;
     double png_lo, png_hi;  /* colour range (--png-range); lo >= hi: fitted to each frame */
     const char *png_color;
-    const char *png_field;  /* --png-field: the species drawn under the cells (a name of chem_compiled), or NULL */
+    const char *png_field;  /* the species drawn under the cells (of chem_compiled), or NULL */
     PngView png_view;
     unsigned given;         /* which of the recorded options (OPT_*) the command line gave */
 } Options;
@@ -38,17 +37,16 @@ typedef struct Options {
 double options_busy_share(const char *before, const char *after);
 
 /* The options a run keeps across restarts (options_record), as bits of Options.given. */
-enum { OPT_ASCII = 1, OPT_CHECK = 2, OPT_EVERY = 4, OPT_PNG = 8, OPT_PNG_COLOR = 16, OPT_PNG_SIZE = 32,
-       OPT_PNG_VIEW = 64, OPT_PNG_RANGE = 128, OPT_PNG_FIELD = 256, OPT_MAX_CELLS = 512, OPT_MAX_TIME = 1024 };
+enum { OPT_ASCII = 1, OPT_CHECK = 2, OPT_EVERY = 4, OPT_PNG = 8, OPT_PNG_COLOR = 16,
+       OPT_PNG_SIZE = 32, OPT_PNG_VIEW = 64, OPT_PNG_RANGE = 128, OPT_PNG_FIELD = 256,
+       OPT_MAX_CELLS = 512, OPT_MAX_TIME = 1024 };
 
 /* Vertices per thread of the automatic thread count: below about this many, a second thread
  * costs more in barriers than it saves (measured crossover: docs/performance.md). */
 enum { VERTICES_PER_THREAD = 2000 };
 
 /* The threads for nv vertices: -j or OMP_NUM_THREADS when given, else one per
- * VERTICES_PER_THREAD vertices, at least 1, at most the cores that were free when the run
- * started (threads spinning at barriers on cores that other programs use slow both down many
- * times over). */
+ * VERTICES_PER_THREAD vertices, at least 1, at most the cores free when the run started. */
 int options_threads(const Options *o, int nv);
 
 /* The options a restart continues with (frame format, --check, checkpoint interval, pictures,
@@ -56,16 +54,13 @@ int options_threads(const Options *o, int nv);
 void options_record(const Options *o, char *buf, size_t len);
 
 /* For a restart: puts the recorded options in force. One given again with another value is
- * refused (the frames and pictures of one run are made one way; so is --png-color on a run that
- * draws a field, --png-field); -n, -j, -q, --max-cells and --max-time
- * may change, and the recorded --max-cells and --max-time hold where not given again, but for
- * one that the checkpoint already meets at a frame (at_frame: its step ends a frame; np polygons
- * at time t): that one stopped the run, and the restart goes on past it. Returns 0, or -1 after
- * saying why on stderr. */
+ * refused (a run's frames and pictures are made one way), as is --png-color on a run that draws
+ * a field. -n, -j, -q, --max-cells and --max-time may change; the recorded caps hold where not
+ * given again, but for one that the checkpoint meets at a frame (at_frame: its step ends a
+ * frame; np polygons at time t), which stopped the run. 0, or -1 after saying why on stderr. */
 int options_restore(Options *o, const char *recorded, int at_frame, int np, double t);
 
-/* Fills o from the command line. Returns 0 (run), 1 (help printed: exit 0) or -1 (usage error,
- * printed to stderr: exit PH_EXIT_USAGE). */
+/* Fills o from the command line. 0: run; 1: help printed; -1: usage error, said on stderr. */
 int options_parse(Options *o, int argc, char **argv);
 
 #endif

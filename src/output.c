@@ -49,16 +49,19 @@ static int run_file(const char *name)
 {
     size_t n = strlen(name);
     int digits = n >= 15 && !strncmp(name, "frame", 5) && strspn(name + 5, "0123456789") == 6;
-    return (digits && (!strcmp(name + 11, ".vtp") || !strcmp(name + 11, ".png") || !strcmp(name + 11, ".vtp.tmp") ||
-                       !strcmp(name + 11, ".png.tmp") || !strcmp(name + 11, ".vti") || !strcmp(name + 11, ".vti.tmp"))) ||
+    return (digits && (!strcmp(name + 11, ".vtp") || !strcmp(name + 11, ".png") ||
+                       !strcmp(name + 11, ".vtp.tmp") || !strcmp(name + 11, ".png.tmp") ||
+                       !strcmp(name + 11, ".vti") || !strcmp(name + 11, ".vti.tmp"))) ||
            !strcmp(name, "frames.pvd") || !strcmp(name, "frames.pvd.tmp") ||
            !strcmp(name, "fields.pvd") || !strcmp(name, "fields.pvd.tmp") ||
-           !strcmp(name, "checkpoint.bin") || !strcmp(name, "checkpoint.bin.tmp") || !strcmp(name, "events.csv") ||
-           !strcmp(name, "events.csv.tmp") || !strcmp(name, "observables.csv") || !strcmp(name, "observables.csv.tmp");
+           !strcmp(name, "checkpoint.bin") || !strcmp(name, "checkpoint.bin.tmp") ||
+           !strcmp(name, "events.csv") || !strcmp(name, "events.csv.tmp") ||
+           !strcmp(name, "observables.csv") || !strcmp(name, "observables.csv.tmp");
 }
 
 /* out->error = the formatted message; returns status */
-static int failed(Output *out, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int failed(Output *out, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static int failed(Output *out, int status, const char *fmt, ...)
 {
     va_list ap;
@@ -82,50 +85,59 @@ static int claim_folder(Output *out)
     snprintf(path, sizeof path, "%s/.polyhoop.lock", o->dir);
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0)
-        return failed(out, PH_EXIT_OUTPUT, "cannot lock output folder %s: %s: %s", TEXT_ESC(o->dir), TEXT_ESC(path), strerror(errno));
+        return failed(out, PH_EXIT_OUTPUT, "cannot lock output folder %s: %s: %s", TEXT_ESC(o->dir),
+                      TEXT_ESC(path), strerror(errno));
     if (flock(fd, LOCK_EX | LOCK_NB)) {
         close(fd);
         if (o->restart)   /* (-o does not go with --restart: the run continues in its own folder) */
-            return failed(out, PH_EXIT_USAGE, "output folder %s is in use by another run (it holds the lock %s): wait until that "
-                          "run has stopped (SIGINT or SIGTERM stops it with a checkpoint), then restart",
-                          TEXT_ESC(o->dir), TEXT_ESC(path));
-        return failed(out, PH_EXIT_USAGE, "output folder %s is in use by another run (it holds the lock %s); "
-                      "choose another folder with -o", TEXT_ESC(o->dir), TEXT_ESC(path));
+            return failed(out, PH_EXIT_USAGE, "output folder %s is in use by another run (it holds "
+                          "the lock %s): wait until that run has stopped (SIGINT or SIGTERM stops "
+                          "it with a checkpoint), then restart", TEXT_ESC(o->dir), TEXT_ESC(path));
+        return failed(out, PH_EXIT_USAGE, "output folder %s is in use by another run (it holds the "
+                      "lock %s); choose another folder with -o", TEXT_ESC(o->dir), TEXT_ESC(path));
     }
     if (o->restart) return 0;
     DIR *d = opendir(o->dir);
-    if (!d) return failed(out, PH_EXIT_OUTPUT, "cannot read output folder %s: %s", TEXT_ESC(o->dir), strerror(errno));
+    if (!d)
+        return failed(out, PH_EXIT_OUTPUT, "cannot read output folder %s: %s", TEXT_ESC(o->dir),
+                      strerror(errno));
     int found = 0;
     char first[300] = "";
     for (struct dirent *f; (f = readdir(d));) {
         if (!run_file(f->d_name)) continue;
         if (!found++) snprintf(first, sizeof first, "%s", f->d_name);
         if (o->overwrite && unlinkat(dirfd(d), f->d_name, 0)) {
-            int rc = failed(out, PH_EXIT_OUTPUT, "--overwrite: cannot remove %s/%s: %s", TEXT_ESC(o->dir), TEXT_ESC(f->d_name), strerror(errno));
+            int rc = failed(out, PH_EXIT_OUTPUT, "--overwrite: cannot remove %s/%s: %s",
+                            TEXT_ESC(o->dir), TEXT_ESC(f->d_name), strerror(errno));
             closedir(d);
             return rc;
         }
     }
     closedir(d);
     if (found && !o->overwrite)
-        return failed(out, PH_EXIT_USAGE, "output folder %s holds another run's output (%s and %d more files); "
-                      "continue it with --restart %s, replace it with --overwrite, or choose another folder with -o",
-                      TEXT_ESC(o->dir), TEXT_ESC(first), found - 1, TEXT_ESC(o->dir));
+        return failed(out, PH_EXIT_USAGE, "output folder %s holds another run's output (%s and %d "
+                      "more files); continue it with --restart %s, replace it with --overwrite, or "
+                      "choose another folder with -o", TEXT_ESC(o->dir), TEXT_ESC(first), found - 1,
+                      TEXT_ESC(o->dir));
     return 0;
 }
 
-int output_open(Output *out, const Options *o, const Sim *s, const char *input, const char *version, int frame0)
+int output_open(Output *out, const Options *o, const Sim *s, const char *input,
+                const char *version, int frame0)
 {
     const Params *P = &s->P;
-    *out = (Output){ .o = o, .input = input, .version = version, .slast = s->e.step, .vslast = s->vertex_steps,
-                     .nvlast = ensemble_vertex_count(&s->e), .threads_max = omp_get_max_threads() };
-    if (make_dir(o->dir)) return failed(out, PH_EXIT_OUTPUT, "cannot create output folder %s: %s", TEXT_ESC(o->dir), strerror(errno));
+    *out = (Output){ .o = o, .input = input, .version = version, .slast = s->e.step,
+                     .vslast = s->vertex_steps, .nvlast = ensemble_vertex_count(&s->e),
+                     .threads_max = omp_get_max_threads() };
+    if (make_dir(o->dir))
+        return failed(out, PH_EXIT_OUTPUT, "cannot create output folder %s: %s", TEXT_ESC(o->dir),
+                      strerror(errno));
     int rc = claim_folder(out);
     if (rc) return rc;
     size_t metalen = 0;
     FILE *m = open_memstream(&out->meta, &metalen);
     if (!m) return failed(out, PH_EXIT_MEMORY, "out of memory (the frames' description)");
-    char sets[2048];   /* (the parameters set on the command line: a line only when there are any) */
+    char sets[2048];   /* (the parameters --set gave: a line only when there are any) */
     params_set_text(P, &s->set, 0, sets, sizeof sets);
     fprintf(m, "polyhoop %s\nparameters: %s\n", version, params_file);
     if (sets[0]) fprintf(m, "set: %s\n", sets);
@@ -137,22 +149,31 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input, 
     char threads[160];
     int nt = omp_get_max_threads();
     if (o->threads) snprintf(threads, sizeof threads, "%d thread%s", nt, nt > 1 ? "s" : "");
-    else snprintf(threads, sizeof threads, "%d thread%s now: automatic, one per %d vertices up to %d%s; -j N fixes it",
-                  nt, nt > 1 ? "s" : "", VERTICES_PER_THREAD, o->free_cores,
-                  o->free_cores < omp_get_num_procs() ? " (the cores not busy)" : "");
+    else
+        snprintf(threads, sizeof threads, "%d thread%s now: automatic, one per %d vertices "
+                 "up to %d%s; -j N fixes it", nt, nt > 1 ? "s" : "", VERTICES_PER_THREAD,
+                 o->free_cores, o->free_cores < omp_get_num_procs() ? " (the cores not busy)" : "");
     char frames[96];   /* (a restart at its last frame writes none) */
-    if (frame0 <= P->Nf) snprintf(frames, sizeof frames, "frames %d..%d of %d steps", frame0, P->Nf, P->Ns);
-    else snprintf(frames, sizeof frames, "no frame left to write (the run is at its last, %d, of %d steps)", P->Nf, P->Ns);
+    if (frame0 <= P->Nf)
+        snprintf(frames, sizeof frames, "frames %d..%d of %d steps", frame0, P->Nf, P->Ns);
+    else
+        snprintf(frames, sizeof frames, "no frame left to write (the run is at its last, %d, of "
+                 "%d steps)", P->Nf, P->Ns);
     printf("polyhoop %s  (%s, %s build, %s)\n%s %s: %d polygon%s, %d vertices, %d rigid\n"
            "output %s/frame%%06d.vtp (%s): %s, dt = %g, to t = %g; seed %llu\n",
-           version, params_file, PH_ARCH, threads, o->restart ? "restart from" : "input", TEXT_ESC(o->restart ? o->restart : input),
-           s->e.np, s->e.np == 1 ? "" : "s", ensemble_vertex_count(&s->e), P->Nr, TEXT_ESC(o->dir), o->ascii ? "ASCII" : "zlib",
+           version, params_file, PH_ARCH, threads, o->restart ? "restart from" : "input",
+           TEXT_ESC(o->restart ? o->restart : input), s->e.np, s->e.np == 1 ? "" : "s",
+           ensemble_vertex_count(&s->e), P->Nr, TEXT_ESC(o->dir), o->ascii ? "ASCII" : "zlib",
            frames, P->dt, P->Nf * (double)P->Ns * P->dt, (unsigned long long)s->e.seed);
     if (o->max_cells || o->max_time > 0) {   /* (a restart's may be the run's own: say so) */
         const char *kept = ", kept from the run";
         printf("stops after the first frame");
-        if (o->max_cells) printf(" with at least %d polygons (--max-cells%s)", o->max_cells, o->restart && !(o->given & OPT_MAX_CELLS) ? kept : "");
-        if (o->max_time > 0) printf("%s at t >= %g (--max-time%s)", o->max_cells ? " or" : "", o->max_time, o->restart && !(o->given & OPT_MAX_TIME) ? kept : "");
+        if (o->max_cells)
+            printf(" with at least %d polygons (--max-cells%s)", o->max_cells,
+                   o->restart && !(o->given & OPT_MAX_CELLS) ? kept : "");
+        if (o->max_time > 0)
+            printf("%s at t >= %g (--max-time%s)", o->max_cells ? " or" : "", o->max_time,
+                   o->restart && !(o->given & OPT_MAX_TIME) ? kept : "");
         printf(", with a checkpoint\n");
     }
     if (sets[0]) printf("set on the command line (--set), in place of the header's: %s\n", sets);
@@ -167,7 +188,7 @@ int output_checkpoint(Output *out, Sim *s, int frame)
     char path[4200], err[4400];
     RunRecord run = { "", out->camera };
     options_record(out->o, run.options, sizeof run.options);
-    if (runlog_events(out->o->dir, s, err, sizeof err))   /* (the log holds every event up to the checkpoint) */
+    if (runlog_events(out->o->dir, s, err, sizeof err))   /* (every event up to the checkpoint) */
         return failed(out, PH_EXIT_OUTPUT, "cannot write the event log: %s", TEXT_ESC(err));
     snprintf(path, sizeof path, "%s/checkpoint.bin", out->o->dir);
     if (checkpoint_write(path, s, frame, out->input, &run, err, sizeof err))
@@ -181,17 +202,18 @@ int output_checkpoint(Output *out, Sim *s, int frame)
 int output_hold(Output *out, Sim *s, int frame, const volatile sig_atomic_t *stop)
 {
     s->stop = NULL;
-    if (!chem_due(&s->chem, s->e.step) || (s->chem_wall >= 0 && s->chem_wall < HOLD_ABOVE)) return 0;
+    if (!chem_due(&s->chem, s->e.step) || (s->chem_wall >= 0 && s->chem_wall < HOLD_ABOVE))
+        return 0;
     double t0 = omp_get_wtime();
     char err[4400];
     RunRecord run = { "", out->camera };
     options_record(out->o, run.options, sizeof run.options);
-    if (runlog_events(out->o->dir, s, err, sizeof err))   /* (the log holds every event up to the state held) */
+    if (runlog_events(out->o->dir, s, err, sizeof err))   /* (every event up to the state held) */
         return failed(out, PH_EXIT_OUTPUT, "cannot write the event log: %s", TEXT_ESC(err));
     if (checkpoint_snapshot(&out->held, s, frame, out->input, &run, err, sizeof err)) {
         if (!out->hold_failed)   /* (the run goes on; a signal then waits for the step to end) */
-            fprintf(stderr, "polyhoop: warning: cannot hold the state before a long chemical step in memory (%s): "
-                    "a signal waits for the step to end (said once)\n", err);
+            fprintf(stderr, "polyhoop: warning: cannot hold the state before a long chemical step "
+                    "in memory (%s): a signal waits for the step to end (said once)\n", err);
         out->hold_failed = 1;
     } else
         s->stop = stop;
@@ -218,15 +240,17 @@ static void polygon_speeds(const Ensemble *e, double *out)
     }
 }
 
-/* frames.pvd up to frame: one entry added to the list this run has written so far, else (the
- * run's first frame, a restart's, or the list is not as it was left) the whole list again, of
- * the frames up to this one that are in the folder (a restarted run's earlier frames may have
- * been deleted: ParaView fails on a listed file that is not there) */
-static int write_collection(Output *out, const Sim *s, int which, int frame, char *err, size_t errlen)
+/* frames.pvd up to frame: one entry added to the list this run has written, else (the run's
+ * first frame, a restart's, or the list is not as it was left) the whole list again, of the
+ * frames up to this one that are in the folder (ParaView fails on a listed file that is not
+ * there, and a restarted run's earlier frames may have been deleted) */
+static int write_collection(Output *out, const Sim *s, int which, int frame, char *err,
+                            size_t errlen)
 {
     const char *dir = out->o->dir;
     int *listed = &out->pvd_frames[which];
-    if (frame && *listed == frame && !vtp_append_collection(dir, which, frame, (double)frame * s->P.Ns * s->P.dt, err, errlen)) {
+    if (frame && *listed == frame &&
+        !vtp_append_collection(dir, which, frame, (double)frame * s->P.Ns * s->P.dt, err, errlen)) {
         *listed = frame + 1;
         return 0;
     }
@@ -259,10 +283,12 @@ static int write_fields(Output *out, const Sim *s, int frame, char *err, size_t 
         names[k] = ch->m.sp[k].name;
         data[k] = ch->c + (size_t)k * ch->nx * ch->ny;
     }
-    VtpImage im = { ch->nx, ch->ny, ch->m.ns, out->o->ascii, ch->m.x0, ch->m.y0, ch->m.dx, s->e.t, names, data, out->meta };
+    VtpImage im = { ch->nx, ch->ny, ch->m.ns, out->o->ascii, ch->m.x0, ch->m.y0, ch->m.dx, s->e.t,
+                    names, data, out->meta };
     char path[4200];
     snprintf(path, sizeof path, "%s/frame%06d.vti", out->o->dir, frame);
-    return vtp_write_image(path, &im, err, errlen) || write_collection(out, s, VTP_FIELDS, frame, err, errlen) ? -1 : 0;
+    return vtp_write_image(path, &im, err, errlen) ||
+           write_collection(out, s, VTP_FIELDS, frame, err, errlen) ? -1 : 0;
 }
 
 /* The view of a picture: --png-view, else the series' camera fitted or widened to this frame's
@@ -285,15 +311,18 @@ static int field_picture(Output *out, const Sim *s, int frame, char *err, size_t
     int k = 0;
     while (k < ch->m.ns && strcmp(ch->m.sp[k].name ? ch->m.sp[k].name : "", o->png_field)) k++;
     if (k == ch->m.ns) {
-        snprintf(err, errlen, "--png-field: no species '%s' in this run's chemistry", TEXT_ESC(o->png_field));
+        snprintf(err, errlen, "--png-field: no species '%s' in this run's chemistry",
+                 TEXT_ESC(o->png_field));
         return -1;
     }
-    PngField f = { ch->nx, ch->ny, ch->m.x0, ch->m.y0, ch->m.dx, ch->c + (size_t)k * ch->nx * ch->ny };
+    PngField f = { ch->nx, ch->ny, ch->m.x0, ch->m.y0, ch->m.dx,
+                   ch->c + (size_t)k * ch->nx * ch->ny };
     char label[256], path[4200];
-    snprintf(label, sizeof label, "%s  t = %.4g%s", o->png_field, s->e.t, o->png_lo < o->png_hi ? "" : "  (range of this frame)");
+    snprintf(label, sizeof label, "%s  t = %.4g%s", o->png_field, s->e.t,
+             o->png_lo < o->png_hi ? "" : "  (range of this frame)");
     snprintf(path, sizeof path, "%s/frame%06d.png", o->dir, frame);
-    return png_write_field(path, &s->e, &f, label, o->png_lo, o->png_hi, o->png_w, o->png_h, picture_view(out, s, &f),
-                           err, errlen);
+    return png_write_field(path, &s->e, &f, label, o->png_lo, o->png_hi, o->png_w, o->png_h,
+                           picture_view(out, s, &f), err, errlen);
 }
 
 int output_frame(Output *out, Sim *s, int frame)
@@ -307,16 +336,19 @@ int output_frame(Output *out, Sim *s, int frame)
         out->same = ph_realloc(out->same, out->nbcap * sizeof *out->same);
         out->values = ph_realloc(out->values, out->nbcap * sizeof *out->values);
     }
-    int *same = s->chem.m.ntypes > 1 ? out->same : NULL;   /* (like neighbours: the log's homotypic) */
-    double contact_u = sim_neighbors(s, out->nb, same);
-    VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta, s->chem.m.ntypes > 1 };   /* (sim_neighbors bound the types) */
+    int *same = s->chem.m.ntypes > 1 ? out->same : NULL;   /* (the log's homotypic neighbours) */
+    double contact_u = sim_neighbors(s, out->nb, same);   /* (and binds the cell types) */
+    VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta, s->chem.m.ntypes > 1 };
     snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
     errno = 0;   /* (frame_failure reads what a failure leaves) */
-    if (vtp_write(path, &s->e, &opt, err, sizeof err) || write_collection(out, s, VTP_FRAMES, frame, err, sizeof err) ||
-        runlog_frame(o->dir, s, frame, out->nb, same, contact_u, err, sizeof err) || write_fields(out, s, frame, err, sizeof err))
+    if (vtp_write(path, &s->e, &opt, err, sizeof err) ||
+        write_collection(out, s, VTP_FRAMES, frame, err, sizeof err) ||
+        runlog_frame(o->dir, s, frame, out->nb, same, contact_u, err, sizeof err) ||
+        write_fields(out, s, frame, err, sizeof err))
         return failed(out, frame_failure(), "cannot write frame %d: %s", frame, err);
     if (o->png && o->png_field) {
-        if (field_picture(out, s, frame, err, sizeof err)) return failed(out, frame_failure(), "cannot draw frame %d: %s", frame, err);
+        if (field_picture(out, s, frame, err, sizeof err))
+            return failed(out, frame_failure(), "cannot draw frame %d: %s", frame, err);
     } else if (o->png) {
         if (!strcmp(o->png_color, "velocity")) polygon_speeds(&s->e, out->values);
         else vtp_cell_values(&s->e, &opt, o->png_color, out->values);
@@ -329,8 +361,8 @@ int output_frame(Output *out, Sim *s, int frame)
         snprintf(label, sizeof label, "%s  t = %.4g%s", o->png_color, s->e.t,
                  mapped && !(o->png_lo < o->png_hi) ? "  (range: 2-98 % of cells)" : "");
         snprintf(path, sizeof path, "%s/frame%06d.png", o->dir, frame);
-        if (png_write(path, &s->e, out->values, label, o->png_lo, o->png_hi, categorical, o->png_w, o->png_h, picture_view(out, s, NULL),
-                      err, sizeof err))
+        if (png_write(path, &s->e, out->values, label, o->png_lo, o->png_hi, categorical,
+                      o->png_w, o->png_h, picture_view(out, s, NULL), err, sizeof err))
             return failed(out, frame_failure(), "cannot draw frame %d: %s", frame, err);
     }
     int rc = o->every > 0 && frame % o->every == 0 ? output_checkpoint(out, s, frame) : 0;
@@ -357,11 +389,11 @@ void output_status(Output *out, const Sim *s, int frame)
     double vrate = w > out->wlast ? (s->vertex_steps - out->vslast) / (w - out->wlast) : 0;
     int nv = ensemble_vertex_count(&s->e);
     double eta = output_eta(vrate, frame > 0 ? out->nvlast : nv, nv, s->P.Nf - frame, s->P.Ns);
-    char left[48];   /* (an ensemble that keeps growing as fast may need centuries: say so, not 1e+12) */
+    char left[48];   /* (a tissue that keeps growing as fast may need centuries: not 1e+12 s) */
     if (eta < 1e8) snprintf(left, sizeof left, "%.0f s", eta);
     else snprintf(left, sizeof left, "over 3 years");
-    printf("frame %6d/%d  t = %-9.6g polygons %7d  vertices %9d  wall %8.2f s  %7.0f steps/s  ETA %s\n",
-           frame, s->P.Nf, s->e.t, s->e.np, nv, w, rate, left);
+    printf("frame %6d/%d  t = %-9.6g polygons %7d  vertices %9d  wall %8.2f s  %7.0f steps/s  "
+           "ETA %s\n", frame, s->P.Nf, s->e.t, s->e.np, nv, w, rate, left);
     fflush(stdout);
     out->wlast = w;
     out->slast = s->e.step;
@@ -387,27 +419,34 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
     contact_counts(&s->contact, &builds, &patches, &reuses);
     double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
     char per_vertex[64] = "";   /* (none without vertices) */
-    if (nv > 0) snprintf(per_vertex, sizeof per_vertex, ", %.0f bytes per vertex at the end", peak / nv);
-    char steps[160];   /* (a restart: the run's frames and steps, and this process's part, which the rest counts) */
+    if (nv > 0)
+        snprintf(per_vertex, sizeof per_vertex, ", %.0f bytes per vertex at the end", peak / nv);
+    /* (a restart: the run's frames and steps, and this process's part, which the rest counts) */
+    char steps[160];
     int n = snprintf(steps, sizeof steps, "%d frames, %lld steps", frames, (long long)s->e.step);
     if (s->from_checkpoint && n > 0 && (size_t)n < sizeof steps)
-        snprintf(steps + n, sizeof steps - (size_t)n, ", of which this process ran %lld (from step %lld)",
+        snprintf(steps + n, sizeof steps - (size_t)n,
+                 ", of which this process ran %lld (from step %lld)",
                  (long long)(s->e.step - s->first_step), (long long)s->first_step);
-    printf("%s: %s in %.2f s wall, threads: %s%d; %.0f vertex updates, %.3g per second of computing; "
-           "%d polygon%s, %d vertices at the end\n"
-           "events: divisions %lld, removals %lld, deaths %lld, fusions (type I) %lld, splits (type II) %lld, passages %lld, "
-           "divisions postponed %lld, twists cut out %lld\n"
-           "contact list: built in %lld steps, patched in %lld (polygons changed), reused in %lld; %lld listed edges walked\n"
+    printf("%s: %s in %.2f s wall, threads: %s%d; %.0f vertex updates, %.3g per second of "
+           "computing; %d polygon%s, %d vertices at the end\n"
+           "events: divisions %lld, removals %lld, deaths %lld, fusions (type I) %lld, "
+           "splits (type II) %lld, passages %lld, divisions postponed %lld, twists cut out %lld\n"
+           "contact list: built in %lld steps, patched in %lld (polygons changed), reused in %lld; "
+           "%lld listed edges walked\n"
            "memory: peak %.1f MB resident%s\n",
-           what, steps, wall, out->o->threads ? "" : "automatic, up to ", out->threads_max, s->vertex_steps,
-           s->vertex_steps / (compute > 0 ? compute : 1), s->e.np, s->e.np == 1 ? "" : "s", nv,
-           (long long)s->divisions, (long long)s->removals, (long long)s->deaths, (long long)s->fusions1, (long long)s->fusions2, (long long)s->passages,
+           what, steps, wall, out->o->threads ? "" : "automatic, up to ", out->threads_max,
+           s->vertex_steps, s->vertex_steps / (compute > 0 ? compute : 1), s->e.np,
+           s->e.np == 1 ? "" : "s", nv,
+           (long long)s->divisions, (long long)s->removals, (long long)s->deaths,
+           (long long)s->fusions1, (long long)s->fusions2, (long long)s->passages,
            (long long)s->topology.postponed, (long long)s->remodel.twists,
            (long long)builds, (long long)patches, (long long)reuses, (long long)walked,
            peak / 1e6, per_vertex);
     for (int k = 0; k < T_COUNT; k++)
         if (k != T_CHEM || s->chem.m.ns > 0)
-            printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], s->timer[k], 100 * s->timer[k] / (loop > 0 ? loop : 1));
+            printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], s->timer[k],
+                   100 * s->timer[k] / (loop > 0 ? loop : 1));
     fflush(stdout);
 }
 

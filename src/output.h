@@ -15,50 +15,49 @@ typedef struct Output {
     double *values;      /* the coloured cell array of the picture */
     int *nb, *same;      /* neighbour counts of the frame; those of the same cell type */
     size_t nbcap;
-    int pvd_frames[2];   /* the frames frames.pvd and fields.pvd list, as this run wrote them (0: none yet) */
-    double wall0, wlast; /* status line: wall clock at the loop's start and at the last line */
-    int64_t slast;       /* the step of the last line */
-    double vslast;       /* the vertex steps (Sim's vertex_steps) at the last line */
-    int nvlast;          /* the vertex count at the last line */
+    int pvd_frames[2];   /* the frames frames.pvd, fields.pvd list as written (0: none yet) */
+    double wall0, wlast; /* wall clock at the loop's start and at the last status line */
+    int64_t slast;       /* at the last status line: the step, */
+    double vslast;       /* Sim's vertex_steps */
+    int nvlast;          /* and the vertex count */
     int threads_max;     /* the most threads the run has used */
-    PngCamera camera;    /* the pictures' camera so far, unless --png-view fixes it (kept in the checkpoint) */
-    CheckpointBytes held;/* the checkpoint of the state before the step in progress (output_hold) */
+    PngCamera camera;    /* the pictures' camera so far (kept in the checkpoint) */
+    CheckpointBytes held;/* the state before the step in progress (output_hold) */
     int hold_failed;     /* output_hold could not hold one (said once) */
     char error[8192];    /* why the last call failed */
 } Output;
 
-/* Creates the output folder, records the run's description and prints
- * the banner (unless quiet). frame0: the first frame this run writes. Returns 0, or an exit
- * status (status.h) with the reason in out->error; so do output_frame and output_checkpoint. */
-int output_open(Output *out, const Options *o, const Sim *s, const char *input, const char *version, int frame0);
+/* Creates the output folder, records the run's description and prints the banner (unless
+ * quiet); frame0 is the first frame this run writes. Returns 0, or an exit status (status.h)
+ * with the reason in out->error, as do the other calls that return an int. */
+int output_open(Output *out, const Options *o, const Sim *s, const char *input,
+                const char *version, int frame0);
 
-/* Writes frame `frame` of the current state (checked by sim_check_frame), the collection up to
- * it, its picture and, if due, a checkpoint. 0, PH_EXIT_OUTPUT, or PH_EXIT_MEMORY where memory ran out. */
+/* Writes a frame of the current state (checked by sim_check_frame), the collection up to it,
+ * its picture and, if due, a checkpoint. 0, PH_EXIT_OUTPUT, or PH_EXIT_MEMORY. */
 int output_frame(Output *out, Sim *s, int frame);
 
-/* Writes the checkpoint of the state at `frame` (and the event log up to it). 0 or PH_EXIT_OUTPUT. */
+/* Writes the checkpoint of the state at `frame` and the event log up to it. */
 int output_checkpoint(Output *out, Sim *s, int frame);
 
-/* Before a step: if it is a chemical step and the last one took more than a quarter of a second
- * (or it is this process's first), holds the checkpoint of the state before it in memory and
- * makes it give up (sim_step returns 1) once *stop is non-zero, so that a signal is honoured
- * within a sub-step however long the step; else nothing. 0 or PH_EXIT_OUTPUT (the event log). */
+/* Before a chemical step that may be long (the last took over a quarter of a second, or it is
+ * this process's first): holds the checkpoint of the state before it in memory and makes the
+ * step give up (sim_step returns 1) once *stop is non-zero, so that a signal is honoured within
+ * a sub-step however long the step. */
 int output_hold(Output *out, Sim *s, int frame, const volatile sig_atomic_t *stop);
 
-/* After a step given up: writes the checkpoint held by output_hold. 0 or PH_EXIT_OUTPUT. */
+/* After a step given up: writes the checkpoint held by output_hold. */
 int output_abandon(Output *out);
 
 /* The status line of a frame (unless quiet): steps per second since the last line, time left. */
 void output_status(Output *out, const Sim *s, int frame);
 
 /* The wall time left (s) for `frames` frames of `steps` steps at `rate` vertex steps per second,
- * the vertex count going on from nv as it went from nv_before in the last frame (a step's cost
- * grows with its vertices: a growing tissue's last frames take most of its time); 0 if rate is
- * not positive. */
+ * the vertex count growing from nv as it grew from nv_before in the last frame (a growing
+ * tissue's last frames take most of its time); 0 if rate is not positive. */
 double output_eta(double rate, int nv_before, int nv, int frames, int steps);
 
-/* Sets the thread count for the steps that follow (the automatic count changes with the vertex
- * count; frames are the same at any count). */
+/* Sets the thread count for the steps that follow (frames are the same at any count). */
 void output_threads(Output *out, int n);
 
 /* The closing lines of a run: counts, speed, memory and the time of each phase of the step. */

@@ -62,8 +62,8 @@ void sim_init(Sim *s, const Params *P, uint64_t seed)
     s->chem_wall = -1;
 }
 
-/* the cell types' own parameters and adhesion, where the forces find them (the ensemble; a
- * checkpoint's read starts it afresh, so before each use) */
+/* the cell types' own parameters and adhesion, where the forces find them (the ensemble, which
+ * a checkpoint's read starts afresh: so before each use) */
 static void bind_types(Sim *s)
 {
     s->e.type_params = s->type_params;
@@ -74,14 +74,15 @@ static void bind_types(Sim *s)
 
 /* A matrix by pair of cell types (docs/model.md 11): every entry in [0, max] and symmetric; -1
  * with the first bad entry in s->error (what it is, and why the bound: `bound`). */
-static int check_matrix(Sim *s, const ChemModel *m, const double *v, const char *what, const char *name, double max,
-                        const char *bound)
+static int check_matrix(Sim *s, const ChemModel *m, const double *v, const char *what,
+                        const char *name, double max, const char *bound)
 {
     for (int a = 0; v && a < m->ntypes; a++)
         for (int b = 0; b < m->ntypes; b++) {
             double x = v[a * m->ntypes + b], y = v[b * m->ntypes + a];
             if (!(x >= 0 && x <= max) || x != y) {
-                snprintf(s->error, sizeof s->error, "the %s matrix's %s[%d][%d] = %g must be >= 0, %s and equal to %s[%d][%d] = %g",
+                snprintf(s->error, sizeof s->error, "the %s matrix's %s[%d][%d] = %g must be >= 0, "
+                         "%s and equal to %s[%d][%d] = %g",
                          what, name, a, b, x, bound, name, b, a, y);
                 return -1;
             }
@@ -96,7 +97,8 @@ int sim_chemistry(Sim *s, const ChemModel *m)
     s->type_params = NULL;
     if (chem_init(&s->chem, m, s->P.dt, s->error, sizeof s->error)) return -1;
     char bound[128];
-    snprintf(bound, sizeof bound, "at most kh = %g (which sets the reach of adhesion: raise kh)", s->P.kh);
+    snprintf(bound, sizeof bound, "at most kh = %g (which sets the reach of adhesion: raise kh)",
+             s->P.kh);
     if (check_matrix(s, m, m->type_kh, "adhesion", "kh", s->P.kh, bound) ||
         check_matrix(s, m, m->type_mu, "friction", "mu", DBL_MAX, "finite"))
         return -1;
@@ -137,8 +139,9 @@ void sim_draw_traits(Sim *s)
     for (int p = 0; p < s->e.np; p++)
         if (!s->e.rigid[p]) {
             topology_draw_traits(&s->e, &s->P, p);
-            /* (keyed, not drawn from the stream: the traits stay what they were before activity) */
-            s->e.polarity[p] = 6.283185307179586 * rng_keyed_uniform(s->e.seed, 0, s->e.id[p], 0, RNG_POLARITY0);
+            /* (keyed, not drawn from the stream, so that it moves no other draw) */
+            s->e.polarity[p] = 6.283185307179586 * rng_keyed_uniform(s->e.seed, 0, s->e.id[p], 0,
+                                                                     RNG_POLARITY0);
         }
 }
 
@@ -162,18 +165,21 @@ void sim_pick_attracted(Sim *s)
 
 /* "N cells reach" or "1 cell reaches" (of n movable cells, unless n < 0) "outside the chemistry's
  * grid [x0, x1] x [y0, y1] (V of their vertices", into buf */
-static const char *outside_text(const Sim *s, int cells, int64_t vertices, int n, char *buf, size_t len)
+static const char *outside_text(const Sim *s, int cells, int64_t vertices, int n, char *buf,
+                                size_t len)
 {
     const ChemModel *m = &s->chem.m;
     char of[32] = "";
     if (n >= 0) snprintf(of, sizeof of, " of %d", n);
     int one = cells == 1 && n < 0;
-    snprintf(buf, len, "%d%s cell%s reach%s outside the chemistry's grid [%g, %g] x [%g, %g] (%lld of %s vertices", cells, of,
-             one ? "" : "s", one ? "es" : "", m->x0, m->x1, m->y0, m->y1, (long long)vertices, one ? "its" : "their");
+    snprintf(buf, len, "%d%s cell%s reach%s outside the chemistry's grid [%g, %g] x [%g, %g] "
+             "(%lld of %s vertices", cells, of, one ? "" : "s", one ? "es" : "", m->x0, m->x1,
+             m->y0, m->y1, (long long)vertices, one ? "its" : "their");
     return buf;
 }
 
-#define OUTSIDE_SENSE "a cell senses only the nodes it covers, and one that covers none the value at the grid's nearest edge"
+#define OUTSIDE_SENSE "a cell senses only the nodes it covers, and one that covers none the " \
+                      "value at the grid's nearest edge"
 
 /* the phase's wall time, from *t0 to now, to its timer; *t0 becomes now */
 static void lap(Sim *s, int timer, double *t0)
@@ -207,8 +213,9 @@ static int chemistry(Sim *s)
             int n = chem_outside(ch, e, &nv);
             if (n > s->grid_outside) {
                 char what[256];
-                fprintf(stderr, "polyhoop: warning: at t = %.6g (step %lld), %s; %d cell%s at the start): %s (said once)\n",
-                        e->t, (long long)e->step, outside_text(s, n, nv, -1, what, sizeof what), s->grid_outside,
+                fprintf(stderr, "polyhoop: warning: at t = %.6g (step %lld), %s; %d cell%s at the "
+                        "start): %s (said once)\n", e->t, (long long)e->step,
+                        outside_text(s, n, nv, -1, what, sizeof what), s->grid_outside,
                         s->grid_outside == 1 ? "" : "s", OUTSIDE_SENSE);
                 s->grid_outside = -1;
             }
@@ -233,10 +240,14 @@ static int blown_up(Sim *s, int bad)
         finite &= isfinite(e->x[i]) && isfinite(e->y[i]);
         vbad = fmax(vbad, hypot(e->vx[i], e->vy[i]));
     }
-    int n = snprintf(s->error, sizeof s->error, "numerical blow-up at t = %.6g (step %lld): polygon %d (id %lld) %s",
+    int n = snprintf(s->error, sizeof s->error,
+                     "numerical blow-up at t = %.6g (step %lld): polygon %d (id %lld) %s",
                      e->t + s->P.dt, (long long)e->step + 1, bad, (long long)e->id[bad],
-                     finite ? "has a vertex moving farther than h in one step" : "has a non-finite vertex position");
-    if (finite) snprintf(s->error + n, sizeof s->error - n, " (speed %.3g > h/dt = %.3g)", vbad, s->P.h / s->P.dt);
+                     finite ? "has a vertex moving farther than h in one step"
+                            : "has a non-finite vertex position");
+    if (finite)
+        snprintf(s->error + n, sizeof s->error - n, " (speed %.3g > h/dt = %.3g)", vbad,
+                 s->P.h / s->P.dt);
     return -1;
 }
 
@@ -269,7 +280,7 @@ int sim_step(Sim *s)
     double lmax = forces_step(e, P);                    lap(s, T_INTERNAL, &t0);   /* 2 */
     int r = chemistry(s);                               lap(s, T_CHEM, &t0);       /* 3 */
     if (r) return r;
-    contact_keep_records(&s->contact, P->theta > 0 || P->v_pass > 0);   /* (fusion and passage read them) */
+    contact_keep_records(&s->contact, P->theta > 0 || P->v_pass > 0);   /* (phase 6 reads them) */
     contact_forces_step(&s->contact, e, P, lmax);       lap(s, T_CONTACT, &t0);    /* 4 */
     s->vertex_steps += ensemble_vertex_count(e);        /* (not nv_used: slots include gaps) */
     int bad = integrate_step(e, P, &vmax);              lap(s, T_INTEGRATE, &t0);  /* 5 */
@@ -281,7 +292,8 @@ int sim_step(Sim *s)
     e->t = (double)e->step * P->dt;
     char msg[256];
     if (s->validate && ensemble_validate(e, msg, sizeof msg))
-        return snprintf(s->error, sizeof s->error, "invalid state after step %lld (t = %g): %s", (long long)e->step, e->t, msg), -1;
+        return snprintf(s->error, sizeof s->error, "invalid state after step %lld (t = %g): %s",
+                        (long long)e->step, e->t, msg), -1;
     return 0;
 }
 
@@ -296,15 +308,18 @@ int sim_check_frame(Sim *s)
     if (bad < 0 && grid_crossing(e, fmin(forces_update_geometry(e), s->P.lmax), 1, &a, &b)) {
         uint64_t layout = e->layout;
         remodel_apply(e, &s->P, &s->remodel);   /* (what the next step begins with) */
-        if (e->layout == layout || grid_crossing(e, fmin(forces_update_geometry(e), s->P.lmax), 1, &a, &b)) bad = a;
+        if (e->layout == layout ||
+            grid_crossing(e, fmin(forces_update_geometry(e), s->P.lmax), 1, &a, &b))
+            bad = a;
     }
     if (bad < 0) {
         s->dt_max = sim_stable_dt(s, &s->dt_stiff, &s->dt_type);
         return 0;
     }
     double area = geom_area(e->x + e->start[bad], e->y + e->start[bad], e->count[bad]);
-    snprintf(s->error, sizeof s->error, "numerical blow-up at t = %.6g: polygon %d (id %lld) %s (area %g)", e->t, bad,
-             (long long)e->id[bad], area > 0 ? "crosses itself" : "is inverted", area);
+    snprintf(s->error, sizeof s->error, "numerical blow-up at t = %.6g: polygon %d (id %lld) %s "
+             "(area %g)", e->t, bad, (long long)e->id[bad],
+             area > 0 ? "crosses itself" : "is inverted", area);
     return -1;
 }
 
@@ -369,24 +384,27 @@ int sim_warn_grid(FILE *f, Sim *s)
     for (int p = 0; p < s->e.np; p++) movable += !s->e.rigid[p];
     char what[256];
     fprintf(f, "polyhoop: warning: %s; the grid: P_chem_x0 .. P_chem_y1 of %s): %s\n",
-            outside_text(s, s->grid_outside, nv, movable, what, sizeof what), params_file, OUTSIDE_SENSE);
+            outside_text(s, s->grid_outside, nv, movable, what, sizeof what), params_file,
+            OUTSIDE_SENSE);
     return 1;
 }
 
-static double area(const Ensemble *e, int p) { return geom_area(e->x + e->start[p], e->y + e->start[p], e->count[p]); }
+static double area(const Ensemble *e, int p)
+{
+    return geom_area(e->x + e->start[p], e->y + e->start[p], e->count[p]);
+}
 
-/* Checks an input beyond what the reader can: edges so long that remodeling would create an
- * unreasonable number of vertices (an error), a movable polygon's vertex outside the box walls
- * (an error), and polygons that share area or boundary
- * (overlap.h): a warning naming the first pair (index, line of the OFF file, shared area), an
- * error with u->strict. Returns 0, or -1 with s->error. */
+/* Checks an input beyond what the reader can: edges that would remodel into too many vertices
+ * and a movable polygon's vertex outside the box walls (errors), polygons below Amin (a
+ * warning), then sim_check_overlaps. Returns 0, or -1 with s->error. */
 static int check_input(Sim *s, const char *input, const int *line, const SimSetup *u)
 {
     double pieces = 0;
     for (int p = 0; p < s->e.np; p++)
         for (int i = s->e.start[p]; i < s->e.start[p] + s->e.count[p]; i++) {
             int j = ens_next(&s->e, i);
-            pieces += remodel_pieces(hypot(s->e.x[j] - s->e.x[i], s->e.y[j] - s->e.y[i]), s->P.lmax);
+            pieces += remodel_pieces(hypot(s->e.x[j] - s->e.x[i], s->e.y[j] - s->e.y[i]),
+                                     s->P.lmax);
         }
     /* the vertices after the first remodeling (every edge bisected into pieces of at most lmax): an
      * input in the wrong units, or with a stray vertex, would take the machine down */
@@ -398,10 +416,11 @@ static int check_input(Sim *s, const char *input, const int *line, const SimSetu
         bound = fmin(fmax(1e6, 1000.0 * nv), 0.5 * memory / SIM_BYTES_PER_VERTEX);
     }
     if (pieces > bound) {
-        snprintf(s->error, sizeof s->error, "%s: remodeling to edges of at most lmax = %g would turn its %d vertices into about "
-                "%.3g (about %.3g GB), more than the bound of %.3g%s (wrong units, or a stray vertex?); "
-                "--max-vertices N raises it", TEXT_ESC(input), s->P.lmax, nv, pieces, pieces * SIM_BYTES_PER_VERTEX / 1e9, bound,
-                u->max_vertices > 0 ? " set by --max-vertices" : "");
+        snprintf(s->error, sizeof s->error, "%s: remodeling to edges of at most lmax = %g would "
+                 "turn its %d vertices into about %.3g (about %.3g GB), more than the bound of "
+                 "%.3g%s (wrong units, or a stray vertex?); --max-vertices N raises it",
+                 TEXT_ESC(input), s->P.lmax, nv, pieces, pieces * SIM_BYTES_PER_VERTEX / 1e9, bound,
+                 u->max_vertices > 0 ? " set by --max-vertices" : "");
         return -1;
     }
     /* the box walls (docs/model.md 2): a vertex of a movable polygon outside them would be thrown
@@ -409,22 +428,27 @@ static int check_input(Sim *s, const char *input, const int *line, const SimSetu
     for (int p = 0; p < s->e.np && params_box_on(&s->P); p++)
         for (int i = s->e.start[p]; i < s->e.start[p] + s->e.count[p] && !s->e.rigid[p]; i++) {
             double x = s->e.x[i], y = s->e.y[i];
-            if (x >= s->P.box_x0 && x <= s->P.box_x1 && y >= s->P.box_y0 && y <= s->P.box_y1) continue;
+            if (x >= s->P.box_x0 && x <= s->P.box_x1 && y >= s->P.box_y0 && y <= s->P.box_y1)
+                continue;
             char src[4200];
-            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has a vertex at (%.9g, %.9g) outside the box "
-                     "[%g, %g] x [%g, %g] of %s (box_x0, box_x1, box_y0, box_y1): the walls would throw it back; "
-                     "move the input inside the walls, or the walls", TEXT_ESC(input), p, line[p], x, y, s->P.box_x0,
-                     s->P.box_x1, s->P.box_y0, s->P.box_y1, params_source(&s->P, &s->set, src, sizeof src));
+            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has a vertex at "
+                     "(%.9g, %.9g) outside the box [%g, %g] x [%g, %g] of %s (box_x0, box_x1, "
+                     "box_y0, box_y1): the walls would throw it back; move the input inside the "
+                     "walls, or the walls", TEXT_ESC(input), p, line[p], x, y, s->P.box_x0,
+                     s->P.box_x1, s->P.box_y0, s->P.box_y1,
+                     params_source(&s->P, &s->set, src, sizeof src));
             return -1;
         }
     /* polygons the first step removes */
     int small = 0, first = -1;
     for (int p = 0; p < s->e.np; p++)
-        if (!s->e.rigid[p] && geom_area(s->e.x + s->e.start[p], s->e.y + s->e.start[p], s->e.count[p]) < s->P.Amin)
+        if (!s->e.rigid[p] &&
+            geom_area(s->e.x + s->e.start[p], s->e.y + s->e.start[p], s->e.count[p]) < s->P.Amin)
             if (!small++) first = p;
     if (small)
-        fprintf(stderr, "polyhoop: %s: warning: %d of %d polygons (the first: polygon %d) have an area below Amin = %g: "
-                "the first step removes them\n", TEXT_ESC(input), small, s->e.np, first, s->P.Amin);
+        fprintf(stderr, "polyhoop: %s: warning: %d of %d polygons (the first: polygon %d) have an "
+                "area below Amin = %g: the first step removes them\n", TEXT_ESC(input), small,
+                s->e.np, first, s->P.Amin);
     forces_update_geometry(&s->e);   /* (the areas, as the first step finds them) */
     return sim_check_overlaps(s, input, line, u->strict);
 }
@@ -435,25 +459,30 @@ int sim_check_overlaps(Sim *s, const char *file, const int *line, int strict)
     OverlapPair f;
     long n = overlap_find(e, s->P.lmax, s->P.h, &f);
     if (n < 0) {
-        snprintf(s->error, sizeof s->error, "%s: out of memory checking the polygons for overlaps", TEXT_ESC(file));
+        snprintf(s->error, sizeof s->error, "%s: out of memory checking the polygons for overlaps",
+                 TEXT_ESC(file));
         return -1;
     }
     /* (a run delivers projectiles into cells: docs/model.md 5.2) */
     if (n == 0 || (!line && f.kind == OVERLAP_NESTED && s->P.v_pass > 0)) return 0;
     if (line) s->input_overlaps = 1;
     char what[400], more[80] = "", la[32] = "", lb[32] = "";
-    if (line) { snprintf(la, sizeof la, " (line %d)", line[f.a]); snprintf(lb, sizeof lb, " (line %d)", line[f.b]); }
+    if (line) {
+        snprintf(la, sizeof la, " (line %d)", line[f.a]);
+        snprintf(lb, sizeof lb, " (line %d)", line[f.b]);
+    }
     double share = 0;
     if (f.kind == OVERLAP_NESTED)
-        snprintf(what, sizeof what, "polygon %d%s lies inside polygon %d%s of the same phase (%+d), "
-                 "covering %.3g%% of polygon %d's area: only a drop of the other phase, or anything in a rigid "
-                 "polygon, may nest", f.a, la, f.b, lb, e->phase[f.a], 100 * area(e, f.a) / area(e, f.b), f.b);
+        snprintf(what, sizeof what, "polygon %d%s lies inside polygon %d%s of the same phase "
+                 "(%+d), covering %.3g%% of polygon %d's area: only a drop of the other phase, or "
+                 "anything in a rigid polygon, may nest", f.a, la, f.b, lb, e->phase[f.a],
+                 100 * area(e, f.a) / area(e, f.b), f.b);
     else {
         share = 100 * overlap_fraction(e, f.a, f.b);
         snprintf(what, sizeof what, "polygons %d%s and %d%s %s %.3g%% of the smaller one's area "
-                 "(their edges %s)", f.a, la, f.b, lb, share > 0 ? "overlap on" : "touch, sharing", share,
-                 f.kind == OVERLAP_CROSS ? "cross" : "coincide or touch: hoops keep a distance h, and the contact "
-                 "force of coinciding edges has no direction");
+                 "(their edges %s)", f.a, la, f.b, lb, share > 0 ? "overlap on" : "touch, sharing",
+                 share, f.kind == OVERLAP_CROSS ? "cross" : "coincide or touch: hoops keep a "
+                 "distance h, and the contact force of coinciding edges has no direction");
     }
     if (n > 1) snprintf(more, sizeof more, "; %ld such pairs in all", n);
     if (strict) {
@@ -465,12 +494,16 @@ int sim_check_overlaps(Sim *s, const char *file, const int *line, int strict)
      * through an edge: docs/model.md 4, untwisting) */
     char fate[160] = "";
     if (share > 0) {
-        if (s->P.kr <= 0) snprintf(fate, sizeof fate, "; with kr = 0 there is no repulsion: nothing pushes them apart");
+        if (s->P.kr <= 0)
+            snprintf(fate, sizeof fate, "; with kr = 0 there is no repulsion: nothing pushes them "
+                     "apart");
         else if (line) snprintf(fate, sizeof fate, "; they will push apart violently");
-        else snprintf(fate, sizeof fate, "; runs make overlaps where a vertex meets another hoop's edge faster than sqrt(kr) h = %.3g",
-                      sqrt(s->P.kr) * s->P.h);
+        else
+            snprintf(fate, sizeof fate, "; runs make overlaps where a vertex meets another hoop's "
+                     "edge faster than sqrt(kr) h = %.3g", sqrt(s->P.kr) * s->P.h);
     }
-    fprintf(stderr, "polyhoop: %s: warning: %s%s%s (--strict-input rejects this)\n", TEXT_ESC(file), what, more, fate);
+    fprintf(stderr, "polyhoop: %s: warning: %s%s%s (--strict-input rejects this)\n", TEXT_ESC(file),
+            what, more, fate);
     return 0;
 }
 
@@ -482,14 +515,16 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u)
     if (off_read(input, &off, s->error, sizeof s->error)) return -1;
     int np = off.np;
     double *v = ph_realloc(NULL, 2 * (size_t)np * sizeof *v);
-    if (u->velocities && off_read_velocities(u->velocities, np, s->P.Nr, s->P.h / s->P.dt, v, v + np, s->error, sizeof s->error)) {
+    if (u->velocities && off_read_velocities(u->velocities, np, s->P.Nr, s->P.h / s->P.dt, v,
+                                             v + np, s->error, sizeof s->error)) {
         off_free(&off);
         free(v);
         return -1;
     }
     int *line = ph_realloc(NULL, (size_t)np * sizeof *line);
     for (int p = 0; p < np; p++) {
-        int q = ensemble_add_polygon(&s->e, off.poly[p].n, off.poly[p].x, off.poly[p].y, off.poly[p].phase, p < s->P.Nr);
+        int q = ensemble_add_polygon(&s->e, off.poly[p].n, off.poly[p].x, off.poly[p].y,
+                                     off.poly[p].phase, p < s->P.Nr);
         line[p] = off.poly[p].line;
         for (int i = s->e.start[q]; u->velocities && i < s->e.start[q] + s->e.count[q]; i++) {
             s->e.vx[i] = v[p];
@@ -511,21 +546,25 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u)
     if (bad >= 0) {
         const OffPolygon *o = &off.poly[bad];
         if (o->other_type >= 0)
-            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) mixes cell types %lld and %lld (a vertex's z is 2 type + "
-                     "phase bit)", TEXT_ESC(input), bad, line[bad], (long long)o->type, (long long)o->other_type);
+            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) mixes cell types %lld "
+                     "and %lld (a vertex's z is 2 type + phase bit)", TEXT_ESC(input), bad,
+                     line[bad], (long long)o->type, (long long)o->other_type);
         else
-            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has cell type %lld (its z is 2 type + phase bit), but %s "
-                     "has %d cell types (ntypes)", TEXT_ESC(input), bad, line[bad], (long long)o->type, params_source(&s->P, &s->set, src, sizeof src), ntypes);
+            snprintf(s->error, sizeof s->error, "%s: polygon %d (line %d) has cell type %lld (its "
+                     "z is 2 type + phase bit), but %s has %d cell types (ntypes)", TEXT_ESC(input),
+                     bad, line[bad], (long long)o->type,
+                     params_source(&s->P, &s->set, src, sizeof src), ntypes);
         off_free(&off);
         free(line);
         return -1;
     }
     off_free(&off);
 #ifdef __GLIBC__
-    malloc_trim(0);   /* (the parsed polygons, small pieces of the heap: their pages go back before the check's grid) */
+    malloc_trim(0);   /* (the parsed polygons' pages go back before the check's grid) */
 #endif
     if (s->P.Nr > s->e.np) {
-        snprintf(s->error, sizeof s->error, "%s: Nr = %d rigid polygons requested but the input has only %d",
+        snprintf(s->error, sizeof s->error,
+                 "%s: Nr = %d rigid polygons requested but the input has only %d",
                  params_source(&s->P, &s->set, src, sizeof src), s->P.Nr, s->e.np);
         free(line);
         return -1;
@@ -543,19 +582,23 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u)
 int sim_setup(Sim *s, const SimSetup *u)
 {
     if (s->from_checkpoint && u->steps >= 0 && u->steps != s->P.Ns) {
-        snprintf(s->error, sizeof s->error, "cannot restart with -s %d: the run has %d steps per frame", u->steps, s->P.Ns);
+        snprintf(s->error, sizeof s->error,
+                 "cannot restart with -s %d: the run has %d steps per frame", u->steps, s->P.Ns);
         return -1;
     }
     if (s->from_checkpoint && u->frames >= 0 && (int64_t)u->frames * s->P.Ns < s->e.step) {
-        snprintf(s->error, sizeof s->error, "cannot restart with -n %d: the run is at step %lld (frame %lld, t = %g), past frame %d; "
-                 "-n counts the frames from the run's start, so give more than %lld to go on", u->frames, (long long)s->e.step,
-                 (long long)(s->e.step / s->P.Ns), s->e.t, u->frames, (long long)(s->e.step / s->P.Ns));
+        snprintf(s->error, sizeof s->error, "cannot restart with -n %d: the run is at step %lld "
+                 "(frame %lld, t = %g), past frame %d; -n counts the frames from the run's start, "
+                 "so give more than %lld to go on", u->frames, (long long)s->e.step,
+                 (long long)(s->e.step / s->P.Ns), s->e.t, u->frames,
+                 (long long)(s->e.step / s->P.Ns));
         return -1;
     }
     if (u->steps >= 0) s->P.Ns = u->steps;
-    if (s->chem.m.ns > 0 && s->P.Ns % s->chem.m.every) {   /* (frames fall on chemical steps) */
-        snprintf(s->error, sizeof s->error, "%d steps per frame is not a multiple of chem_every = %d (time steps per chemical "
-                 "step): frames must fall on chemical steps", s->P.Ns, s->chem.m.every);
+    if (s->chem.m.ns > 0 && s->P.Ns % s->chem.m.every) {
+        snprintf(s->error, sizeof s->error, "%d steps per frame is not a multiple of "
+                 "chem_every = %d (time steps per chemical step): frames must fall on chemical "
+                 "steps", s->P.Ns, s->chem.m.every);
         return -1;
     }
     if (u->frames >= 0) s->P.Nf = u->frames;
@@ -572,7 +615,7 @@ int sim_failure_status(const Sim *s)
 void sim_likely_cause(const Sim *s, char *buf, size_t len)
 {
     const Params *P = &s->P;
-    /* the stability limit of the last state known sound (a blown-up state's geometry says nothing) */
+    /* the stability limit of the last state known sound (a blown-up one's geometry says nothing) */
     const char *stiff = s->dt_stiff;
     int type = s->dt_type;
     double dt_max = stiff ? s->dt_max : sim_stable_dt(s, &stiff, &type);
@@ -580,38 +623,49 @@ void sim_likely_cause(const Sim *s, char *buf, size_t len)
     char whose[48] = "";
     if (type >= 0) snprintf(whose, sizeof whose, "cell type %d: ", type);
     if (s->chem.bad_response)
-        snprintf(buf, len, "the header's response rule (P_CHEM_RESPONSE of %s), which must give every polygon a cell type in "
-                 "0 .. %d and a finite growth rate and force", params_file, s->chem.m.ntypes - 1);
+        snprintf(buf, len, "the header's response rule (P_CHEM_RESPONSE of %s), which must give "
+                 "every polygon a cell type in 0 .. %d and a finite growth rate and force",
+                 params_file, s->chem.m.ntypes - 1);
     else if (s->chem.bad == 3 && isfinite(s->chem.need))
-        snprintf(buf, len, "the chemistry's reaction rule, faster than P_chem_max_substeps = %d sub-steps follow: raise it, or "
-                 "lower dt%s", s->chem.m.max_substeps, s->chem.m.every > 1 ? " or P_chem_every" : "");
+        snprintf(buf, len, "the chemistry's reaction rule, faster than P_chem_max_substeps = %d "
+                 "sub-steps follow: raise it, or lower dt%s", s->chem.m.max_substeps,
+                 s->chem.m.every > 1 ? " or P_chem_every" : "");
     else if (s->chem.bad == 3)
-        snprintf(buf, len, "the chemistry's reaction rule, which takes from a node where there is nothing: make its uptake "
-                 "vanish with the concentration (a rate proportional to c, as -u c)");
+        snprintf(buf, len, "the chemistry's reaction rule, which takes from a node where there is "
+                 "nothing: make its uptake vanish with the concentration (a rate proportional to "
+                 "c, as -u c)");
     else if (s->chem.bad == 2)
-        snprintf(buf, len, "the chemistry's reaction rule, whose uptake grew within a chemical step beyond what its sub-steps "
-                 "of %g follow (they are set at the step's start): lower dt%s, or make the uptake vanish with the "
-                 "concentration", s->chem.h, s->chem.m.every > 1 ? " or P_chem_every" : "");
+        snprintf(buf, len, "the chemistry's reaction rule, whose uptake grew within a chemical "
+                 "step beyond what its sub-steps of %g follow (they are set at the step's start): "
+                 "lower dt%s, or make the uptake vanish with the concentration", s->chem.h,
+                 s->chem.m.every > 1 ? " or P_chem_every" : "");
     else if (s->chem.bad)
-        snprintf(buf, len, "the chemistry's reaction rule, which gave a rate that is not finite or one that grows faster than "
-                 "sub-steps of %g follow: lower dt%s", s->chem.h, s->chem.m.every > 1 ? " or P_chem_every" : "");
+        snprintf(buf, len, "the chemistry's reaction rule, which gave a rate that is not finite or "
+                 "one that grows faster than sub-steps of %g follow: lower dt%s", s->chem.h,
+                 s->chem.m.every > 1 ? " or P_chem_every" : "");
     else if (s->chem.too_fast)
-        snprintf(buf, len, "cells moving faster than the chemistry's grid follows in max_substeps = %d sub-steps of a chemical "
-                 "step of %g (an advected species' upwind transport): raise P_chem_dx or P_chem_max_substeps, or lower dt%s",
-                 s->chem.m.max_substeps, s->chem.m.every * P->dt, s->chem.m.every > 1 ? " or P_chem_every" : "");
+        snprintf(buf, len, "cells moving faster than the chemistry's grid follows in "
+                 "max_substeps = %d sub-steps of a chemical step of %g (an advected species' "
+                 "upwind transport): raise P_chem_dx or P_chem_max_substeps, or lower dt%s",
+                 s->chem.m.max_substeps, s->chem.m.every * P->dt,
+                 s->chem.m.every > 1 ? " or P_chem_every" : "");
     else if (P->dt > dt_max)
-        snprintf(buf, len, "dt = %g exceeds the stability limit %.3g of the stiffest term (%s%s): use dt <= %.2g",
-                 P->dt, dt_max, whose, stiff, 0.5 * dt_max);
+        snprintf(buf, len, "dt = %g exceeds the stability limit %.3g of the stiffest term (%s%s): "
+                 "use dt <= %.2g", P->dt, dt_max, whose, stiff, 0.5 * dt_max);
     else if (s->input_overlaps)
-        snprintf(buf, len, "the input's polygons overlap (warned at start): separate them; --strict-input refuses such inputs");
-    else if (early && s->input_speed > 0.5 * P->h / P->dt)   /* (a push of the first steps adds to it) */
-        snprintf(buf, len, "the velocity file gives polygon %d a speed of %g, %.3g%% of h/dt = %g (the most a vertex may "
-                 "move per step is h): start it slower, or use a smaller dt", s->input_fastest, s->input_speed,
+        snprintf(buf, len, "the input's polygons overlap (warned at start): separate them; "
+                 "--strict-input refuses such inputs");
+    else if (early && s->input_speed > 0.5 * P->h / P->dt)   /* (the first steps' forces add) */
+        snprintf(buf, len, "the velocity file gives polygon %d a speed of %g, %.3g%% of h/dt = %g "
+                 "(the most a vertex may move per step is h): start it slower, or use a "
+                 "smaller dt", s->input_fastest, s->input_speed,
                  100 * s->input_speed / (P->h / P->dt), P->h / P->dt);
     else if (early)
-        snprintf(buf, len, "it happened within 100 steps of the input: check its sizes against h = %g, lmin = %g and "
-                 "lmax = %g, and the parameters; or try dt = %g", P->h, P->lmin, P->lmax, 0.5 * P->dt);
+        snprintf(buf, len, "it happened within 100 steps of the input: check its sizes against "
+                 "h = %g, lmin = %g and lmax = %g, and the parameters; or try dt = %g", P->h,
+                 P->lmin, P->lmax, 0.5 * P->dt);
     else
-        snprintf(buf, len, "forces grew faster than dt = %g resolves (the input%s and the parameters passed every "
-                 "check): try dt = %g", P->dt, s->from_checkpoint ? ", the checkpoint" : "", 0.5 * P->dt);
+        snprintf(buf, len, "forces grew faster than dt = %g resolves (the input%s and the "
+                 "parameters passed every check): try dt = %g", P->dt,
+                 s->from_checkpoint ? ", the checkpoint" : "", 0.5 * P->dt);
 }
