@@ -1,8 +1,12 @@
-/* Layout (host byte order, checked on reading): a fixed header (magic, version, byte-order mark,
- * sizes, the Params struct whole, so every member of PARAMS_LIST in list order, random stream,
- * time and counters, input name, the run's record: its options as command-line words and the
- * pictures' camera, the death count, the parameters set on the command line as bits of
- * PARAMS_LIST's places), then per polygon in order its record: the fields of
+/* Layout (host byte order, checked on reading): a fixed header (CheckpointHeader, checkpoint.h:
+ * magic, version, byte-order mark, its own size, random stream, time and counters, input name,
+ * the run's record: its options as command-line words and the pictures' camera, the death count,
+ * the sizes of a polygon's record and of a vertex's), then the parameters by name: a uint32
+ * count, then per parameter of PARAMS_LIST its name (16 bytes, NUL-padded), its value (a double;
+ * an int parameter's exactly) and a byte, 1 where the run's command line set it (--set). A
+ * parameter is found by its name, so adding one changes no place in the file: a name this build
+ * does not have refuses the file, and one this build has and the file lacks (added since) takes
+ * the compiled header's value, with a warning. Then per polygon in order its record: the fields of
  * ENSEMBLE_POLYGON_STORED (ensemble.h) in list order, each as its file type (int32 count, int32
  * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32 edits, uint8 attracted,
  * double polarity h_div h_death, int32 type), then per vertex, polygon by polygon, the doubles of
@@ -30,9 +34,11 @@
  * command line set (--set: ParamsSet, at the end of the header), and later the contact list's
  * state 2 (its slots are the polygons': taken as they are; older files' state 1 is patched
  * first, as before, and an older program refuses state 2 by name) and the build's section (an
- * older program reads it as bytes after the count of passages and refuses the file); files of older
- * versions are refused with a message saying so (continue them with the program that wrote
- * them, or rerun from the input). On reading, the checksum is
+ * older program reads it as bytes after the count of passages and refuses the file), version 11
+ * the parameters by name (their section after the fixed header, in place of the Params struct and
+ * the bits of ParamsSet inside it, and the records' sizes in it); files of older versions are
+ * refused with one line saying what wrote them (rerun, or restart them with the polyhoop that
+ * wrote them). On reading, the checksum is
  * checked first (one streaming pass over the file), then the build's rules (a build of other
  * rules would continue the run with them: refused, naming both headers and digests), then every
  * field as it is parsed, each in the range of the input it stands for, then what
@@ -54,22 +60,53 @@
 #include <string.h>
 #include <zlib.h>
 
+/* The header in memory: the file's fixed one (CheckpointHeader, whose members it has at the same
+ * places: it is read and written as that) and the parameter section's values and marks. */
 typedef struct Header {
-    char magic[24];
-    uint32_t version, order, params_size, postponed;   /* postponed: divisions (0 in files of earlier programs) */
+    struct { CHECKPOINT_HEADER_FIELDS };
     Params P;
-    uint64_t seed, draws;
-    int64_t step, next_id, divisions, removals, fusions1, fusions2;
-    double t;
-    int32_t frame, np, nv, twists;   /* twists: cut out by remodeling (0 in files of earlier programs) */
-    char input[1024];
-    RunRecord run;
-    int64_t deaths;
     ParamsSet set;   /* the parameters its command line set (--set) */
 } Header;
+_Static_assert(offsetof(Header, P) >= sizeof(CheckpointHeader) && offsetof(Header, record) == offsetof(CheckpointHeader, record) &&
+               offsetof(Header, deaths) == offsetof(CheckpointHeader, deaths), "Header begins with CheckpointHeader's layout");
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
-enum { VERSION = 10 };
+enum { VERSION = 11 };
+/* what the files of earlier versions were written by, for the message that refuses them */
+#define VERSION_BEFORE "polyhoop before 2026-12-02, when checkpoints came to store the parameters by name"
+
+/* The parameters' names, for the parameter section; each fits its CHECKPOINT_NAME bytes with a NUL. */
+#define PARAM_NAME(type, name, fmt, range) #name,
+static const char *const NAMES[PARAMS_COUNT] = { PARAMS_LIST(PARAM_NAME) };
+#undef PARAM_NAME
+#define NAME_FITS(type, name, fmt, range) _Static_assert(sizeof #name <= CHECKPOINT_NAME, "the parameter name " #name \
+                                                          " is longer than a checkpoint's 15 characters");
+PARAMS_LIST(NAME_FITS)
+#undef NAME_FITS
+
+/* Parameter k of P as a double (each int parameter's value is one exactly). */
+static double param_get(const Params *P, int k)
+{
+    switch (k) {
+#define GET(type, name, fmt, range) case PARAM_##name: return (double)P->name;
+    PARAMS_LIST(GET)
+#undef GET
+    }
+    return 0;
+}
+
+/* v into parameter k of P; 0 (P unchanged) where k is an int parameter and v no int. */
+static int fits_int(double v) { return v >= INT32_MIN && v <= INT32_MAX && v == floor(v); }
+static int fits_double(double v) { (void)v; return 1; }
+static int param_put(Params *P, int k, double v)
+{
+    switch (k) {
+#define PUT(type, name, fmt, range) case PARAM_##name: if (!fits_##type(v)) return 0; P->name = (type)v; return 1;
+    PARAMS_LIST(PUT)
+#undef PUT
+    }
+    return 0;
+}
 
 /* Coordinates beyond COORD_LMAX lmax of the origin are refused: far beyond any run (frames every
  * Ns steps stop a vertex that moves farther than h per step), and within what the contact grid's
@@ -149,8 +186,9 @@ static int write_to(FILE *mem, const char *path, const Sim *s, int frame, const 
     Header h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, MAGIC, sizeof MAGIC);
-    h.version = VERSION; h.order = 0x01020304u; h.params_size = sizeof(Params);
-    h.P = s->P; h.set = s->set; h.seed = e->seed; h.draws = e->draws; h.step = e->step; h.next_id = e->next_id;
+    h.version = VERSION; h.order = 0x01020304u; h.size = sizeof(CheckpointHeader);
+    h.record = RECORD; h.vertex = ENSEMBLE_NFIELDS * sizeof(double);
+    h.seed = e->seed; h.draws = e->draws; h.step = e->step; h.next_id = e->next_id;
     h.divisions = s->divisions; h.removals = s->removals; h.fusions1 = s->fusions1; h.fusions2 = s->fusions2; h.deaths = s->deaths;
     h.twists = (int32_t)(s->remodel.twists < INT32_MAX ? s->remodel.twists : INT32_MAX);
     h.postponed = (uint32_t)(s->topology.postponed < UINT32_MAX ? s->topology.postponed : UINT32_MAX);
@@ -162,7 +200,18 @@ static int write_to(FILE *mem, const char *path, const Sim *s, int frame, const 
     if (!b.f) return -1;
     char vbuf[1 << 16];   /* (stdio's default buffer of 4 KiB would mean a system call per 100 vertices) */
     if (!mem) setvbuf(b.f, vbuf, _IOFBF, sizeof vbuf);
-    put(&b, &h, sizeof h);
+    put(&b, &h, sizeof(CheckpointHeader));
+    uint32_t nparams = PARAMS_COUNT;   /* the parameter section: count, then name, value, mark of each */
+    put(&b, &nparams, sizeof nparams);
+    for (int k = 0; k < PARAMS_COUNT; k++) {
+        char name[CHECKPOINT_NAME] = { 0 };
+        memcpy(name, NAMES[k], strlen(NAMES[k]));
+        double v = param_get(&s->P, k);
+        uint8_t on = (uint8_t)params_is_set(&s->set, k);
+        put(&b, name, sizeof name);
+        put(&b, &v, sizeof v);
+        put(&b, &on, sizeof on);
+    }
     for (int p = 0; p < e->np && !b.bad; p++) {
 #define PUT(type, name, file_type, init) { file_type x = (file_type)e->name[p]; put(&b, &x, sizeof x); }
         ENSEMBLE_POLYGON_STORED(PUT)
@@ -298,10 +347,8 @@ static int header_ok(const Header *h, char *why, size_t len)
                   : v->x0 != 0 || v->y0 != 0 || v->x1 != 0 || v->y1 != 0))
         return refuse(why, len, "the pictures' camera is out of range");
     if (h->twists < 0) return refuse(why, len, "the count of twists cut out is negative");
-    for (int k = 0; k < 128; k++)   /* (Nf and Ns are -n and -s, never a run's --set) */
-        if (params_is_set(&h->set, k) && (k >= PARAMS_COUNT || k == PARAM_Nf || k == PARAM_Ns))
-            return refuse(why, len, "its parameters set on the command line name %s", k >= PARAMS_COUNT ?
-                          "one this program does not have" : "Nf or Ns (-n, -s), which are not kept so");
+    if (params_is_set(&h->set, PARAM_Nf) || params_is_set(&h->set, PARAM_Ns))   /* (-n and -s, never a run's --set) */
+        return refuse(why, len, "its parameters set on the command line name Nf or Ns (-n, -s), which are not kept so");
     if (h->seed > INT32_MAX) return refuse(why, len, "seed %llu is out of range (0 to %d)", (unsigned long long)h->seed, INT32_MAX);
     if (h->draws > (1ull << 53)) return refuse(why, len, "the random stream's draw count %llu is more than a run can take", (unsigned long long)h->draws);
     if (h->step < 0) return refuse(why, len, "step %lld is negative", (long long)h->step);
@@ -610,6 +657,62 @@ static int fields_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *why, s
     return held_forces_ok(ch, f, end, next_id, why, len);
 }
 
+/* The parameter section, from f's place and within room bytes, into h->P and h->set: every name
+ * one of PARAMS_LIST, once, an int parameter's value an int, a mark 0 or 1. A parameter that the
+ * file lacks (added to the program since) takes this build's header's value, params_compiled's
+ * (the rules digest says the build is the run's), unmarked, and its name goes into missing
+ * (", "-separated; "" when none). Ranges and rules: header_ok's. 1, or 0 with why. */
+static int params_read(FILE *f, uint64_t room, Header *h, char *missing, size_t mlen, char *why, size_t len)
+{
+    uint32_t n;
+    if (room < sizeof n || fread(&n, sizeof n, 1, f) != 1) return refuse(why, len, "its parameter section is cut short");
+    if (n > (room - sizeof n) / CHECKPOINT_PARAM)
+        return refuse(why, len, "it holds %lu parameters, more than the file has room for", (unsigned long)n);
+    h->P = params_compiled;
+    memset(&h->set, 0, sizeof h->set);
+    unsigned char seen[PARAMS_COUNT] = { 0 };
+    for (uint32_t q = 0; q < n; q++) {
+        char name[CHECKPOINT_NAME];
+        double v;
+        uint8_t on;
+        if (fread(name, sizeof name, 1, f) != 1 || fread(&v, sizeof v, 1, f) != 1 || fread(&on, sizeof on, 1, f) != 1)
+            return refuse(why, len, "its parameter section is cut short");
+        if (!memchr(name, 0, sizeof name)) return refuse(why, len, "the name of its parameter %lu is not terminated", (unsigned long)q);
+        int k = 0;
+        while (k < PARAMS_COUNT && strcmp(name, NAMES[k])) k++;
+        if (k == PARAMS_COUNT)
+            return refuse(why, len, "it holds the parameter %s, which this polyhoop does not have: restart it with the polyhoop "
+                          "that wrote it", TEXT_ESC(name));
+        if (seen[k]++) return refuse(why, len, "it holds the parameter %s twice", name);
+        if (on > 1) return refuse(why, len, "the parameter %s is marked %u, not 0 or 1 (set on the command line)", name, on);
+        if (!param_put(&h->P, k, v)) return refuse(why, len, "parameters: %s = %.17g is not an integer", name, v);
+        if (on) h->set.bits[k / 64] |= (uint64_t)1 << (k % 64);
+    }
+    size_t used = 0;
+    missing[0] = 0;
+    for (int k = 0; k < PARAMS_COUNT; k++)
+        if (!seen[k] && used < mlen) used += (size_t)snprintf(missing + used, mlen - used, "%s%s", used ? ", " : "", NAMES[k]);
+    return 1;
+}
+
+/* The fixed header of f into h, if f holds a whole one: 1 where it is this format's, written on
+ * this kind of machine; else 0 with why (and *old, the version of an earlier format's file). */
+static int fixed_ok(FILE *f, uint64_t size, Header *h, unsigned *old, char *why, size_t len)
+{
+    size_t got = fread(h, 1, sizeof(CheckpointHeader), f);
+    *old = 0;
+    if (got >= offsetof(CheckpointHeader, order) && !memcmp(h->magic, MAGIC, sizeof MAGIC) && h->version >= 1 &&
+        h->version < VERSION)
+        return *old = h->version, refuse(why, len, "written by format version %u", h->version);
+    if (got < sizeof(CheckpointHeader) || size < sizeof(CheckpointHeader) + 8) return refuse(why, len, "too short for a checkpoint");
+    if (memcmp(h->magic, MAGIC, sizeof MAGIC) || h->version != VERSION)
+        return refuse(why, len, "not a polyhoop checkpoint (or another version)");
+    if (h->order != 0x01020304u || h->size != sizeof(CheckpointHeader) || h->record != RECORD ||
+        h->vertex != ENSEMBLE_NFIELDS * sizeof(double))
+        return refuse(why, len, "written on a different kind of machine or build");
+    return 1;
+}
+
 int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, RunRecord *run,
                     char *err, size_t len)
 {
@@ -617,21 +720,27 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     if (!f) { snprintf(err, len, "%s: cannot open (%s)", TEXT_ESC(path), strerror(errno)); return -1; }
     Header h;
     struct stat st;
-    char why[512] = "";
-    if (fstat(fileno(f), &st) != 0 || (uint64_t)st.st_size < sizeof h + 4 || fread(&h, sizeof h, 1, f) != 1) { fclose(f); return bad_file(err, len, path, "too short for a checkpoint"); }
-    if (!memcmp(h.magic, MAGIC, sizeof MAGIC) && h.version >= 1 && h.version < VERSION) {
+    char why[512] = "", missing[1024];
+    unsigned old;
+    if (fstat(fileno(f), &st) != 0) { fclose(f); return bad_file(err, len, path, "too short for a checkpoint"); }
+    if (!fixed_ok(f, (uint64_t)st.st_size, &h, &old, why, sizeof why)) {
         fclose(f);
-        snprintf(why, sizeof why, "format version %u is no longer read (this polyhoop reads version %d); continue it with the "
-                 "polyhoop that wrote it, or rerun from the input", h.version, VERSION);
+        if (!old) return bad_file(err, len, path, why);
+        snprintf(err, len, "%s was written by format version %u (%s); this polyhoop reads version %d: rerun, or restart it with "
+                 "the polyhoop that wrote it", TEXT_ESC(path), old, VERSION_BEFORE, VERSION);
+        return -1;
+    }
+    if (!checksum_ok(f, (uint64_t)st.st_size)) { fclose(f); return bad_file(err, len, path, "checksum mismatch (the file is damaged)"); }
+    off_t end = st.st_size - 4;   /* (the checksum) */
+    if (fseeko(f, (off_t)sizeof(CheckpointHeader), SEEK_SET) != 0 ||
+        !params_read(f, (uint64_t)(end - (off_t)sizeof(CheckpointHeader)), &h, missing, sizeof missing, why, sizeof why) ||
+        !header_ok(&h, why, sizeof why)) {
+        fclose(f);
         return bad_file(err, len, path, why);
     }
-    if (memcmp(h.magic, MAGIC, sizeof MAGIC) || h.version != VERSION) { fclose(f); return bad_file(err, len, path, "not a polyhoop checkpoint (or another version)"); }
-    if (h.order != 0x01020304u || h.params_size != sizeof(Params)) { fclose(f); return bad_file(err, len, path, "written on a different kind of machine or build"); }
-    if (!checksum_ok(f, (uint64_t)st.st_size)) { fclose(f); return bad_file(err, len, path, "checksum mismatch (the file is damaged)"); }
-    if (!header_ok(&h, why, sizeof why)) { fclose(f); return bad_file(err, len, path, why); }
-    off_t end = st.st_size - 4;   /* (the checksum) */
+    const off_t body = ftello(f);   /* (the polygons' records start here) */
     Build build;   /* (found from the end, before anything of this build's is compared) */
-    int has_build = end - (off_t)sizeof h >= (off_t)sizeof build && fseeko(f, end - (off_t)sizeof build, SEEK_SET) == 0 &&
+    int has_build = body >= 0 && end - body >= (off_t)sizeof build && fseeko(f, end - (off_t)sizeof build, SEEK_SET) == 0 &&
                     fread(&build, sizeof build, 1, f) == 1 && !memcmp(build.tag, BUILD_TAG, sizeof BUILD_TAG);
     if (has_build && !build_ok(&build, why, sizeof why)) { fclose(f); return bad_file(err, len, path, why); }
     if (has_build) end -= (off_t)sizeof build;
@@ -646,8 +755,8 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     ensemble_init(&in, 0);
     double amax_lo, amax_hi;
     amax_range(s, &h.P, &amax_lo, &amax_hi);
-    int total = 0, rigid = 0, ok = fseeko(f, (off_t)sizeof h, SEEK_SET) == 0 &&
-                        (uint64_t)h.np <= (uint64_t)(end - (off_t)sizeof h) / RECORD;
+    int total = 0, rigid = 0, ok = body >= 0 && end >= body && fseeko(f, body, SEEK_SET) == 0 &&
+                                   (uint64_t)h.np <= (uint64_t)(end - body) / RECORD;
     if (ok) ensemble_reserve(&in, 0, h.np);
     for (int p = 0; ok && p < h.np; p++) {
 #define GET(type, name, file_type, init) { file_type x = 0; ok = ok && fread(&x, sizeof x, 1, f) == 1; in.name[p] = (type)x; }
@@ -718,6 +827,9 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     if (!has_build)
         fprintf(stderr, "polyhoop: %s: warning: written by an earlier polyhoop, which did not record its build's rules: they "
                 "cannot be checked against this build's (%s, digest %s)\n", TEXT_ESC(path), params_file, PH_RULES_DIGEST);
+    if (missing[0])
+        fprintf(stderr, "polyhoop: %s: warning: written by an earlier polyhoop, which did not have the parameters %s: they take "
+                "this build's values (%s)\n", TEXT_ESC(path), missing, params_file);
     return 0;
 }
 
@@ -727,13 +839,16 @@ int checkpoint_params(const char *dir, Params *P, ParamsSet *set, char *err, siz
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     FILE *f = fopen(path, "rb");
     Header h;
-    int got = f && fread(&h, sizeof h, 1, f) == 1;
-    if (f) fclose(f);
+    struct stat st;
+    unsigned old;
+    char missing[1024];
     /* (a file that is not this program's checkpoint, or whose header is not sound, is left as it is:
      * checkpoint_restart names what is wrong with it) */
-    if (!got || memcmp(h.magic, MAGIC, sizeof MAGIC) || h.version != VERSION || h.order != 0x01020304u ||
-        h.params_size != sizeof(Params) || !header_ok(&h, why, sizeof why))
-        return 0;
+    int got = f && fstat(fileno(f), &st) == 0 && fixed_ok(f, (uint64_t)st.st_size, &h, &old, why, sizeof why) &&
+              params_read(f, (uint64_t)st.st_size - sizeof(CheckpointHeader), &h, missing, sizeof missing, why, sizeof why) &&
+              header_ok(&h, why, sizeof why);
+    if (f) fclose(f);
+    if (!got) return 0;
     if (params_merge(P, set, &h.P, &h.set, why, sizeof why)) {
         snprintf(err, len, "cannot restart %s: %s", TEXT_ESC(dir), why);
         return -1;

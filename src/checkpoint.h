@@ -6,10 +6,30 @@
 #include "png.h"
 #include "sim.h"
 #include <stddef.h>
+#include <stdint.h>
 
 /* What a checkpoint keeps of the run besides its state: the options the run continues with, as
  * command-line words (options_record), and the pictures' camera so far. */
 typedef struct RunRecord { char options[512]; PngCamera camera; } RunRecord;
+
+/* The file's fixed header, as written (host byte order; checkpoint.c's opening comment gives the
+ * whole layout). The parameter section follows it: a uint32 count, then per parameter its name
+ * in CHECKPOINT_NAME bytes, NUL-padded, its value as a double and a byte, 1 where the run's
+ * command line set it (--set): CHECKPOINT_PARAM bytes. Then the polygons' records of `record`
+ * bytes, then the vertices' of `vertex`. (Tests that doctor checkpoints find fields through it.) */
+#define CHECKPOINT_HEADER_FIELDS \
+    char magic[24]; \
+    uint32_t version, order, size, postponed;   /* size: sizeof(CheckpointHeader); postponed: divisions */ \
+    uint64_t seed, draws; \
+    int64_t step, next_id, divisions, removals, fusions1, fusions2; \
+    double t; \
+    int32_t frame, np, nv, twists;   /* twists: cut out by remodeling */ \
+    char input[1024]; \
+    RunRecord run; \
+    int64_t deaths; \
+    uint32_t record, vertex;   /* the bytes of a polygon's record and of a vertex's */
+typedef struct CheckpointHeader { CHECKPOINT_HEADER_FIELDS } CheckpointHeader;
+enum { CHECKPOINT_NAME = 16, CHECKPOINT_PARAM = CHECKPOINT_NAME + 8 + 1 };
 
 /* Writes the state of s at the given frame count and input name, and run (NULL: none), to path.
  * 0 or -1 with err. */
@@ -28,7 +48,8 @@ int checkpoint_snapshot(CheckpointBytes *b, const Sim *s, int frame, const char 
 int checkpoint_commit(CheckpointBytes *b, const char *path, char *err, size_t len);
 
 /* Reads path into s (initialised by sim_init with any parameters; they are replaced by the
- * checkpoint's). Fills *frame, input and run (unless NULL). Returns 0, or -1 with "path: reason" in err: then s is
+ * checkpoint's, matched by name: one this build lacks refuses the file, one the file lacks, a
+ * parameter added to the program since, takes params_compiled's value, with a warning). Fills *frame, input and run (unless NULL). Returns 0, or -1 with "path: reason" in err: then s is
  * unchanged if the file was refused by its header (unreadable, another format or machine),
  * and otherwise holds no polygons and parameters that must not be run. */
 int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, RunRecord *run,

@@ -15,15 +15,47 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* The byte offsets of the version-10 layout (checkpoint.c's Header with a Params of 376 bytes, the
- * run's record with the pictures' camera, and the parameters set on its command line, then
- * records of 91 bytes, then 40 bytes per vertex), for doctoring single fields
- * (tests/cli/restart.sh doctors some through the program at these offsets too). */
+/* Where a field is, found through the format (checkpoint.h): the fixed header's members by
+ * offsetof; then the parameter section, a count and CHECKPOINT_PARAM bytes per parameter (name,
+ * value, mark), searched by name (param_at); then the polygons' records, the file types of
+ * ENSEMBLE_POLYGON_STORED in list order (record_at); then per vertex the doubles of
+ * ENSEMBLE_VERTEX_FIELDS (V_l0: its last). (tests/cli/ckpt.py does the same for the shell tests.) */
+#define H(field) ((long)offsetof(CheckpointHeader, field))
+#define H_SEED H(seed)
+#define H_DRAWS H(draws)
+#define H_STEP H(step)
+#define H_NEXT_ID H(next_id)
+#define H_DIVISIONS H(divisions)
+#define H_T H(t)
+#define H_POSTPONED H(postponed)
+#define H_FRAME H(frame)
+#define H_NP H(np)
+#define H_NV H(nv)
+#define H_TWISTS H(twists)
+#define H_INPUT H(input)
+#define H_OPTIONS H(run.options)
+#define H_CAMERA H(run.camera)
+#define H_PARAMS ((long)sizeof(CheckpointHeader))   /* the parameter section's count */
+/* the polygons' records: after the parameters (a file of this build holds them all, make_run checks) */
+#define H_SIZE (H_PARAMS + 4 + (long)PARAMS_COUNT * CHECKPOINT_PARAM)
+#define R_COUNT record_at("count")
+#define R_GEN record_at("gen")
+#define R_A0 record_at("A0")
+#define R_AMAX record_at("Amax")
+#define R_ALPHA record_at("alpha")
+#define R_ID record_at("id")
+#define R_PARENT record_at("parent")
+#define R_PHASE record_at("phase")
+#define R_RIGID record_at("rigid")
+#define R_EDITS record_at("edits")
+#define R_ATTRACTED record_at("attracted")
+#define R_POLARITY record_at("polarity")
+#define R_H_DIV record_at("h_div")
+#define R_H_DEATH record_at("h_death")
+#define R_SIZE record_at("")
+#define V_SIZE ((long)(ENSEMBLE_NFIELDS * sizeof(double)))
+#define V_L0 ((long)(V_l0 * sizeof(double)))
 enum {
-    H_DT = 40 + 26 * 8, H_SEED = 416, H_DRAWS = 424, H_STEP = 432, H_NEXT_ID = 440, H_DIVISIONS = 448, H_T = 480,
-    H_POSTPONED = 36, H_FRAME = 488, H_NP = 492, H_NV = 496, H_TWISTS = 500, H_INPUT = 504, H_OPTIONS = 1528, H_CAMERA = 2040,
-    H_SET = 2088, H_SIZE = 2104, R_COUNT = 0, R_GEN = 4, R_A0 = 8, R_AMAX = 16, R_ALPHA = 24, R_ID = 40, R_PARENT = 48, R_PHASE = 56,
-    R_RIGID = 57, R_EDITS = 58, R_ATTRACTED = 62, R_POLARITY = 63, R_H_DIV = 71, R_H_DEATH = 79, R_SIZE = 91, V_SIZE = 40, V_L0 = 32,
     /* the contact list's section, from its start: int32 state, then doubles skin, reach, h, extent,
      * moved, x0, y0, cell side, longest edge, flow (6), lazy, flow helps, step of the last patch,
      * then int32 nx, ny, strips */
@@ -31,9 +63,31 @@ enum {
     /* the build's section, last before the CRC-32: its tag, the header's name, the rules' digest */
     B_SIZE = 304, B_PARAMS = 16, B_RULES = 272
 };
-_Static_assert(H_SIZE == 40 + sizeof(Params) + 8 * 8 + 8 + 16 + 1024 + sizeof(RunRecord) + 8 + sizeof(ParamsSet) &&
-               H_SET == H_SIZE - sizeof(ParamsSet) &&
-               H_CAMERA == H_OPTIONS + sizeof ((RunRecord *)0)->options, "the header layout of this test is out of date");
+
+/* the place of a polygon record's field (its size, for ""): the file types before it */
+static long record_at(const char *field)
+{
+    long at = 0;
+#define AT(type, name, file_type, init) if (!strcmp(field, #name)) return at; at += (long)sizeof(file_type);
+    ENSEMBLE_POLYGON_STORED(AT)
+#undef AT
+    ENSURE_MSG(!*field, "no field %s in a polygon record", field);
+    return at;
+}
+
+/* the place of parameter name's record in the checkpoint b (its value at + CHECKPOINT_NAME, its
+ * mark at + CHECKPOINT_NAME + 8) */
+static long param_at(const unsigned char *b, const char *name)
+{
+    uint32_t n;
+    memcpy(&n, b + H_PARAMS, 4);
+    for (long at = H_PARAMS + 4; at < H_PARAMS + 4 + (long)n * CHECKPOINT_PARAM; at += CHECKPOINT_PARAM)
+        if (!strncmp((const char *)b + at, name, CHECKPOINT_NAME)) return at;
+    ENSURE_MSG(0, "the checkpoint holds no parameter %s", name);
+    return -1;
+}
+#define P_VALUE CHECKPOINT_NAME
+#define P_MARK (CHECKPOINT_NAME + 8)
 
 typedef struct { char dir[64], path[128]; unsigned char *bytes; long n; } Ckpt;
 
@@ -73,6 +127,12 @@ static void make_run(Ckpt *c)
     sim_free(&s);
     c->bytes = slurp(c->path, &c->n);
     ENSURE(c->bytes && c->n > H_SIZE);
+    CheckpointHeader h;
+    uint32_t n;
+    memcpy(&h, c->bytes, sizeof h);
+    memcpy(&n, c->bytes + H_PARAMS, 4);
+    ENSURE_MSG(n == PARAMS_COUNT && h.size == sizeof h && h.record == R_SIZE && h.vertex == V_SIZE,
+               "the checkpoint's layout is not the one this test finds its fields by");
 }
 
 static void drop_run(Ckpt *c)
@@ -178,7 +238,7 @@ void test_checkpoint_bad_fields_named(void)
         case 11: put_f64(b, rec0 + R_AMAX, NAN); want = "polygon 0: Amax is out of range"; break;
         case 12: put_i64(b, H_DRAWS, (int64_t)1 << 60); want = "draw count"; break;
         case 13: put_i64(b, H_SEED, (int64_t)1 << 40); want = "seed 1099511627776 is out of range"; break;
-        case 14: put_f64(b, H_DT, -0.01); want = "parameters: dt must be"; break;
+        case 14: put_f64(b, param_at(b, "dt") + P_VALUE, -0.01); want = "parameters: dt must be"; break;
         case 15: put_i32(b, H_FRAME, 7); want = "frame 7 does not match step"; break;
         case 16: memset(b + H_INPUT, 'a', 1024); want = "the input name is not terminated"; break;
         case 17: put_i32(b, rec0 + R_COUNT, 2); want = "polygon 0: count is out of range"; break;
@@ -196,11 +256,11 @@ void test_checkpoint_bad_fields_named(void)
         case 27: put_f64(b, H_CAMERA + 8, 0.5); want = "the pictures' camera is out of range"; break;   /* (not fitted, yet not 0) */
         case 28: put_i32(b, H_CAMERA + 32, 1); put_f64(b, H_CAMERA, -3); put_f64(b, H_CAMERA + 8, -1); put_f64(b, H_CAMERA + 16, 4);
             put_f64(b, H_CAMERA + 24, 2); want = NULL; break;   /* (a fitted camera) */
-        case 29: put_i32(b, 24, 9); want = "format version 9 is no longer read (this polyhoop reads version 10)"; break;   /* (the colour range's) */
-        /* the parameters set on the command line: a place beyond PARAMS_LIST, or Nf (-n, never kept as set) */
-        case 30: b[H_SET + 15] = 0x80; want = "its parameters set on the command line name one this program does not have"; break;
-        case 31: b[H_SET + PARAM_Nf / 8] |= (unsigned char)(1 << PARAM_Nf % 8); want = "name Nf or Ns (-n, -s)"; break;
-        case 32: b[H_SET + PARAM_gamma / 8] |= (unsigned char)(1 << PARAM_gamma % 8); want = NULL; break;   /* (gamma set: read) */
+        case 29: put_i32(b, H(version), 9); want = "checkpoint.bin was written by format version 9 (polyhoop before "; break;
+        /* the parameters set on the command line: a mark other than 0 or 1, or Nf (-n, never kept as set) */
+        case 30: b[param_at(b, "gamma") + P_MARK] = 2; want = "the parameter gamma is marked 2, not 0 or 1"; break;
+        case 31: b[param_at(b, "Nf") + P_MARK] = 1; want = "name Nf or Ns (-n, -s)"; break;
+        case 32: b[param_at(b, "gamma") + P_MARK] = 1; want = NULL; break;   /* (gamma set: read) */
         default: want = ""; break;
         }
         if (want && !*want) break;
@@ -213,6 +273,65 @@ void test_checkpoint_bad_fields_named(void)
 }
 
 static double get_f64(const unsigned char *b, long at) { double v; memcpy(&v, b + at, 8); return v; }
+
+/* The parameters are matched by name, under a valid checksum: their order is free; a name this
+ * build lacks is refused naming it, so is one twice, one not terminated, a count beyond the
+ * file, an int parameter's value that is no int and a value out of its range (params_check); a
+ * parameter the file lacks (one added to the program since) takes the compiled header's value,
+ * not the one the Sim held, and is not marked set. A checkpoint of the format before (version
+ * 10, the Params struct inside its header) is refused with one line saying what wrote it. */
+void test_checkpoint_params_by_name(void)
+{
+    Ckpt c;
+    make_run(&c);
+    unsigned char *b = malloc((size_t)c.n);
+    const long gamma = param_at(c.bytes, "gamma"), kb = param_at(c.bytes, "kb");
+    for (int k = 0; ; k++) {
+        memcpy(b, c.bytes, (size_t)c.n);
+        const char *want;
+        unsigned char t[CHECKPOINT_PARAM];
+        switch (k) {
+        case 0: memcpy(t, b + gamma, sizeof t); memcpy(b + gamma, b + kb, sizeof t); memcpy(b + kb, t, sizeof t); want = NULL; break;
+        case 1: memcpy(b + gamma, "gammo", 5); want = "checkpoint.bin: it holds the parameter gammo, which this polyhoop does not "
+                                                    "have: restart it with the polyhoop that wrote it"; break;
+        case 2: memcpy(b + kb, "gamma", 6); want = "it holds the parameter gamma twice"; break;
+        case 3: memset(b + kb, 'k', CHECKPOINT_NAME); want = "the name of its parameter"; break;
+        case 4: put_i32(b, H_PARAMS, INT32_MAX); want = "it holds 2147483647 parameters, more than the file has room for"; break;
+        case 5: put_f64(b, param_at(b, "Nr") + P_VALUE, 0.5); want = "parameters: Nr = 0.5 is not an integer"; break;
+        case 6: put_f64(b, param_at(b, "att_n") + P_VALUE, 1e300); want = "parameters: att_n = 1.0000000000000001e+300 is not an integer"; break;
+        case 7: put_f64(b, param_at(b, "kr") + P_VALUE, -1); want = "parameters: kr must be >= 0"; break;
+        case 8: put_i32(b, H(version), 10);
+            want = "checkpoint.bin was written by format version 10 (polyhoop before 2026-12-02, when checkpoints came to store the "
+                   "parameters by name); this polyhoop reads version 11: rerun, or restart it with the polyhoop that wrote it"; break;
+        default: want = ""; break;
+        }
+        if (want && !*want) break;
+        expect_case(&c, b, k, want);
+    }
+    /* att_x and gamma (set on its command line) dropped: this build's header's values, not the Sim's, unmarked */
+    const long att_x = param_at(c.bytes, "att_x");
+    memcpy(b, c.bytes, (size_t)c.n);
+    b[gamma + P_MARK] = 1;
+    memmove(b + gamma, b + gamma + CHECKPOINT_PARAM, (size_t)(att_x - gamma - CHECKPOINT_PARAM));
+    memmove(b + att_x - CHECKPOINT_PARAM, b + att_x + CHECKPOINT_PARAM, (size_t)(c.n - att_x - CHECKPOINT_PARAM));
+    long n = c.n - 2 * CHECKPOINT_PARAM;
+    put_i32(b, H_PARAMS, PARAMS_COUNT - 2);
+    reseal(b, n);
+    spill(c.path, b, n);
+    static Sim s;
+    Params P = params_compiled;
+    P.att_x = 5, P.gamma = 7;
+    sim_init(&s, &P, 1);
+    int frame;
+    char input[1100], err[1024] = "";
+    ENSURE_MSG(checkpoint_read(c.path, &s, &frame, input, sizeof input, NULL, err, sizeof err) == 0, "%s", err);
+    ENSURE(s.P.att_x == params_compiled.att_x && s.P.gamma == params_compiled.gamma && !params_is_set(&s.set, PARAM_gamma));
+    ENSURE(s.P.kb == params_compiled.kb && s.e.step == 300);
+    sim_free(&s);
+    free(b);
+    drop_run(&c);
+}
+
 static int32_t get_i32(const unsigned char *b, long at) { int32_t v; memcpy(&v, b + at, 4); return v; }
 
 /* swaps the positions of vertices i and j (x and y) of the vertex block at v */
@@ -228,7 +347,7 @@ static void swap_vertices(unsigned char *b, long v, int i, int j)
 static void put_step(unsigned char *b, int64_t step)
 {
     put_i64(b, H_STEP, step);
-    put_f64(b, H_T, (double)step * get_f64(b, H_DT));
+    put_f64(b, H_T, (double)step * get_f64(b, param_at(b, "dt") + P_VALUE));
     put_i32(b, H_FRAME, (int32_t)(step / 100));
 }
 
@@ -371,7 +490,7 @@ void test_checkpoint_values_as_inputs(void)
     memcpy(&np, c.bytes + H_NP, 4);
     ENSURE_MSG(np >= 2, "the run ended with %d polygons; the cases need 2", np);
     const long rec0 = H_SIZE, rec1 = H_SIZE + R_SIZE, vert = H_SIZE + (long)np * R_SIZE;   /* polygon 0's vertices first */
-    const long k_death = 40 + (long)offsetof(Params, k_death);
+    const long k_death = param_at(c.bytes, "k_death") + P_VALUE;
     ENSURE(get_i64(c.bytes, H_NEXT_ID) >= 2 && get_f64(c.bytes, rec0 + R_ALPHA) == 1);   /* (alpha_mu 1, alpha_CV 0) */
     unsigned char *b = malloc((size_t)c.n);
     int tried = 0;

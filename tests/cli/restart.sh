@@ -124,22 +124,22 @@ test_faults_noise_kill_and_restart() {
     done
 }
 
-# A run's checkpoint is edited below at the byte offsets of its version-10 layout, which
-# tests/test_checkpoint.c states and checks against the structs: a header of 2104 bytes (the
-# Params of 376 bytes from offset 40; the step at 432, the polygon count at 492; last the
-# parameters set on the command line), then a record of 91 bytes per polygon, then 40 bytes per
-# vertex (x first), ..., and last the CRC-32 of all the bytes before it.
-H_STEP=432 H_T=480 H_FRAME=488 H_NP=492 H_NV=496 H_TWISTS=500 H_POSTPONED=36 H_SIZE=2104 R_SIZE=91 V_SIZE=40
+# A run's checkpoint is edited below at the places tests/cli/ckpt.py finds through its format:
+# the fixed header's members (H_STEP, H_NP, ...), the parameters' values by name (P_dt), the
+# polygons' records from POLYGONS on (R_SIZE bytes each, fields R_A0, ...), then V_SIZE bytes per
+# vertex (x first, V_l0 last), ..., and last the CRC-32 of all the bytes before it.
 C_NY=152   # (in the contact list's section, which follows the vertices: its grid's rows)
 
 # checkpoint_run ARGS...: a short default run into $D/run (with ARGS), its checkpoint kept as
-# $D/good.bin; fails unless the checkpoint is of the layout above, written little-endian (its
-# version 10, byte-order mark 0x01020304 and Params size 376 at offset 24, as their bytes)
+# $D/good.bin and its places set (tests/cli/ckpt.py; fails unless it is of the layout that
+# script reads, written little-endian)
 checkpoint_run() {
+    command -v python3 > /dev/null || skip "needs python3"
     tests/polyhoop -q "$@" -o "$D/run" > /dev/null
     cp "$D/run/checkpoint.bin" "$D/good.bin"
-    [ "$(od -An -tx1 -j 24 -N 12 "$D/good.bin" | tr -d ' \n')" = 0a0000000403020178010000 ] ||
-        fail "the checkpoint is not of version 10, little-endian, with a Params of 376 bytes: this test's offsets are out of date"
+    local at
+    at=$(python3 tests/cli/ckpt.py "$D/good.bin") || fail "$at"
+    eval "$at"
 }
 # put AT HEX: writes the bytes HEX (little-endian numbers, as the checkpoint holds them) at offset AT of the checkpoint
 put() { printf '%b' "$(printf '\\x%s' $(fold -w 2 <<< "$2"))" | dd of="$D/run/checkpoint.bin" bs=1 seek="$1" conv=notrunc status=none; }
@@ -159,7 +159,7 @@ refused() {
 test_checkpoint_damage_refused_on_restart() {
     checkpoint_run -n 3 -s 100
     local at b
-    for at in $((H_SIZE + 3 * R_SIZE + 5)) $((H_STEP + 2)); do
+    for at in $((POLYGONS + 3 * R_SIZE + 5)) $((H_STEP + 2)); do
         cp "$D/good.bin" "$D/run/checkpoint.bin"
         b=$(od -An -tu1 -j $at -N 1 "$D/good.bin")
         put $at "$(printf %02x $((b ^ 0x40)))"
@@ -179,7 +179,7 @@ test_checkpoint_bad_fields_named_on_restart() {
     local np
     np=$(od -An -td4 -j $H_NP -N 4 "$D/good.bin" | tr -d ' ')
     [ "$np" -ge 2 ] || fail "the run ended with $np polygons; the cases need 2"
-    put $((H_SIZE + np * R_SIZE + 17 * V_SIZE)) 000000000000f07f   # (polygon 0's vertices first)
+    put $((POLYGONS + np * R_SIZE + 17 * V_SIZE)) 000000000000f07f   # (polygon 0's vertices first)
     reseal
     refused 'checkpoint.bin: polygon 0: x of vertex 17 is not finite'
     cp "$D/good.bin" "$D/run/checkpoint.bin"
@@ -198,11 +198,11 @@ test_checkpoint_values_checked_on_restart() {
     checkpoint_run -n 3 -s 100
     local np
     np=$(od -An -td4 -j $H_NP -N 4 "$D/good.bin" | tr -d ' ')
-    put $((H_SIZE + 8)) 9c7500883ce4377e   # (polygon 0's A0: 1e300)
+    put $((POLYGONS + R_A0)) 9c7500883ce4377e   # (polygon 0's A0: 1e300)
     reseal
     refused 'checkpoint.bin: polygon 0: A0 = 1e+300 is not a target area in (0, 1.6e+15\] (4e+16 lmax^2)$'
     cp "$D/good.bin" "$D/run/checkpoint.bin"
-    put $((H_SIZE + np * R_SIZE + 5 * V_SIZE + 32)) 9c7500883ce4377e   # (l0 of polygon 0's vertex 5: 1e300)
+    put $((POLYGONS + np * R_SIZE + 5 * V_SIZE + V_l0)) 9c7500883ce4377e   # (l0 of polygon 0's vertex 5: 1e300)
     reseal
     refused 'checkpoint.bin: polygon 0: l0 of vertex 5 is 1e+300, not a rest length in (0, 8e+07\] (4e+08 lmax)$'
 }
@@ -225,9 +225,9 @@ test_checkpoint_doctored_state_on_restart() {
     checkpoint_run -n 3 -s 100
     local np nv v0 v1 n0 n1
     np=$(i32 $H_NP) nv=$(i32 $H_NV)
-    n0=$(i32 $H_SIZE) n1=$(i32 $((H_SIZE + R_SIZE)))
+    n0=$(i32 $((POLYGONS + R_count))) n1=$(i32 $((POLYGONS + R_SIZE + R_count)))
     [ "$np" = 2 ] && [ "$n0" = "$n1" ] || fail "the run ended with $np polygons of $n0 and $n1 vertices; the cases need 2 alike"
-    v0=$((H_SIZE + np * R_SIZE)) v1=$((H_SIZE + np * R_SIZE + n0 * V_SIZE))
+    v0=$((POLYGONS + np * R_SIZE)) v1=$((POLYGONS + np * R_SIZE + n0 * V_SIZE))
     cp "$D/good.bin" "$D/run/checkpoint.bin"
     copy $((v0 + 3 * V_SIZE)) $((v0 + 10 * V_SIZE)) 16
     copy $((v0 + 10 * V_SIZE)) $((v0 + 3 * V_SIZE)) 16
@@ -251,6 +251,37 @@ test_checkpoint_doctored_state_on_restart() {
     has "$D/err" "; runs make overlaps where a vertex meets another hoop's edge faster than sqrt(kr) h = 31.6 (--strict-input rejects this)"
     status 2 errs "$D/err" tests/polyhoop -q -n 3 --strict-input --restart "$D/run"
     has "$D/err" "checkpoint.bin: error: polygons 0 and 1 overlap on 100% of the smaller one's area"
+}
+
+# The parameters are read by name: one that this polyhoop does not have (gamma renamed) is
+# refused with exit 2 and one line naming it and the file; one that the file lacks (att_x
+# dropped, as a checkpoint of a program from before it was added lacks it) takes this build's
+# value, with a warning naming it, and the run goes on. A checkpoint of the format before the
+# parameters were stored by name (version 10) is refused with one line saying what wrote it.
+test_checkpoint_params_by_name_on_restart() {
+    checkpoint_run -n 3 -s 100
+    put $((P_gamma - 16)) 67616d6d6f   # ("gammo")
+    reseal
+    status 2 errs "$D/err" tests/polyhoop -q -n 5 --restart "$D/run"
+    has "$D/err" "polyhoop: cannot restart: $D/run/checkpoint.bin: it holds the parameter gammo, which this polyhoop does not have: restart it with the polyhoop that wrote it"
+    [ "$(wc -l < "$D/err")" = 1 ] || fail "more than one line: $(cat "$D/err")"
+    python3 - "$D/good.bin" "$D/run/checkpoint.bin" $H_PARAMS $((P_att_x - 16)) <<'PY'
+import struct, sys, zlib
+b, at, rec = bytearray(open(sys.argv[1], "rb").read()), int(sys.argv[3]), int(sys.argv[4])
+del b[rec:rec + 25]
+struct.pack_into("<I", b, at, struct.unpack_from("<I", b, at)[0] - 1)
+b[-4:] = struct.pack("<I", zlib.crc32(bytes(b[:-4])))
+open(sys.argv[2], "wb").write(b)
+PY
+    tests/polyhoop -q -n 4 --restart "$D/run" > /dev/null 2> "$D/err" || fail "the checkpoint without att_x did not restart: $(cat "$D/err")"
+    has "$D/err" "checkpoint.bin: warning: written by an earlier polyhoop, which did not have the parameters att_x: they take this build's values (params/default.h)"
+    [ -f "$D/run/frame000004.vtp" ] || fail "no frame 4"
+    cp "$D/good.bin" "$D/run/checkpoint.bin"
+    put $H_VERSION 0a000000
+    status 2 errs "$D/err" tests/polyhoop -q -n 5 --restart "$D/run"
+    has "$D/err" "polyhoop: cannot restart: $D/run/checkpoint.bin was written by format version 10 (polyhoop before 2026-12-02, when checkpoints came to store the parameters by name); this polyhoop reads version 11: rerun, or restart it with the polyhoop that wrote it"
+    [ "$(wc -l < "$D/err")" = 1 ] || fail "more than one line: $(cat "$D/err")"
+    [ ! -f "$D/run/frame000005.vtp" ] || fail "the refused restart wrote frame 5"
 }
 
 # chemotaxis: the chemotaxis showcase's program (params/chemotaxis.h: a species, a response

@@ -167,7 +167,7 @@ test_set_restart_refusals() {
     tests/polyhoop -q -n 2 --restart "$D/a" --set alpha_mu=1 > /dev/null || fail "the run's own value was refused"
     printf '\x09' | dd of="$D/a/checkpoint.bin" bs=1 seek=24 conv=notrunc status=none
     status 2 errs "$D/err" tests/polyhoop -q -n 3 --restart "$D/a"
-    has "$D/err" "format version 9 is no longer read (this polyhoop reads version 10)"
+    has "$D/err" "checkpoint.bin was written by format version 9 (polyhoop before 2026-12-02, when checkpoints came to store the parameters by name); this polyhoop reads version 11: rerun, or restart it with the polyhoop that wrote it"
 }
 
 run_file "$@"
