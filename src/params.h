@@ -4,12 +4,12 @@
  * its command line (--set NAME=VALUE, params_set); tests build their own.
  *
  * PARAMS_LIST is the one list of the parameters: adding one is one line here (and its P_<name>
- * in params/default.h, which every other header includes and overrides). From it come the struct, the compiled-in values, the range checks
- * at compile time and at run time, the "name = value" lines of the banner, the frames and the
- * restart comparison (params_print), and the checkpoint, which stores the struct whole, so its
- * order is the file format's: append, never reorder. Columns: X(type, name, printf format, range)
- * with range ANY (a finite number), NONNEG (>= 0, finite), POS (> 0, finite) or WALL (a number,
- * -inf or inf for no wall) or NEVER (> 0, inf for never); unit and meaning in the
+ * in params/default.h, which every other header includes and overrides). From it come the
+ * struct, the compiled-in values, the range checks at compile time and at run time, the
+ * "name = value" lines of the banner, the frames and the restart comparison (params_print), and
+ * the checkpoint's records of the parameters by name. Columns: X(type, name, printf format,
+ * range) with range ANY (a finite number), NONNEG (>= 0, finite), POS (> 0, finite), WALL (a
+ * number, -inf or inf for no wall) or NEVER (> 0, inf for never); unit and meaning in the
  * comment. The rules between parameters are one list too, PARAMS_RULES in params.c.
  * PARAMS_LIST is PARAMS_BASE, printed always, then the groups printed only when they are on
  * (PARAMS_BOX), so that the frames of a run without them are byte for byte what they were. */
