@@ -29,9 +29,16 @@ static int fail(char *err, size_t errlen, const char *path, const char *why, int
 FILE *atomic_open(const char *path, char *err, size_t errlen)
 {
     char tmp[TMP_MAX_LEN];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) { fail(err, errlen, path, "path too long", ENAMETOOLONG); return NULL; }
-    if (unlink(tmp) != 0 && errno != ENOENT) { fail(err, errlen, path, "cannot remove the stale .tmp file", errno); return NULL; }
-    is_writing = 0;   /* (named for atomic_abandon before it exists: a signal at any point leaves no .tmp) */
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        fail(err, errlen, path, "path too long", ENAMETOOLONG);
+        return NULL;
+    }
+    if (unlink(tmp) != 0 && errno != ENOENT) {
+        fail(err, errlen, path, "cannot remove the stale .tmp file", errno);
+        return NULL;
+    }
+    /* (named for atomic_abandon before it exists: a signal at any point leaves no .tmp) */
+    is_writing = 0;
     memcpy(writing, tmp, sizeof tmp);
     is_writing = 1;
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
@@ -56,7 +63,7 @@ int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, siz
     if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
     if (!e && rename(tmp, path) != 0) { e = errno; why = "cannot rename the .tmp file"; }
     if (e) remove(tmp);
-    is_writing = 0;   /* (only now: a signal before the rename removes the .tmp, after it finds none) */
+    is_writing = 0;   /* (only now: a signal before the rename removes the .tmp) */
     return e ? fail(err, errlen, path, why, e) : 0;
 }
 
@@ -65,13 +72,14 @@ void atomic_abandon(void)
     if (is_writing) unlink(writing);
 }
 
-int atomic_write(const char *path, const void *const *data, const size_t *size, int nparts, int sync,
-                 char *err, size_t errlen)
+int atomic_write(const char *path, const void *const *data, const size_t *size, int nparts,
+                 int sync, char *err, size_t errlen)
 {
     FILE *f = atomic_open(path, err, errlen);
     if (!f) return -1;
     int e = 0;
     for (int k = 0; k < nparts && !e; k++)
-        if (size[k] && fwrite(data[k], 1, size[k], f) != size[k]) e = errno ? errno : EIO;   /* (fwrite of NULL is undefined, even for 0 bytes) */
+        if (size[k] && fwrite(data[k], 1, size[k], f) != size[k])   /* (not fwrite(NULL, 0)) */
+            e = errno ? errno : EIO;
     return atomic_close(f, path, e, sync, err, errlen);
 }

@@ -19,8 +19,8 @@ int atomic_close(FILE *f, const char *path, int failed, int sync, char *err, siz
 
 /* Writes nparts pieces of memory, one after the other, as the file path (atomic_open, fwrite,
  * atomic_close). Returns 0, or -1 with the reason in err. */
-int atomic_write(const char *path, const void *const *data, const size_t *size, int nparts, int sync,
-                 char *err, size_t errlen);
+int atomic_write(const char *path, const void *const *data, const size_t *size, int nparts,
+                 int sync, char *err, size_t errlen);
 
 /* Removes the .tmp file being written, if any: for a signal handler that ends the program before
  * the file is done (async-signal-safe: one unlink of a name kept from atomic_open). */

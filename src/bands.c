@@ -1,8 +1,7 @@
-/* Thread bands (bands.h): a histogram of the polygons' heights, weighted by vertex count, cut
- * where the running count passes t / nt of the total, at bin edges (a bin that holds much refined
- * by a histogram of its own); the polygons grouped by band in index order (a counting sort).
- * O(polygons) per step and cut level: four bins per polygon, at most BINS (the histogram of a
- * small ensemble is serial work that every step waits for). */
+/* Thread bands (bands.h): cuts in a histogram of the polygons' heights, weighted by vertex count
+ * (bands_update); the polygons grouped by band in index order (a counting sort). O(polygons) per
+ * step and cut level: four bins per polygon, at most BINS (serial work that every step waits
+ * for). */
 #include "bands.h"
 #include <math.h>
 #include <stdlib.h>
@@ -10,7 +9,8 @@
 #include <omp.h>
 #endif
 
-enum { BINS = 4096, LEVELS = 6 };   /* (each level cuts a bin into as many again: for 300 polygons, 6 levels of 1,200 bins span 10^18) */
+/* (each level cuts a bin into as many again: for 300 polygons, 6 levels of 1,200 span 10^18) */
+enum { BINS = 4096, LEVELS = 6 };
 
 /* The calling thread and the size of its team. */
 static void whoami(int *tid, int *nth)
@@ -24,7 +24,7 @@ static void whoami(int *tid, int *nth)
 /* The histogram bin of height y. */
 static inline int bin_of(double y, double lo, double scale, int nbins)
 {
-    double k = (y - lo) * scale;   /* (clamped before the conversion: a refined histogram's scale is large) */
+    double k = (y - lo) * scale;   /* (clamped before the conversion: the scale may be large) */
     return k < 0 ? 0 : k < nbins ? (int)k : nbins - 1;
 }
 
@@ -72,7 +72,7 @@ void bands_update(Ensemble *e, int nt)
     b->y[0] = -INFINITY;
     b->y[nt] = INFINITY;
     for (int t = 1; t < nt; t++) {
-        double a = lo, scale = scale0, at[LEVELS][2];   /* (the bins refined: their histogram's lower edge and scale) */
+        double a = lo, scale = scale0, at[LEVELS][2];   /* (the bins refined: lower edge, scale) */
         int bin[LEVELS];
         long run = 0;   /* (the count below the bin refined) */
         for (int level = 0; level < LEVELS; level++) {
@@ -82,7 +82,8 @@ void bands_update(Ensemble *e, int nt)
                 for (int p = 0; p < e->np; p++) {
                     double y = e->y[e->start[p]];
                     int inside = 1;
-                    for (int l = 0; l < level && inside; l++) inside = bin_of(y, at[l][0], at[l][1], nbins) == bin[l];
+                    for (int l = 0; l < level && inside; l++)
+                        inside = bin_of(y, at[l][0], at[l][1], nbins) == bin[l];
                     if (inside) hist[bin_of(y, a, scale, nbins)] += e->count[p];
                 }
                 h = hist;
@@ -136,7 +137,8 @@ static int strip_at(const int *id, int n, int r)
     return lo;
 }
 
-void bands_strips(const Ensemble *e, double y0, double hs, const int *id, int nstrips, int *s0, int *s1)
+void bands_strips(const Ensemble *e, double y0, double hs, const int *id, int nstrips, int *s0,
+                  int *s1)
 {
     int tid, nth;
     whoami(&tid, &nth);
@@ -144,7 +146,8 @@ void bands_strips(const Ensemble *e, double y0, double hs, const int *id, int ns
     if (b->np == e->np && b->n == nth) {
         int all = id && nstrips ? id[nstrips - 1] + 1 : nstrips;
         *s0 = tid ? strip_at(id, nstrips, strip_from(b->y[tid], y0, hs, all)) : 0;
-        *s1 = tid + 1 < nth ? strip_at(id, nstrips, strip_from(b->y[tid + 1], y0, hs, all)) : nstrips;
+        *s1 = tid + 1 < nth ? strip_at(id, nstrips, strip_from(b->y[tid + 1], y0, hs, all))
+                            : nstrips;
         return;
     }
     *s0 = (int)((int64_t)nstrips * tid / nth); *s1 = (int)((int64_t)nstrips * (tid + 1) / nth);

@@ -1,13 +1,8 @@
 /* Which thread works on which polygons. Every phase of a step that works polygon by polygon
  * (remodel, geometry, internal forces, integrate, the list's motion budgets, topology) and the
- * contact strips give each thread the same horizontal band of the ensemble, so that a thread
- * finds the vertices it works on in its own cache: the data stay on one core from phase to phase
- * instead of moving between cores. Measured on a growing tissue of 3,000 cells (105,000
- * vertices, 1,000 steps, 2 threads of a 2-core virtual machine): with polygons dealt out in
- * chunks of 16 by index, integration took 1.8 s instead of 0.3 s on one thread, and the whole
- * run 10.8 s (5.8-6.0 s in a few lucky runs); with bands, integration took 0.3-0.5 s and the run
- * 7.2-7.9 s, and 5.3 s once remodeling stopped moving polygons (remodel.h). Bands follow
- * space, not the polygon order, because a grown tissue's order is its order of birth.
+ * contact strips give each thread the same horizontal band of the ensemble, so that the data a
+ * thread works on stay in its core's cache from phase to phase. Bands follow space, not the
+ * polygon order, because a grown tissue's order is its order of birth.
  *
  * Scheduling only: no result depends on it. Each polygon is worked on by one thread whichever it
  * is, the strips' sums keep their fixed order (contact.h), and the phases' reductions are exact
@@ -25,11 +20,10 @@
  * counts, for parallel regions of nt threads. */
 void bands_update(Ensemble *e, int nt);
 
-/* Whether a parallel region would have one thread. The phases of every step then call their
- * band's work directly instead of opening a region: libgomp allocates and frees a team for each
- * region of one thread (memalign, memset and free, about 600 instructions; six regions a step,
- * and calling the work directly took 9 % fewer instructions in the default growth at 1 thread). The work is the same: a lone thread's band
- * is every polygon, and the regions' reductions are exact. */
+/* Whether a parallel region would have one thread. The phases then call their band's work
+ * directly instead of opening a region, which libgomp sets up (allocates, clears and frees a
+ * team) even for one thread. The work is the same: a lone thread's band is every polygon, and
+ * the regions' reductions are exact. */
 static inline int bands_serial(void)
 {
 #ifdef _OPENMP
@@ -46,9 +40,10 @@ static inline void bands_invalidate(Ensemble *e) { e->bands.np = -1; }
  * is order[k] for the order returned, or k itself when it returns NULL. */
 const int *bands_mine(const Ensemble *e, int *k0, int *k1);
 
-/* In a parallel region: the strips [*s0, *s1) this thread works on (those that lie in its band),
- * of nstrips strips of height hs stacked from y0: strip s is the id[s]-th of them (increasing;
- * id NULL: the s-th), for a grid that keeps only some strips (grid.h). */
-void bands_strips(const Ensemble *e, double y0, double hs, const int *id, int nstrips, int *s0, int *s1);
+/* In a parallel region: the strips [*s0, *s1) this thread works on (those in its band), of
+ * nstrips strips of height hs stacked from y0: strip s is the id[s]-th of them (increasing; id
+ * NULL: the s-th), for a grid that keeps only some strips (grid.h). */
+void bands_strips(const Ensemble *e, double y0, double hs, const int *id, int nstrips, int *s0,
+                  int *s1);
 
 #endif

@@ -53,7 +53,8 @@ void ensemble_reserve(Ensemble *e, int nv, int np)
     if (e->np + np > e->np_cap) {
         int cap = e->np_cap ? e->np_cap : 16;
         while (cap < e->np + np) cap *= 2;
-#define GROW_FIELD(type, name, file_type, init) e->name = grow(e->name, (size_t)cap, sizeof *e->name);
+#define GROW_FIELD(type, name, file_type, init) \
+        e->name = grow(e->name, (size_t)cap, sizeof *e->name);
         ENSEMBLE_POLYGON_FIELDS(GROW_FIELD)
 #undef GROW_FIELD
         e->np_cap = cap;
@@ -87,7 +88,8 @@ int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, 
 
 int ensemble_add_polygon(Ensemble *e, int n, const double *x, const double *y, int phase, int rigid)
 {
-    double *v = ph_realloc(NULL, (size_t)n * sizeof *v), *l0 = ph_realloc(NULL, (size_t)n * sizeof *l0);
+    double *v = ph_realloc(NULL, (size_t)n * sizeof *v),
+           *l0 = ph_realloc(NULL, (size_t)n * sizeof *l0);
     memset(v, 0, (size_t)n * sizeof *v);
     for (int k = 0; k < n; k++) l0[k] = hypot(x[(k + 1) % n] - x[k], y[(k + 1) % n] - y[k]);
     int p = ensemble_push_polygon(e, n, x, y, v, v, l0);
@@ -123,7 +125,8 @@ int ensemble_vertex_count(const Ensemble *e)
     return n;
 }
 
-void ensemble_polygon_box(const Ensemble *e, int p, double *xmin, double *ymin, double *xmax, double *ymax)
+void ensemble_polygon_box(const Ensemble *e, int p, double *xmin, double *ymin, double *xmax,
+                          double *ymax)
 {
     double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
     for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
@@ -154,9 +157,8 @@ static int cmp_sweep(const void *a, const void *b)
  * non-adjacent edges (i, j), i < j, that crosses in the order of all pairs (the edges numbered
  * from s), as a loop over every pair would find it, in *ei, *ej. A sweep along the polygon's
  * longer side: the edges sorted by their low end there, each tested against those that start
- * before it ends (geom_segments_cross rejects the rest), so a polygon of n vertices costs
- * O(n log n) plus the pairs that overlap on that axis, not n^2 / 2: a 100,000-gon is checked in
- * milliseconds. buf: room for n edges. */
+ * before it ends, so a polygon of n vertices costs O(n log n) plus the pairs that overlap on that
+ * axis, not n^2 / 2. buf: room for n edges. */
 static int self_crossing(const Ensemble *e, int p, SweepEdge *buf, int *ei, int *ej)
 {
     const int s = e->start[p], n = e->count[p];
@@ -174,7 +176,7 @@ static int self_crossing(const Ensemble *e, int p, SweepEdge *buf, int *ei, int 
         double hi = c[a] > c[a1] ? c[a] : c[a1];
         for (int v = u + 1; v < n && buf[v].lo <= hi; v++) {
             int i = m < buf[v].m ? m : buf[v].m, j = m ^ buf[v].m ^ i;
-            if (j == i + 1 || (i == 0 && j == n - 1)) continue;   /* (adjacent edges share a vertex) */
+            if (j == i + 1 || (i == 0 && j == n - 1)) continue;   /* (adjacent: share a vertex) */
             if (i > bi || (i == bi && j > bj)) continue;
             if (crosses(e, s + i, s + i + 1, s + j, j + 1 < n ? s + j + 1 : s)) { bi = i; bj = j; }
         }
@@ -192,22 +194,34 @@ int ensemble_validate(const Ensemble *e, char *msg, size_t len)
     for (int p = 0; p < e->np && !r; p++) {
         int s = e->start[p], n = e->count[p], i, j;
         r = -1;
-        if (n < 3) { snprintf(msg, len, "polygon %d (id %lld) has %d vertices", p, (long long)e->id[p], n); break; }
-        if (s < (p ? e->start[p - 1] + e->count[p - 1] : 0) || s + n > e->nv_used) {   /* (remodeling relies on the order) */
-            snprintf(msg, len, "polygon %d (id %lld): slots %d to %d out of polygon order", p, (long long)e->id[p], s, s + n - 1);
+        if (n < 3) {
+            snprintf(msg, len, "polygon %d (id %lld) has %d vertices", p, (long long)e->id[p], n);
+            break;
+        }
+        /* (remodeling relies on the order) */
+        if (s < (p ? e->start[p - 1] + e->count[p - 1] : 0) || s + n > e->nv_used) {
+            snprintf(msg, len, "polygon %d (id %lld): slots %d to %d out of polygon order", p,
+                     (long long)e->id[p], s, s + n - 1);
             break;
         }
         for (i = s; i < s + n; i++)
-            if (e->pid[i] != p || !isfinite(e->x[i]) || !isfinite(e->y[i]) || !(e->l0[i] > 0)) break;
+            if (e->pid[i] != p || !isfinite(e->x[i]) || !isfinite(e->y[i]) || !(e->l0[i] > 0))
+                break;
         if (i < s + n) {
-            snprintf(msg, len, "polygon %d (id %lld): vertex slot %d is bad (owner %d, rest length %g)",
+            snprintf(msg, len,
+                     "polygon %d (id %lld): vertex slot %d is bad (owner %d, rest length %g)",
                      p, (long long)e->id[p], i, e->pid[i], e->l0[i]);
             break;
         }
         double a = geom_area(e->x + s, e->y + s, n);
-        if (!(a > 0)) { snprintf(msg, len, "polygon %d (id %lld) has area %g (not counter-clockwise)", p, (long long)e->id[p], a); break; }
+        if (!(a > 0)) {
+            snprintf(msg, len, "polygon %d (id %lld) has area %g (not counter-clockwise)", p,
+                     (long long)e->id[p], a);
+            break;
+        }
         if (self_crossing(e, p, buf, &i, &j)) {
-            snprintf(msg, len, "polygon %d (id %lld) intersects itself (edges at slots %d and %d)", p, (long long)e->id[p], i, j);
+            snprintf(msg, len, "polygon %d (id %lld) intersects itself (edges at slots %d and %d)",
+                     p, (long long)e->id[p], i, j);
             break;
         }
         r = 0;
@@ -216,12 +230,14 @@ int ensemble_validate(const Ensemble *e, char *msg, size_t len)
     return r;
 }
 
-void ensemble_event(Ensemble *e, int type, int64_t before0, int64_t before1, int64_t after0, int64_t after1)
+void ensemble_event(Ensemble *e, int type, int64_t before0, int64_t before1, int64_t after0,
+                    int64_t after1)
 {
     if (!e->log_events) return;
     if (e->nevents == e->events_cap) {
         e->events_cap = 2 * e->events_cap + 64;
         e->events = ph_realloc(e->events, (size_t)e->events_cap * sizeof *e->events);
     }
-    e->events[e->nevents++] = (Event){ e->step + 1, type, { before0, before1 }, { after0, after1 } };
+    e->events[e->nevents++] =
+        (Event){ e->step + 1, type, { before0, before1 }, { after0, after1 } };
 }

@@ -4,10 +4,10 @@
  * [start[p], start[p] + count[p]) in counter-clockwise order; edge i runs from vertex i to the
  * next vertex of the same polygon and l0[i] is its rest length. Slots between polygons may be
  * unused (`gaps` is then set): topological changes leave them, new polygons are appended at the
- * end, and remodeling keeps them as room to grow (remodel.h), but the slots always stay in
- * polygon order (start[p] + count[p] <= start[p + 1]) and nv_used is at or after the last polygon's
- * last slot. So loops go polygon by polygon, never over the slots 0 .. nv_used, whose gaps hold
- * stale data. Nothing keeps a pointer into these arrays across a step: they move when they grow.
+ * end, and remodeling keeps them as room to grow (remodel.h). The slots always stay in polygon
+ * order (start[p] + count[p] <= start[p + 1]) and nv_used is at or after the last polygon's last
+ * slot. So loops go polygon by polygon, never over the slots 0 .. nv_used, whose gaps hold stale
+ * data. Nothing keeps a pointer into these arrays across a step: they move when they grow.
  *
  * Polygons carry a stable id (never reused), the id of their parent and their birth time.
  *
@@ -17,33 +17,33 @@
  * those of the new polygon's vertices) and the checkpoint's per-polygon record all come from
  * these lists, so adding a polygon datum is one line here (and, where a division or fusion
  * should pass it on, a line there). ENSEMBLE_POLYGON_STORED is the checkpoint's record, in file
- * order: append, never reorder. ENSEMBLE_POLYGON_DERIVED is rebuilt from the vertices, not stored. */
+ * order: append, never reorder. ENSEMBLE_POLYGON_DERIVED is rebuilt from the vertices. */
 #ifndef PH_ENSEMBLE_H
 #define PH_ENSEMBLE_H
 #include <stdint.h>
 #include <stddef.h>
 
 #define ENSEMBLE_POLYGON_STORED(X) \
-    X(int,           count,  int32_t, n)             /* vertices: slots [start, start + count) */ \
-    X(int,           gen,    int32_t, 0)             /* generation: 0 for input polygons, mother's + 1 for the products of events */ \
-    X(double,        A0,     double,  area)          /* target area */ \
-    X(double,        Amax,   double,  INFINITY)      /* division area */ \
-    X(double,        alpha,  double,  0)             /* growth rate dA0/dt */ \
-    X(double,        birth,  double,  e->t)          /* time of birth */ \
-    X(int64_t,       id,     int64_t, e->next_id++)  /* stable id, never reused */ \
-    X(int64_t,       parent, int64_t, -1)            /* id of the parent; -1: none */ \
-    X(signed char,   phase,  int8_t,  1)             /* +1 or -1 */ \
-    X(unsigned char, rigid,  uint8_t, 0)             /* 1: never moves (docs/model.md 6) */ \
-    X(uint32_t,      edits,  uint32_t, 0)            /* times its vertex list was rewritten under the same id (remodeling) */ \
-    X(unsigned char, attracted, uint8_t, 0)          /* 1: feels the attractor (docs/model.md 2); daughters and fusion products inherit it */ \
-    X(double,        polarity, double, 0)            /* direction of self-propulsion, radians (docs/model.md 3.1); inherited like attracted */ \
-    X(double,        h_div,  double,  0)             /* integrated division hazard since birth (docs/model.md 5.1) */ \
-    X(double,        h_death, double, 0)             /* integrated death hazard since birth */ \
-    X(int,           type,   int32_t, 0)             /* cell type, 0 .. ntypes - 1 (docs/model.md 11); inherited */
+    X(int,           count,  int32_t, n)           /* vertices: slots [start, start + count) */ \
+    X(int,           gen,    int32_t, 0)           /* generation: 0 in the input, mother's + 1 */ \
+    X(double,        A0,     double,  area)        /* target area */ \
+    X(double,        Amax,   double,  INFINITY)    /* division area */ \
+    X(double,        alpha,  double,  0)           /* growth rate dA0/dt */ \
+    X(double,        birth,  double,  e->t)        /* time of birth */ \
+    X(int64_t,       id,     int64_t, e->next_id++) /* stable id, never reused */ \
+    X(int64_t,       parent, int64_t, -1)          /* id of the parent; -1: none */ \
+    X(signed char,   phase,  int8_t,  1)           /* +1 or -1 */ \
+    X(unsigned char, rigid,  uint8_t, 0)           /* 1: never moves (docs/model.md 6) */ \
+    X(uint32_t,      edits,  uint32_t, 0)          /* vertex list rewrites under the same id */ \
+    X(unsigned char, attracted, uint8_t, 0)        /* 1: feels the attractor (docs/model.md 2) */ \
+    X(double,        polarity, double, 0)          /* propulsion angle, rad (docs/model.md 3.1) */ \
+    X(double,        h_div,  double,  0)           /* division hazard (docs/model.md 5.1) */ \
+    X(double,        h_death, double, 0)           /* death hazard; both integrated since birth */ \
+    X(int,           type,   int32_t, 0)           /* cell type, < ntypes (docs/model.md 11) */
 #define ENSEMBLE_POLYGON_DERIVED(X) \
-    X(int,           start,  void,    e->nv_used)    /* first vertex slot */ \
-    X(double,        A,      void,    area)          /* current area (geometry pass) */ \
-    X(double,        L,      void,    perimeter)     /* current perimeter (geometry pass) */
+    X(int,           start,  void,    e->nv_used)  /* first vertex slot */ \
+    X(double,        A,      void,    area)        /* current area (geometry pass) */ \
+    X(double,        L,      void,    perimeter)   /* current perimeter (geometry pass) */
 #define ENSEMBLE_POLYGON_FIELDS(X) ENSEMBLE_POLYGON_STORED(X) ENSEMBLE_POLYGON_DERIVED(X)
 
 /* An event of the run, for its log (events.csv): the polygons before and after it, by id (-1:
@@ -66,16 +66,17 @@ typedef struct Ensemble {
     double *l0;        /* rest length of the edge that follows the vertex */
     int *pid;          /* polygon that owns the slot */
 
-    /* polygons: np in use, np_cap allocated; one array per line of ENSEMBLE_POLYGON_FIELDS */
+    /* polygons: np in use, np_cap allocated; one array per line of ENSEMBLE_POLYGON_FIELDS.
+     * Daughters and fusion products inherit attracted, polarity and type. */
     int np, np_cap;
 #define ENSEMBLE_MEMBER(type, name, file_type, init) type *name;
     ENSEMBLE_POLYGON_FIELDS(ENSEMBLE_MEMBER)
 #undef ENSEMBLE_MEMBER
 
     int gaps;          /* 1 when the vertex slots are not contiguous in polygon order */
-    uint64_t layout;   /* changes whenever slots are reassigned (polygons added, removed, remodeled):
-                        * a polygon whose vertex list changes gets a new id or edits + 1;
-                        * whoever keeps slot numbers across steps (the contact list) compares it */
+    uint64_t layout;   /* changes whenever slots are reassigned (polygons added, removed,
+                        * remodeled): a polygon whose vertex list changes gets a new id or
+                        * edits + 1; whoever keeps slot numbers across steps compares it */
     int64_t next_id;   /* next polygon id to hand out */
     double t;          /* simulated time */
     int64_t step;      /* steps done */
@@ -83,12 +84,14 @@ typedef struct Ensemble {
     uint64_t draws;
     Event *events;     /* the events since the log was last written (log_events: 1 to keep them) */
     int nevents, events_cap, log_events;
-    const struct Params *type_params;   /* per cell type (Sim sets it each step), or NULL: one set for all */
-    const double *type_kh;     /* adhesion stiffness by pair of cell types, ntypes_kh^2 (Sim sets it), or NULL: kh */
-    const double *type_mu;     /* friction coefficient by pair of cell types, ntypes_kh^2 (Sim sets it), or NULL: mu */
-    int ntypes_kh;             /* the cell types of those matrices */
-    struct EnsembleBands {   /* which thread works on which polygons: scheduling, never a result. bands.c
-                                makes them; adding or removing polygons marks them stale (np = -1) */
+    /* per cell type, set by Sim each step, or NULL: the parameters (one set for all), and by
+     * pair of types (ntypes_kh^2) the adhesion stiffness (NULL: kh) and friction (NULL: mu) */
+    const struct Params *type_params;
+    const double *type_kh;
+    const double *type_mu;
+    int ntypes_kh;
+    struct EnsembleBands {   /* which thread works on which polygons (bands.h): scheduling, never
+                                a result; adding or removing polygons marks them stale */
         int n, np, cap, ncap;  /* bands, the polygon count they were made for (-1: stale) */
         int *order, *at;       /* polygons by band: band t is order[at[t] .. at[t + 1]) */
         double *y;             /* band t lies in heights [y[t], y[t + 1]) */
@@ -116,11 +119,11 @@ static inline void ensemble_fields(const Ensemble *e, int s, double *d[ENSEMBLE_
 void *ph_realloc(void *p, size_t size);
 
 /* How a work array grows (the ensemble's own arrays double: ensemble_reserve): room for n
- * elements of buf, whose capacity is cap; when it must
- * grow, to n + n / 4 + 64 (amortised O(1) appends, and a large array, such as the contact list's
- * strips, at most a quarter larger than it needs). */
+ * elements of buf, of capacity cap; when it must grow, to n + n / 4 + 64 (amortised O(1)
+ * appends, and a large array at most a quarter larger than it needs). */
 #define PH_RESERVE(buf, cap, n) do { if ((size_t)(n) > (size_t)(cap)) { \
-    (cap) = (n) + (n) / 4 + 64; (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
+    (cap) = (n) + (n) / 4 + 64; \
+    (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
 
 void ensemble_init(Ensemble *e, uint64_t seed);
 void ensemble_free(Ensemble *e);
@@ -130,7 +133,8 @@ void ensemble_reserve(Ensemble *e, int nv, int np);
 
 /* Appends a polygon with n vertices (rest lengths = current edge lengths, zero velocity,
  * A0 = its area, id from next_id) and returns its index. Amax and alpha are set by the caller. */
-int ensemble_add_polygon(Ensemble *e, int n, const double *x, const double *y, int phase, int rigid);
+int ensemble_add_polygon(Ensemble *e, int n, const double *x, const double *y, int phase,
+                         int rigid);
 
 /* Appends a polygon with the given vertex data (velocities and rest lengths included) and
  * returns its index; its polygon data are the list's values for a new polygon (A0 = its area, a
@@ -139,7 +143,8 @@ int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, 
                           const double *vy, const double *l0);
 
 /* Notes an event of the current step (serial code only), if events are logged. */
-void ensemble_event(Ensemble *e, int type, int64_t before0, int64_t before1, int64_t after0, int64_t after1);
+void ensemble_event(Ensemble *e, int type, int64_t before0, int64_t before1, int64_t after0,
+                    int64_t after1);
 
 /* Removes the polygons with keep[p] == 0, keeping the order of the others. */
 void ensemble_keep(Ensemble *e, const unsigned char *keep);
@@ -157,15 +162,16 @@ static inline int ens_prev(const Ensemble *e, int i)
 }
 
 /* Checks every polygon: at least 3 vertices, slots in polygon order and owned by it, finite
- * positions, counter-clockwise with positive area, no two non-adjacent edges crossing. Returns 0,
- * or -1 with the first problem in msg. The crossings by a sweep along each polygon's longer side:
- * O(n log n) per polygon plus the edge pairs that overlap along it. For tests and checked runs. */
+ * positions, counter-clockwise with positive area, no two non-adjacent edges crossing (a sweep:
+ * O(n log n) per polygon plus the edge pairs that overlap along its longer side). Returns 0, or
+ * -1 with the first problem in msg. For tests and checked runs. */
 int ensemble_validate(const Ensemble *e, char *msg, size_t len);
 
 /* Total number of vertices in polygons (excludes gaps). */
 int ensemble_vertex_count(const Ensemble *e);
 
 /* The bounding box of polygon p's vertices. */
-void ensemble_polygon_box(const Ensemble *e, int p, double *xmin, double *ymin, double *xmax, double *ymax);
+void ensemble_polygon_box(const Ensemble *e, int p, double *xmin, double *ymin, double *xmax,
+                          double *ymax);
 
 #endif

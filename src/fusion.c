@@ -31,7 +31,8 @@ static Vec2 at(const Ensemble *e, int slot) { return (Vec2){ e->x[slot], e->y[sl
 /* Drops chain ends nearest to the contact point until the bridges are h apart. With joined = 1
  * (type I) the bridges are end1->start2 and end2->start1, otherwise end1->start1 and end2->start2.
  * Returns -1 if a chain would get shorter than 2. */
-static int separate_bridges(const Ensemble *e, Chain *c1, Chain *c2, int joined, Vec2 contact, double h)
+static int separate_bridges(const Ensemble *e, Chain *c1, Chain *c2, int joined, Vec2 contact,
+                            double h)
 {
     for (;;) {
         int s1 = chain_slot(e, c1, 0), e1 = chain_slot(e, c1, c1->len - 1);
@@ -86,11 +87,13 @@ static void bridge(double *d[ENSEMBLE_NFIELDS], int from, int to, double stretch
 
 static void reverse(double *d[ENSEMBLE_NFIELDS], int n)
 {
-    /* reversing the order: the edge i -> i+1 becomes the edge from i+1 to i, so rest lengths shift */
+    /* reversed, the edge i -> i+1 becomes the edge from i+1 to i: the rest lengths shift */
     double *l = ph_realloc(NULL, (size_t)n * sizeof *l);
     for (int i = 0; i < n; i++) l[i] = d[V_l0][(n - 2 - i + n) % n];
     for (int f = 0; f < V_l0; f++)
-        for (int i = 0, j = n - 1; i < j; i++, j--) { double t = d[f][i]; d[f][i] = d[f][j]; d[f][j] = t; }
+        for (int i = 0, j = n - 1; i < j; i++, j--) {
+            double t = d[f][i]; d[f][i] = d[f][j]; d[f][j] = t;
+        }
     memcpy(d[V_l0], l, (size_t)n * sizeof *l);
     free(l);
 }
@@ -113,13 +116,16 @@ static int fuse_two(Ensemble *e, const Params *P, const Candidate *c, unsigned c
     int x = e->pid[c->i], y = e->pid[c->k], nx = e->count[x], ny = e->count[y];
     Vec2 fx = far_vertex(e, x, c->i), fy = far_vertex(e, y, c->k);
     int x_in_y = geom_point_inside(e->x + e->start[y], e->y + e->start[y], ny, fx.x, fx.y);
-    int y_in_x = !x_in_y && geom_point_inside(e->x + e->start[x], e->y + e->start[x], nx, fy.x, fy.y);
+    int y_in_x =
+        !x_in_y && geom_point_inside(e->x + e->start[x], e->y + e->start[x], nx, fy.x, fy.y);
     int ix = c->i - e->start[x], dx = x_in_y ? -1 : 1;
     Chain c1 = { x, ix + dx, dx, nx - 1 };
-    Chain c2 = y_in_x ? (Chain){ y, c->k - e->start[y], -1, ny } : (Chain){ y, c->k1 - e->start[y], 1, ny };
+    Chain c2 = y_in_x ? (Chain){ y, c->k - e->start[y], -1, ny }
+                      : (Chain){ y, c->k1 - e->start[y], 1, ny };
     if (separate_bridges(e, &c1, &c2, 1, at(e, c->i), P->h)) return 0;
     int n = c1.len + c2.len;
-    double *buf = ph_realloc(NULL, (size_t)n * ENSEMBLE_NFIELDS * sizeof *buf), *d[ENSEMBLE_NFIELDS], sl = 0, sl0 = 0;
+    double *buf = ph_realloc(NULL, (size_t)n * ENSEMBLE_NFIELDS * sizeof *buf),
+           *d[ENSEMBLE_NFIELDS], sl = 0, sl0 = 0;
     for (int f = 0; f < ENSEMBLE_NFIELDS; f++) d[f] = buf + (size_t)n * f;
     copy_chain(e, &c2, d, copy_chain(e, &c1, d, 0));
     stretch_of(e, x, &sl, &sl0);
@@ -129,17 +135,20 @@ static int fuse_two(Ensemble *e, const Params *P, const Candidate *c, unsigned c
     double area = geom_area(d[0], d[1], n);
     int ok = big_enough(P, n, area) && area > 0;
     if (ok) {
-        int outer = x_in_y ? y : y_in_x ? x : (e->A[x] >= e->A[y] ? x : y), inner = outer == x ? y : x;
+        int outer = x_in_y ? y : y_in_x ? x : (e->A[x] >= e->A[y] ? x : y),
+            inner = outer == x ? y : x;
         int nested = x_in_y || y_in_x;
         double A0 = nested ? e->A0[outer] - e->A0[inner] : e->A0[x] + e->A0[y];
         double alpha = nested ? e->alpha[outer] - e->alpha[inner] : e->alpha[x] + e->alpha[y];
         double Amax = e->Amax[outer];
         int64_t parent = e->id[outer];
-        int phase = e->phase[outer], gen = (e->gen[x] > e->gen[y] ? e->gen[x] : e->gen[y]) + 1, att = e->attracted[x] | e->attracted[y];
+        int phase = e->phase[outer], gen = (e->gen[x] > e->gen[y] ? e->gen[x] : e->gen[y]) + 1,
+            att = e->attracted[x] | e->attracted[y];
         int q = ensemble_push_polygon(e, n, d[V_x], d[V_y], d[V_vx], d[V_vy], d[V_l0]);
         e->attracted[q] = (unsigned char)att;
         e->polarity[q] = e->polarity[outer];
-        e->A0[q] = A0; e->alpha[q] = alpha; e->Amax[q] = Amax; e->parent[q] = parent; e->gen[q] = gen;
+        e->A0[q] = A0; e->alpha[q] = alpha; e->Amax[q] = Amax;
+        e->parent[q] = parent; e->gen[q] = gen;
         e->phase[q] = (signed char)phase;
         e->type[q] = e->type[outer];
         keep[x] = keep[y] = 0;
@@ -157,9 +166,13 @@ static int split_one(Ensemble *e, const Params *P, const Candidate *c, unsigned 
     if (c1.len < 2 || c2.len < 2) return 0;
     if (separate_bridges(e, &c1, &c2, 0, at(e, c->i), P->h)) return 0;
     int n1 = c1.len, n2 = c2.len;
-    double *buf = ph_realloc(NULL, (size_t)(n1 + n2) * ENSEMBLE_NFIELDS * sizeof *buf), *d1[ENSEMBLE_NFIELDS], *d2[ENSEMBLE_NFIELDS];
+    double *buf = ph_realloc(NULL, (size_t)(n1 + n2) * ENSEMBLE_NFIELDS * sizeof *buf),
+           *d1[ENSEMBLE_NFIELDS], *d2[ENSEMBLE_NFIELDS];
     double sl = 0, sl0 = 0;
-    for (int f = 0; f < ENSEMBLE_NFIELDS; f++) { d1[f] = buf + (size_t)(n1 + n2) * f; d2[f] = d1[f] + n1; }
+    for (int f = 0; f < ENSEMBLE_NFIELDS; f++) {
+        d1[f] = buf + (size_t)(n1 + n2) * f;
+        d2[f] = d1[f] + n1;
+    }
     copy_chain(e, &c1, d1, 0);
     copy_chain(e, &c2, d2, 0);
     double stretch = stretch_of(e, x, &sl, &sl0);
@@ -182,7 +195,8 @@ static int split_one(Ensemble *e, const Params *P, const Candidate *c, unsigned 
         int len[2] = { n1, n2 };
         int64_t made[2];
         for (int h = 0; h < 2; h++) {
-            int q = ensemble_push_polygon(e, len[h], d[h][V_x], d[h][V_y], d[h][V_vx], d[h][V_vy], d[h][V_l0]);
+            int q = ensemble_push_polygon(e, len[h], d[h][V_x], d[h][V_y], d[h][V_vx], d[h][V_vy],
+                                          d[h][V_l0]);
             e->A0[q] = fabs(A[h]) * ratio;
             e->alpha[q] = nested ? (A[h] < 0 ? 0 : alpha) : alpha * A[h] / (A1 + A2);
             e->Amax[q] = Amax;
@@ -214,14 +228,15 @@ void fusion_update(Ensemble *e, const Params *P, const Contact *c, int64_t *type
     if (P->theta <= 0) return;
     int n = 0, cap = 0, np = e->np;
     Candidate *cand = NULL;
-    for (int t = 0; t < contact_record_parts(c); t++) {   /* (the order does not matter: candidates are sorted) */
+    for (int t = 0; t < contact_record_parts(c); t++) {   /* (any order: candidates are sorted) */
         int nrec;
         const PairRec *rec = contact_records(c, t, &nrec);
         for (int m = 0; m < nrec; m++) {
             const PairRec *r = &rec[m];
             int i = r->i;
             if (e->rigid[e->pid[i]] || e->rigid[e->pid[r->k]]) continue;
-            double dx, dy, d = pair_gap(e, i, r->k, r->k1, r->w, &dx, &dy);   /* (as the pair force takes it) */
+            /* (the gap as the pair force takes it) */
+            double dx, dy, d = pair_gap(e, i, r->k, r->k1, r->w, &dx, &dy);
             if (!(d < P->theta * P->h)) continue;
             if (n == cap) {
                 cap = cap ? 2 * cap : 64;
@@ -232,7 +247,8 @@ void fusion_update(Ensemble *e, const Params *P, const Contact *c, int64_t *type
     }
     if (!n) return;
     qsort(cand, (size_t)n, sizeof *cand, cmp_candidate);
-    unsigned char *keep = ph_realloc(NULL, (size_t)np), *used = memset(ph_realloc(NULL, (size_t)np), 0, (size_t)np);
+    unsigned char *keep = ph_realloc(NULL, (size_t)np),
+                  *used = memset(ph_realloc(NULL, (size_t)np), 0, (size_t)np);
     memset(keep, 1, (size_t)np);
     for (int k = 0; k < n; k++) {
         int x = e->pid[cand[k].i], y = e->pid[cand[k].k];

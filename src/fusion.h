@@ -1,6 +1,7 @@
-/* Fusion (paper 3.3, Fig. 1D; docs/model.md 5), enabled when theta > 0: where a vertex comes closer than
- * theta h to an edge, two polygons merge into one (type I; one may lie inside the other) or one
- * polygon touching itself splits into two (type II; one may end up inside the other). */
+/* Fusion (paper 3.3, Fig. 1D; docs/model.md 5), enabled when theta > 0: where a vertex comes
+ * closer than theta h to an edge, two polygons merge into one (type I; one may lie inside the
+ * other) or one polygon touching itself splits into two (type II; one may end up inside the
+ * other). */
 #ifndef PH_FUSION_H
 #define PH_FUSION_H
 #include "contact.h"

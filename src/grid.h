@@ -1,39 +1,31 @@
-/* The contact grid (paper 3.4, docs/model.md 2): vertices and edges binned into square cells and
- * sorted by cell, so that everything that looks for nearby edges scans a 3x3 stencil of cells in
- * contiguous memory. Built anew for each use; owned by the contact module, which finds the pairs
- * with it, and also used alone for the overlap check of the input and the frame check
- * (grid_crossing). Its cost is linear in the vertices whatever the extent: only cells that hold
- * something are stored, and the cells are as small as the caller asks.
+/* The contact grid (paper 3.4, docs/model.md 2): edges binned into square cells and sorted by
+ * cell, so that a search for nearby edges scans a 3x3 stencil of cells in contiguous memory.
+ * Built anew for each use; owned by the contact module, and used alone by the input's overlap
+ * check and the frame check (grid_crossing). Only occupied cells are stored, so its cost is linear
+ * in the vertices whatever the extent.
  *
- * Search cells: of side cs from (x0, y0) (the lowest coordinates), nx * ny of them; cell
- * (ix, iy) has the key iy nx + ix, so keys run row by row, column by column within a row, with
- * no bound on the extent (a 64-bit key; indices below 2^30). The edges (one per vertex slot k,
- * the edge k -> next(k)) are sorted by the key of their midpoint's cell, in slot order within a
- * cell, into gs. The cells are numbered by "entries": the edges of entry m are gs[start[m] ..
- * start[m + 1]). A dense grid (nx ny small: at most the earlier grids' bound, see
- * GRID_CELLS_PER_VERTEX, 4 times it below GRID_LARGE) has an entry per cell, entry = key, found
- * by index; a sparse one an entry per occupied cell only, with its key in ckey (increasing; 4
- * bytes where the keys allow), found by counting the occupied cells below it in a bit per cell
- * (where the cells are at most GRID_OCC_CELLS per item) or else by a search that gallops from
- * the last answer (grid_lower). Either way the occupied
- * cells of a row of a stencil are consecutive entries (grid_rows), whose edges are one
- * contiguous range.
+ * Search cells: side cs from (x0, y0), nx * ny of them; cell (ix, iy) has the 64-bit key
+ * iy nx + ix (indices below 2^30). The edges (edge k: slot k -> next(k)) are sorted by the key of
+ * their midpoint's cell, in slot order within a cell, into gs. Entry m holds the edges
+ * gs[start[m] .. start[m + 1]). A dense grid has an entry per cell (entry = key); a sparse one an
+ * entry per occupied cell, its key in ckey, found by occupancy bits or a galloping search
+ * (grid_lower). Either way the occupied cells of one stencil row are consecutive entries, one
+ * contiguous range of edges (grid_rows).
  *
- * Walk cells (with grid_build's walk): the vertex slots sorted by walk cell, in slot order within
- * a cell, into vitems, the walk rows cut into strips of GRID_STRIP rows, the contact module's
- * unit of parallel work (contact.h). The walk cells are the search cells, except where the
- * earlier grids (which had at most GRID_CELLS_PER_VERTEX cells per vertex and enlarged the cells
- * to stay below it) enlarged them at most GRID_WALK_ENLARGE times: the walk keeps those cells,
- * so that the pair forces are summed in the same order as before and the runs of earlier
- * versions are reproduced bit for bit. The strip table: strip s holds the vertices
- * vitems[vstrip[s] .. vstrip[s + 1]) and is real strip strip_id[s] (walk rows / GRID_STRIP). A
- * dense walk has them all, as before; a sparse one only the occupied strips, their neighbours
- * (where a vertex may be at a later patch of the contact list) and fillers, so that strip_id[s]
- * has the parity of s: strips two apart in the table are at least two real strips apart.
+ * Walk cells (grid_build's walk): the vertex slots sorted by walk cell, in slot order within a
+ * cell, into vitems; the walk rows cut into strips of GRID_STRIP rows, the contact module's unit
+ * of parallel work (contact.h). The walk cells are the requested cells enlarged until they number
+ * at most GRID_CELLS_PER_VERTEX per vertex, where that takes at most GRID_WALK_ENLARGE times their
+ * side; else the search cells. The walk fixes the order in which pair forces are summed, so this
+ * rule is part of the results.
+ * Strip s of the table holds vitems[vstrip[s] .. vstrip[s + 1]) and is real strip strip_id[s]. A
+ * dense walk lists every strip; a sparse one the occupied strips, their neighbours (where a vertex
+ * may be at a later patch of the contact list) and fillers that give strip_id[s] the parity of s,
+ * so that strips two apart in the table are at least two real strips apart.
  *
- * Memory: 8 bytes per edge (gs, GridScan), 4 per vertex (vitems) and 4 per entry (start), 8 for
- * a sparse grid's (12 beyond 2^32 cells) and 12 per 64 cells for its bits; its sorts keep no key per item (grid.c), only counts per strip and a buffer as
- * large as the largest strip. A packing of 480,000 vertices: about 20 bytes per vertex. */
+ * Memory: 8 bytes per edge (gs), 4 per vertex (vitems), 4 per entry (start), 4 or 8 more per
+ * sparse entry (ckey32 or ckey) and 12 per 64 cells for its bits. The sorts keep no key per item
+ * (grid.c). */
 #ifndef PH_GRID_H
 #define PH_GRID_H
 #include "ensemble.h"
@@ -42,30 +34,28 @@
 /* grid rows per strip: the contact module runs strips two apart at once (see contact.h) */
 enum { GRID_STRIP = 4 };
 
-/* A large ensemble: from this many vertex slots on, memory counts more than a little time. The
- * grid then sorts in parallel, keeps fewer dense cells per vertex and is released while the
- * contact list serves (grid_release), and a patch of the list renews at most an eighth of the
- * vertices. */
+/* From this many vertex slots on, memory counts more than a little time: the grid sorts in
+ * parallel, keeps fewer dense cells per vertex and is released while the contact list serves
+ * (grid_release), and a patch of the list renews at most an eighth of the vertices. */
 enum { GRID_LARGE = 1 << 16 };
 
-/* The earlier grids' bound, GRID_CELLS_PER_VERTEX cells per vertex (+16; half that in a large
- * ensemble): it decides the walk cells (above), and where a dense grid is cheaper than a sparse
- * one (4 times that below GRID_LARGE, where the memory is small). */
+/* GRID_CELLS_PER_VERTEX cells per vertex (+16; half that in a large ensemble) bound the walk
+ * cells (above), and 4 times that below GRID_LARGE is where a dense grid is cheaper than a sparse
+ * one. */
 enum { GRID_CELLS_PER_VERTEX = 4 };
 #define GRID_WALK_ENLARGE 2.0
 
-/* A sparse grid of at most this many cells per item keeps its occupancy bits (grid_lower: 12
- * bytes per 64 cells, at most 3 bytes an item) and finds a cell's entry without a search. */
+/* A sparse grid of at most this many cells per item keeps occupancy bits (at most 3 bytes an
+ * item) and finds a cell's entry without a search (grid_lower). */
 enum { GRID_OCC_CELLS = 16 };
 
-/* Cells across and up stay below this; beyond it (a vertex 2^30 cells away) the cells grow. */
+/* Cells across and up stay below this; beyond it the cells grow. */
 #define GRID_MAX_CELLS 1073741824.0
 
-/* An edge (or a piece of one) in the grid, 8 bytes: for a cheap first test, its midpoint relative
- * to the lower left corner of its cell in steps of qxy = cs / 2048 (11 bits a coordinate: the
- * step's centre stands for it, within half a step) and half its length in steps of qr = the
- * longest edge's half length / 1023, rounded up (10 bits), packed into xyr; and the slot k of its
- * first end (the far end is ens_next). */
+/* An edge (or a piece of one) in the grid, 8 bytes, for a cheap first test: packed into xyr, its
+ * midpoint relative to its cell's lower left corner in steps of qxy = cs / 2048 (11 bits each;
+ * the step's centre stands for it) and its half length in steps of qr = the longest half length
+ * / 1023, rounded up (10 bits); and k, the slot of its first end. */
 typedef struct GridScan { uint32_t xyr; int k; } GridScan;
 
 typedef struct Grid {
@@ -73,16 +63,16 @@ typedef struct Grid {
     int nx, ny;               /* search cells across and up */
     int dense;                /* 1: an entry per cell (entry = key); 0: per occupied cell */
     int nentries;             /* entries of start, less one */
-    int64_t *ckey;            /* sparse: the key of each entry, increasing; or, where every key is */
-    uint32_t *ckey32;         /* below 2^32 (nx ny cells at most), ckey32 instead (ckey NULL) */
-    uint64_t *occ;            /* a sparse grid of at most GRID_OCC_CELLS cells per item (occ_words > 0): */
-    int *occ_rank;            /* bit c % 64 of occ[c / 64] set if cell c is occupied, and the entries */
-    size_t occ_words, occ_cap;   /* below word w's first cell in occ_rank[w] */
+    int64_t *ckey;            /* sparse: the key of each entry, increasing; or, where every key */
+    uint32_t *ckey32;         /* is below 2^32, ckey32 instead (ckey NULL) */
+    uint64_t *occ;            /* sparse, at most GRID_OCC_CELLS cells per item (occ_words > 0): */
+    int *occ_rank;            /* bit c % 64 of occ[c / 64] set if cell c is occupied, and the */
+    size_t occ_words, occ_cap;   /* entries below word w's first cell in occ_rank[w] */
     int *start;               /* edges of entry m: gs[start[m] .. start[m + 1]) */
     GridScan *gs;             /* the edges by cell of their midpoint, slot order within a cell */
     double scan_margin;       /* covers gs's steps and the rounding of the single-precision test */
     double qxy, qr;           /* gs's steps (see GridScan) */
-    int nitems;               /* the edges' items: an edge, or the pieces of an edge longer than lpiece */
+    int nitems;               /* items: an edge, or the pieces of an edge longer than lpiece */
     int pieces;               /* whether some edge is in pieces */
     double lpiece;
     int *item, *piece;        /* with pieces, per item: its slot (an edge's first end) and piece */
@@ -91,30 +81,28 @@ typedef struct Grid {
     double wcs;               /* walk cells: side (>= cs), wnx * wny of them from (x0, y0) */
     int wnx, wny;
     int *vitems;              /* the vertex slots sorted by walk cell */
-    int nstrips;              /* the strip table: vitems[vstrip[s] .. vstrip[s + 1]), real strip strip_id[s] */
+    int nstrips;              /* the strip table (above) */
     int *vstrip, *strip_id;
     size_t start_cap, ckey_cap, strip_cap;
     int item_cap, vcap;       /* the room of gs (and item, piece) and of vitems */
-    int *scount;              /* work space of the sorts (grid.c): counts per thread and strip, */
-    int *bat, *bid, *nocc;    /* the buckets' first items, strips and occupied cells, */
-    void *sbuf;               /* and a small grid's buffer of the largest strip (a large one's */
-    size_t scount_cap, bat_cap, bid_cap, nocc_cap, sbuf_cap;   /* threads allocate their own) */
+    int *scount;              /* the sorts' work space (grid.c): counts per thread and strip, */
+    int *bat, *bid, *nocc;    /* the buckets' first items, strips and occupied cells, and a */
+    void *sbuf;               /* small grid's buffer of the largest strip (a large grid's threads */
+    size_t scount_cap, bat_cap, bid_cap, nocc_cap, sbuf_cap;   /* allocate their own) */
 } Grid;
 
 void grid_init(Grid *g);
 void grid_free(Grid *g);
 
 /* Bins all edges by their midpoints into square cells of side cell_size (larger only beyond
- * GRID_MAX_CELLS across, and by the rounding of coordinates far from the origin), and with walk,
- * the vertices into walk cells and strips. cell_size serves edges up to lpiece long: a longer
- * edge is binned as pieces of at most lpiece (grid_piece: each an item in gs, with the edge's
- * ends), so that one long edge (a division's cut before remodeling) does not make every cell as
- * large; unless the pieces would be more than 8 per vertex (an edge to a vertex that escaped
- * far away): then edges are not cut, and the cells grow by the longest edge's excess over
- * lpiece. lpiece INFINITY: cell_size serves every edge. */
+ * GRID_MAX_CELLS across, or by rounding far from the origin), and with walk, the vertices into
+ * walk cells and strips. An edge longer than lpiece is binned as pieces of at most lpiece
+ * (grid_piece), so that one long edge (a division's cut before remodeling) does not make every
+ * cell as large; unless that makes more than 8 pieces per vertex (a vertex escaped far away):
+ * then the cells grow by the longest edge's excess over lpiece instead. */
 void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int walk);
 
-/* The pieces edge (ex, ey) is binned as: 1, or as many as cut it into pieces at most lpiece long. */
+/* The pieces edge (ex, ey) is binned as: 1, or enough to make each at most lpiece long. */
 static inline int grid_pieces(double ex, double ey, double lpiece)
 {
     double l2 = ex * ex + ey * ey;
@@ -130,7 +118,8 @@ static inline double grid_piece_mid(double a, double b, int q, int n)
 }
 
 /* The midpoint and half length of piece q of n of the edge i -> j. */
-static inline void grid_piece(const Ensemble *e, int i, int j, int q, int n, double *mx, double *my, double *r)
+static inline void grid_piece(const Ensemble *e, int i, int j, int q, int n, double *mx,
+                              double *my, double *r)
 {
     double ex = e->x[j] - e->x[i], ey = e->y[j] - e->y[i];
     *mx = grid_piece_mid(e->x[i], e->x[j], q, n);
@@ -145,9 +134,8 @@ static inline int grid_row(const Grid *g, double y)
     return fy < 0 ? 0 : fy >= g->ny ? g->ny - 1 : (int)fy;
 }
 
-/* The search cell (*ix, *iy) of point (x, y) and its key: always computed by this one
- * expression, so that the sort and the scans agree (clamped: guards against rounding at the
- * edges). */
+/* The search cell (*ix, *iy) of point (x, y) and its key. The sort and the scans both use this
+ * one expression, so they agree; clamped against rounding at the edges. */
 static inline int64_t grid_cell(const Grid *g, double x, double y, int *ix, int *iy)
 {
     double fx = (x - g->x0) * g->inv;
@@ -157,18 +145,21 @@ static inline int64_t grid_cell(const Grid *g, double x, double y, int *ix, int 
 }
 
 /* The key of entry m. */
-static inline int64_t grid_key(const Grid *g, int m) { return g->dense ? m : g->ckey32 ? (int64_t)g->ckey32[m] : g->ckey[m]; }
+static inline int64_t grid_key(const Grid *g, int m)
+{
+    return g->dense ? m : g->ckey32 ? (int64_t)g->ckey32[m] : g->ckey[m];
+}
 
 /* The first entry whose key is >= key: a dense grid's key itself; a sparse grid's count of
- * occupied cells below key, from its occupancy bits where it has them (a word's count and the
- * bits below key's in it), else searched from entry `from` (an earlier answer: galloping forward
- * or back from there, so that a search for a nearby key costs a few comparisons). */
+ * occupied cells below key, from its occupancy bits where it has them, else by a search that
+ * gallops from entry `from` (an earlier answer), so that a nearby key costs a few comparisons. */
 static inline int grid_lower(const Grid *g, int64_t key, int from)
 {
     if (g->dense) return (int)key;
     if (g->occ_words) {
         if (key >= (int64_t)g->nx * g->ny) return g->nentries;
-        return g->occ_rank[key >> 6] + __builtin_popcountll(g->occ[key >> 6] & ((UINT64_C(1) << (key & 63)) - 1));
+        return g->occ_rank[key >> 6] +
+               __builtin_popcountll(g->occ[key >> 6] & ((UINT64_C(1) << (key & 63)) - 1));
     }
     int n = g->nentries, lo, hi, step = 1;
     from = from < n ? from : n;
@@ -181,7 +172,10 @@ static inline int grid_lower(const Grid *g, int64_t key, int from)
         while (hi - step >= 0 && grid_key(g, hi - step) >= key) { hi -= step; step *= 2; }
         lo = hi - step + 1 > 0 ? hi - step + 1 : 0;
     }
-    while (lo < hi) { int m = lo + (hi - lo) / 2; if (grid_key(g, m) < key) lo = m + 1; else hi = m; }
+    while (lo < hi) {
+        int m = lo + (hi - lo) / 2;
+        if (grid_key(g, m) < key) lo = m + 1; else hi = m;
+    }
     return lo;
 }
 
@@ -197,7 +191,8 @@ static inline int grid_rows(const Grid *g, int ix, int iy, int *hint, GridRows *
     for (int dy = -1; dy <= 1; dy++) {
         if (iy + dy < 0 || iy + dy >= g->ny) continue;
         int64_t base = (int64_t)(iy + dy) * g->nx;
-        int b = grid_lower(g, base + x0, hint ? hint[dy + 1] : 0), e = grid_lower(g, base + x1 + 1, b);
+        int b = grid_lower(g, base + x0, hint ? hint[dy + 1] : 0),
+            e = grid_lower(g, base + x1 + 1, b);
         if (hint) hint[dy + 1] = b;
         if (g->start[e] == g->start[b]) continue;
         r->b[n] = b; r->e[n] = e; r->dy[n] = dy; r->base[n] = base;
@@ -210,38 +205,36 @@ static inline int grid_rows(const Grid *g, int ix, int iy, int *hint, GridRows *
 
 /* Appends to cand[nc..] the items among the n cells [jb[c], je[c]) of a stencil whose edge's
  * midpoint lies within half its length plus a reach of the vertex, which lies at (ox - cx[c],
- * oy - cy[c]) from cell c's lower left corner (rounded to single precision), the reach being h
- * for the edges of the vertex's own polygon (slots s0 .. s0 + n0 - 1) and `reach` for the others;
- * leaves out the two edges that end at vertex i (iprev -> i, i -> next). Returns the new count.
- * A cheap first test in single precision, widened by scan_margin: the caller projects exactly. */
-int grid_scan_cells(const Grid *g, int n, const int *jb, const int *je, const double *cx, const double *cy,
-                    double ox, double oy, int i, int iprev, int s0, int n0, double h, double reach,
-                    int *restrict cand, int nc);
+ * oy - cy[c]) from cell c's lower left corner; the reach is h for the edges of the vertex's own
+ * polygon (slots s0 .. s0 + n0 - 1) and `reach` for the others. Leaves out the two edges that end
+ * at vertex i (iprev -> i, i -> next). Returns the new count. A cheap first test in single
+ * precision, widened by scan_margin: the caller projects exactly. */
+int grid_scan_cells(const Grid *g, int n, const int *jb, const int *je, const double *cx,
+                    const double *cy, double ox, double oy, int i, int iprev, int s0, int n0,
+                    double h, double reach, int *restrict cand, int nc);
 
-/* Frees the sort's work space (counts per strip, and with pieces 8 bytes per item) and, with all,
- * the rest of the grid. Only for large ensembles (65,536 vertices on): for small ones,
- * allocating it anew and malloc_trim cost more than the memory is worth (the foam ran 25 %
- * slower). */
+/* Frees the sorts' work space and, with all, the rest of the grid. Large ensembles only
+ * (GRID_LARGE): for small ones, allocating anew and malloc_trim cost more than the memory is
+ * worth. */
 void grid_release(Grid *g, int all);
 
 /* The midpoint (relative to its cell's corner) and half length that gs[q]'s first test uses. */
 static inline void grid_unpack(const Grid *g, int q, double *x, double *y, double *r)
 {
     uint32_t v = g->gs[q].xyr;
-    *x = ((v & 2047) + 0.5) * g->qxy; *y = ((v >> 11 & 2047) + 0.5) * g->qxy; *r = (v >> 22) * g->qr;
+    *x = ((v & 2047) + 0.5) * g->qxy;
+    *y = ((v >> 11 & 2047) + 0.5) * g->qxy;
+    *r = (v >> 22) * g->qr;
 }
 
-/* Whether the grid's arrays are allocated (for tests of memory use). */
+/* Whether the grid's arrays are allocated, and the bytes it holds (for tests of memory use). */
 static inline int grid_allocated(const Grid *g) { return g->gs != NULL; }
-
-/* The bytes the grid holds (for tests of memory use). */
 size_t grid_bytes(const Grid *g);
 
 /* Finds two different polygons whose edges cross, or with self a polygon that crosses itself
- * (two of its edges that share no vertex cross), with a grid of its own with cells lcut wide,
- * edges longer than lcut in pieces (lcut: the longest edge, or less: O(vertices and pieces)).
- * Returns 1 and the polygon indices *a <= *b of the first such pair in slot order (with self,
- * *a == *b), or 0. */
+ * (two of its edges that share no vertex), with a grid of its own of cells lcut wide and edges
+ * longer than lcut in pieces. Returns 1 and the polygons *a <= *b of the first such pair in slot
+ * order (with self, *a == *b), or 0. */
 int grid_crossing(const Ensemble *e, double lcut, int self, int *a, int *b);
 
 #endif

@@ -10,7 +10,7 @@
 static void integrate_band(Ensemble *e, const Params *P, int *bad, double *v2max)
 {
     const double dt = P->dt, vmax2 = (P->h / dt) * (P->h / dt);
-    double v2top = *v2max;   /* (in a register: *v2max might alias the vertex arrays) */
+    double v2top = *v2max;   /* (a local: *v2max might alias the vertex arrays) */
     int m0, m1;
     const int *order = bands_mine(e, &m0, &m1);
     for (int m = m0; m < m1; m++) {
@@ -26,8 +26,9 @@ static void integrate_band(Ensemble *e, const Params *P, int *bad, double *v2max
         }
         if (!ok && p < *bad) *bad = p;
         /* growth only while A / A0 > beta; shrinking always (docs/model.md 3, step 4) */
-        if (P->beta == 0 || e->alpha[p] < 0 || e->A[p] > P->beta * e->A0[p]) e->A0[p] += e->alpha[p] * dt;
-        if (P->Dr > 0) {   /* the polarity diffuses: d(phi) = sqrt(2 Dr dt) N(0, 1), keyed by (step, id) */
+        if (P->beta == 0 || e->alpha[p] < 0 || e->A[p] > P->beta * e->A0[p])
+            e->A0[p] += e->alpha[p] * dt;
+        if (P->Dr > 0) {   /* the polarity diffuses: d(phi) = sqrt(2 Dr dt) N(0, 1) */
             double a, b;
             rng_keyed_normals(e->seed, e->step, e->id[p], 0, RNG_POLARITY, &a, &b);
             e->polarity[p] += sqrt(2 * P->Dr * dt) * a;

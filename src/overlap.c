@@ -23,10 +23,16 @@ typedef struct { double x, y; int p, v; } Leftmost;
 static int by_leftmost(const void *a, const void *b)
 {
     const Leftmost *u = a, *w = b;
-    return u->x < w->x ? -1 : u->x > w->x ? 1 : u->y < w->y ? -1 : u->y > w->y ? 1 : (u->p > w->p) - (u->p < w->p);
+    return u->x < w->x ? -1 : u->x > w->x ? 1
+         : u->y < w->y ? -1 : u->y > w->y ? 1
+         : (u->p > w->p) - (u->p < w->p);
 }
 
-static int by_int(const void *a, const void *b) { int u = *(const int *)a, w = *(const int *)b; return (u > w) - (u < w); }
+static int by_int(const void *a, const void *b)
+{
+    int u = *(const int *)a, w = *(const int *)b;
+    return (u > w) - (u < w);
+}
 
 /* Pass 1: the crossing and touching pairs. */
 static long find_meeting(const Ensemble *e, const Grid *g, double h, OverlapPair *first)
@@ -45,16 +51,21 @@ static long find_meeting(const Ensemble *e, const Grid *g, double h, OverlapPair
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
             int ix, iy, i1 = ens_next(e, i);
             Vec2 a = { e->x[i], e->y[i] }, b = { e->x[i1], e->y[i1] };
-            int64_t c = grid_cell(g, 0.5 * (a.x + b.x), 0.5 * (a.y + b.y), &ix, &iy);   /* (the stencil of edge i's midpoint's cell) */
+            /* (the stencil of the cell of edge i's midpoint) */
+            int64_t c = grid_cell(g, 0.5 * (a.x + b.x), 0.5 * (a.y + b.y), &ix, &iy);
             if (c != cell) { cell = c; grid_rows(g, ix, iy, hint, &r); }
             for (int row = 0; row < r.n; row++)
                 for (int m = g->start[r.b[row]]; m < g->start[r.e[row]]; m++) {
                     int j = g->gs[m].k, q = e->pid[j];
-                    if (q <= p || (e->rigid[p] && e->rigid[q]) || (mark[q] == p && crosses[q])) continue;
+                    if (q <= p || (e->rigid[p] && e->rigid[q]) || (mark[q] == p && crosses[q]))
+                        continue;
                     int j1 = ens_next(e, j);
                     Vec2 c = { e->x[j], e->y[j] }, d = { e->x[j1], e->y[j1] };
-                    if (fmax(a.x, b.x) + touch < fmin(c.x, d.x) || fmax(c.x, d.x) + touch < fmin(a.x, b.x) ||
-                        fmax(a.y, b.y) + touch < fmin(c.y, d.y) || fmax(c.y, d.y) + touch < fmin(a.y, b.y)) continue;   /* (boxes apart) */
+                    if (fmax(a.x, b.x) + touch < fmin(c.x, d.x) ||
+                        fmax(c.x, d.x) + touch < fmin(a.x, b.x) ||
+                        fmax(a.y, b.y) + touch < fmin(c.y, d.y) ||
+                        fmax(c.y, d.y) + touch < fmin(a.y, b.y))
+                        continue;   /* (boxes apart) */
                     int cross = geom_segments_cross(a, b, c, d);
                     if (!cross && !(geom_segment_distance(a, b, c, d) < touch)) continue;
                     if (mark[q] != p) { mark[q] = p; crosses[q] = 0; list[n++] = q; }
@@ -63,7 +74,8 @@ static long find_meeting(const Ensemble *e, const Grid *g, double h, OverlapPair
         }
         if (n && !count) {
             qsort(list, (size_t)n, sizeof *list, by_int);
-            *first = (OverlapPair){ p, list[0], crosses[list[0]] ? OVERLAP_CROSS : OVERLAP_TOUCH_KIND };
+            *first = (OverlapPair){ p, list[0],
+                                    crosses[list[0]] ? OVERLAP_CROSS : OVERLAP_TOUCH_KIND };
         }
         count += n;
     }
@@ -75,7 +87,8 @@ static long find_meeting(const Ensemble *e, const Grid *g, double h, OverlapPair
  * lies inside that edge's polygon; -1 if none. The ray counts a vertex at height vy as below it
  * (as geom_point_inside does), i.e. it runs just above vy: of two edges hit at the same x (a
  * lowest vertex of a polygon), the one farther right just above is nearer. */
-static int ray_left(const Ensemble *e, const Grid *g, double lmax, int p, double vx, double vy, int *inside)
+static int ray_left(const Ensemble *e, const Grid *g, double lmax, int p, double vx, double vy,
+                    int *inside)
 {
     int cx, cy, best = -1, n = 0, pos[3], first[3];
     double bx = -INFINITY, bslope = 0;
@@ -92,9 +105,13 @@ static int ray_left(const Ensemble *e, const Grid *g, double lmax, int p, double
         int r = -1;
         int64_t col = -1;
         for (int k = 0; k < n; k++)
-            if (pos[k] >= first[k] && grid_key(g, pos[k]) - base[k] > col) { col = grid_key(g, pos[k]) - base[k]; r = k; }
+            if (pos[k] >= first[k] && grid_key(g, pos[k]) - base[k] > col) {
+                col = grid_key(g, pos[k]) - base[k];
+                r = k;
+            }
         if (r < 0) break;
-        if (best >= 0 && g->x0 + (double)(col + 1) * g->cs + 0.5 * lmax < bx) break;   /* (every edge of this column lies left of the hit) */
+        /* (every edge of this column lies left of the hit) */
+        if (best >= 0 && g->x0 + (double)(col + 1) * g->cs + 0.5 * lmax < bx) break;
         int q = pos[r]--;
         for (int m = g->start[q]; m < g->start[q + 1]; m++) {
             int j = g->gs[m].k, j1 = ens_next(e, j);
@@ -121,11 +138,13 @@ static long find_nested(const Ensemble *e, const Grid *g, double lmax, OverlapPa
     for (int p = 0; p < e->np; p++) {
         order[p] = (Leftmost){ INFINITY, INFINITY, p, -1 };
         for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
-            if (e->x[i] < order[p].x || (e->x[i] == order[p].x && e->y[i] < order[p].y)) order[p] = (Leftmost){ e->x[i], e->y[i], p, i };
+            if (e->x[i] < order[p].x || (e->x[i] == order[p].x && e->y[i] < order[p].y))
+                order[p] = (Leftmost){ e->x[i], e->y[i], p, i };
     }
     qsort(order, (size_t)e->np, sizeof *order, by_leftmost);
     for (int k = 0; k < e->np; k++) {
-        int p = order[k].p, inside = 0, r = ray_left(e, g, lmax, p, order[k].x, order[k].y, &inside);
+        int p = order[k].p, inside = 0,
+            r = ray_left(e, g, lmax, p, order[k].x, order[k].y, &inside);
         parent[p] = r < 0 ? -1 : inside ? r : parent[r];
     }
     long count = 0;
@@ -143,14 +162,15 @@ static long find_nested(const Ensemble *e, const Grid *g, double lmax, OverlapPa
  * remodeling will cut it: the points added lie on the edges, so nothing that meets, crosses or
  * nests changes, but the grid's cells stay small (one long wall would otherwise make a single
  * cell of everything). Only what the check reads is copied (positions, polygons, their phase
- * and rigidity): 20 bytes a vertex, not the 60 of a full ensemble, which a restart of a large
- * run (whose fresh cuts are longer than lmax) held beside its own state. nv: the copy's vertices.
+ * and rigidity): 20 bytes a vertex, not the 60 of a full ensemble. nv: the copy's vertices.
  * Returns the longest edge of the copy. */
 static double refine(const Ensemble *e, double lmax, int64_t nv, Ensemble *r)
 {
     double longest = 0;
-    if (nv > INT_MAX) status_exit(PH_EXIT_MEMORY, "out of memory (the overlap check's copy of the polygons, their long edges cut, "
-                                  "would have %lld vertices)", (long long)nv);
+    if (nv > INT_MAX)
+        status_exit(PH_EXIT_MEMORY, "out of memory (the overlap check's copy of the polygons, "
+                                    "their long edges cut, would have %lld vertices)",
+                    (long long)nv);
     r->x = ph_realloc(NULL, (size_t)nv * sizeof *r->x);
     r->y = ph_realloc(NULL, (size_t)nv * sizeof *r->y);
     r->pid = ph_realloc(NULL, (size_t)nv * sizeof *r->pid);
@@ -201,7 +221,8 @@ long overlap_find(const Ensemble *e, double lmax, double h, OverlapPair *first)
     }
     Grid g;
     grid_init(&g);
-    /* the midpoints of two edges that meet are at most the longest edge apart: neighbouring cells */
+    /* the midpoints of two edges that meet are at most the longest edge apart: neighbouring
+     * cells */
     grid_build(&g, use, longest * (1 + 1e-9) + OVERLAP_TOUCH * h, INFINITY, 0);
     long count = find_meeting(use, &g, h, first);
     if (count == 0) count = find_nested(use, &g, longest, first);
@@ -221,28 +242,34 @@ static int row_crossings(const Ensemble *e, int p, double y, double *xs)
             xs[n++] = e->x[i] + (y - e->y[i]) * (e->x[j] - e->x[i]) / (e->y[j] - e->y[i]);
     }
     for (int k = 1; k < n; k++)   /* (insertion sort: a row meets a hoop a few times) */
-        for (int m = k; m > 0 && xs[m - 1] > xs[m]; m--) { double t = xs[m]; xs[m] = xs[m - 1]; xs[m - 1] = t; }
+        for (int m = k; m > 0 && xs[m - 1] > xs[m]; m--) {
+            double t = xs[m]; xs[m] = xs[m - 1]; xs[m - 1] = t;
+        }
     return n;
 }
 
 static void y_range(const Ensemble *e, int p, double *lo, double *hi)
 {
     *lo = INFINITY; *hi = -INFINITY;
-    for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) { *lo = fmin(*lo, e->y[i]); *hi = fmax(*hi, e->y[i]); }
+    for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+        *lo = fmin(*lo, e->y[i]);
+        *hi = fmax(*hi, e->y[i]);
+    }
 }
 
 enum { ROWS = 1024 };
 
 /* The midpoint-rule area over ROWS rows of [lo, hi] of p's inside (q < 0) or of the inside of
  * both p and q. */
-static double row_area(const Ensemble *e, int p, int q, double lo, double hi, double *xp, double *xq)
+static double row_area(const Ensemble *e, int p, int q, double lo, double hi, double *xp,
+                       double *xq)
 {
     double dy = (hi - lo) / ROWS, sum = 0;
     for (int k = 0; k < ROWS && hi > lo; k++) {
         double y = lo + (k + 0.5) * dy;
         int np = row_crossings(e, p, y, xp), nq = q < 0 ? 0 : row_crossings(e, q, y, xq);
         if (q < 0) { for (int a = 0; a + 1 < np; a += 2) sum += xp[a + 1] - xp[a]; continue; }
-        for (int a = 0, b = 0; a + 1 < np && b + 1 < nq;) {   /* intersect the two lists of intervals */
+        for (int a = 0, b = 0; a + 1 < np && b + 1 < nq;) {   /* intersect the two lists */
             sum += fmax(0, fmin(xp[a + 1], xq[b + 1]) - fmax(xp[a], xq[b]));
             if (xp[a + 1] < xq[b + 1]) a += 2; else b += 2;
         }
@@ -252,7 +279,8 @@ static double row_area(const Ensemble *e, int p, int q, double lo, double hi, do
 
 double overlap_fraction(const Ensemble *e, int p, int q)
 {
-    double *xp = malloc((size_t)e->count[p] * sizeof *xp), *xq = malloc((size_t)e->count[q] * sizeof *xq);
+    double *xp = malloc((size_t)e->count[p] * sizeof *xp),
+           *xq = malloc((size_t)e->count[q] * sizeof *xq);
     if (!xp || !xq) { free(xp); free(xq); return NAN; }
     double plo, phi, qlo, qhi;
     y_range(e, p, &plo, &phi);

@@ -8,10 +8,10 @@
 #include "ensemble.h"
 #include "params.h"
 
-/* Applies the passages found in the pair records of the last contact_forces_step call (their slots
- * must still be valid: before fusion), fastest first, each projectile at most once per step,
- * serially; logs each as an event. Returns the number of passages (the contact list must then
- * be rebuilt: the projectiles jumped). */
+/* Applies the passages found in the pair records of the last contact_forces_step call (their
+ * slots must still be valid: before fusion), fastest first, each projectile at most once per
+ * step, serially; logs each as an event. Returns the number of passages (the contact list must
+ * then be rebuilt: the projectiles jumped). */
 int passage_update(Ensemble *e, const Params *P, const Contact *c);
 
 #endif

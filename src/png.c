@@ -292,7 +292,10 @@ static PngItem *add_text(PngLegend *l, int x, int y, int s, const char *t, size_
 }
 
 /* v with p significant digits, never "-0" */
-static void number(char *buf, size_t len, double v, int p) { snprintf(buf, len, "%.*g", p, v == 0 ? 0.0 : v); }
+static void number(char *buf, size_t len, double v, int p)
+{
+    snprintf(buf, len, "%.*g", p, v == 0 ? 0.0 : v);
+}
 
 /* The scale bar: the longest 1, 2 or 5 x 10^n world units within `most` (> 0) */
 static double round_length(double most)
@@ -301,7 +304,8 @@ static double round_length(double most)
     int n = (int)floor(log10(most));
     for (int j = n + 1; j >= n - 1; j--)   /* (log10 may round either way across a power of ten) */
         for (int k = 0; k < 3; k++) {
-            double len = j >= 0 ? mant[k] * pow(10, j) : mant[k] / pow(10, -j);   /* (so 0.2 is the double nearest 0.2) */
+            /* (divided: so 0.2 is the double nearest 0.2) */
+            double len = j >= 0 ? mant[k] * pow(10, j) : mant[k] / pow(10, -j);
             if (len <= most && len > 0) return len;
         }
     return 0;
@@ -332,10 +336,14 @@ static void bar_numbers(PngLegend *l, const PngKey *k, int b0, int b1, int tick0
     for (int mid = 1; mid >= 0; mid--)
         for (int p = p0; p >= 1; p--) {
             int w[3];
-            for (int q = 0; q < 3; q++) number(a[q], sizeof a[q], v[q], p), w[q] = text_width(strlen(a[q]), s);
-            if (!strcmp(a[0], a[2]) || (mid && (!strcmp(a[0], a[1]) || !strcmp(a[1], a[2])))) break;   /* (fewer digits: no better) */
+            for (int q = 0; q < 3; q++)
+                number(a[q], sizeof a[q], v[q], p), w[q] = text_width(strlen(a[q]), s);
+            if (!strcmp(a[0], a[2]) || (mid && (!strcmp(a[0], a[1]) || !strcmp(a[1], a[2]))))
+                break;   /* (fewer digits: no better) */
             int m0 = xm - w[1] / 2;
-            if (mid ? b0 + w[0] + gap > m0 || m0 + w[1] + gap > b1 - w[2] : b0 + w[0] + gap > b1 - w[2]) continue;
+            if (mid ? b0 + w[0] + gap > m0 || m0 + w[1] + gap > b1 - w[2]
+                    : b0 + w[0] + gap > b1 - w[2])
+                continue;
             add_text(l, b0, y, s, a[0], strlen(a[0]));
             if (mid) {
                 add_text(l, m0, y, s, a[1], strlen(a[1]));
@@ -349,23 +357,27 @@ static void bar_numbers(PngLegend *l, const PngKey *k, int b0, int b1, int tick0
 void png_legend(const PngKey *k, int width, int s, PngLegend *l)
 {
     l->n = 0;
-    const int in0 = 8 * s, in1 = width - 8 * s, top = 3 * s, bar0 = 13 * s, bar1 = 21 * s, low = 24 * s;
+    const int in0 = 8 * s, in1 = width - 8 * s, top = 3 * s, bar0 = 13 * s, bar1 = 21 * s,
+              low = 24 * s;
     if (in1 - in0 < 4 * s) return;   /* (no room for anything) */
 
     /* top row: the scale bar at the right end, its length on its left */
     int right = in1;   /* (where the label must end) */
-    double most = (in1 - in0) / 5.0 / k->scale, len = most > 0 && isfinite(most) ? round_length(most) : 0;
+    double most = (in1 - in0) / 5.0 / k->scale,
+           len = most > 0 && isfinite(most) ? round_length(most) : 0;
     if (len > 0) {
         char t[40];
         snprintf(t, sizeof t, "%g L", len);
         int px = (int)lround(len * k->scale), tw = text_width(strlen(t), s);
         if (px >= 1 && in1 - px - 3 * s - tw >= in0) {
-            add_item(l, PNG_SCALE, in1 - px, top + 2 * s, in1, top + 8 * s)->value = len;   /* (its line under the text's baseline) */
+            /* (its line under the text's baseline) */
+            add_item(l, PNG_SCALE, in1 - px, top + 2 * s, in1, top + 8 * s)->value = len;
             add_text(l, in1 - px - 3 * s - tw, top, s, t, strlen(t));
             right = in1 - px - 3 * s - tw - 6 * s;
         }
     }
-    /* the label on the left: its parts (split at two spaces) left out from the last until it fits */
+    /* the label on the left: its parts (split at two spaces) left out from the last until it
+     * fits */
     const char *label = k->label ? k->label : "";
     size_t n = strlen(label);
     while (n && (text_width(n, s) > right - in0 || n >= sizeof l->item[0].text)) {
@@ -412,7 +424,8 @@ static void draw_legend(const Canvas *c, int s, const PngKey *k)
             for (int i = it->x0; i < it->x1; i++) {
                 png_colour((i - it->x0 - 0.5) / (it->x1 - it->x0 - 2), col);
                 for (int j = it->y0; j < it->y1; j++)
-                    put(c, i, j, i == it->x0 || i == it->x1 - 1 || j == it->y0 || j == it->y1 - 1 ? DARK : col);
+                    put(c, i, j, i == it->x0 || i == it->x1 - 1 || j == it->y0 || j == it->y1 - 1
+                                     ? DARK : col);
             }
             break;
         case PNG_SWATCH:
@@ -444,7 +457,8 @@ static void field_range(const PngField *f, double *lo, double *hi)
 /* The field's bilinear interpolation at pixel centres, coloured from lo to hi, behind the area;
  * white (as cleared) outside the grid's rectangle. (cx, cy, scale): the area's world centre and
  * pixels per unit. */
-static void draw_field(const Canvas *c, const PngField *f, double lo, double hi, double cx, double cy, double scale)
+static void draw_field(const Canvas *c, const PngField *f, double lo, double hi, double cx,
+                       double cy, double scale)
 {
     for (int j = 0; j < c->h; j++) {
         double v = (cy - (j + 0.5 - 0.5 * c->h) / scale - f->y0) / f->dx;   /* (in node spacings) */
@@ -460,7 +474,8 @@ static void draw_field(const Canvas *c, const PngField *f, double lo, double hi,
             if (f->nx == 1) q = 0, a = 0;
             const double *n0 = f->c + (size_t)r * f->nx + q, *n1 = f->ny > 1 ? n0 + f->nx : n0;
             int q1 = f->nx > 1;
-            double val = (1 - b) * ((1 - a) * n0[0] + a * n0[q1]) + b * ((1 - a) * n1[0] + a * n1[q1]);
+            double val =
+                (1 - b) * ((1 - a) * n0[0] + a * n0[q1]) + b * ((1 - a) * n1[0] + a * n1[q1]);
             unsigned char col[3];
             if (!isfinite(val)) memcpy(col, LIGHT_GREY, 3);
             else png_colour(hi > lo ? (val - lo) / (hi - lo) : 0.5, col);
@@ -499,14 +514,17 @@ void png_camera_update(PngCamera *c, const Ensemble *e, const PngField *f, int w
         if (!any) b[0] = b[1] = 0, b[2] = b[3] = 1;
         double mx = 0.05 * (b[2] - b[0]), my = 0.05 * (b[3] - b[1]);
         v = (PngView){ b[0] - mx, b[1] - my, b[2] + mx, b[3] + my };
-        if (!(v.x1 > v.x0) && !(v.y1 > v.y0)) v = (PngView){ v.x0 - 0.5, v.y0 - 0.5, v.x0 + 0.5, v.y0 + 0.5 };   /* (one point) */
+        if (!(v.x1 > v.x0) && !(v.y1 > v.y0))   /* (one point) */
+            v = (PngView){ v.x0 - 0.5, v.y0 - 0.5, v.x0 + 0.5, v.y0 + 0.5 };
     } else {
         v = c->view;
         if (!any || (b[0] >= v.x0 && b[2] <= v.x1 && b[1] >= v.y0 && b[3] <= v.y1)) return;
         double mx = 0.1 * (v.x1 - v.x0), my = 0.1 * (v.y1 - v.y0);
-        v = (PngView){ fmin(v.x0, b[0] - mx), fmin(v.y0, b[1] - my), fmax(v.x1, b[2] + mx), fmax(v.y1, b[3] + my) };
+        v = (PngView){ fmin(v.x0, b[0] - mx), fmin(v.y0, b[1] - my), fmax(v.x1, b[2] + mx),
+                       fmax(v.y1, b[3] + my) };
     }
-    /* widened about its centre to the area's aspect ratio r (never inward, whatever the rounding) */
+    /* widened about its centre to the area's aspect ratio r (never inward, whatever the
+     * rounding) */
     double w = v.x1 - v.x0, h = v.y1 - v.y0, r = (double)width / (ah > 0 ? ah : 1);
     if (w < h * r) {
         double m = 0.5 * v.x0 + 0.5 * v.x1, half = 0.5 * h * r;
@@ -543,7 +561,8 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
     /* categories (at most PNG_CATEGORIES integers), else the colour range; rigid polygons (drawn
      * grey) do not count */
     PngKey key = { .label = label ? label : "" };
-    int ncat = categorical && value && !field ? png_categories(e, value, key.cat) : PNG_CATEGORIES + 1,
+    int ncat = categorical && value && !field ? png_categories(e, value, key.cat)
+                                              : PNG_CATEGORIES + 1,
         cats = ncat <= PNG_CATEGORIES;
     if (cats) {
         key.ncat = ncat;
@@ -577,8 +596,7 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
      * beyond far_px pixels is left out, which keeps every later product finite and the crossings
      * of the fill and the lines within 0.02 pixels (doubles of 1e14 are 1/64 apart). Frames hold
      * vertices within 1e8 lmax of the origin, so only a view a million times smaller than a
-     * polygon (1e-6 wide, of one 6,000 across, at 16384 pixels) leaves it out; with 1e9, a
-     * tenth as wide a view of a cell of radius 1 came out empty. */
+     * polygon (1e-6 wide, of one 6,000 across, at 16384 pixels) leaves it out. */
     const double far_px = 1e14;
     size_t nv = (size_t)e->nv_used + 1, np = (size_t)e->np + 1;   /* + 1: never malloc(0) */
     double *X = malloc(nv * sizeof *X), *Y = malloc(nv * sizeof *Y);
@@ -605,7 +623,7 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
         double v = value ? value[p] : NAN;
         if (e->rigid[p]) memcpy(col, MID_GREY, 3);
         else if (isnan(v)) memcpy(col, LIGHT_GREY, 3);
-        else if (cats) {   /* (a value that png_categories did not count, an infinite one, light grey) */
+        else if (cats) {   /* (a value png_categories did not count, an infinite one: light grey) */
             int c = 0;
             while (c < key.ncat && key.cat[c] != floor(v + 0.5)) c++;
             if (c < key.ncat) png_category(key.slot[c], col);
@@ -614,8 +632,12 @@ static int render(unsigned char *rgb, int width, int height, const Ensemble *e,
         else png_colour(hi > lo ? (v - lo) / (hi - lo) : 0.5, col);
         fill_polygon(&area, X + e->start[p], Y + e->start[p], e->count[p], cross, col);
     }
-    unsigned char *mask = NULL;   /* over a field: the outlines' pixels first, coloured by what lies under them */
-    if (field && !(mask = calloc((size_t)area.w * (size_t)area.h + 1, 1))) { free(X); free(Y); free(cross); free(order); return -1; }
+    /* over a field: the outlines' pixels first, coloured by what lies under them */
+    unsigned char *mask = NULL;
+    if (field && !(mask = calloc((size_t)area.w * (size_t)area.h + 1, 1))) {
+        free(X); free(Y); free(cross); free(order);
+        return -1;
+    }
     const Canvas lines = { area.rgb, area.w, area.h, mask };
     for (int k = 0; k < n; k++)
         for (int i = e->start[order[k].p], m = e->count[order[k].p], q = 0; q < m; q++)
@@ -651,14 +673,15 @@ static int fail(char *err, size_t errlen, const char *path, const char *why, int
         if (errnum) snprintf(err, errlen, "%s: %s (%s)", TEXT_ESC(path), why, strerror(errnum));
         else snprintf(err, errlen, "%s: %s", TEXT_ESC(path), why);
     }
-    errno = errnum;   /* (for the caller's exit status: ENOMEM is out of memory, not an output error) */
+    errno = errnum;   /* (for the caller's exit status: ENOMEM is out of memory, not output) */
     return -1;
 }
 
 /* png_write and png_write_field: the picture of render, encoded and written */
-static int write_picture(const char *path, const Ensemble *e, const double *value, const char *label,
-                         double vmin, double vmax, int categorical, int width, int height, const PngView *view,
-                         const PngField *field, char *err, size_t errlen)
+static int write_picture(const char *path, const Ensemble *e, const double *value,
+                         const char *label, double vmin, double vmax, int categorical, int width,
+                         int height, const PngView *view, const PngField *field, char *err,
+                         size_t errlen)
 {
     if (width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE)
         return fail(err, errlen, path, "image size must be 1..16384 pixels on each side", 0);
@@ -668,7 +691,8 @@ static int write_picture(const char *path, const Ensemble *e, const double *valu
     unsigned char *rgb = malloc(3 * (size_t)width * (size_t)height), *raw = malloc(raw_n);
     uLongf z_n = compressBound((uLong)raw_n);
     unsigned char *z = malloc(z_n);
-    if (!rgb || !raw || !z || render(rgb, width, height, e, value, label, vmin, vmax, categorical, view, field)) {
+    if (!rgb || !raw || !z ||
+        render(rgb, width, height, e, value, label, vmin, vmax, categorical, view, field)) {
         free(rgb); free(raw); free(z);
         return fail(err, errlen, path, "out of memory", ENOMEM);
     }
@@ -679,7 +703,11 @@ static int write_picture(const char *path, const Ensemble *e, const double *valu
     free(rgb);
     int zr = compress2(z, &z_n, raw, (uLong)raw_n, Z_DEFAULT_COMPRESSION);
     free(raw);
-    if (zr != Z_OK) { free(z); return zr == Z_MEM_ERROR ? fail(err, errlen, path, "out of memory", ENOMEM) : fail(err, errlen, path, "zlib compress2 failed", 0); }
+    if (zr != Z_OK) {
+        free(z);
+        return zr == Z_MEM_ERROR ? fail(err, errlen, path, "out of memory", ENOMEM)
+                                 : fail(err, errlen, path, "zlib compress2 failed", 0);
+    }
 
     FILE *f = atomic_open(path, err, errlen);
     if (!f) { free(z); return -1; }
@@ -704,7 +732,8 @@ int png_write(const char *path, const Ensemble *e, const double *value, const ch
               double vmin, double vmax, int categorical, int width, int height, const PngView *view,
               char *err, size_t errlen)
 {
-    return write_picture(path, e, value, label, vmin, vmax, categorical, width, height, view, NULL, err, errlen);
+    return write_picture(path, e, value, label, vmin, vmax, categorical, width, height, view, NULL,
+                         err, errlen);
 }
 
 int png_write_field(const char *path, const Ensemble *e, const PngField *f, const char *label,

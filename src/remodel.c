@@ -1,11 +1,11 @@
-/* Remodeling of one polygon is a pure function of its vertex list: first twisted edges are cut
- * out (below), then a greedy sweep marks short edges to collapse (no vertex in two collapses, at
- * least 3 vertices left), the two ends
- * of each merge at the midpoint with the mean velocity and the collapsed edge's rest length goes
- * half to each neighbouring edge, so sum l0 is conserved; then every edge longer than lmax is
- * bisected, and its halves again while they are longer (bisect, below). The collapse sweeps repeat
- * until no edge is shorter than lmin, and halves are > lmax / 2 > lmin, so afterwards every edge is
- * in [lmin, lmax] (a triangle cannot be coarsened, and rigid polygons are only refined).
+/* Remodeling of one polygon is a pure function of its vertex list. First twisted edges are cut
+ * out (below). Then a greedy sweep marks short edges to collapse (no vertex in two collapses, at
+ * least 3 vertices left): the two ends of each merge at the midpoint with the mean velocity, and
+ * the collapsed edge's rest length goes half to each neighbouring edge, so sum l0 is conserved.
+ * Then every edge longer than lmax is bisected, and its halves again while they are longer
+ * (bisect). The sweeps repeat until no edge is shorter than lmin, and halves are
+ * > lmax / 2 > lmin, so afterwards every edge is in [lmin, lmax] (a triangle cannot be coarsened,
+ * and rigid polygons are only refined).
  *
  * Twists (docs/model.md 4): a vertex that meets an edge of its own hoop faster than the
  * repulsion can stop it (a relative speed above sqrt(kr) h, when the barrier kr h^2 / 2 per unit
@@ -56,7 +56,8 @@ static int twisted(const double *x, const double *y, int n, int m)
 {
     int a = (m + n - 1) % n, b = m % n, c = (m + 1) % n, d = (m + 2) % n;
     return (sharp(x, y, n, m) || sharp(x, y, n, m + 1)) &&
-           geom_segments_cross((Vec2){ x[a], y[a] }, (Vec2){ x[b], y[b] }, (Vec2){ x[c], y[c] }, (Vec2){ x[d], y[d] });
+           geom_segments_cross((Vec2){ x[a], y[a] }, (Vec2){ x[b], y[b] },
+                               (Vec2){ x[c], y[c] }, (Vec2){ x[d], y[d] });
 }
 
 /* Whether a polygon of n vertices may be untwisted (see above). */
@@ -64,7 +65,8 @@ static int untwists(const Ensemble *e, int p, int n) { return !e->rigid[p] && n 
 
 static int needs_remodel(const Ensemble *e, const Params *P, int p)
 {
-    int s = e->start[p], n = e->count[p], coarsen = !e->rigid[p] && n > 3, untwist = untwists(e, p, n);
+    int s = e->start[p], n = e->count[p], coarsen = !e->rigid[p] && n > 3,
+        untwist = untwists(e, p, n);
     const double *x = e->x + s, *y = e->y + s, lo = P->lmin * P->lmin, hi = P->lmax * P->lmax;
     double px = x[0] - x[n - 1], py = y[0] - y[n - 1];   /* the edge before vertex 0 */
     for (int k = 0; k < n; k++) {
@@ -72,7 +74,9 @@ static int needs_remodel(const Ensemble *e, const Params *P, int p)
         double dx = x[k1] - x[k], dy = y[k1] - y[k], l2 = dx * dx + dy * dy;
         if (l2 > hi || (coarsen && l2 < lo)) return 1;
         /* (the turn at vertex k, from the edges at hand: a sharp one is rare) */
-        if (untwist && px * dx + py * dy < 0 && (twisted(x, y, n, k + n - 1) || twisted(x, y, n, k))) return 1;
+        if (untwist && px * dx + py * dy < 0 &&
+            (twisted(x, y, n, k + n - 1) || twisted(x, y, n, k)))
+            return 1;
         px = dx; py = dy;
     }
     return 0;
@@ -84,7 +88,8 @@ static int needs_remodel(const Ensemble *e, const Params *P, int p)
  * an edge of length l becomes 2^k equal pieces, 2^(k-1) lmax < l <= 2^k lmax. Writes u and the
  * new vertices, each with the rest length of the piece after it, at slot `at` of out[V_x ..
  * V_l0] unless out is NULL; returns how many (1 + the new vertices). */
-static int bisect(const double u[V_l0], const double w[V_l0], double l0, double lmax2, double *const *out, size_t at)
+static int bisect(const double u[V_l0], const double w[V_l0], double l0, double lmax2,
+                  double *const *out, size_t at)
 {
     double dx = w[V_x] - u[V_x], dy = w[V_y] - u[V_y];
     if (!(dx * dx + dy * dy > lmax2)) {
@@ -98,22 +103,24 @@ static int bisect(const double u[V_l0], const double w[V_l0], double l0, double 
     return m + bisect(mid, w, 0.5 * l0, lmax2, out, at + (size_t)m);
 }
 
-/* Remodels polygon p of e; writes the new vertex fields at slot `at` of out[V_x .. V_l0] unless out
- * is NULL, and adds the twists it cut out to *twists unless that is NULL. Returns the new vertex
- * count. Uses the calling thread's scratch of r. */
-static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r, double *const *out, size_t at, int *twists)
+/* Remodels polygon p of e; writes the new vertex fields at slot `at` of out[V_x .. V_l0] unless
+ * out is NULL, and adds the twists it cut out to *twists unless that is NULL. Returns the new
+ * vertex count. Uses the calling thread's scratch of r. */
+static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r,
+                           double *const *out, size_t at, int *twists)
 {
     int s = e->start[p], n = e->count[p], t = 0;
 #ifdef _OPENMP
     t = omp_get_thread_num();
 #endif
-    size_t need = (size_t)n * (2 * ENSEMBLE_NFIELDS + 1);   /* two sets of the fields, and room for n merge flags */
+    size_t need = (size_t)n * (2 * ENSEMBLE_NFIELDS + 1);   /* two sets of fields, n merge flags */
     if (need > r->scratch_cap[t]) {
         r->scratch_cap[t] = need + need / 2;
         r->scratch[t] = ph_realloc(r->scratch[t], r->scratch_cap[t] * sizeof *r->scratch[t]);
     }
     double *buf = r->scratch[t];
-    unsigned char *merge = (unsigned char *)(buf + (size_t)n * 2 * ENSEMBLE_NFIELDS);   /* merge[k]: edge k collapses */
+    /* merge[k]: edge k collapses */
+    unsigned char *merge = (unsigned char *)(buf + (size_t)n * 2 * ENSEMBLE_NFIELDS);
     /* the sweeps go from one set to the other */
     double *a[ENSEMBLE_NFIELDS], *b[ENSEMBLE_NFIELDS], *src[ENSEMBLE_NFIELDS];
     ensemble_fields(e, s, src);
@@ -134,11 +141,14 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
         for (int k = 0; k < n; k++)
             if (k != k1 && k != k2) {
                 for (int f = 0; f < ENSEMBLE_NFIELDS; f++) b[f][j] = a[f][k];
-                if (k == k0) b[V_l0][j] = hypot(x[k3] - x[k0], y[k3] - y[k0]) * sum0 / L;   /* the joining edge */
+                if (k == k0)   /* the joining edge */
+                    b[V_l0][j] = hypot(x[k3] - x[k0], y[k3] - y[k0]) * sum0 / L;
                 j++;
             }
         n = j;
-        for (int f = 0; f < ENSEMBLE_NFIELDS; f++) { double *swap = a[f]; a[f] = b[f]; b[f] = swap; }
+        for (int f = 0; f < ENSEMBLE_NFIELDS; f++) {
+            double *swap = a[f]; a[f] = b[f]; b[f] = swap;
+        }
         if (twists) (*twists)++;
         m = m > 1 ? m - 2 : 0;   /* (the new edge and its neighbours may be twisted now) */
     }
@@ -170,7 +180,9 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
             m++;
         }
         n = m;
-        for (int f = 0; f < ENSEMBLE_NFIELDS; f++) { double *swap = a[f]; a[f] = b[f]; b[f] = swap; }
+        for (int f = 0; f < ENSEMBLE_NFIELDS; f++) {
+            double *swap = a[f]; a[f] = b[f]; b[f] = swap;
+        }
     }
 
     /* refine: bisect every edge longer than lmax, and its halves again while they are */
@@ -187,7 +199,8 @@ static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r
 /* Moves the vertex data of polygon p (unchanged by remodeling) from its slots to its new ones. */
 static void move_polygon(Ensemble *e, const Remodel *r, int p)
 {
-    size_t from = (size_t)e->start[p], to = (size_t)r->newstart[p], n = (size_t)e->count[p] * sizeof(double);
+    size_t from = (size_t)e->start[p], to = (size_t)r->newstart[p],
+           n = (size_t)e->count[p] * sizeof(double);
     double *d[ENSEMBLE_NFIELDS];
     ensemble_fields(e, 0, d);
     for (int f = 0; f < ENSEMBLE_NFIELDS; f++) memmove(d[f] + to, d[f] + from, n);
@@ -196,7 +209,8 @@ static void move_polygon(Ensemble *e, const Remodel *r, int p)
 /* Decides which polygons of this thread's band are remodeled and writes their new vertex lists
  * to the thread's scratch: counts the changed polygons, the vertices after remodeling and the
  * twists cut out into *changed, *nv and *twists. */
-static void remodel_band(const Ensemble *e, const Params *P, Remodel *r, int *changed, long *nv, int *twists)
+static void remodel_band(const Ensemble *e, const Params *P, Remodel *r, int *changed, long *nv,
+                         int *twists)
 {
     int m0, m1;
     const int *order = bands_mine(e, &m0, &m1);
@@ -212,19 +226,25 @@ static void remodel_band(const Ensemble *e, const Params *P, Remodel *r, int *ch
 }
 
 /* Ends the run: the slots of polygon `over` would end at slot `end`, past r->max_slots (slot
- * indices are int: no ensemble holds more); named with the polygon that remodeling grows most
- * (an edge far longer than lmax makes many vertices) and the vertices nv there would be. */
-static _Noreturn void too_many_slots(const Ensemble *e, const Remodel *r, int over, long end, long nv)
+ * indices are int); names the polygon that remodeling grows most (an edge far longer than lmax
+ * makes many vertices) and the vertices nv there would be. */
+static _Noreturn void too_many_slots(const Ensemble *e, const Remodel *r, int over, long end,
+                                     long nv)
 {
     int most = -1;
     for (int p = 0; p < e->np; p++)
-        if (r->newcount[p] >= 0 && (most < 0 || r->newcount[p] - e->count[p] > r->newcount[most] - e->count[most])) most = p;
+        if (r->newcount[p] >= 0 &&
+            (most < 0 || r->newcount[p] - e->count[p] > r->newcount[most] - e->count[most]))
+            most = p;
     char grown[160] = "";
     if (most >= 0)
-        snprintf(grown, sizeof grown, "; remodeling grows polygon %d (id %lld) most, from %d to %d vertices", most,
+        snprintf(grown, sizeof grown,
+                 "; remodeling grows polygon %d (id %lld) most, from %d to %d vertices", most,
                  (long long)e->id[most], e->count[most], r->newcount[most]);
-    status_exit(PH_EXIT_MEMORY, "remodeling would need more vertex slots than there can be, %lld (slot indices are 32-bit "
-                "integers): polygon %d (id %lld) would end at slot %ld%s; the %d polygons would have %ld vertices",
+    status_exit(PH_EXIT_MEMORY,
+                "remodeling would need more vertex slots than there can be, %lld (slot indices "
+                "are 32-bit integers): polygon %d (id %lld) would end at slot %ld%s; the %d "
+                "polygons would have %ld vertices",
                 (long long)r->max_slots, over, (long long)e->id[over], end, grown, e->np, nv);
 }
 
@@ -253,14 +273,12 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
         #pragma omp parallel reduction(+ : changed, nv, twists)
         remodel_band(e, P, r, &changed, &nv, &twists);
     }
-    /* Slots (see remodel.h): a polygon keeps its slots while its new list fits below the next
-     * polygon's, pushing the polygons after it up only as far as their gaps do not absorb it;
-     * when the slots in use would exceed the vertices by more than a quarter, or the push would
-     * move more than a sixteenth of the vertices, all are laid out anew with room to grow. */
+    /* the new slots (remodel.h): pushed up only as far as the gaps do not absorb it, or all laid
+     * out anew with room to grow */
     r->twists += twists;
     const long most = nv + nv / 4 + 64;
     if (!changed && e->nv_used <= most) return 0;
-    int before = 0, nside = 0, over = -1;   /* (over: the first polygon whose slots would end past max_slots, at end) */
+    int before = 0, nside = 0, over = -1;   /* (over: the first polygon to end past max_slots) */
     long end = 0;
     long total = 0, pushed = 0;
     for (int p = 0; p < e->np; p++) {
@@ -328,7 +346,10 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
     }
     for (int p = 0; p < e->np; p++) {
         e->start[p] = r->newstart[p];
-        if (r->newcount[p] >= 0) { e->count[p] = r->newcount[p]; e->edits[p]++; }   /* (ensemble.h) */
+        if (r->newcount[p] >= 0) {   /* (ensemble.h) */
+            e->count[p] = r->newcount[p];
+            e->edits[p]++;
+        }
     }
     e->nv_used = (int)total;
     e->gaps = total != nv;
@@ -348,11 +369,13 @@ static int cmp_key(const void *a, const void *b)
 }
 
 /* dst[newstart[k] ..] = src[start[order[k]] ..] for every polygon k of the new order. */
-static void gather(double *dst, const double *src, const Ensemble *e, const SortKey *key, const int *newstart)
+static void gather(double *dst, const double *src, const Ensemble *e, const SortKey *key,
+                   const int *newstart)
 {
     #pragma omp parallel for schedule(static)
     for (int k = 0; k < e->np; k++)
-        memcpy(dst + newstart[k], src + e->start[key[k].p], (size_t)e->count[key[k].p] * sizeof *dst);
+        memcpy(dst + newstart[k], src + e->start[key[k].p],
+               (size_t)e->count[key[k].p] * sizeof *dst);
 }
 
 int remodel_sort(Ensemble *e)
@@ -360,7 +383,8 @@ int remodel_sort(Ensemble *e)
     int np = e->np;
     if (np < 2) return 0;
     SortKey *key = ph_realloc(NULL, (size_t)np * sizeof *key);
-    double area = 0, ymin = INFINITY, *cy = ph_realloc(NULL, 2 * (size_t)np * sizeof *cy), *a = cy + np;
+    double area = 0, ymin = INFINITY, *cy = ph_realloc(NULL, 2 * (size_t)np * sizeof *cy),
+           *a = cy + np;
     #pragma omp parallel for schedule(static)
     for (int p = 0; p < np; p++) {
         int s = e->start[p], n = e->count[p];
@@ -378,7 +402,8 @@ int remodel_sort(Ensemble *e)
     if (!isfinite(rows)) rows = 0;
     for (int p = 0; p < np; p++) {
         double r = (cy[p] - ymin) * rows;
-        key[p].row = r >= 0 && r < INT32_MAX ? (int)r : INT32_MAX;   /* (a stray polygon far away: the last row) */
+        /* (a stray polygon far away: the last row) */
+        key[p].row = r >= 0 && r < INT32_MAX ? (int)r : INT32_MAX;
     }
     free(cy);
     qsort(key, (size_t)np, sizeof *key, cmp_key);
@@ -386,7 +411,7 @@ int remodel_sort(Ensemble *e)
     for (int k = 0; k < np; k++) moved |= key[k].p != k;
     if (!moved) { free(key); return 0; }
     /* the new slots: each polygon takes its room (the free slots after it) along, so the slot
-     * count stays the same (slots are in polygon order) */
+     * count stays the same */
     int *newstart = ph_realloc(NULL, (size_t)np * sizeof *newstart);
     int total = 0;
     for (int k = 0; k < np; k++) {
@@ -396,7 +421,8 @@ int remodel_sort(Ensemble *e)
     }
     /* the vertex arrays one at a time through one spare array (8 bytes per slot at most extra) */
 #define FIELD_ADDRESS(name) &e->name,
-    double *spare = ph_realloc(NULL, (size_t)e->nv_cap * sizeof *spare), **arr[ENSEMBLE_NFIELDS] = { ENSEMBLE_VERTEX_FIELDS(FIELD_ADDRESS) };
+    double *spare = ph_realloc(NULL, (size_t)e->nv_cap * sizeof *spare),
+           **arr[ENSEMBLE_NFIELDS] = { ENSEMBLE_VERTEX_FIELDS(FIELD_ADDRESS) };
 #undef FIELD_ADDRESS
     for (int f = 0; f < ENSEMBLE_NFIELDS; f++) {
         gather(spare, *arr[f], e, key, newstart);

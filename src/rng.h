@@ -62,10 +62,12 @@ static inline double rng_keyed_uniform(uint64_t seed, int64_t step, int64_t id, 
 }
 
 /* Two independent standard normals keyed as above (Box-Muller on two keyed uniforms). */
-static inline void rng_keyed_normals(uint64_t seed, int64_t step, int64_t id, int k, int purpose, double *a, double *b)
+static inline void rng_keyed_normals(uint64_t seed, int64_t step, int64_t id, int k, int purpose,
+                                     double *a, double *b)
 {
     uint64_t z = rng_keyed(seed, step, id, k, purpose), w = rng_mix(z + 0x9e3779b97f4a7c15ull);
-    double u = ((double)(z >> 11) + 0.5) * 0x1.0p-53, v = ((double)(w >> 11) + 0.5) * 0x1.0p-53, r = sqrt(-2 * log(u));
+    double u = ((double)(z >> 11) + 0.5) * 0x1.0p-53, v = ((double)(w >> 11) + 0.5) * 0x1.0p-53,
+           r = sqrt(-2 * log(u));
     *a = r * cos(6.283185307179586 * v);
     *b = r * sin(6.283185307179586 * v);
 }

@@ -28,11 +28,14 @@ static int fail(char *err, size_t len, const char *path, const char *why, int er
 /* The header of observables.csv: frame, step, time, counts, statistics, energies by term. */
 static void observables_header(const Sim *s, char *buf, size_t len)
 {
-    size_t n = (size_t)snprintf(buf, len, "frame,step,time,polygons,vertices,area_mean,area_std,neighbors_mean,kinetic");
-    for (int t = 0; t < U_TERMS && n < len; t++) n += (size_t)snprintf(buf + n, len - n, ",U_%s", forces_terms[t]);
+    size_t n = (size_t)snprintf(buf, len, "frame,step,time,polygons,vertices,area_mean,area_std,"
+                                          "neighbors_mean,kinetic");
+    for (int t = 0; t < U_TERMS && n < len; t++)
+        n += (size_t)snprintf(buf + n, len - n, ",U_%s", forces_terms[t]);
     if (n < len) n += (size_t)snprintf(buf + n, len - n, ",U_contact,U_total,nested");
     if (s->chem.m.ntypes > 1 && n < len) n += (size_t)snprintf(buf + n, len - n, ",homotypic");
-    for (int k = 0; k < s->chem.m.ns && n < len; k++) n += (size_t)snprintf(buf + n, len - n, ",amount_%s", s->chem.m.sp[k].name);
+    for (int k = 0; k < s->chem.m.ns && n < len; k++)
+        n += (size_t)snprintf(buf + n, len - n, ",amount_%s", s->chem.m.sp[k].name);
     if (n < len) snprintf(buf + n, len - n, "\n");
 }
 
@@ -59,7 +62,11 @@ static int cut(const char *path, const char *header, int64_t last, char *err, si
         for (size_t got = 1; got;) {
             if (n + 65536 > cap) {
                 char *more = realloc(old, cap = 2 * cap + 65536);
-                if (!more) { free(old); fclose(f); return fail(err, len, path, "out of memory", ENOMEM); }
+                if (!more) {
+                    free(old);
+                    fclose(f);
+                    return fail(err, len, path, "out of memory", ENOMEM);
+                }
                 old = more;
             }
             n += got = fread(old + n, 1, cap - n, f);
@@ -88,7 +95,8 @@ static int cut(const char *path, const char *header, int64_t last, char *err, si
     return r;
 }
 
-int runlog_open(const char *dir, Sim *s, int restart, int64_t step, int frame, char *err, size_t len)
+int runlog_open(const char *dir, Sim *s, int restart, int64_t step, int frame, char *err,
+                size_t len)
 {
     char path[4200], header[1024];
     observables_header(s, header, sizeof header);
@@ -104,18 +112,22 @@ int runlog_events(const char *dir, Sim *s, char *err, size_t len)
 {
     Ensemble *e = &s->e;
     char path[4200];
-    size_t cap = 192 * (size_t)e->nevents + 1, n = 0;   /* (a line: at most 5 numbers of 20 digits, a name) */
+    size_t cap = 192 * (size_t)e->nevents + 1, n = 0;   /* (5 numbers of 20 digits, a name) */
     char *text = malloc(cap);
     if (!text) return fail(err, len, dir, "out of memory", ENOMEM);
     for (int k = 0; k < e->nevents; k++) {
         const Event *v = &e->events[k];
         char before[48] = "", after[48] = "";
-        if (v->before[1] >= 0) snprintf(before, sizeof before, "%lld %lld", (long long)v->before[0], (long long)v->before[1]);
+        if (v->before[1] >= 0)
+            snprintf(before, sizeof before, "%lld %lld", (long long)v->before[0],
+                     (long long)v->before[1]);
         else snprintf(before, sizeof before, "%lld", (long long)v->before[0]);
-        if (v->after[1] >= 0) snprintf(after, sizeof after, "%lld %lld", (long long)v->after[0], (long long)v->after[1]);
+        if (v->after[1] >= 0)
+            snprintf(after, sizeof after, "%lld %lld", (long long)v->after[0],
+                     (long long)v->after[1]);
         else if (v->after[0] >= 0) snprintf(after, sizeof after, "%lld", (long long)v->after[0]);
-        n += (size_t)snprintf(text + n, cap - n, "%lld,%.12g,%s,%s,%s\n", (long long)v->step, (double)v->step * s->P.dt,
-                              EVENT_NAMES[v->type], before, after);
+        n += (size_t)snprintf(text + n, cap - n, "%lld,%.12g,%s,%s,%s\n", (long long)v->step,
+                              (double)v->step * s->P.dt, EVENT_NAMES[v->type], before, after);
     }
     snprintf(path, sizeof path, "%s/events.csv", dir);
     int r = append(path, text, n, err, len);
@@ -152,7 +164,8 @@ static int nested_count(const Ensemble *e)
 {
     int np = e->np, count = 0;
     if (np < 2) return 0;
-    double *c = ph_realloc(NULL, 6 * (size_t)np * sizeof *c), *box = c + 2 * (size_t)np;   /* cx cy; x0 y0 x1 y1 */
+    /* per polygon cx cy; then x0 y0 x1 y1 */
+    double *c = ph_realloc(NULL, 6 * (size_t)np * sizeof *c), *box = c + 2 * (size_t)np;
     double gx0 = INFINITY, gy0 = INFINITY, gx1 = -INFINITY, gy1 = -INFINITY, wsum = 0;
     for (int p = 0; p < np; p++) {
         const double *x = e->x + e->start[p], *y = e->y + e->start[p];
@@ -160,7 +173,8 @@ static int nested_count(const Ensemble *e)
         double *b = box + 4 * p;
         b[0] = b[2] = x[0]; b[1] = b[3] = y[0];
         for (int j = 1; j < e->count[p]; j++) {
-            b[0] = fmin(b[0], x[j]); b[2] = fmax(b[2], x[j]); b[1] = fmin(b[1], y[j]); b[3] = fmax(b[3], y[j]);
+            b[0] = fmin(b[0], x[j]); b[2] = fmax(b[2], x[j]);
+            b[1] = fmin(b[1], y[j]); b[3] = fmax(b[3], y[j]);
         }
         c[2 * p] = g.x; c[2 * p + 1] = g.y;
         gx0 = fmin(gx0, g.x); gx1 = fmax(gx1, g.x); gy0 = fmin(gy0, g.y); gy1 = fmax(gy1, g.y);
@@ -172,20 +186,25 @@ static int nested_count(const Ensemble *e)
     Centroid *cell = ph_realloc(NULL, (size_t)np * sizeof *cell);
     unsigned char *in = memset(ph_realloc(NULL, (size_t)np), 0, (size_t)np);
     for (int p = 0; p < np; p++) {
-        int64_t a = (int64_t)fmin((c[2 * p] - gx0) / side, (double)(nx - 1)), b = (int64_t)fmin((c[2 * p + 1] - gy0) / side, (double)(ny - 1));
+        int64_t a = (int64_t)fmin((c[2 * p] - gx0) / side, (double)(nx - 1)),
+                b = (int64_t)fmin((c[2 * p + 1] - gy0) / side, (double)(ny - 1));
         cell[p] = (Centroid){ b * nx + a, p };
     }
     qsort(cell, (size_t)np, sizeof *cell, by_key);
     for (int q = 0; q < np; q++) {
         if (e->rigid[q]) continue;
         const double *b = box + 4 * q;
-        int64_t a0 = (int64_t)fmax(0, floor((b[0] - gx0) / side)), a1 = (int64_t)fmin((double)(nx - 1), floor((b[2] - gx0) / side));
-        int64_t b0 = (int64_t)fmax(0, floor((b[1] - gy0) / side)), b1 = (int64_t)fmin((double)(ny - 1), floor((b[3] - gy0) / side));
+        int64_t a0 = (int64_t)fmax(0, floor((b[0] - gx0) / side)),
+                a1 = (int64_t)fmin((double)(nx - 1), floor((b[2] - gx0) / side));
+        int64_t b0 = (int64_t)fmax(0, floor((b[1] - gy0) / side)),
+                b1 = (int64_t)fmin((double)(ny - 1), floor((b[3] - gy0) / side));
         for (int64_t r = b0; r <= b1; r++)
-            for (int u = first_key(cell, np, r * nx + a0); u < np && cell[u].key <= r * nx + a1; u++) {
+            for (int u = first_key(cell, np, r * nx + a0); u < np && cell[u].key <= r * nx + a1;
+                 u++) {
                 int p = cell[u].p;
                 if (p != q && !in[p] && !e->rigid[p] && e->A[p] < e->A[q] &&
-                    geom_point_inside(e->x + e->start[q], e->y + e->start[q], e->count[q], c[2 * p], c[2 * p + 1])) {
+                    geom_point_inside(e->x + e->start[q], e->y + e->start[q], e->count[q],
+                                      c[2 * p], c[2 * p + 1])) {
                     in[p] = 1;
                     count++;
                 }
@@ -195,7 +214,8 @@ static int nested_count(const Ensemble *e)
     return count;
 }
 
-int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *same, double uc, char *err, size_t len)
+int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *same, double uc,
+                 char *err, size_t len)
 {
     Ensemble *e = &s->e;
     const Params *P = &s->P;
@@ -214,26 +234,30 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *s
         a1 += e->A[p];
         nbs += nb[p];
         alike += same ? same[p] : 0;
-        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) kin += 0.5 * (e->vx[i] * e->vx[i] + e->vy[i] * e->vy[i]);
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++)
+            kin += 0.5 * (e->vx[i] * e->vx[i] + e->vy[i] * e->vy[i]);
     }
     /* with cell types: the share of the movable polygons' neighbours that have their own type
      * (docs/model.md 11; 1/2 for two types well mixed in equal numbers, 1 when sorted) */
     double homotypic = nbs > 0 ? alike / nbs : 0;
     double mean = movable ? a1 / movable : 0, total = uc;
-    for (int p = 0; p < e->np; p++)   /* (the spread about the mean, in a second pass: a2 / n - mean^2 cancels when the areas are close) */
+    /* (the spread about the mean, in a second pass: a2 / n - mean^2 cancels when the areas are
+     * close) */
+    for (int p = 0; p < e->np; p++)
         if (!e->rigid[p]) a2 += (e->A[p] - mean) * (e->A[p] - mean);
     double sd = movable ? sqrt(a2 / movable) : 0;
     char line[1024];
-    n = (size_t)snprintf(line, sizeof line, "%d,%lld,%.12g,%d,%d,%.12g,%.12g,%.12g,%.12g", frame, (long long)e->step,
-                         (double)frame * P->Ns * P->dt, e->np, ensemble_vertex_count(e), mean, sd,
-                         movable ? nbs / movable : 0, kin);
+    n = (size_t)snprintf(line, sizeof line, "%d,%lld,%.12g,%d,%d,%.12g,%.12g,%.12g,%.12g", frame,
+                         (long long)e->step, (double)frame * P->Ns * P->dt, e->np,
+                         ensemble_vertex_count(e), mean, sd, movable ? nbs / movable : 0, kin);
     for (int t = 0; t < U_TERMS; t++) {
         n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g", u[t]);
         total += u[t];
     }
     n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g,%.12g,%d", uc, total, nested_count(e));
     if (s->chem.m.ntypes > 1) n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g", homotypic);
-    for (int k = 0; k < s->chem.m.ns; k++) n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g", chem_amount(&s->chem, k));
+    for (int k = 0; k < s->chem.m.ns; k++)
+        n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g", chem_amount(&s->chem, k));
     n += (size_t)snprintf(line + n, sizeof line - n, "\n");
     snprintf(path, sizeof path, "%s/observables.csv", dir);
     return append(path, line, n, err, len);

@@ -6,7 +6,9 @@
 #ifndef PH_STATUS_H
 #define PH_STATUS_H
 
-enum { PH_EXIT_OK = 0, PH_EXIT_MEMORY = 1, PH_EXIT_USAGE = 2, PH_EXIT_BLOWUP = 3, PH_EXIT_OUTPUT = 4 };
+enum {
+    PH_EXIT_OK = 0, PH_EXIT_MEMORY = 1, PH_EXIT_USAGE = 2, PH_EXIT_BLOWUP = 3, PH_EXIT_OUTPUT = 4
+};
 
 /* Writes "polyhoop: " and the formatted message to stderr (standard output flushed first, so
  * that the two streams keep their order on a terminal) and exits with status. */

@@ -7,15 +7,20 @@
 int text_char_length(const unsigned char *c, int keep_space)
 {
     if (c[0] < 0x80)
-        return (c[0] < 0x20 && !(keep_space && (c[0] == '\t' || c[0] == '\n'))) || c[0] == 0x7F || c[0] == '\\' ? 0 : 1;
-    int n = c[0] >= 0xC2 && c[0] <= 0xDF ? 2 : c[0] >= 0xE0 && c[0] <= 0xEF ? 3 : c[0] >= 0xF0 && c[0] <= 0xF4 ? 4 : 0;
+        return (c[0] < 0x20 && !(keep_space && (c[0] == '\t' || c[0] == '\n'))) ||
+               c[0] == 0x7F || c[0] == '\\' ? 0 : 1;
+    int n = c[0] >= 0xC2 && c[0] <= 0xDF ? 2
+          : c[0] >= 0xE0 && c[0] <= 0xEF ? 3
+          : c[0] >= 0xF0 && c[0] <= 0xF4 ? 4 : 0;
     uint32_t u = c[0] & (0x7F >> n);
     for (int k = 1; k < n; k++) {
         if ((c[k] & 0xC0) != 0x80) return 0;
         u = u << 6 | (c[k] & 0x3F);
     }
     if ((n == 2 && u <= 0x9F) ||   /* C1 controls U+0080..U+009F: some terminals obey them */
-        (n == 3 && (u < 0x800 || (u >= 0xD800 && u <= 0xDFFF) || u >= 0xFFFE)) || (n == 4 && (u < 0x10000 || u > 0x10FFFF))) return 0;
+        (n == 3 && (u < 0x800 || (u >= 0xD800 && u <= 0xDFFF) || u >= 0xFFFE)) ||
+        (n == 4 && (u < 0x10000 || u > 0x10FFFF)))
+        return 0;
     return n;
 }
 

@@ -18,8 +18,8 @@ int text_char_length(const unsigned char *c, int keep_space);
  * Returns buf. */
 char *text_escape(char *buf, size_t len, const char *s, size_t max);
 
-/* The escaped form of s (at most TEXT_ESC_SIZE bytes of output; a longer text ends in "...", so a
- * message shows the start of a long token), in a buffer that lives until the end of the enclosing block, e.g.
+/* The escaped form of s (at most TEXT_ESC_SIZE bytes; a longer text ends in "...", so a message
+ * shows the start of a long token), in a buffer that lives until the end of the enclosing block:
  *     fprintf(stderr, "cannot open %s\n", TEXT_ESC(path)); */
 enum { TEXT_ESC_SIZE = 2048 };
 #define TEXT_ESC(s) text_escape((char[TEXT_ESC_SIZE]){ 0 }, TEXT_ESC_SIZE, (s), SIZE_MAX)

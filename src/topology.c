@@ -25,15 +25,18 @@
 
 void topology_draw_traits(Ensemble *e, const Params *P, int p)
 {
-    if (e->type_params) P = &e->type_params[e->type[p]];   /* (its type's growth and division area) */
-    e->alpha[p] = P->alpha_normal ? P->alpha_mu + P->alpha_CV * fabs(P->alpha_mu) * rng_normal(e->seed, &e->draws)
-                                  : rng_lognormal(e->seed, &e->draws, P->alpha_mu, P->alpha_CV);
+    if (e->type_params) P = &e->type_params[e->type[p]];   /* (its type's growth, division area) */
+    e->alpha[p] = P->alpha_normal
+                      ? P->alpha_mu +
+                            P->alpha_CV * fabs(P->alpha_mu) * rng_normal(e->seed, &e->draws)
+                      : rng_lognormal(e->seed, &e->draws, P->alpha_mu, P->alpha_CV);
     e->Amax[p] = rng_lognormal(e->seed, &e->draws, P->Amax_mu, P->Amax_CV);
 }
 
 /* Copies one daughter, the mother's vertices from `first` to `last` walking forward (cyclic), into
  * d[V_x .. V_l0] (the last l0 is the seal's). Returns the vertex count. */
-static int daughter(const Ensemble *e, int p, int first, int last, double stretch, double *d[ENSEMBLE_NFIELDS])
+static int daughter(const Ensemble *e, int p, int first, int last, double stretch,
+                    double *d[ENSEMBLE_NFIELDS])
 {
     int n = e->count[p];
     double *src[ENSEMBLE_NFIELDS];
@@ -44,20 +47,24 @@ static int daughter(const Ensemble *e, int p, int first, int last, double stretc
         m++;
         if (k == last) break;
     }
-    d[V_l0][m - 1] = hypot(d[0][0] - d[0][m - 1], d[1][0] - d[1][m - 1]) / stretch;   /* the seal */
+    d[V_l0][m - 1] = hypot(d[0][0] - d[0][m - 1], d[1][0] - d[1][m - 1]) / stretch;   /* seal */
     return m;
 }
 
 /* 1 if the seal of daughter a (its last edge, from vertex na-1 to 0) crosses an edge of a or of
  * daughter b. */
-static int seal_crosses(double *const a[ENSEMBLE_NFIELDS], int na, double *const b[ENSEMBLE_NFIELDS], int nb)
+static int seal_crosses(double *const a[ENSEMBLE_NFIELDS], int na,
+                        double *const b[ENSEMBLE_NFIELDS], int nb)
 {
     Vec2 s0 = { a[0][na - 1], a[1][na - 1] }, s1 = { a[0][0], a[1][0] };
     for (int k = 1; k + 2 < na; k++)   /* a's edges that share no vertex with the seal */
-        if (geom_segments_cross(s0, s1, (Vec2){ a[0][k], a[1][k] }, (Vec2){ a[0][k + 1], a[1][k + 1] })) return 1;
+        if (geom_segments_cross(s0, s1, (Vec2){ a[0][k], a[1][k] },
+                                (Vec2){ a[0][k + 1], a[1][k + 1] }))
+            return 1;
     for (int k = 0; k < nb; k++) {
         int k1 = k + 1 == nb ? 0 : k + 1;
-        if (geom_segments_cross(s0, s1, (Vec2){ b[0][k], b[1][k] }, (Vec2){ b[0][k1], b[1][k1] })) return 1;
+        if (geom_segments_cross(s0, s1, (Vec2){ b[0][k], b[1][k] }, (Vec2){ b[0][k1], b[1][k1] }))
+            return 1;
     }
     return 0;
 }
@@ -74,7 +81,7 @@ int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p)
         a.x = cos(phi); a.y = sin(phi);
     }
     /* signed distance of each vertex from the cut line, > 0 on its left */
-    if ((size_t)n * (1 + 2 * ENSEMBLE_NFIELDS) > w->cut_cap) {   /* (sd, then the fields of each daughter) */
+    if ((size_t)n * (1 + 2 * ENSEMBLE_NFIELDS) > w->cut_cap) {   /* (sd, each daughter's fields) */
         w->cut_cap = (size_t)n * 22;
         w->cut = ph_realloc(w->cut, w->cut_cap * sizeof *w->cut);
     }
@@ -86,7 +93,8 @@ int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p)
         int k1 = k + 1 == n ? 0 : k + 1;
         if ((sd[k] > 0) == (sd[k1] > 0)) continue;
         double f = sd[k] / (sd[k] - sd[k1]);
-        double t = (x[k] + f * (x[k1] - x[k]) - c.x) * a.x + (y[k] + f * (y[k1] - y[k]) - c.y) * a.y;
+        double t =
+            (x[k] + f * (x[k1] - x[k]) - c.x) * a.x + (y[k] + f * (y[k1] - y[k]) - c.y) * a.y;
         if (t > 0 && t < ta) { ta = t; ka = k; }
         if (t <= 0 && t > tb) { tb = t; kb = k; }
     }
@@ -99,8 +107,12 @@ int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p)
     int n1 = (kb - ka + n) % n, n2 = n - n1;
     double h2 = P->h * P->h;
 #define CLOSE(i, j) ((x[i] - x[j]) * (x[i] - x[j]) + (y[i] - y[j]) * (y[i] - y[j]) < h2)
-    while (n1 >= 3 && n2 >= 3 && CLOSE(l2, f1)) { l2 = (l2 + n - 1) % n; f1 = (f1 + 1) % n; n1--; n2--; }
-    while (n1 >= 3 && n2 >= 3 && CLOSE(l1, f2)) { l1 = (l1 + n - 1) % n; f2 = (f2 + 1) % n; n1--; n2--; }
+    while (n1 >= 3 && n2 >= 3 && CLOSE(l2, f1)) {
+        l2 = (l2 + n - 1) % n; f1 = (f1 + 1) % n; n1--; n2--;
+    }
+    while (n1 >= 3 && n2 >= 3 && CLOSE(l1, f2)) {
+        l1 = (l1 + n - 1) % n; f2 = (f2 + 1) % n; n1--; n2--;
+    }
 #undef CLOSE
     if (n1 < 3 || n2 < 3) return -1;
     double sum0 = 0;
@@ -113,7 +125,8 @@ int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p)
     n1 = daughter(e, p, f1, l1, stretch, d1);
     n2 = daughter(e, p, f2, l2, stretch, d2);
     double A1 = geom_area(d1[0], d1[1], n1), A2 = geom_area(d2[0], d2[1], n2);
-    if (!(A1 > 0 && A2 > 0) || seal_crosses(d1, n1, d2, n2) || seal_crosses(d2, n2, d1, n1)) return -1;
+    if (!(A1 > 0 && A2 > 0) || seal_crosses(d1, n1, d2, n2) || seal_crosses(d2, n2, d1, n1))
+        return -1;
 
     /* the larger share first, the smaller as the rest: A0 - big is exact (Sterbenz, since
      * A0 / 2 <= big <= A0), so the shares sum exactly to A0 */
@@ -177,16 +190,23 @@ static void hazards_band(Ensemble *e, const Params *P, unsigned char *flag, int 
             e->h_death[p] += P->dt * P->k_death * (P->p_death > 0 ? exp(pressure / P->p_death) : 1);
         }
         if (P->k_div > 0) e->h_div[p] += P->dt * P->k_div * pow(fmax(A, 0) / P->Amax_mu, P->n_div);
-        if (n < 3 || A < P->Amin || !(e->A0[p] > 0)) { flag[p] = 0; ++*gone; }   /* (A0 <= 0: no reference perimeter) */
-        else if (P->k_death > 0 && e->h_death[p] >= threshold(e, e->id[p], RNG_DEATH)) { flag[p] = 3; ++*gone; ++*dead; }
-        else if (n > 5 && (P->k_div > 0 ? e->h_div[p] >= threshold(e, e->id[p], RNG_DIVISION) : A > e->Amax[p])) flag[p] = 2;
+        if (n < 3 || A < P->Amin || !(e->A0[p] > 0)) {   /* (A0 <= 0: no reference perimeter) */
+            flag[p] = 0;
+            ++*gone;
+        } else if (P->k_death > 0 && e->h_death[p] >= threshold(e, e->id[p], RNG_DEATH)) {
+            flag[p] = 3;
+            ++*gone;
+            ++*dead;
+        } else if (n > 5 && (P->k_div > 0 ? e->h_div[p] >= threshold(e, e->id[p], RNG_DIVISION)
+                                          : A > e->Amax[p]))
+            flag[p] = 2;
     }
 }
 
 int topology_update(Ensemble *e, const Params *P, TopologyWork *w, int *removed, int *died)
 {
     int np = e->np, gone = 0, dead = 0, divisions = 0;
-    if (2 * np >= w->cap) {   /* (room for a daughter of each: ensemble_keep reads a flag per polygon after the divisions) */
+    if (2 * np >= w->cap) {   /* (and a flag for a daughter of each, for ensemble_keep) */
         w->cap = 4 * np + 16;
         w->flag = ph_realloc(w->flag, (size_t)w->cap);
     }

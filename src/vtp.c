@@ -1,12 +1,11 @@
 /* The frame writer. The per-polygon arrays are gathered and compressed into small buffers; the
  * per-vertex arrays (points, velocity, connectivity) are generated, compressed and written a batch
- * of blocks at a time, so that a frame needs 0.5 MB per thread whatever its size (see
- * vtp_write). The file is written atomically (a .tmp file, synced, then renamed). Layout of a
- * frame, one Piece:
+ * of blocks at a time, so that a frame needs 0.5 MB per thread whatever its size. The file is
+ * written atomically (a .tmp file, synced, then renamed). Layout of a frame, one Piece:
  *   FieldData  TIME (simulated time, so ParaView shows it instead of the frame index)
  *   CellData   per polygon, in polygon order
  *   PointData  velocity of every vertex
- *   Points     x y z of every polygon's vertices in polygon order (gap slots skipped); z = (phase+1)/2
+ *   Points     x y z of every polygon's vertices in polygon order (gaps skipped); z = (phase+1)/2
  *   Polys      connectivity (0..N-1 in that order) and offsets
  * ASCII numbers are printed with %.17g (exact round trip, C locale). Binary data are appended raw
  * after the XML, each array zlib-compressed in blocks of 32 KiB behind VTK's header of UInt64s
@@ -75,7 +74,7 @@ static void put_comment(Buf *b, const char *s)
     putf(b, "<!-- ");
     for (const unsigned char *c = (const unsigned char *)s; *c; ) {
         int n = text_char_length(c, 1);
-        if (n == 0) {   /* not UTF-8, a control byte or a backslash: "\xE9", so the file stays XML */
+        if (n == 0) {   /* not UTF-8, a control byte or a backslash: "\xE9" */
             putf(b, "\\x%02X", *c++);
             continue;
         }
@@ -93,8 +92,14 @@ static void put_comment(Buf *b, const char *s)
 static void put_attr(Buf *b, const char *s)
 {
     for (const unsigned char *c = (const unsigned char *)s; *c; ) {
-        const char *ent = *c == '&' ? "&amp;" : *c == '<' ? "&lt;" : *c == '>' ? "&gt;" : *c == '"' ? "&quot;"
-                        : *c == '\'' ? "&apos;" : *c == '\t' ? "&#9;" : *c == '\n' ? "&#10;" : *c == '\r' ? "&#13;" : NULL;
+        const char *ent = *c == '&'  ? "&amp;"
+                        : *c == '<'  ? "&lt;"
+                        : *c == '>'  ? "&gt;"
+                        : *c == '"'  ? "&quot;"
+                        : *c == '\'' ? "&apos;"
+                        : *c == '\t' ? "&#9;"
+                        : *c == '\n' ? "&#10;"
+                        : *c == '\r' ? "&#13;" : NULL;
         int n = ent ? 1 : text_char_length(c, 0);
         if (ent) putf(b, "%s", ent);
         else if (n == 0) putf(b, "\\x%02X", *c), n = 1;
@@ -112,8 +117,9 @@ typedef int64_t vtk_Int64;
 typedef int32_t vtk_Int32;
 typedef uint8_t vtk_UInt8;
 
-/* An array of the frame. Its bytes are those at `data`, or, for the per-vertex arrays (vertex = 1,
- * 2 or 3: points, velocity, connectivity), generated in polygon order from the Ensemble at `data`. */
+/* An array of the frame. Its bytes are those at `data`, or, for the per-vertex arrays (vertex =
+ * 1, 2 or 3: points, velocity, connectivity), generated in polygon order from the Ensemble at
+ * `data`. */
 typedef struct {
     const char *name;
     int type, ncomp;
@@ -140,7 +146,10 @@ static size_t cursor_read(Cursor *c, unsigned char *out, size_t room)
     const Ensemble *e = a->data;
     size_t tuple = (size_t)a->ncomp * type_size[a->type];
     while (n + tuple <= room && c->p < e->np) {
-        if (c->i >= e->start[c->p] + e->count[c->p]) { if (++c->p < e->np) c->i = e->start[c->p]; continue; }
+        if (c->i >= e->start[c->p] + e->count[c->p]) {
+            if (++c->p < e->np) c->i = e->start[c->p];
+            continue;
+        }
         int i = c->i++;
         if (a->vertex == 3) { int64_t k = (int64_t)(c->done / tuple); memcpy(out + n, &k, 8); }
         else {
@@ -180,16 +189,17 @@ static void put_ascii(Buf *b, const Array *a)
         }
 }
 
-/* VTK's zlib layout (see the file comment), in blocks of BLOCK bytes; level 1, as the fastest
- * level's files are within 1 % of level 6's here. Each thread keeps one deflate stream for the
- * whole frame (reset per block, not set up anew: that cost more than compressing the small
- * arrays). A batch of blocks of a per-vertex array, BATCH per thread (8 at least), is generated,
- * then compressed in parallel, then written, so that a frame needs 0.5 MB per thread (and each
- * thread's stream, 0.3 MB) whatever its size: 64 blocks at once, 4 MB, were a tissue of 100,000
- * vertices' peak of memory at 38 bytes per vertex. */
+/* VTK's zlib layout (see the file comment), in blocks of BLOCK bytes; level 1, whose files are
+ * within 1 % of level 6's here. Each thread keeps one deflate stream for the whole frame, reset
+ * per block (cheaper than setting one up per small array). A batch of blocks of a per-vertex
+ * array, BATCH per thread (8 at least), is generated, then compressed in parallel, then written,
+ * so that a frame needs 0.5 MB per thread (and each thread's stream, 0.3 MB) whatever its size. */
 enum { BLOCK = 32768, BATCH = 4 };
 
-static size_t array_bytes(const Array *a) { return a->count * (size_t)a->ncomp * type_size[a->type]; }
+static size_t array_bytes(const Array *a)
+{
+    return a->count * (size_t)a->ncomp * type_size[a->type];
+}
 
 /* compresses n bytes into out (compressBound(BLOCK) of room); 0 if zlib fails */
 static size_t deflate_block(z_stream *z, const unsigned char *in, size_t n, unsigned char *out)
@@ -216,7 +226,8 @@ static void put_compressed(Buf *app, z_stream *z, const Array *a)
         if (!head[3 + k]) app->bad = ENOMEM;
         put(app, tmp, head[3 + k]);
     }
-    if (!app->bad) memcpy(app->p + at, head, (3 + nb) * sizeof *head);   /* little-endian hosts only (checked in vtp_write) */
+    /* (little-endian hosts only: checked in vtp_write) */
+    if (!app->bad) memcpy(app->p + at, head, (3 + nb) * sizeof *head);
     free(head);
     free(tmp);
 }
@@ -230,7 +241,8 @@ static size_t stream_compressed(FILE *f, z_stream *zs, const Array *a, int *bad)
     batch *= omp_get_max_threads();
 #endif
     batch = batch < 8 ? 8 : batch;
-    const size_t size = array_bytes(a), bound = compressBound(BLOCK), room = (size_t)batch * BLOCK + 24;
+    const size_t size = array_bytes(a), bound = compressBound(BLOCK),
+                 room = (size_t)batch * BLOCK + 24;
     uint64_t nb = (size + BLOCK - 1) / BLOCK, *head = calloc(3 + nb, sizeof *head);
     unsigned char *raw = malloc(room), *packed = malloc((size_t)batch * bound);
     off_t at = ftello(f);
@@ -238,17 +250,21 @@ static size_t stream_compressed(FILE *f, z_stream *zs, const Array *a, int *bad)
     if (!head || !raw || !packed) { *bad = ENOMEM; goto done; }
     head[0] = nb; head[1] = BLOCK; head[2] = size % BLOCK;
     size_t total = (3 + nb) * sizeof *head, have = 0;
-    if (fwrite(head, 1, total, f) != total) { *bad = errno ? errno : EIO; goto done; }   /* (sizes filled in below) */
+    if (fwrite(head, 1, total, f) != total) {   /* (the sizes are filled in below) */
+        *bad = errno ? errno : EIO;
+        goto done;
+    }
     Cursor c = cursor_start(a);
     for (uint64_t k0 = 0; k0 < nb; k0 += (uint64_t)batch) {
         int kn = nb - k0 < (uint64_t)batch ? (int)(nb - k0) : batch, fails = 0;
-        size_t need = size - k0 * BLOCK < (size_t)kn * BLOCK ? size - k0 * BLOCK : (size_t)kn * BLOCK;
+        size_t need =
+            size - k0 * BLOCK < (size_t)kn * BLOCK ? size - k0 * BLOCK : (size_t)kn * BLOCK;
         while (have < need) {
             size_t got = cursor_read(&c, raw + have, room - have);
             if (!got) break;
             have += got;
         }
-        if (have < need) { *bad = EIO; goto done; }   /* (the array is shorter than its count: a bug) */
+        if (have < need) { *bad = EIO; goto done; }   /* (shorter than its count: a bug) */
         #pragma omp parallel for schedule(dynamic, 1) reduction(+ : fails)
         for (int j = 0; j < kn; j++) {
             int t = 0;
@@ -256,20 +272,26 @@ static size_t stream_compressed(FILE *f, z_stream *zs, const Array *a, int *bad)
             t = omp_get_thread_num();
 #endif
             size_t n = (size_t)(j + 1) * BLOCK <= need ? BLOCK : need - (size_t)j * BLOCK;
-            head[3 + k0 + (uint64_t)j] = deflate_block(&zs[t], raw + (size_t)j * BLOCK, n, packed + (size_t)j * bound);
+            head[3 + k0 + (uint64_t)j] =
+                deflate_block(&zs[t], raw + (size_t)j * BLOCK, n, packed + (size_t)j * bound);
             fails += !head[3 + k0 + (uint64_t)j];
         }
         if (fails) { *bad = ENOMEM; goto done; }
         for (int j = 0; j < kn; j++) {
             size_t n = head[3 + k0 + (uint64_t)j];
-            if (fwrite(packed + (size_t)j * bound, 1, n, f) != n) { *bad = errno ? errno : EIO; goto done; }
+            if (fwrite(packed + (size_t)j * bound, 1, n, f) != n) {
+                *bad = errno ? errno : EIO;
+                goto done;
+            }
             total += n;
         }
         memmove(raw, raw + need, have - need);
         have -= need;
     }
-    if (fseeko(f, at, SEEK_SET) != 0 || fwrite(head, 1, (3 + nb) * sizeof *head, f) != (3 + nb) * sizeof *head ||
-        fseeko(f, 0, SEEK_END) != 0) *bad = errno ? errno : EIO;
+    if (fseeko(f, at, SEEK_SET) != 0 ||
+        fwrite(head, 1, (3 + nb) * sizeof *head, f) != (3 + nb) * sizeof *head ||
+        fseeko(f, 0, SEEK_END) != 0)
+        *bad = errno ? errno : EIO;
     else { free(head); free(raw); free(packed); return total; }
 done:
     free(head); free(raw); free(packed);
@@ -284,7 +306,8 @@ static void put_array(Buf *b, size_t offset, const Array *a, int ascii)
     put_attr(b, a->name);
     putf(b, "\"");
     if (a->ncomp > 1) putf(b, " NumberOfComponents=\"%d\"", a->ncomp);
-    if (!strcmp(a->name, "TIME")) putf(b, " NumberOfTuples=\"1\"");   /* (field data: no piece gives its size) */
+    if (!strcmp(a->name, "TIME"))   /* (field data: no piece gives its size) */
+        putf(b, " NumberOfTuples=\"1\"");
     if (ascii) {
         putf(b, " format=\"ascii\">\n");
         put_ascii(b, a);
@@ -297,7 +320,7 @@ static void put_array(Buf *b, size_t offset, const Array *a, int ascii)
 static int fail(char *err, size_t errlen, const char *path, const char *why, int errnum)
 {
     if (err && errlen) snprintf(err, errlen, "%s: %s (%s)", TEXT_ESC(path), why, strerror(errnum));
-    errno = errnum;   /* (for the caller's exit status: ENOMEM is out of memory, not an output error) */
+    errno = errnum;   /* (for the caller's exit status: ENOMEM is out of memory, not output) */
     return -1;
 }
 
@@ -327,8 +350,8 @@ int vtp_cell_array_integer(const char *name)
     return 0;
 }
 
-/* Stores every cell array of polygon p at its slot p of col[k], in its own type. The values
- * are converted once, from the list's expression to the array's type, as in the file. */
+/* Stores every cell array of polygon p at its slot p of col[k], in its own type: converted once,
+ * from the list's expression to the array's type, as in the file. */
 static void cell_store(const Ensemble *e, const VtpOptions *opt, int p, void *const *col)
 {
     const double *x = e->x + e->start[p], *y = e->y + e->start[p];
@@ -361,7 +384,8 @@ int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, 
     return -1;
 }
 
-/* the arrays of a frame, in file order: TIME, the cell arrays, velocity, points, connectivity, offsets */
+/* the arrays of a frame, in file order: TIME, the cell arrays, velocity, points, connectivity,
+ * offsets */
 enum { CELLS = 1, VELOCITY = CELLS + VTP_CELL_ARRAYS, POINTS, CONNECTIVITY, OFFSETS, NA };
 
 /* The XML of a frame: with the numbers inline (ascii: at[] unused), or up to the start of the
@@ -370,12 +394,17 @@ static void put_xml(Buf *b, const Array *arr, const size_t *at, const char *meta
 {
     putf(b, "<?xml version=\"1.0\"?>\n");
     if (meta) put_comment(b, meta);
-    putf(b, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\"%s>\n"
-            "  <PolyData>\n    <FieldData>\n", ascii ? "" : " compressor=\"vtkZLibDataCompressor\"");
-    if (ascii) putf(b, "        <DataArray type=\"Float64\" Name=\"TIME\" NumberOfTuples=\"1\" format=\"ascii\">%.17g</DataArray>\n",
-                    *(const double *)arr[0].data);
+    putf(b, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
+            "header_type=\"UInt64\"%s>\n"
+            "  <PolyData>\n    <FieldData>\n",
+         ascii ? "" : " compressor=\"vtkZLibDataCompressor\"");
+    if (ascii)
+        putf(b, "        <DataArray type=\"Float64\" Name=\"TIME\" NumberOfTuples=\"1\" "
+                "format=\"ascii\">%.17g</DataArray>\n",
+             *(const double *)arr[0].data);
     else put_array(b, at[0], &arr[0], 0);
-    putf(b, "    </FieldData>\n    <Piece NumberOfPoints=\"%zu\" NumberOfPolys=\"%zu\">\n", arr[POINTS].count, arr[OFFSETS].count);
+    putf(b, "    </FieldData>\n    <Piece NumberOfPoints=\"%zu\" NumberOfPolys=\"%zu\">\n",
+         arr[POINTS].count, arr[OFFSETS].count);
     putf(b, "      <CellData Scalars=\"area\">\n");
     for (int a = CELLS; a < VELOCITY; a++) if (!arr[a].omit) put_array(b, at[a], &arr[a], ascii);
     putf(b, "      </CellData>\n      <PointData Vectors=\"velocity\">\n");
@@ -392,13 +421,16 @@ static void put_xml(Buf *b, const Array *arr, const size_t *at, const char *meta
 int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *err, size_t errlen)
 {
     const uint16_t one = 1;
-    if (!opt->ascii && *(const uint8_t *)&one != 1) return fail(err, errlen, path, "binary output needs a little-endian host; use --ascii", ENOTSUP);
+    if (!opt->ascii && *(const uint8_t *)&one != 1)
+        return fail(err, errlen, path, "binary output needs a little-endian host; use --ascii",
+                    ENOTSUP);
     size_t np = (size_t)e->np, nv = 0;
     for (int p = 0; p < e->np; p++) nv += (size_t)e->count[p];
     /* gather the cell arrays (one buffer, each array aligned to 8 bytes) and the offsets; the
      * per-vertex arrays are generated while they are written */
     size_t at_col[VTP_CELL_ARRAYS + 1] = { 0 };
-    for (int k = 0; k < VTP_CELL_ARRAYS; k++) at_col[k + 1] = at_col[k] + (np * type_size[cell_type[k]] + 7) / 8 * 8;
+    for (int k = 0; k < VTP_CELL_ARRAYS; k++)
+        at_col[k + 1] = at_col[k] + (np * type_size[cell_type[k]] + 7) / 8 * 8;
     unsigned char *cells = malloc(at_col[VTP_CELL_ARRAYS] + (np + 1) * sizeof(int64_t));
     if (!cells) return fail(err, errlen, path, "out of memory", ENOMEM);
     void *col[VTP_CELL_ARRAYS];
@@ -411,13 +443,16 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
         offs[p] = (int64_t)k;
     }
     double t = e->t;
-    /* every array in file order: TIME, the cell arrays, velocity, points, connectivity, offsets */
+    /* every array in file order */
     Array arr[NA] = {
         [0] = { "TIME", Float64, 1, 1, &t, 0, 0 },
-        [VELOCITY] = { "velocity", Float64, 3, nv, e, 2, 0 }, [POINTS] = { "points", Float64, 3, nv, e, 1, 0 },
-        [CONNECTIVITY] = { "connectivity", Int64, 1, nv, e, 3, 0 }, [OFFSETS] = { "offsets", Int64, 1, np, offs, 0, 0 },
+        [VELOCITY] = { "velocity", Float64, 3, nv, e, 2, 0 },
+        [POINTS] = { "points", Float64, 3, nv, e, 1, 0 },
+        [CONNECTIVITY] = { "connectivity", Int64, 1, nv, e, 3, 0 },
+        [OFFSETS] = { "offsets", Int64, 1, np, offs, 0, 0 },
     };
-    for (int c = 0; c < VTP_CELL_ARRAYS; c++) arr[CELLS + c] = (Array){ vtp_cell_arrays[c], cell_type[c], 1, np, col[c], 0, 0 };
+    for (int c = 0; c < VTP_CELL_ARRAYS; c++)
+        arr[CELLS + c] = (Array){ vtp_cell_arrays[c], cell_type[c], 1, np, col[c], 0, 0 };
     arr[CELLS + CELL_type].omit = !opt->types;
     if (opt->ascii) {   /* (the whole file in memory: ascii is for small cases and debugging) */
         Buf b = { 0 };
@@ -480,15 +515,21 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
         put_xml(&x, arr, at, opt->meta, 0);
         if (x.bad && !bad) bad = x.bad;
         if (!bad) {
-            const char *opener = "  <AppendedData encoding=\"raw\">\n   _";   /* (put_xml ends with it) */
-            char *open = x.p + x.n - strlen(opener);   /* (the room is never smaller: the offsets only shrink) */
+            /* (put_xml ends with the opener; the room is never smaller: the offsets only
+             * shrink) */
+            const char *opener = "  <AppendedData encoding=\"raw\">\n   _";
+            char *open = x.p + x.n - strlen(opener);
             size_t pad = room - x.n, tl = x.n - (size_t)(open - x.p);
-            if (fseeko(f, 0, SEEK_SET) != 0 || fwrite(x.p, 1, (size_t)(open - x.p), f) != (size_t)(open - x.p)) bad = errno ? errno : EIO;
-            for (size_t k = 0; k < pad && !bad; k++) if (fputc(k + 1 < pad ? ' ' : '\n', f) == EOF) bad = errno ? errno : EIO;
+            if (fseeko(f, 0, SEEK_SET) != 0 ||
+                fwrite(x.p, 1, (size_t)(open - x.p), f) != (size_t)(open - x.p))
+                bad = errno ? errno : EIO;
+            for (size_t k = 0; k < pad && !bad; k++)
+                if (fputc(k + 1 < pad ? ' ' : '\n', f) == EOF) bad = errno ? errno : EIO;
             if (!bad && fwrite(open, 1, tl, f) != tl) bad = errno ? errno : EIO;
         }
         r = atomic_close(f, path, bad, 1, err, errlen);
-    } else if (bad || x.bad) r = fail(err, errlen, path, "cannot assemble the frame", bad ? bad : x.bad);
+    } else if (bad || x.bad)
+        r = fail(err, errlen, path, "cannot assemble the frame", bad ? bad : x.bad);
     for (int t = 0; t < nt && zs; t++) deflateEnd(&zs[t]);
     free(zs);
     free(x.p);
@@ -501,18 +542,21 @@ static const char PVD_END[] = "  </Collection>\n</VTKFile>\n";
 static const char *const PVD_NAME[] = { [VTP_FRAMES] = "frames.pvd", [VTP_FIELDS] = "fields.pvd" };
 static const char *const PVD_EXT[] = { [VTP_FRAMES] = "vtp", [VTP_FIELDS] = "vti" };
 
-int vtp_write_collection(const char *dir, int which, int n, const int *frame, const double *t, char *err, size_t errlen)
+int vtp_write_collection(const char *dir, int which, int n, const int *frame, const double *t,
+                         char *err, size_t errlen)
 {
     Buf b = { 0 };
-    putf(&b, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n");
+    putf(&b, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n"
+             "  <Collection>\n");
     for (int k = 0; k < n; k++) putf(&b, PVD_ENTRY, t[k], frame ? frame[k] : k, PVD_EXT[which]);
     putf(&b, "%s", PVD_END);
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, PVD_NAME[which]);
-    /* atomic, but not synced: it is an index of the frames, rebuilt from them by every frame and
-     * restart, and its fsync cost more than all the frames' compression in the default run */
+    /* atomic, but not synced: an index of the frames, rebuilt from them by every frame and
+     * restart, whose fsync would cost more than the frames' compression */
     const void *part = b.p;
-    int r = b.bad ? fail(err, errlen, path, "out of memory", b.bad) : atomic_write(path, &part, &b.n, 1, 0, err, errlen);
+    int r = b.bad ? fail(err, errlen, path, "out of memory", b.bad)
+                  : atomic_write(path, &part, &b.n, 1, 0, err, errlen);
     free(b.p);
     return r;
 }
@@ -530,8 +574,9 @@ int vtp_append_collection(const char *dir, int which, int k, double t, char *err
         return fail(err, errlen, path, "cannot open the collection", e);
     }
     /* the file must end as this program ends it: then the entry goes over that ending */
-    int ok = fseek(f, -n, SEEK_END) == 0 && fread(end, 1, (size_t)n, f) == (size_t)n && !memcmp(end, PVD_END, (size_t)n) &&
-             fseek(f, -n, SEEK_END) == 0 && fprintf(f, PVD_ENTRY "%s", t, k, PVD_EXT[which], PVD_END) > 0;
+    int ok = fseek(f, -n, SEEK_END) == 0 && fread(end, 1, (size_t)n, f) == (size_t)n &&
+             !memcmp(end, PVD_END, (size_t)n) && fseek(f, -n, SEEK_END) == 0 &&
+             fprintf(f, PVD_ENTRY "%s", t, k, PVD_EXT[which], PVD_END) > 0;
     int e = ok ? 0 : errno ? errno : EIO;
     if (fclose(f) != 0 && ok) { ok = 0; e = errno ? errno : EIO; }
     return ok ? 0 : fail(err, errlen, path, "cannot add the frame to the collection", e);
@@ -542,7 +587,9 @@ int vtp_append_collection(const char *dir, int which, int k, double t, char *err
 int vtp_write_image(const char *path, const VtpImage *im, char *err, size_t errlen)
 {
     const uint16_t one = 1;
-    if (!im->ascii && *(const uint8_t *)&one != 1) return fail(err, errlen, path, "binary output needs a little-endian host; use --ascii", ENOTSUP);
+    if (!im->ascii && *(const uint8_t *)&one != 1)
+        return fail(err, errlen, path, "binary output needs a little-endian host; use --ascii",
+                    ENOTSUP);
     enum { MOST = 1 + 16 };
     if (im->narrays > MOST - 1) return fail(err, errlen, path, "too many arrays", EINVAL);
     double t = im->t;
@@ -550,7 +597,8 @@ int vtp_write_image(const char *path, const VtpImage *im, char *err, size_t errl
     Array arr[MOST];
     int na = 1 + im->narrays;
     arr[0] = (Array){ "TIME", Float64, 1, 1, &t, 0, 0 };
-    for (int a = 0; a < im->narrays; a++) arr[1 + a] = (Array){ im->names[a], Float64, 1, nodes, im->data[a], 0, 0 };
+    for (int a = 0; a < im->narrays; a++)
+        arr[1 + a] = (Array){ im->names[a], Float64, 1, nodes, im->data[a], 0, 0 };
     Buf app[MOST], x = { 0 };
     memset(app, 0, sizeof app);
     size_t at[MOST] = { 0 };
@@ -568,11 +616,15 @@ int vtp_write_image(const char *path, const VtpImage *im, char *err, size_t errl
     }
     putf(&x, "<?xml version=\"1.0\"?>\n");
     if (im->meta) put_comment(&x, im->meta);
-    putf(&x, "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\"%s>\n"
-             "  <ImageData WholeExtent=\"0 %d 0 %d 0 0\" Origin=\"%.17g %.17g 0\" Spacing=\"%.17g %.17g 1\">\n    <FieldData>\n",
-         im->ascii ? "" : " compressor=\"vtkZLibDataCompressor\"", im->nx - 1, im->ny - 1, im->x0, im->y0, im->dx, im->dx);
+    putf(&x, "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" "
+             "header_type=\"UInt64\"%s>\n"
+             "  <ImageData WholeExtent=\"0 %d 0 %d 0 0\" Origin=\"%.17g %.17g 0\" "
+             "Spacing=\"%.17g %.17g 1\">\n    <FieldData>\n",
+         im->ascii ? "" : " compressor=\"vtkZLibDataCompressor\"", im->nx - 1, im->ny - 1, im->x0,
+         im->y0, im->dx, im->dx);
     put_array(&x, at[0], &arr[0], im->ascii);
-    putf(&x, "    </FieldData>\n    <Piece Extent=\"0 %d 0 %d 0 0\">\n      <PointData", im->nx - 1, im->ny - 1);
+    putf(&x, "    </FieldData>\n    <Piece Extent=\"0 %d 0 %d 0 0\">\n      <PointData",
+         im->nx - 1, im->ny - 1);
     if (na > 1) {
         putf(&x, " Scalars=\"");
         put_attr(&x, im->names[0]);
@@ -590,7 +642,8 @@ int vtp_write_image(const char *path, const VtpImage *im, char *err, size_t errl
     for (int a = 0; a < na && !im->ascii; a++) { part[n] = app[a].p; size[n++] = app[a].n; }
     part[n] = tail; size[n++] = strlen(tail);
     if (x.bad && !bad) bad = x.bad;
-    int r = bad ? fail(err, errlen, path, "cannot assemble the field frame", bad) : atomic_write(path, part, size, n, 1, err, errlen);
+    int r = bad ? fail(err, errlen, path, "cannot assemble the field frame", bad)
+                : atomic_write(path, part, size, n, 1, err, errlen);
     free(x.p);
     for (int a = 0; a < na; a++) free(app[a].p);
     return r;

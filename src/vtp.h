@@ -9,17 +9,16 @@
 
 typedef struct VtpOptions {
     int ascii;              /* 1: human-readable numbers; 0: zlib-compressed binary (default) */
-    double ka;              /* area stiffness, for the cell array pressure = -ka (A - A0) (where the ensemble
-                             * has types' parameters, e->type_params, its type's ka) */
+    double ka;              /* area stiffness, for the cell array pressure = -ka (A - A0) (with
+                             * types' parameters, e->type_params, each type's own ka) */
     const int *neighbors;   /* cell array "neighbors" (NULL: all 0) */
     const char *meta;       /* free text for an XML comment at the top (version, parameters) */
-    int types;              /* 1: write the cell array "type" (a build with more than one cell type) */
+    int types;              /* 1: write the cell array "type" (a build of several cell types) */
 } VtpOptions;
 
-/* Writes the ensemble to path, atomically: the data go to "<path>.tmp", are flushed and synced,
- * then renamed to path, so a killed run never leaves a truncated frame (atomic.h). Cell arrays:
- * those of VTP_CELL_ARRAY_LIST; point array velocity; field TIME. Returns 0, or -1 with "path: reason (strerror)" in err (no file named
- * path is then created or changed, and the .tmp is removed). */
+/* Writes the ensemble to path, atomically (atomic.h: a killed run never leaves a truncated
+ * frame). Cell arrays: those of VTP_CELL_ARRAY_LIST; point array velocity; field TIME. Returns 0,
+ * or -1 with "path: reason (strerror)" in err (path is then left as it was). */
 int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *err, size_t errlen);
 
 /* The cell arrays of the frames, one line each, in the order of the file: X(name, VTK type,
@@ -34,7 +33,8 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     X(area,        Float64, geom_area(x, y, n)) \
     X(target_area, Float64, e->A0[p]) \
     X(perimeter,   Float64, geom_perimeter(x, y, n)) \
-    X(pressure,    Float64, -(e->type_params ? e->type_params[e->type[p]].ka : opt->ka) * (geom_area(x, y, n) - e->A0[p])) \
+    X(pressure,    Float64, -(e->type_params ? e->type_params[e->type[p]].ka : opt->ka) * \
+                            (geom_area(x, y, n) - e->A0[p])) \
     X(neighbors,   Int32,   opt->neighbors ? opt->neighbors[p] : 0) \
     X(phase,       Int32,   e->phase[p]) \
     X(rigid,       UInt8,   e->rigid[p]) \
@@ -76,13 +76,14 @@ enum { VTP_FRAMES, VTP_FIELDS };
 
 /* Writes collection `which` (atomically, but without fsync: an index, rewritten when needed)
  * listing n frames, numbered frame[k] (NULL: 0..n-1), at times t[k]. */
-int vtp_write_collection(const char *dir, int which, int n, const int *frame, const double *t, char *err, size_t errlen);
+int vtp_write_collection(const char *dir, int which, int n, const int *frame, const double *t,
+                         char *err, size_t errlen);
 
 /* Adds frame k at time t to collection `which` as written by vtp_write_collection (the entry goes
- * over the file's closing lines, which are written again after it): O(1) per frame, where
- * rewriting the whole list every frame was O(frames). Not atomic: a run killed within these
- * few bytes may leave the list cut, and the next run or restart writes it whole again. Returns
- * 0, or -1 with the reason in err (the file does not end as expected, or cannot be written). */
+ * over the file's closing lines, which are written again after it): O(1) per frame. Not atomic:
+ * a run killed within these few bytes may leave the list cut, and the next run or restart writes
+ * it whole again. Returns 0, or -1 with the reason in err (the file does not end as expected, or
+ * cannot be written). */
 int vtp_append_collection(const char *dir, int which, int k, double t, char *err, size_t errlen);
 
 #endif
