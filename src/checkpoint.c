@@ -6,46 +6,31 @@
  * an int parameter's exactly) and a byte, 1 where the run's command line set it (--set). A
  * parameter is found by its name, so adding one changes no place in the file: a name this build
  * does not have refuses the file, and one this build has and the file lacks (added since) takes
- * the compiled header's value, with a warning. Then per polygon in order its record: the fields of
- * ENSEMBLE_POLYGON_STORED (ensemble.h) in list order, each as its file type (int32 count, int32
- * generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32 edits, uint8 attracted,
- * double polarity h_div h_death, int32 type), then per vertex, polygon by polygon, the doubles of
- * ENSEMBLE_VERTEX_FIELDS (ensemble.h) in list order: x y vx vy l0. Gap slots
- * are not stored: the restored ensemble is contiguous, which the next remodeling pass would make
- * it anyway, so the continuation is unchanged. Then the contact list's section (contact_save: its
- * state, and the list itself; see contact.h), the chemistry's (int32 species, nodes per row and
- * column, uint64 chem_model_hash of its settings, then the concentrations as doubles, species by
- * species, row by row, and the response's forces held until the next chemical step: int32 count,
- * then per polygon int64 id and double fx, fy; a file of an earlier program ends before the count
- * and holds none), the count of passages as an int64 (a file of an earlier program ends before
- * it: none counted before the restart), the build's section (Build: a tag, the parameter header's
- * name and the digest of its rules, which the Makefile makes with scripts/rules_digest.sh; a file
- * of an earlier program has none, and its rules cannot be checked), and last the CRC-32 (zlib's
- * crc32) of every byte before it, as a uint32.
+ * the compiled header's value, with a warning. Then per polygon in order its record: the fields
+ * of ENSEMBLE_POLYGON_STORED (ensemble.h) in list order, each as its file type (int32 count,
+ * int32 generation, double A0 Amax alpha birth, int64 id parent, int8 phase, uint8 rigid, uint32
+ * edits, uint8 attracted, double polarity h_div h_death, int32 type), then per vertex, polygon by
+ * polygon, the doubles of ENSEMBLE_VERTEX_FIELDS (ensemble.h) in list order: x y vx vy l0. Gap
+ * slots are not stored: the restored ensemble is contiguous, which the next remodeling pass would
+ * make it anyway, so the continuation is unchanged. Then the contact list's section
+ * (contact_save: its state, and the list itself; see contact.h), the chemistry's (int32 species,
+ * nodes per row and column, uint64 chem_model_hash of its settings, then the concentrations as
+ * doubles, species by species, row by row, and the response's forces held until the next
+ * chemical step: int32 count, then per polygon int64 id and double fx, fy; a file that ends
+ * before the count holds none), the count of passages as an int64 (absent: none counted), the
+ * build's section (Build: a tag, the parameter header's name and the digest of its rules, which
+ * the Makefile makes with scripts/rules_digest.sh; absent: the rules cannot be checked), and last
+ * the CRC-32 (zlib's crc32) of every byte before it, as a uint32.
  *
- * Version 3 added the checksum, version 4 the edits and the patchable list, version 5 the run's
- * record, version 6 the polarity, the hazards, the death count and the noise and rate
- * parameters, version 7 the projectile parameters v_pass and A_pass (and later, in a field that
- * had been zero, the count of twists that remodeling cut out, and in a reserved one the count of
- * postponed divisions), version 8 the cell type and the chemistry's fields, version 9 the box
- * walls' parameters (box_x0, box_y0, box_x1, box_y1, box_k at the end of Params), version 10 the
- * pictures' camera (PngCamera, 40 bytes) in the run's record in place of their colour range
- * (PngRange, 32 bytes: the pictures' range is now each frame's own) and which parameters the
- * command line set (--set: ParamsSet, at the end of the header), and later the contact list's
- * state 2 (its slots are the polygons': taken as they are; older files' state 1 is patched
- * first, as before, and an older program refuses state 2 by name) and the build's section (an
- * older program reads it as bytes after the count of passages and refuses the file), version 11
- * the parameters by name (their section after the fixed header, in place of the Params struct and
- * the bits of ParamsSet inside it, and the records' sizes in it); files of older versions are
- * refused with one line saying what wrote them (rerun, or restart them with the polyhoop that
- * wrote them). On reading, the checksum is
- * checked first (one streaming pass over the file), then the build's rules (a build of other
- * rules would continue the run with them: refused, naming both headers and digests), then every
- * field as it is parsed, each in the range of the input it stands for, then what
- * the run's history bounds (division areas, rigid polygons, edits, speeds, polygons that cross
- * themselves, the contact list against the parameters), and the first one that a run of this
- * program could not have written is named: a checkpoint is input, and nothing in it may crash the
- * program, overflow an integer or be taken silently (docs/model.md 7). */
+ * Files of other versions are refused with one line saying what wrote them (rerun, or restart
+ * them with the polyhoop that wrote them). On reading, the checksum is checked first (one
+ * streaming pass over the file), then the build's rules (a build of other rules would continue
+ * the run with them: refused, naming both headers and digests), then every field as it is
+ * parsed, each in the range of the input it stands for, then what the run's history bounds
+ * (division areas, rigid polygons, edits, speeds, polygons that cross themselves, the contact
+ * list against the parameters), and the first one that a run of this program could not have
+ * written is named: a checkpoint is input, and nothing in it may crash the program, overflow an
+ * integer or be taken silently (docs/model.md 7). */
 #define _POSIX_C_SOURCE 200809L   /* fileno, fstat, open_memstream */
 #include "checkpoint.h"
 #include "atomic.h"
@@ -67,20 +52,24 @@ typedef struct Header {
     Params P;
     ParamsSet set;   /* the parameters its command line set (--set) */
 } Header;
-_Static_assert(offsetof(Header, P) >= sizeof(CheckpointHeader) && offsetof(Header, record) == offsetof(CheckpointHeader, record) &&
-               offsetof(Header, deaths) == offsetof(CheckpointHeader, deaths), "Header begins with CheckpointHeader's layout");
+_Static_assert(offsetof(Header, P) >= sizeof(CheckpointHeader) &&
+               offsetof(Header, record) == offsetof(CheckpointHeader, record) &&
+               offsetof(Header, deaths) == offsetof(CheckpointHeader, deaths),
+               "Header begins with CheckpointHeader's layout");
 
 static const char MAGIC[24] = "polyhoop checkpoint\n";
 enum { VERSION = 11 };
-/* what the files of earlier versions were written by, for the message that refuses them */
-#define VERSION_BEFORE "polyhoop before 2026-12-02, when checkpoints came to store the parameters by name"
+/* what wrote the files of earlier versions, for the message that refuses them */
+#define VERSION_BEFORE \
+    "polyhoop before 2026-12-02, when checkpoints came to store the parameters by name"
 
-/* The parameters' names, for the parameter section; each fits its CHECKPOINT_NAME bytes with a NUL. */
+/* The parameters' names, for the parameter section; each fits CHECKPOINT_NAME bytes with a NUL. */
 #define PARAM_NAME(type, name, fmt, range) #name,
 static const char *const NAMES[PARAMS_COUNT] = { PARAMS_LIST(PARAM_NAME) };
 #undef PARAM_NAME
-#define NAME_FITS(type, name, fmt, range) _Static_assert(sizeof #name <= CHECKPOINT_NAME, "the parameter name " #name \
-                                                          " is longer than a checkpoint's 15 characters");
+#define NAME_FITS(type, name, fmt, range) \
+    _Static_assert(sizeof #name <= CHECKPOINT_NAME, \
+                   "the parameter name " #name " is longer than a checkpoint's 15 characters");
 PARAMS_LIST(NAME_FITS)
 #undef NAME_FITS
 
@@ -101,7 +90,8 @@ static int fits_double(double v) { (void)v; return 1; }
 static int param_put(Params *P, int k, double v)
 {
     switch (k) {
-#define PUT(type, name, fmt, range) case PARAM_##name: if (!fits_##type(v)) return 0; P->name = (type)v; return 1;
+#define PUT(type, name, fmt, range) \
+    case PARAM_##name: if (!fits_##type(v)) return 0; P->name = (type)v; return 1;
     PARAMS_LIST(PUT)
 #undef PUT
     }
@@ -175,12 +165,12 @@ static void put(void *out, const void *d, size_t n)
     Out *o = out;
     if (o->bad || !n) return;
     if (fwrite(d, 1, n, o->f) != n) o->bad = errno ? errno : EIO;
-    o->crc = crc32(o->crc, d, (uInt)n);   /* (pieces are at most a strip of the list, < 4 GiB) */
+    o->crc = crc32(o->crc, d, (uInt)n);   /* (a piece is at most a strip of the list, < 4 GiB) */
 }
 
 /* The checkpoint into the file from atomic_open (path), or, with mem, into that stream */
-static int write_to(FILE *mem, const char *path, const Sim *s, int frame, const char *input, const RunRecord *run,
-                    char *err, size_t len)
+static int write_to(FILE *mem, const char *path, const Sim *s, int frame, const char *input,
+                    const RunRecord *run, char *err, size_t len)
 {
     const Ensemble *e = &s->e;
     Header h;
@@ -189,19 +179,22 @@ static int write_to(FILE *mem, const char *path, const Sim *s, int frame, const 
     h.version = VERSION; h.order = 0x01020304u; h.size = sizeof(CheckpointHeader);
     h.record = RECORD; h.vertex = ENSEMBLE_NFIELDS * sizeof(double);
     h.seed = e->seed; h.draws = e->draws; h.step = e->step; h.next_id = e->next_id;
-    h.divisions = s->divisions; h.removals = s->removals; h.fusions1 = s->fusions1; h.fusions2 = s->fusions2; h.deaths = s->deaths;
+    h.divisions = s->divisions; h.removals = s->removals;
+    h.fusions1 = s->fusions1; h.fusions2 = s->fusions2; h.deaths = s->deaths;
     h.twists = (int32_t)(s->remodel.twists < INT32_MAX ? s->remodel.twists : INT32_MAX);
-    h.postponed = (uint32_t)(s->topology.postponed < UINT32_MAX ? s->topology.postponed : UINT32_MAX);
+    h.postponed = (uint32_t)(s->topology.postponed < UINT32_MAX ? s->topology.postponed
+                                                                : UINT32_MAX);
     h.t = e->t; h.frame = frame; h.np = e->np; h.nv = ensemble_vertex_count(e);
     snprintf(h.input, sizeof h.input, "%s", input);
     if (run) h.run = *run;
     h.run.camera.reserved = 0;
     Out b = { mem ? mem : atomic_open(path, err, len), 0, crc32(0, NULL, 0) };
     if (!b.f) return -1;
-    char vbuf[1 << 16];   /* (stdio's default buffer of 4 KiB would mean a system call per 100 vertices) */
+    /* (stdio's default buffer of 4 KiB would mean a system call per 100 vertices) */
+    char vbuf[1 << 16];
     if (!mem) setvbuf(b.f, vbuf, _IOFBF, sizeof vbuf);
     put(&b, &h, sizeof(CheckpointHeader));
-    uint32_t nparams = PARAMS_COUNT;   /* the parameter section: count, then name, value, mark of each */
+    uint32_t nparams = PARAMS_COUNT;   /* then name, value, mark of each */
     put(&b, &nparams, sizeof nparams);
     for (int k = 0; k < PARAMS_COUNT; k++) {
         char name[CHECKPOINT_NAME] = { 0 };
@@ -213,7 +206,8 @@ static int write_to(FILE *mem, const char *path, const Sim *s, int frame, const 
         put(&b, &on, sizeof on);
     }
     for (int p = 0; p < e->np && !b.bad; p++) {
-#define PUT(type, name, file_type, init) { file_type x = (file_type)e->name[p]; put(&b, &x, sizeof x); }
+#define PUT(type, name, file_type, init) \
+        { file_type x = (file_type)e->name[p]; put(&b, &x, sizeof x); }
         ENSEMBLE_POLYGON_STORED(PUT)
 #undef PUT
     }
@@ -225,12 +219,12 @@ static int write_to(FILE *mem, const char *path, const Sim *s, int frame, const 
             put(&b, v, sizeof v);
         }
     contact_save(&s->contact, e, put, &b);
-    const Chem *ch = &s->chem;   /* the fields: int32 species, nx, ny, then the doubles (chem.h's order) */
+    const Chem *ch = &s->chem;   /* int32 species, nx, ny, then the doubles (chem.h's order) */
     int32_t grid[3] = { ch->m.ns, ch->nx, ch->ny };
     uint64_t model = chem_model_hash(&ch->m);
     put(&b, grid, sizeof grid);
     put(&b, &model, sizeof model);
-    if (ch->m.ns > 0) {   /* the concentrations, then the response's forces held until the next chemical step */
+    if (ch->m.ns > 0) {   /* the concentrations, then the response's held forces */
         put(&b, ch->c, (size_t)ch->m.ns * ch->nx * ch->ny * sizeof *ch->c);
         int32_t held = chem_held_forces(ch);
         put(&b, &held, sizeof held);
@@ -254,14 +248,14 @@ static int write_to(FILE *mem, const char *path, const Sim *s, int frame, const 
     return b.bad ? -1 : 0;
 }
 
-int checkpoint_write(const char *path, const Sim *s, int frame, const char *input, const RunRecord *run,
-                     char *err, size_t len)
+int checkpoint_write(const char *path, const Sim *s, int frame, const char *input,
+                     const RunRecord *run, char *err, size_t len)
 {
     return write_to(NULL, path, s, frame, input, run, err, len);
 }
 
-int checkpoint_snapshot(CheckpointBytes *b, const Sim *s, int frame, const char *input, const RunRecord *run,
-                        char *err, size_t len)
+int checkpoint_snapshot(CheckpointBytes *b, const Sim *s, int frame, const char *input,
+                        const RunRecord *run, char *err, size_t len)
 {
     free(b->data);
     b->data = NULL, b->size = 0;
@@ -325,11 +319,14 @@ static int build_ok(const Build *b, char *why, size_t len)
     if (!memchr(b->params, 0, sizeof b->params) || !memchr(b->rules, 0, sizeof b->rules))
         return refuse(why, len, "the build's section is not terminated");
     if (!strcmp(b->rules, PH_RULES_DIGEST)) return 1;
-    char fix[300];   /* (the same header's name: it was edited since, or is another file of that name) */
-    if (strcmp(b->params, params_file)) snprintf(fix, sizeof fix, " (make PARAMS=%s)", TEXT_ESC(b->params));
+    /* (the same header's name: it was edited since, or is another file of that name) */
+    char fix[300];
+    if (strcmp(b->params, params_file))
+        snprintf(fix, sizeof fix, " (make PARAMS=%s)", TEXT_ESC(b->params));
     else snprintf(fix, sizeof fix, " as it was (it, or a header it includes, has changed since)");
-    return refuse(why, len, "written by a build of %s with rules digest %s; this build (%s) has %s: rebuild with the run's "
-                  "header%s", TEXT_ESC(b->params), TEXT_ESC(b->rules), params_file, PH_RULES_DIGEST, fix);
+    return refuse(why, len, "written by a build of %s with rules digest %s; this build (%s) has "
+                  "%s: rebuild with the run's header%s", TEXT_ESC(b->params), TEXT_ESC(b->rules),
+                  params_file, PH_RULES_DIGEST, fix);
 }
 
 /* The header's fields, every one that the polygons do not check; 1, or 0 with the reason in why. */
@@ -337,36 +334,57 @@ static int header_ok(const Header *h, char *why, size_t len)
 {
     char msg[256];
     if (params_check(&h->P, msg, sizeof msg)) return refuse(why, len, "parameters: %s", msg);
-    if (!memchr(h->input, 0, sizeof h->input)) return refuse(why, len, "the input name is not terminated");
-    if (!memchr(h->run.options, 0, sizeof h->run.options)) return refuse(why, len, "the run's options are not terminated");
-    const PngCamera *c = &h->run.camera;   /* (fitted: a rectangle the pictures can take, see CAMERA_MAX; else all 0) */
+    if (!memchr(h->input, 0, sizeof h->input))
+        return refuse(why, len, "the input name is not terminated");
+    if (!memchr(h->run.options, 0, sizeof h->run.options))
+        return refuse(why, len, "the run's options are not terminated");
+    /* (fitted: a rectangle the pictures can take, see CAMERA_MAX; else all 0) */
+    const PngCamera *c = &h->run.camera;
     const PngView *v = &c->view;
     if (c->state < 0 || c->state > 1 || c->reserved ||
-        (c->state ? !(fabs(v->x0) <= CAMERA_MAX && fabs(v->y0) <= CAMERA_MAX && fabs(v->x1) <= CAMERA_MAX &&
-                      fabs(v->y1) <= CAMERA_MAX && v->x0 < v->x1 && v->y0 < v->y1)
+        (c->state ? !(fabs(v->x0) <= CAMERA_MAX && fabs(v->y0) <= CAMERA_MAX &&
+                      fabs(v->x1) <= CAMERA_MAX && fabs(v->y1) <= CAMERA_MAX &&
+                      v->x0 < v->x1 && v->y0 < v->y1)
                   : v->x0 != 0 || v->y0 != 0 || v->x1 != 0 || v->y1 != 0))
         return refuse(why, len, "the pictures' camera is out of range");
     if (h->twists < 0) return refuse(why, len, "the count of twists cut out is negative");
-    if (params_is_set(&h->set, PARAM_Nf) || params_is_set(&h->set, PARAM_Ns))   /* (-n and -s, never a run's --set) */
-        return refuse(why, len, "its parameters set on the command line name Nf or Ns (-n, -s), which are not kept so");
-    if (h->seed > INT32_MAX) return refuse(why, len, "seed %llu is out of range (0 to %d)", (unsigned long long)h->seed, INT32_MAX);
-    if (h->draws > (1ull << 53)) return refuse(why, len, "the random stream's draw count %llu is more than a run can take", (unsigned long long)h->draws);
+    /* (-n and -s, never a run's --set) */
+    if (params_is_set(&h->set, PARAM_Nf) || params_is_set(&h->set, PARAM_Ns))
+        return refuse(why, len, "its parameters set on the command line name Nf or Ns (-n, -s), "
+                      "which are not kept so");
+    if (h->seed > INT32_MAX)
+        return refuse(why, len, "seed %llu is out of range (0 to %d)", (unsigned long long)h->seed,
+                      INT32_MAX);
+    if (h->draws > (1ull << 53))
+        return refuse(why, len, "the random stream's draw count %llu is more than a run can take",
+                      (unsigned long long)h->draws);
     if (h->step < 0) return refuse(why, len, "step %lld is negative", (long long)h->step);
-    if (h->t != (double)h->step * h->P.dt) return refuse(why, len, "t = %.17g is not step * dt = %.17g", h->t, (double)h->step * h->P.dt);
+    if (h->t != (double)h->step * h->P.dt)
+        return refuse(why, len, "t = %.17g is not step * dt = %.17g", h->t,
+                      (double)h->step * h->P.dt);
     if (h->frame < 0 || h->frame != h->step / h->P.Ns)
-        return refuse(why, len, "frame %d does not match step %lld (%d steps per frame)", h->frame, (long long)h->step, h->P.Ns);
+        return refuse(why, len, "frame %d does not match step %lld (%d steps per frame)", h->frame,
+                      (long long)h->step, h->P.Ns);
     /* (frames are numbered by an int, and the first one a restart writes is frame + 1; with the
      * frame bounded, so is the step: below 2^31 Ns <= 2^62) */
-    if (h->frame == INT32_MAX) return refuse(why, len, "frame %d is the last a run can number: there is nothing to continue", h->frame);
+    if (h->frame == INT32_MAX)
+        return refuse(why, len, "frame %d is the last a run can number: there is nothing to "
+                      "continue", h->frame);
     if (h->next_id < 0) return refuse(why, len, "next id %lld is negative", (long long)h->next_id);
-    if (h->next_id >= COUNT_MAX) return refuse(why, len, "next id %lld is more ids than a run can hand out", (long long)h->next_id);
-    if (h->divisions < 0 || h->removals < 0 || h->fusions1 < 0 || h->fusions2 < 0 || h->deaths < 0) return refuse(why, len, "an event count is negative");
-    if (h->divisions >= COUNT_MAX || h->removals >= COUNT_MAX || h->fusions1 >= COUNT_MAX || h->fusions2 >= COUNT_MAX || h->deaths >= COUNT_MAX)
+    if (h->next_id >= COUNT_MAX)
+        return refuse(why, len, "next id %lld is more ids than a run can hand out",
+                      (long long)h->next_id);
+    if (h->divisions < 0 || h->removals < 0 || h->fusions1 < 0 || h->fusions2 < 0 ||
+        h->deaths < 0)
+        return refuse(why, len, "an event count is negative");
+    if (h->divisions >= COUNT_MAX || h->removals >= COUNT_MAX || h->fusions1 >= COUNT_MAX ||
+        h->fusions2 >= COUNT_MAX || h->deaths >= COUNT_MAX)
         return refuse(why, len, "an event count is more than a run can count");
     if (h->np < 0 || h->nv < 0 || (int64_t)h->nv < 3 * (int64_t)h->np)
         return refuse(why, len, "%d polygons cannot have %d vertices", h->np, h->nv);
     if (h->nv > MAX_PIECES)   /* (remodeling keeps at least one vertex per edge: see vertices_ok) */
-        return refuse(why, len, "%d vertices are more than a checkpoint may hold (%g)", h->nv, MAX_PIECES);
+        return refuse(why, len, "%d vertices are more than a checkpoint may hold (%g)", h->nv,
+                      MAX_PIECES);
     return 1;
 }
 
@@ -380,7 +398,8 @@ static int header_ok(const Header *h, char *why, size_t len)
 static void amax_range(const Sim *s, const Params *P, double *lo, double *hi)
 {
     double s2 = log1p(P->Amax_CV * P->Amax_CV), sd = sqrt(s2), nmax = NORMAL_MAX;
-    double down = exp(-nmax * sd - 0.5 * s2) * (1 - 1e-9), up = exp(nmax * sd - 0.5 * s2) * (1 + 1e-9);
+    double down = exp(-nmax * sd - 0.5 * s2) * (1 - 1e-9);
+    double up = exp(nmax * sd - 0.5 * s2) * (1 + 1e-9);
     *lo = P->Amax_mu * down;
     *hi = P->Amax_mu * up;
     for (int t = 0; s->type_params && t < s->chem.m.ntypes; t++) {
@@ -401,8 +420,9 @@ static double alpha_max(const Sim *s, const Params *P, int64_t next_id)
     for (int t = -1; t < (s->type_params ? s->chem.m.ntypes : 0); t++) {
         const Params *Q = t < 0 ? P : &s->type_params[t];
         double s2 = log1p(Q->alpha_CV * Q->alpha_CV);
-        most = fmax(most, Q->alpha_normal ? fabs(Q->alpha_mu) * (1 + Q->alpha_CV * NORMAL_MAX)
-                                          : fabs(Q->alpha_mu) * exp(NORMAL_MAX * sqrt(s2) - 0.5 * s2));
+        most = fmax(most, Q->alpha_normal
+                              ? fabs(Q->alpha_mu) * (1 + Q->alpha_CV * NORMAL_MAX)
+                              : fabs(Q->alpha_mu) * exp(NORMAL_MAX * sqrt(s2) - 0.5 * s2));
     }
     return most * (double)(next_id > 1 ? next_id : 1) * (1 + 1e-9);
 }
@@ -414,8 +434,9 @@ static int alphas_ok(const Sim *s, const Header *h, char *why, size_t len)
     double most = alpha_max(s, &h->P, h->next_id);
     for (int p = 0; p < s->e.np; p++)
         if (!(fabs(s->e.alpha[p]) <= most))
-            return refuse(why, len, "polygon %d: alpha = %g is not a growth rate the run could give (at most %g in size: %lld draws "
-                          "of alpha_mu and alpha_CV)", p, s->e.alpha[p], most, (long long)(h->next_id > 1 ? h->next_id : 1));
+            return refuse(why, len, "polygon %d: alpha = %g is not a growth rate the run could "
+                          "give (at most %g in size: %lld draws of alpha_mu and alpha_CV)", p,
+                          s->e.alpha[p], most, (long long)(h->next_id > 1 ? h->next_id : 1));
     return 1;
 }
 
@@ -428,8 +449,8 @@ static int alphas_ok(const Sim *s, const Header *h, char *why, size_t len)
  * one of an input (AREA_MAX), a polarity one that rotational diffusion reaches in h->step steps,
  * a hazard 0 without its rate (and a rigid polygon's always), and a death hazard below every
  * threshold (the polygon survived it). (The growth rates: alphas_ok.) */
-static int record_ok(const Sim *s, const Ensemble *in, int p, const Header *h, double amax_lo, double amax_hi, int vertices_left,
-                     char *why, size_t len)
+static int record_ok(const Sim *s, const Ensemble *in, int p, const Header *h, double amax_lo,
+                     double amax_hi, int vertices_left, char *why, size_t len)
 {
     const char *f = NULL;
     const Params *P = &h->P;
@@ -437,11 +458,11 @@ static int record_ok(const Sim *s, const Ensemble *in, int p, const Header *h, d
     if (in->count[p] < 3 || in->count[p] > vertices_left) f = "count";
     else if (in->gen[p] < 0 || in->gen[p] > 2 * h->step) f = "gen";
     else if (!isfinite(in->A0[p])) f = "A0";
-    else if (!(in->Amax[p] > 0)) f = "Amax";   /* (+inf: a rigid polygon's, never divides; others' below) */
+    else if (!(in->Amax[p] > 0)) f = "Amax";   /* (+inf: rigid, never divides; others below) */
     else if (!isfinite(in->alpha[p])) f = "alpha";
     else if (!(in->birth[p] >= 0 && in->birth[p] <= h->t)) f = "birth";
     else if (in->id[p] < 0 || in->id[p] >= h->next_id) f = "id";
-    else if (in->parent[p] < -1 || in->parent[p] >= in->id[p]) f = "parent";   /* (ids grow: a parent's is smaller) */
+    else if (in->parent[p] < -1 || in->parent[p] >= in->id[p]) f = "parent";   /* (ids grow) */
     else if (in->phase[p] != 1 && in->phase[p] != -1) f = "phase";
     else if (in->rigid[p] != 0 && in->rigid[p] != 1) f = "rigid";
     else if (in->attracted[p] != 0 && in->attracted[p] != 1) f = "attracted";
@@ -450,39 +471,49 @@ static int record_ok(const Sim *s, const Ensemble *in, int p, const Header *h, d
     else if (!(in->h_death[p] >= 0 && in->h_death[p] < INFINITY)) f = "h_death";
     if (f) return refuse(why, len, "polygon %d: %s is out of range", p, f);
     if (in->type[p] < 0 || in->type[p] >= ntypes)
-        return refuse(why, len, "polygon %d: type %d is out of range (this build has %d cell type%s)", p, in->type[p],
-                      ntypes, ntypes > 1 ? "s" : "");
+        return refuse(why, len, "polygon %d: type %d is out of range (this build has %d cell "
+                      "type%s)", p, in->type[p], ntypes, ntypes > 1 ? "s" : "");
     if (in->edits[p] > (uint64_t)h->step + (uint64_t)h->frame + 1)
-        return refuse(why, len, "polygon %d: edits = %lu is more than the %lld remodelings of %lld steps and %d frame checks",
-                      p, (unsigned long)in->edits[p], (long long)h->step + h->frame + 1, (long long)h->step, h->frame + 1);
+        return refuse(why, len, "polygon %d: edits = %lu is more than the %lld remodelings of "
+                      "%lld steps and %d frame checks", p, (unsigned long)in->edits[p],
+                      (long long)h->step + h->frame + 1, (long long)h->step, h->frame + 1);
     if (in->rigid[p] != (in->id[p] < h->P.Nr)) {
-        if (h->P.Nr == 0) return refuse(why, len, "polygon %d (id %lld) is rigid, but Nr = 0: the run has no rigid polygons", p, (long long)in->id[p]);
-        return refuse(why, len, "polygon %d (id %lld) is %s, but the rigid polygons are the input's first Nr = %d (ids 0 .. %d)", p,
-                      (long long)in->id[p], in->rigid[p] ? "rigid" : "not rigid", h->P.Nr, h->P.Nr - 1);
+        if (h->P.Nr == 0)
+            return refuse(why, len, "polygon %d (id %lld) is rigid, but Nr = 0: the run has no "
+                          "rigid polygons", p, (long long)in->id[p]);
+        return refuse(why, len, "polygon %d (id %lld) is %s, but the rigid polygons are the "
+                      "input's first Nr = %d (ids 0 .. %d)", p, (long long)in->id[p],
+                      in->rigid[p] ? "rigid" : "not rigid", h->P.Nr, h->P.Nr - 1);
     }
     /* the values an input, its draws and the run's steps give (AREA_MAX, alpha_max: above) */
     double area_max = AREA_MAX * P->lmax * P->lmax;
-    if (!(in->A0[p] > 0 && in->A0[p] <= area_max))   /* (A0 <= 0: the step that made it removed the polygon) */
-        return refuse(why, len, "polygon %d: A0 = %g is not a target area in (0, %g] (%g lmax^2)", p, in->A0[p], area_max, AREA_MAX);
-    /* (the polarity: the input's angle in [0, 2 pi), then a step of sqrt(2 Dr dt) N per time step) */
-    double turn = 6.283185307179586 + (double)h->step * NORMAL_MAX * sqrt(2 * P->Dr * P->dt) * (1 + 1e-9);
+    /* (A0 <= 0: the step that made it removed the polygon) */
+    if (!(in->A0[p] > 0 && in->A0[p] <= area_max))
+        return refuse(why, len, "polygon %d: A0 = %g is not a target area in (0, %g] (%g lmax^2)",
+                      p, in->A0[p], area_max, AREA_MAX);
+    /* (the polarity: the input's angle in [0, 2 pi), then sqrt(2 Dr dt) N per time step) */
+    double turn = 6.283185307179586 +
+                  (double)h->step * NORMAL_MAX * sqrt(2 * P->Dr * P->dt) * (1 + 1e-9);
     if (!(fabs(in->polarity[p]) <= turn))
-        return refuse(why, len, "polygon %d: polarity = %g is beyond the %g radians that %lld steps of rotational diffusion "
-                      "(Dr = %g) reach", p, in->polarity[p], turn, (long long)h->step, P->Dr);
+        return refuse(why, len, "polygon %d: polarity = %g is beyond the %g radians that %lld "
+                      "steps of rotational diffusion (Dr = %g) reach", p, in->polarity[p], turn,
+                      (long long)h->step, P->Dr);
     if ((in->rigid[p] || P->k_div == 0) && in->h_div[p] != 0)
-        return refuse(why, len, "polygon %d: h_div = %g, but %s: its division hazard stays 0", p, in->h_div[p],
-                      in->rigid[p] ? "it is rigid" : "k_div = 0");
+        return refuse(why, len, "polygon %d: h_div = %g, but %s: its division hazard stays 0", p,
+                      in->h_div[p], in->rigid[p] ? "it is rigid" : "k_div = 0");
     if ((in->rigid[p] || P->k_death == 0) && in->h_death[p] != 0)
-        return refuse(why, len, "polygon %d: h_death = %g, but %s: its death hazard stays 0", p, in->h_death[p],
-                      in->rigid[p] ? "it is rigid" : "k_death = 0");
+        return refuse(why, len, "polygon %d: h_death = %g, but %s: its death hazard stays 0", p,
+                      in->h_death[p], in->rigid[p] ? "it is rigid" : "k_death = 0");
     if (!(in->h_death[p] < THRESHOLD_MAX))
-        return refuse(why, len, "polygon %d: h_death = %g is past every death threshold (below %.4g): the polygon would have died",
-                      p, in->h_death[p], THRESHOLD_MAX);
+        return refuse(why, len, "polygon %d: h_death = %g is past every death threshold (below "
+                      "%.4g): the polygon would have died", p, in->h_death[p], THRESHOLD_MAX);
     if (in->attracted[p] && (in->rigid[p] || h->P.att_n == 0))
-        return refuse(why, len, "polygon %d feels the attractor, but %s", p, in->rigid[p] ? "it is rigid" : "att_n = 0");
+        return refuse(why, len, "polygon %d feels the attractor, but %s", p,
+                      in->rigid[p] ? "it is rigid" : "att_n = 0");
     if (!in->rigid[p] && !(in->Amax[p] >= amax_lo && in->Amax[p] <= amax_hi))
-        return refuse(why, len, "polygon %d: Amax = %g is not a division area the run could draw (%.6g to %.6g, from Amax_mu "
-                      "and Amax_CV)", p, in->Amax[p], amax_lo, amax_hi);
+        return refuse(why, len, "polygon %d: Amax = %g is not a division area the run could draw "
+                      "(%.6g to %.6g, from Amax_mu and Amax_CV)", p, in->Amax[p], amax_lo,
+                      amax_hi);
     return 1;
 }
 
@@ -502,8 +533,10 @@ static int ids_unique(const Ensemble *in, char *why, size_t len)
     int ok = 1;
     for (int p = 1; p < in->np && ok; p++)
         if (k[p][0] == k[p - 1][0])
-            ok = refuse(why, len, "polygon %lld: id %lld is also that of polygon %lld", (long long)(k[p][1] > k[p - 1][1] ? k[p][1] : k[p - 1][1]),
-                        (long long)k[p][0], (long long)(k[p][1] > k[p - 1][1] ? k[p - 1][1] : k[p][1]));
+            ok = refuse(why, len, "polygon %lld: id %lld is also that of polygon %lld",
+                        (long long)(k[p][1] > k[p - 1][1] ? k[p][1] : k[p - 1][1]),
+                        (long long)k[p][0],
+                        (long long)(k[p][1] > k[p - 1][1] ? k[p - 1][1] : k[p][1]));
     free(k);
     return ok;
 }
@@ -513,7 +546,8 @@ static int ids_unique(const Ensemble *in, char *why, size_t len)
  * integrate.c stops the run at a faster one; the velocities that remodeling, division and fusion
  * give are means or copies of those, hence the 1e-9 of rounding; a rigid polygon's stay 0),
  * counter-clockwise, and not remodeled into too many pieces (*pieces counts them). */
-static int vertices_ok(double *const c[ENSEMBLE_NFIELDS], int n, int p, int rigid, const Params *P, double *pieces, char *why, size_t len)
+static int vertices_ok(double *const c[ENSEMBLE_NFIELDS], int n, int p, int rigid, const Params *P,
+                       double *pieces, char *why, size_t len)
 {
 #define FIELD_NAME(name) #name,
     static const char *const name[ENSEMBLE_NFIELDS] = { ENSEMBLE_VERTEX_FIELDS(FIELD_NAME) };
@@ -522,25 +556,34 @@ static int vertices_ok(double *const c[ENSEMBLE_NFIELDS], int n, int p, int rigi
     double bound = COORD_LMAX * P->lmax, area = 0;
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < ENSEMBLE_NFIELDS; j++)
-            if (!isfinite(c[j][i])) return refuse(why, len, "polygon %d: %s of vertex %d is not finite", p, name[j], i);
+            if (!isfinite(c[j][i]))
+                return refuse(why, len, "polygon %d: %s of vertex %d is not finite", p, name[j], i);
         for (int j = V_x; j <= V_y; j++)
-            if (fabs(c[j][i]) > bound) return refuse(why, len, "polygon %d: %s of vertex %d is %g, beyond %g lmax", p, name[j], i, c[j][i], COORD_LMAX);
+            if (fabs(c[j][i]) > bound)
+                return refuse(why, len, "polygon %d: %s of vertex %d is %g, beyond %g lmax", p,
+                              name[j], i, c[j][i], COORD_LMAX);
         if (!(c[V_l0][i] > 0 && c[V_l0][i] <= LENGTH_MAX * P->lmax))
-            return refuse(why, len, "polygon %d: l0 of vertex %d is %g, not a rest length in (0, %g] (%g lmax)", p, i, c[V_l0][i],
-                          LENGTH_MAX * P->lmax, LENGTH_MAX);
+            return refuse(why, len, "polygon %d: l0 of vertex %d is %g, not a rest length in "
+                          "(0, %g] (%g lmax)", p, i, c[V_l0][i], LENGTH_MAX * P->lmax, LENGTH_MAX);
         double v2 = c[V_vx][i] * c[V_vx][i] + c[V_vy][i] * c[V_vy][i], vmax = P->h / P->dt;
-        if (rigid && v2 > 0) return refuse(why, len, "polygon %d is rigid, but vertex %d moves (speed %g)", p, i, hypot(c[V_vx][i], c[V_vy][i]));
+        if (rigid && v2 > 0)
+            return refuse(why, len, "polygon %d is rigid, but vertex %d moves (speed %g)", p, i,
+                          hypot(c[V_vx][i], c[V_vy][i]));
         if (v2 > vmax * vmax * (1 + 1e-9))
-            return refuse(why, len, "polygon %d: vertex %d moves at speed %g, faster than h/dt = %g (a run stops at a faster "
-                          "vertex)", p, i, hypot(c[V_vx][i], c[V_vy][i]), vmax);
+            return refuse(why, len, "polygon %d: vertex %d moves at speed %g, faster than h/dt = "
+                          "%g (a run stops at a faster vertex)", p, i,
+                          hypot(c[V_vx][i], c[V_vy][i]), vmax);
     }
     for (int i = 0; i < n; i++) {   /* (each edge once both its ends are known to be sane) */
         int k = i + 1 < n ? i + 1 : 0;
         *pieces += remodel_pieces(hypot(x[k] - x[i], y[k] - y[i]), P->lmax);
-        if (*pieces > MAX_PIECES) return refuse(why, len, "polygon %d: vertex %d: remodeling would create more than %g vertices", p, i, MAX_PIECES);
+        if (*pieces > MAX_PIECES)
+            return refuse(why, len, "polygon %d: vertex %d: remodeling would create more than %g "
+                          "vertices", p, i, MAX_PIECES);
         area += x[i] * y[k] - x[k] * y[i];
     }
-    return area > 0 ? 1 : refuse(why, len, "polygon %d is not counter-clockwise (area %g)", p, area / 2);
+    return area > 0 ? 1 : refuse(why, len, "polygon %d is not counter-clockwise (area %g)", p,
+                                 area / 2);
 }
 
 /* The longest edge of e. */
@@ -563,7 +606,7 @@ static double longest_edge(const Ensemble *e)
  * remodeling, done on a copy (the state itself is left as the run left it), is refused. */
 static int simple_ok(Sim *s, const Header *h, char *why, size_t len)
 {
-    Ensemble *e = &s->e;   /* (read only: its derived fields, A and L, stay as the next step finds them) */
+    Ensemble *e = &s->e;   /* (read only: A and L stay as the next step finds them) */
     int a, b, crossing = grid_crossing(e, longest_edge(e), 1, &a, &b);
     if (crossing && h->step % h->P.Ns) {
         Ensemble c;
@@ -571,23 +614,26 @@ static int simple_ok(Sim *s, const Header *h, char *why, size_t len)
         ensemble_init(&c, 0);
         remodel_init(&r);
         for (int p = 0; p < e->np; p++) {
-            int q = ensemble_push_polygon(&c, e->count[p], e->x + e->start[p], e->y + e->start[p], e->vx + e->start[p],
+            int q = ensemble_push_polygon(&c, e->count[p], e->x + e->start[p],
+                                          e->y + e->start[p], e->vx + e->start[p],
                                           e->vy + e->start[p], e->l0 + e->start[p]);
             c.rigid[q] = e->rigid[p];
         }
         remodel_apply(&c, &h->P, &r);
-        crossing = grid_crossing(&c, longest_edge(&c), 1, &a, &b);   /* (polygons keep their order) */
+        /* (polygons keep their order) */
+        crossing = grid_crossing(&c, longest_edge(&c), 1, &a, &b);
         remodel_free(&r);
         ensemble_free(&c);
     }
-    return crossing ? refuse(why, len, "polygon %d (id %lld) crosses itself: two of its edges that share no vertex cross", a,
-                             (long long)e->id[a]) : 1;
+    return crossing ? refuse(why, len, "polygon %d (id %lld) crosses itself: two of its edges "
+                             "that share no vertex cross", a, (long long)e->id[a])
+                    : 1;
 }
 
 /* The response's forces held until the next chemical step (a checkpoint between two, a
- * signal's): the polygons' ids (distinct, below next_id) and finite forces. A file of an earlier
- * program, which ends after the concentrations, holds none (its restart adds no force until the
- * next chemical step, as before). 1, or 0 with why. */
+ * signal's): the polygons' ids (distinct, below next_id) and finite forces. A file that ends after
+ * the concentrations holds none: its restart adds no force until the next chemical step. 1, or 0
+ * with why. */
 static int held_forces_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *why, size_t len)
 {
     off_t here = ftello(f);
@@ -596,25 +642,29 @@ static int held_forces_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *w
     if (here < 0 || end - here < (off_t)sizeof n || fread(&n, sizeof n, 1, f) != 1)
         return refuse(why, len, "the chemistry's held forces are cut short");
     if (n < 0 || (uint64_t)n * 24 > (uint64_t)(end - here - (off_t)sizeof n))
-        return refuse(why, len, "the chemistry holds forces of %d polygons, more than the file has room for", (int)n);
+        return refuse(why, len, "the chemistry holds forces of %d polygons, more than the file "
+                      "has room for", (int)n);
     int64_t *id = ph_realloc(NULL, ((size_t)n + 1) * sizeof *id);
-    double *fx = ph_realloc(NULL, ((size_t)n + 1) * sizeof *fx), *fy = ph_realloc(NULL, ((size_t)n + 1) * sizeof *fy);
+    double *fx = ph_realloc(NULL, ((size_t)n + 1) * sizeof *fx);
+    double *fy = ph_realloc(NULL, ((size_t)n + 1) * sizeof *fy);
     int ok = 1;
     for (int q = 0; ok && q < n; q++) {
         double force[2];
         if (fread(&id[q], sizeof id[q], 1, f) != 1 || fread(force, sizeof force, 1, f) != 1)
             ok = refuse(why, len, "the chemistry's held forces are cut short");
         else if (id[q] < 0 || id[q] >= next_id)
-            ok = refuse(why, len, "the chemistry holds a force of polygon id %lld, not below the next id %lld", (long long)id[q],
-                        (long long)next_id);
+            ok = refuse(why, len, "the chemistry holds a force of polygon id %lld, not below the "
+                        "next id %lld", (long long)id[q], (long long)next_id);
         else if (!isfinite(force[0]) || !isfinite(force[1]))
-            ok = refuse(why, len, "the chemistry's held force of polygon id %lld is not finite", (long long)id[q]);
+            ok = refuse(why, len, "the chemistry's held force of polygon id %lld is not finite",
+                        (long long)id[q]);
         else fx[q] = force[0], fy[q] = force[1];
     }
     if (ok) chem_set_held_forces(ch, n, id, fx, fy);
     for (int q = 1; ok && q < n; q++)   /* (sorted by id now: a repeated id is next to its twin) */
         if (ch->fid[ch->byid[q]] == ch->fid[ch->byid[q - 1]])
-            ok = refuse(why, len, "the chemistry holds two forces of polygon id %lld", (long long)ch->fid[ch->byid[q]]);
+            ok = refuse(why, len, "the chemistry holds two forces of polygon id %lld",
+                        (long long)ch->fid[ch->byid[q]]);
     free(id); free(fx); free(fy);
     return ok;
 }
@@ -629,18 +679,22 @@ static int fields_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *why, s
     if (fread(grid, sizeof grid, 1, f) != 1 || fread(&model, sizeof model, 1, f) != 1)
         return refuse(why, len, "the chemistry's section is missing");
     if (grid[0] != ch->m.ns || (ch->m.ns > 0 && (grid[1] != ch->nx || grid[2] != ch->ny)))
-        return refuse(why, len, "its chemistry (%d species on %d x %d nodes) is not this build's (%d species on %d x %d nodes)",
-                      (int)grid[0], (int)grid[1], (int)grid[2], ch->m.ns, ch->nx, ch->ny);
+        return refuse(why, len, "its chemistry (%d species on %d x %d nodes) is not this build's "
+                      "(%d species on %d x %d nodes)", (int)grid[0], (int)grid[1], (int)grid[2],
+                      ch->m.ns, ch->nx, ch->ny);
     if (model != chem_model_hash(&ch->m))
-        return refuse(why, len, "it was run with other cell types or species settings than this build's (see the banner's "
-                      "chemistry lines)");
+        return refuse(why, len, "it was run with other cell types or species settings than this "
+                      "build's (see the banner's chemistry lines)");
     if (ch->m.ns == 0) return 1;
     size_t n = (size_t)ch->m.ns * ch->nx * ch->ny;
     off_t here = ftello(f);
-    if (here < 0 || (uint64_t)(end - here) < n * sizeof(double)) return refuse(why, len, "the chemistry's fields are cut short");
-    if (fread(ch->c, sizeof *ch->c, n, f) != n) return refuse(why, len, "the chemistry's fields are cut short");
+    if (here < 0 || (uint64_t)(end - here) < n * sizeof(double))
+        return refuse(why, len, "the chemistry's fields are cut short");
+    if (fread(ch->c, sizeof *ch->c, n, f) != n)
+        return refuse(why, len, "the chemistry's fields are cut short");
     const size_t nodes = (size_t)ch->nx * ch->ny;
-    for (int sp = 0; sp < ch->m.ns; sp++) {   /* (finite, then within CHEM_C_ROUND of 0 below and CHEM_C_MAX above) */
+    /* (finite, then within CHEM_C_ROUND of 0 below and CHEM_C_MAX above) */
+    for (int sp = 0; sp < ch->m.ns; sp++) {
         const double *c = ch->c + (size_t)sp * nodes;
         double most = 0;
         size_t k = 0;
@@ -649,10 +703,11 @@ static int fields_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *why, s
             if (!(c[q] >= -CHEM_C_ROUND * most && c[q] <= CHEM_C_MAX)) k = q;
         if (k == nodes) continue;
         const int i = (int)(k % ch->nx), j = (int)(k / ch->nx);
-        return refuse(why, len, "the chemistry's species %d (%s) is %g at node (%d, %d), (x, y) = (%g, %g): expected a finite "
-                      "concentration from 0 (less %g of the species' largest, for rounding) to %g", sp,
-                      ch->m.sp[sp].name ? TEXT_ESC(ch->m.sp[sp].name) : "?", c[k], i, j, ch->m.x0 + i * ch->m.dx,
-                      ch->m.y0 + j * ch->m.dx, CHEM_C_ROUND, CHEM_C_MAX);
+        return refuse(why, len, "the chemistry's species %d (%s) is %g at node (%d, %d), "
+                      "(x, y) = (%g, %g): expected a finite concentration from 0 (less %g of the "
+                      "species' largest, for rounding) to %g", sp,
+                      ch->m.sp[sp].name ? TEXT_ESC(ch->m.sp[sp].name) : "?", c[k], i, j,
+                      ch->m.x0 + i * ch->m.dx, ch->m.y0 + j * ch->m.dx, CHEM_C_ROUND, CHEM_C_MAX);
     }
     return held_forces_ok(ch, f, end, next_id, why, len);
 }
@@ -662,12 +717,15 @@ static int fields_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *why, s
  * file lacks (added to the program since) takes this build's header's value, params_compiled's
  * (the rules digest says the build is the run's), unmarked, and its name goes into missing
  * (", "-separated; "" when none). Ranges and rules: header_ok's. 1, or 0 with why. */
-static int params_read(FILE *f, uint64_t room, Header *h, char *missing, size_t mlen, char *why, size_t len)
+static int params_read(FILE *f, uint64_t room, Header *h, char *missing, size_t mlen, char *why,
+                       size_t len)
 {
     uint32_t n;
-    if (room < sizeof n || fread(&n, sizeof n, 1, f) != 1) return refuse(why, len, "its parameter section is cut short");
+    if (room < sizeof n || fread(&n, sizeof n, 1, f) != 1)
+        return refuse(why, len, "its parameter section is cut short");
     if (n > (room - sizeof n) / CHECKPOINT_PARAM)
-        return refuse(why, len, "it holds %lu parameters, more than the file has room for", (unsigned long)n);
+        return refuse(why, len, "it holds %lu parameters, more than the file has room for",
+                      (unsigned long)n);
     h->P = params_compiled;
     memset(&h->set, 0, sizeof h->set);
     unsigned char seen[PARAMS_COUNT] = { 0 };
@@ -675,23 +733,31 @@ static int params_read(FILE *f, uint64_t room, Header *h, char *missing, size_t 
         char name[CHECKPOINT_NAME];
         double v;
         uint8_t on;
-        if (fread(name, sizeof name, 1, f) != 1 || fread(&v, sizeof v, 1, f) != 1 || fread(&on, sizeof on, 1, f) != 1)
+        if (fread(name, sizeof name, 1, f) != 1 || fread(&v, sizeof v, 1, f) != 1 ||
+            fread(&on, sizeof on, 1, f) != 1)
             return refuse(why, len, "its parameter section is cut short");
-        if (!memchr(name, 0, sizeof name)) return refuse(why, len, "the name of its parameter %lu is not terminated", (unsigned long)q);
+        if (!memchr(name, 0, sizeof name))
+            return refuse(why, len, "the name of its parameter %lu is not terminated",
+                          (unsigned long)q);
         int k = 0;
         while (k < PARAMS_COUNT && strcmp(name, NAMES[k])) k++;
         if (k == PARAMS_COUNT)
-            return refuse(why, len, "it holds the parameter %s, which this polyhoop does not have: restart it with the polyhoop "
-                          "that wrote it", TEXT_ESC(name));
+            return refuse(why, len, "it holds the parameter %s, which this polyhoop does not have: "
+                          "restart it with the polyhoop that wrote it", TEXT_ESC(name));
         if (seen[k]++) return refuse(why, len, "it holds the parameter %s twice", name);
-        if (on > 1) return refuse(why, len, "the parameter %s is marked %u, not 0 or 1 (set on the command line)", name, on);
-        if (!param_put(&h->P, k, v)) return refuse(why, len, "parameters: %s = %.17g is not an integer", name, v);
+        if (on > 1)
+            return refuse(why, len, "the parameter %s is marked %u, not 0 or 1 (set on the command "
+                          "line)", name, on);
+        if (!param_put(&h->P, k, v))
+            return refuse(why, len, "parameters: %s = %.17g is not an integer", name, v);
         if (on) h->set.bits[k / 64] |= (uint64_t)1 << (k % 64);
     }
     size_t used = 0;
     missing[0] = 0;
     for (int k = 0; k < PARAMS_COUNT; k++)
-        if (!seen[k] && used < mlen) used += (size_t)snprintf(missing + used, mlen - used, "%s%s", used ? ", " : "", NAMES[k]);
+        if (!seen[k] && used < mlen)
+            used += (size_t)snprintf(missing + used, mlen - used, "%s%s", used ? ", " : "",
+                                     NAMES[k]);
     return 1;
 }
 
@@ -701,10 +767,11 @@ static int fixed_ok(FILE *f, uint64_t size, Header *h, unsigned *old, char *why,
 {
     size_t got = fread(h, 1, sizeof(CheckpointHeader), f);
     *old = 0;
-    if (got >= offsetof(CheckpointHeader, order) && !memcmp(h->magic, MAGIC, sizeof MAGIC) && h->version >= 1 &&
-        h->version < VERSION)
+    if (got >= offsetof(CheckpointHeader, order) && !memcmp(h->magic, MAGIC, sizeof MAGIC) &&
+        h->version >= 1 && h->version < VERSION)
         return *old = h->version, refuse(why, len, "written by format version %u", h->version);
-    if (got < sizeof(CheckpointHeader) || size < sizeof(CheckpointHeader) + 8) return refuse(why, len, "too short for a checkpoint");
+    if (got < sizeof(CheckpointHeader) || size < sizeof(CheckpointHeader) + 8)
+        return refuse(why, len, "too short for a checkpoint");
     if (memcmp(h->magic, MAGIC, sizeof MAGIC) || h->version != VERSION)
         return refuse(why, len, "not a polyhoop checkpoint (or another version)");
     if (h->order != 0x01020304u || h->size != sizeof(CheckpointHeader) || h->record != RECORD ||
@@ -713,36 +780,52 @@ static int fixed_ok(FILE *f, uint64_t size, Header *h, unsigned *old, char *why,
     return 1;
 }
 
-int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen, RunRecord *run,
-                    char *err, size_t len)
+int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t inlen,
+                    RunRecord *run, char *err, size_t len)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, len, "%s: cannot open (%s)", TEXT_ESC(path), strerror(errno)); return -1; }
+    if (!f) {
+        snprintf(err, len, "%s: cannot open (%s)", TEXT_ESC(path), strerror(errno));
+        return -1;
+    }
     Header h;
     struct stat st;
     char why[512] = "", missing[1024];
     unsigned old;
-    if (fstat(fileno(f), &st) != 0) { fclose(f); return bad_file(err, len, path, "too short for a checkpoint"); }
+    if (fstat(fileno(f), &st) != 0) {
+        fclose(f);
+        return bad_file(err, len, path, "too short for a checkpoint");
+    }
     if (!fixed_ok(f, (uint64_t)st.st_size, &h, &old, why, sizeof why)) {
         fclose(f);
         if (!old) return bad_file(err, len, path, why);
-        snprintf(err, len, "%s was written by format version %u (%s); this polyhoop reads version %d: rerun, or restart it with "
-                 "the polyhoop that wrote it", TEXT_ESC(path), old, VERSION_BEFORE, VERSION);
+        snprintf(err, len, "%s was written by format version %u (%s); this polyhoop reads version "
+                 "%d: rerun, or restart it with the polyhoop that wrote it", TEXT_ESC(path), old,
+                 VERSION_BEFORE, VERSION);
         return -1;
     }
-    if (!checksum_ok(f, (uint64_t)st.st_size)) { fclose(f); return bad_file(err, len, path, "checksum mismatch (the file is damaged)"); }
+    if (!checksum_ok(f, (uint64_t)st.st_size)) {
+        fclose(f);
+        return bad_file(err, len, path, "checksum mismatch (the file is damaged)");
+    }
     off_t end = st.st_size - 4;   /* (the checksum) */
     if (fseeko(f, (off_t)sizeof(CheckpointHeader), SEEK_SET) != 0 ||
-        !params_read(f, (uint64_t)(end - (off_t)sizeof(CheckpointHeader)), &h, missing, sizeof missing, why, sizeof why) ||
+        !params_read(f, (uint64_t)(end - (off_t)sizeof(CheckpointHeader)), &h, missing,
+                     sizeof missing, why, sizeof why) ||
         !header_ok(&h, why, sizeof why)) {
         fclose(f);
         return bad_file(err, len, path, why);
     }
     const off_t body = ftello(f);   /* (the polygons' records start here) */
     Build build;   /* (found from the end, before anything of this build's is compared) */
-    int has_build = body >= 0 && end - body >= (off_t)sizeof build && fseeko(f, end - (off_t)sizeof build, SEEK_SET) == 0 &&
-                    fread(&build, sizeof build, 1, f) == 1 && !memcmp(build.tag, BUILD_TAG, sizeof BUILD_TAG);
-    if (has_build && !build_ok(&build, why, sizeof why)) { fclose(f); return bad_file(err, len, path, why); }
+    int has_build = body >= 0 && end - body >= (off_t)sizeof build &&
+                    fseeko(f, end - (off_t)sizeof build, SEEK_SET) == 0 &&
+                    fread(&build, sizeof build, 1, f) == 1 &&
+                    !memcmp(build.tag, BUILD_TAG, sizeof BUILD_TAG);
+    if (has_build && !build_ok(&build, why, sizeof why)) {
+        fclose(f);
+        return bad_file(err, len, path, why);
+    }
     if (has_build) end -= (off_t)sizeof build;
     Ensemble *e = &s->e;
     contact_invalidate(&s->contact);   /* (the new ensemble's layout counter starts again) */
@@ -759,7 +842,8 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
                                    (uint64_t)h.np <= (uint64_t)(end - body) / RECORD;
     if (ok) ensemble_reserve(&in, 0, h.np);
     for (int p = 0; ok && p < h.np; p++) {
-#define GET(type, name, file_type, init) { file_type x = 0; ok = ok && fread(&x, sizeof x, 1, f) == 1; in.name[p] = (type)x; }
+#define GET(type, name, file_type, init) \
+        { file_type x = 0; ok = ok && fread(&x, sizeof x, 1, f) == 1; in.name[p] = (type)x; }
         ENSEMBLE_POLYGON_STORED(GET)
 #undef GET
         ok = ok && record_ok(s, &in, p, &h, amax_lo, amax_hi, h.nv - total, why, sizeof why);
@@ -767,15 +851,19 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
         if (ok) rigid += in.rigid[p];
     }
     in.np = ok ? h.np : 0;
-    if (ok && total != h.nv) ok = refuse(why, sizeof why, "the polygons have %d vertices, not %d", total, h.nv);
-    if (ok && rigid != h.P.Nr) ok = refuse(why, sizeof why, "%d polygons are rigid, not Nr = %d", rigid, h.P.Nr);
+    if (ok && total != h.nv)
+        ok = refuse(why, sizeof why, "the polygons have %d vertices, not %d", total, h.nv);
+    if (ok && rigid != h.P.Nr)
+        ok = refuse(why, sizeof why, "%d polygons are rigid, not Nr = %d", rigid, h.P.Nr);
     ok = ok && ids_unique(&in, why, sizeof why);
     /* the vertices, polygon by polygon, straight into the ensemble (no copy of them all) */
     off_t here = ok ? ftello(f) : -1;
-    ok = ok && here >= 0 && end >= here && (uint64_t)h.nv <= (uint64_t)(end - here) / (ENSEMBLE_NFIELDS * sizeof(double));
+    ok = ok && here >= 0 && end >= here &&
+         (uint64_t)h.nv <= (uint64_t)(end - here) / (ENSEMBLE_NFIELDS * sizeof(double));
     int nmax = 0;
     for (int p = 0; ok && p < h.np; p++) nmax = in.count[p] > nmax ? in.count[p] : nmax;
-    double *v = ok ? malloc(((size_t)nmax + 1) * 2 * ENSEMBLE_NFIELDS * sizeof *v) : NULL;   /* as read, and by field */
+    /* as read, and by field */
+    double *v = ok ? malloc(((size_t)nmax + 1) * 2 * ENSEMBLE_NFIELDS * sizeof *v) : NULL;
     ok = ok && v;
     if (ok) ensemble_reserve(e, h.nv, h.np);
     double pieces = 0;
@@ -797,14 +885,21 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     here = ok ? ftello(f) : -1;
     size_t left = ok && here >= 0 && end >= here ? (size_t)(end - here) : 0;
     if (ok && contact_load(&s->contact, e, f, left, &h.P, h.step, why, sizeof why) != 0) ok = 0;
-    ok = ok && fields_ok(&s->chem, f, end, h.next_id, why, sizeof why) && alphas_ok(s, &h, why, sizeof why);
-    int64_t passages = 0;   /* (a file of an earlier program ends after the chemistry's section: none counted) */
+    ok = ok && fields_ok(&s->chem, f, end, h.next_id, why, sizeof why) &&
+         alphas_ok(s, &h, why, sizeof why);
+    int64_t passages = 0;   /* (a file that ends after the chemistry's section counted none) */
     if (ok && ftello(f) != end) {
-        if (end - ftello(f) < (off_t)sizeof passages || fread(&passages, sizeof passages, 1, f) != 1)
-            ok = refuse(why, sizeof why, "%lld bytes follow the chemistry's section", (long long)(end - ftello(f)));
-        else if (passages < 0 || passages >= COUNT_MAX) ok = refuse(why, sizeof why, "its count of passages %lld is out of range", (long long)passages);
+        if (end - ftello(f) < (off_t)sizeof passages ||
+            fread(&passages, sizeof passages, 1, f) != 1)
+            ok = refuse(why, sizeof why, "%lld bytes follow the chemistry's section",
+                        (long long)(end - ftello(f)));
+        else if (passages < 0 || passages >= COUNT_MAX)
+            ok = refuse(why, sizeof why, "its count of passages %lld is out of range",
+                        (long long)passages);
     }
-    if (ok && ftello(f) != end) ok = refuse(why, sizeof why, "%lld bytes follow the count of passages", (long long)(end - ftello(f)));
+    if (ok && ftello(f) != end)
+        ok = refuse(why, sizeof why, "%lld bytes follow the count of passages",
+                    (long long)(end - ftello(f)));
     ok = ok && simple_ok(s, &h, why, sizeof why);
     fclose(f);
     ensemble_free(&in);
@@ -816,7 +911,8 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
         return bad_file(err, len, path, why[0] ? why : "truncated or corrupt");
     }
     e->draws = h.draws; e->step = h.step; e->next_id = h.next_id; e->t = h.t;
-    s->divisions = h.divisions; s->removals = h.removals; s->fusions1 = h.fusions1; s->fusions2 = h.fusions2; s->deaths = h.deaths;
+    s->divisions = h.divisions; s->removals = h.removals;
+    s->fusions1 = h.fusions1; s->fusions2 = h.fusions2; s->deaths = h.deaths;
     s->passages = passages;
     s->remodel.twists = h.twists;
     s->topology.postponed = h.postponed;
@@ -825,11 +921,13 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     snprintf(input, inlen, "%s", h.input);
     if (run) *run = h.run;
     if (!has_build)
-        fprintf(stderr, "polyhoop: %s: warning: written by an earlier polyhoop, which did not record its build's rules: they "
-                "cannot be checked against this build's (%s, digest %s)\n", TEXT_ESC(path), params_file, PH_RULES_DIGEST);
+        fprintf(stderr, "polyhoop: %s: warning: written by an earlier polyhoop, which did not "
+                "record its build's rules: they cannot be checked against this build's (%s, "
+                "digest %s)\n", TEXT_ESC(path), params_file, PH_RULES_DIGEST);
     if (missing[0])
-        fprintf(stderr, "polyhoop: %s: warning: written by an earlier polyhoop, which did not have the parameters %s: they take "
-                "this build's values (%s)\n", TEXT_ESC(path), missing, params_file);
+        fprintf(stderr, "polyhoop: %s: warning: written by an earlier polyhoop, which did not have "
+                "the parameters %s: they take this build's values (%s)\n", TEXT_ESC(path),
+                missing, params_file);
     return 0;
 }
 
@@ -842,10 +940,12 @@ int checkpoint_params(const char *dir, Params *P, ParamsSet *set, char *err, siz
     struct stat st;
     unsigned old;
     char missing[1024];
-    /* (a file that is not this program's checkpoint, or whose header is not sound, is left as it is:
-     * checkpoint_restart names what is wrong with it) */
-    int got = f && fstat(fileno(f), &st) == 0 && fixed_ok(f, (uint64_t)st.st_size, &h, &old, why, sizeof why) &&
-              params_read(f, (uint64_t)st.st_size - sizeof(CheckpointHeader), &h, missing, sizeof missing, why, sizeof why) &&
+    /* (a file that is not this program's checkpoint, or whose header is not sound, is left as
+     * it is: checkpoint_restart names what is wrong with it) */
+    int got = f && fstat(fileno(f), &st) == 0 &&
+              fixed_ok(f, (uint64_t)st.st_size, &h, &old, why, sizeof why) &&
+              params_read(f, (uint64_t)st.st_size - sizeof(CheckpointHeader), &h, missing,
+                          sizeof missing, why, sizeof why) &&
               header_ok(&h, why, sizeof why);
     if (f) fclose(f);
     if (!got) return 0;
@@ -869,8 +969,8 @@ static void first_difference(const char *a, const char *b, char *out, size_t len
     if (!n) snprintf(out, len, "none");
 }
 
-int checkpoint_restart(Sim *s, const char *dir, int strict, int *frame, char *input, size_t inlen, RunRecord *run, char *err,
-                       size_t len)
+int checkpoint_restart(Sim *s, const char *dir, int strict, int *frame, char *input, size_t inlen,
+                       RunRecord *run, char *err, size_t len)
 {
     char path[4200], why[8192];
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
@@ -893,8 +993,9 @@ int checkpoint_restart(Sim *s, const char *dir, int strict, int *frame, char *in
         first_difference(b, a, there, sizeof there);
         first_difference(a, b, here, sizeof here);
         params_set_text(&s->P, &s->set, 0, sets, sizeof sets);
-        snprintf(err, len, "cannot restart %s: it was run with other parameters than %s%s%s (%s there, %s here)", TEXT_ESC(path),
-                 params_file, sets[0] ? " and its --set of " : "", sets, there, here);
+        snprintf(err, len, "cannot restart %s: it was run with other parameters than %s%s%s "
+                 "(%s there, %s here)", TEXT_ESC(path), params_file,
+                 sets[0] ? " and its --set of " : "", sets, there, here);
         return -1;
     }
     if (sim_check_overlaps(s, path, NULL, strict)) {
