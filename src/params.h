@@ -12,7 +12,7 @@
  * number, -inf or inf for no wall) or NEVER (> 0, inf for never); unit and meaning in the
  * comment. The rules between parameters are one list too, PARAMS_RULES in params.c.
  * PARAMS_LIST is PARAMS_BASE, printed always, then the groups printed only when they are on
- * (PARAMS_BOX), so that the frames of a run without them are byte for byte what they were. */
+ * (PARAMS_BOX), so that a run without them prints no lines for them. */
 #ifndef PH_PARAMS_H
 #define PH_PARAMS_H
 #include <math.h>
@@ -26,7 +26,7 @@
     X(double, h,        "%.17g", POS)     /* [L]     edge (hoop) thickness */ \
     X(double, lmin,     "%.17g", NONNEG)  /* [L]     minimum edge length */ \
     X(double, lmax,     "%.17g", POS)     /* [L]     maximum edge length, > 2 lmin */ \
-    X(double, Q,        "%.17g", NONNEG)  /* [-]     target isoparametric ratio (0 only with kl = 0) */ \
+    X(double, Q,        "%.17g", NONNEG)  /* [-]     target isoparametric ratio (0: kl = 0) */ \
     X(double, sh,       "%.17g", NONNEG)  /* [L]     adhesion hardening zone */ \
     X(double, ss,       "%.17g", NONNEG)  /* [L]     adhesion softening zone */ \
     X(double, theta,    "%.17g", NONNEG)  /* [-]     fusion threshold, <= 1; 0 = off */ \
@@ -35,7 +35,7 @@
     X(double, alpha_CV, "%.17g", NONNEG)  /* [-]     its coefficient of variation */ \
     X(double, beta,     "%.17g", NONNEG)  /* [-]     grow only while A/A0 > beta */ \
     X(double, Amin,     "%.17g", NONNEG)  /* [L^2]   removal area */ \
-    X(double, Amax_mu,  "%.17g", NEVER)   /* [L^2]   mean division area, > Amin (inf: no division) */ \
+    X(double, Amax_mu,  "%.17g", NEVER)   /* [L^2]   mean division area, > Amin (inf: none) */ \
     X(double, Amax_CV,  "%.17g", NONNEG)  /* [-]     its coefficient of variation */ \
     /* material */ \
     X(double, ka,       "%.17g", NONNEG)  /* [1/(L^2 T^2)] area stiffness */ \
@@ -60,32 +60,39 @@
     /* attractor (paper Fig. 2B: chemotaxis) */ \
     X(double, att_x,    "%.17g", ANY)     /* [L]     its position x */ \
     X(double, att_y,    "%.17g", ANY)     /* [L]     and y */ \
-    X(double, att_k,    "%.17g", ANY)     /* [L/T^2] pull on each vertex of an attracted polygon (< 0 repels) */ \
+    /* att_k: pull on each vertex of an attracted polygon (< 0 repels) */ \
+    X(double, att_k,    "%.17g", ANY)     /* [L/T^2] pull on each vertex */ \
     X(int,    att_n,    "%d",    NONNEG)  /* number of polygons drawn at random to feel it */ \
     /* growth */ \
-    X(int,    alpha_normal, "%d", NONNEG) /* 1: growth rates normal (sd alpha_CV |alpha_mu|, negatives kept), 0: lognormal */ \
+    /* alpha_normal 1: growth rates normal (sd alpha_CV |alpha_mu|, negatives kept), \
+     * 0: lognormal */ \
+    X(int,    alpha_normal, "%d", NONNEG) \
     /* noise and activity (docs/model.md 3.1) */ \
-    X(double, D,        "%.17g", NONNEG)  /* [L^2/T] diffusion constant of each vertex (Langevin noise balancing cv) */ \
-    X(double, v0,       "%.17g", NONNEG)  /* [L/T]   self-propulsion speed along each polygon's polarity */ \
-    X(double, Dr,       "%.17g", NONNEG)  /* [1/T]   rotational diffusion constant of the polarity */ \
+    /* D: diffusion constant of each vertex (Langevin noise balancing cv) */ \
+    X(double, D,        "%.17g", NONNEG)  /* [L^2/T] vertex diffusion constant */ \
+    X(double, v0,       "%.17g", NONNEG)  /* [L/T]   self-propulsion speed along polarity */ \
+    X(double, Dr,       "%.17g", NONNEG)  /* [1/T]   polarity's rotational diffusion */ \
     /* rate-driven division and death (docs/model.md 5.1): 0 = off */ \
-    X(double, k_div,    "%.17g", NONNEG)  /* [1/T]   division rate at A = Amax_mu; > 0 replaces division above Amax */ \
-    X(double, n_div,    "%.17g", ANY)     /* [-]     its area exponent: rate k_div (A / Amax_mu)^n_div */ \
+    /* k_div > 0 replaces division above Amax */ \
+    X(double, k_div,    "%.17g", NONNEG)  /* [1/T]   division rate at A = Amax_mu */ \
+    X(double, n_div,    "%.17g", ANY)     /* [-]     rate k_div (A / Amax_mu)^n_div */ \
     X(double, k_death,  "%.17g", NONNEG)  /* [1/T]   death rate at zero pressure */ \
-    X(double, p_death,  "%.17g", NONNEG)  /* [1/T^2] pressure scale: rate k_death exp(p / p_death), p = ka (A0 - A); 0: constant */ \
+    /* p_death: rate k_death exp(p / p_death), p = ka (A0 - A); 0: constant */ \
+    X(double, p_death,  "%.17g", NONNEG)  /* [1/T^2] pressure scale */ \
     /* projectiles passing a membrane (docs/model.md 5.2): 0 = off */ \
-    X(double, v_pass,   "%.17g", NONNEG)  /* [L/T]   approach speed above which a projectile passes a cell's hoop */ \
-    X(double, A_pass,   "%.17g", NONNEG)  /* [L^2]   the largest area of a projectile; larger polygons are cells */
+    /* v_pass: approach speed above which a projectile passes a cell's hoop */ \
+    X(double, v_pass,   "%.17g", NONNEG)  /* [L/T]   passing speed */ \
+    X(double, A_pass,   "%.17g", NONNEG)  /* [L^2]   largest projectile; larger: cells */
 
 /* box walls (docs/model.md 2): a vertex of a movable polygon a distance d beyond a wall's line has
  * the energy box_k d^2 / 2. A side at -INFINITY (x0, y0) or INFINITY (x1, y1) has no wall; with
  * all four there (the default) there is no box, and these lines are not printed (params_box_on). */
 #define PARAMS_BOX(X) \
-    X(double, box_x0,   "%.17g", WALL)     /* [L]     left wall: vertices are held at x >= box_x0 */ \
+    X(double, box_x0,   "%.17g", WALL)     /* [L]     left wall: x >= box_x0 */ \
     X(double, box_y0,   "%.17g", WALL)     /* [L]     bottom wall: y >= box_y0 */ \
     X(double, box_x1,   "%.17g", WALL)     /* [L]     right wall: x <= box_x1, > box_x0 */ \
     X(double, box_y1,   "%.17g", WALL)     /* [L]     top wall: y <= box_y1, > box_y0 */ \
-    X(double, box_k,    "%.17g", NONNEG)  /* [1/T^2] the walls' stiffness (default: kr, the repulsion's) */
+    X(double, box_k,    "%.17g", NONNEG)  /* [1/T^2] walls' stiffness (default: kr) */
 
 typedef struct Params {
 #define PARAMS_FIELD(type, name, fmt, range) type name;
@@ -105,7 +112,10 @@ enum { PARAMS_LIST(PARAMS_INDEX) PARAMS_COUNT };
  * k-th of PARAMS_LIST. The checkpoint keeps it, so that a restart goes on with those values. */
 typedef struct ParamsSet { uint64_t bits[2]; } ParamsSet;
 _Static_assert(PARAMS_COUNT <= 128, "ParamsSet holds 128 parameters");
-static inline int params_is_set(const ParamsSet *s, int k) { return (int)(s->bits[k / 64] >> (k % 64) & 1); }
+static inline int params_is_set(const ParamsSet *s, int k)
+{
+    return (int)(s->bits[k / 64] >> (k % 64) & 1);
+}
 
 /* One --set NAME=VALUE (NAME as in PARAMS_LIST, or with its P_): the value into p, the parameter
  * marked in set. Where the header's box_k is its kr (its default), box_k follows a set kr unless
@@ -121,7 +131,8 @@ int params_set(Params *p, ParamsSet *set, const char *text, char *msg, size_t le
  * and run_set those of the run's checkpoint. A parameter that the command line set to another
  * value than the run's is refused (-1, msg naming it and both values). Else the run's --set values
  * replace the header's in p (box_k following kr as in params_set), set becomes run_set, and 0. */
-int params_merge(Params *p, ParamsSet *set, const Params *run, const ParamsSet *run_set, char *msg, size_t len);
+int params_merge(Params *p, ParamsSet *set, const Params *run, const ParamsSet *run_set, char *msg,
+                 size_t len);
 
 /* The parameters marked in set, in list order, into buf: their names, separated by ", "
  * (values = 0), or as the words "--set name=value ..." (values = 1); "" when none. */
@@ -134,12 +145,16 @@ const char *params_source(const Params *p, const ParamsSet *set, char *buf, size
 /* The reach of the pair interaction: a vertex and an edge closer than this interact. It is
  * h + sh + ss (docs/model.md 2) when there is adhesion, but only h when kh = 0: beyond h the
  * normal force is then zero, and contact damping alone would pull separating surfaces together. */
-static inline double params_reach(const Params *p) { return p->h + (p->kh > 0 ? p->sh + p->ss : 0); }
+static inline double params_reach(const Params *p)
+{
+    return p->h + (p->kh > 0 ? p->sh + p->ss : 0);
+}
 
 /* Whether there is a wall: a side of the box that is finite. */
 static inline int params_box_on(const Params *p)
 {
-    return p->box_x0 > -INFINITY || p->box_y0 > -INFINITY || p->box_x1 < INFINITY || p->box_y1 < INFINITY;
+    return p->box_x0 > -INFINITY || p->box_y0 > -INFINITY || p->box_x1 < INFINITY ||
+           p->box_y1 < INFINITY;
 }
 
 /* Checks the model's constraints at run time (tests and values built in code): every range of
