@@ -34,24 +34,30 @@
  * at compile time on the header's P_name and at run time (params_check) on a Params. */
 #define PARAMS_RULES(X, V) \
     X(V(lmax) > 2 * V(lmin), "lmax must be > 2 lmin") \
-    X(V(h) + V(sh) + V(ss) <= 100 * V(lmax), "the contact reach h + sh + ss must be at most 100 lmax (beyond, " \
-      "each vertex would face some 10^4 edges or more)") \
+    X(V(h) + V(sh) + V(ss) <= 100 * V(lmax), \
+      "the contact reach h + sh + ss must be at most 100 lmax (beyond, each vertex would face " \
+      "some 10^4 edges or more)") \
     X(V(Q) > 0 || (V(Q) == 0 && V(kl) == 0), "Q must be > 0 (Q = 0 only with kl = 0)") \
     X(V(theta) <= 1, "theta must be in [0, 1]") \
-    X(V(alpha_CV) == 0 || V(alpha_mu) > 0 || V(alpha_normal), "a lognormal growth rate needs alpha_mu > 0") \
+    X(V(alpha_CV) == 0 || V(alpha_mu) > 0 || V(alpha_normal), \
+      "a lognormal growth rate needs alpha_mu > 0") \
     X(V(alpha_normal) == 0 || V(alpha_normal) == 1, "alpha_normal must be 0 or 1") \
     X(V(att_k) == 0 || V(att_n) > 0, "an attractor (att_k != 0) needs att_n > 0 polygons to pull") \
     X(V(Amax_mu) > V(Amin), "need 0 <= Amin < Amax") \
     X((V(D) == 0 && V(v0) == 0) || V(cv) > 0, \
       "noise (D > 0) and self-propulsion (v0 > 0) act through the damping: they need cv > 0") \
-    X(V(box_x0) < V(box_x1) && V(box_y0) < V(box_y1), "the box needs box_x0 < box_x1 and box_y0 < box_y1")
+    X(V(box_x0) < V(box_x1) && V(box_y0) < V(box_y1), \
+      "the box needs box_x0 < box_x1 and box_y0 < box_y1")
 
 #ifndef __clang__
 #define PH_CHECK(c, msg) __extension__ _Static_assert(c, PH_PARAMS_FILE ": " msg);
-#else   /* (clang folds no floating-point comparison in a _Static_assert: the same checks run at start, params_check) */
+#else
+/* (clang folds no floating-point comparison in a _Static_assert: params_check runs the same
+ * checks at start) */
 #define PH_CHECK(c, msg)
 #endif
-#define CHECK_RANGE(type, name, fmt, range) PH_CHECK(RANGE_##range(P_##name), #name " must be " RANGE_TEXT_##range)
+#define CHECK_RANGE(type, name, fmt, range) \
+    PH_CHECK(RANGE_##range(P_##name), #name " must be " RANGE_TEXT_##range)
 PARAMS_LIST(CHECK_RANGE)
 #undef CHECK_RANGE
 #define COMPILED(name) P_##name
@@ -244,7 +250,8 @@ static void mark(ParamsSet *set, int k) { set->bits[k / 64] |= (uint64_t)1 << (k
  * is set itself. */
 static void follow(Params *p, const ParamsSet *set)
 {
-    if (!params_is_set(set, PARAM_box_k) && params_compiled.box_k == params_compiled.kr) p->box_k = p->kr;
+    if (!params_is_set(set, PARAM_box_k) && params_compiled.box_k == params_compiled.kr)
+        p->box_k = p->kr;
 }
 
 /* text as a double in full (strtod's forms: 1e3, -0.5, 0x1p-4, INFINITY, nan); 0, or -1 with why */
@@ -428,7 +435,8 @@ double params_stable_dt(const Params *p, double area_g2, const char **what)
 
 int params_warn_limit(FILE *f, double dt, double dt_max, const char *what, int type)
 {
-    if (isfinite(dt_max) && dt < 1e-6 * dt_max) {   /* (without springs dt_max is infinite: no bound) */
+    /* (without springs dt_max is infinite: no bound) */
+    if (isfinite(dt_max) && dt < 1e-6 * dt_max) {
         fprintf(f, "polyhoop: warning: dt = %g is less than a millionth of the stability limit %.3g (%s): the run "
                 "takes over 10^6 times the steps it needs, and vertices may not move at all (x + dt v == x)\n",
                 dt, dt_max, what);
