@@ -1,14 +1,12 @@
-/* Which thread works on which polygons. Every phase of a step that works polygon by polygon
- * (remodel, geometry, internal forces, integrate, the list's motion budgets, topology) and the
- * contact strips give each thread the same horizontal band of the ensemble, so that the data a
- * thread works on stay in its core's cache from phase to phase. Bands follow space, not the
- * polygon order, because a grown tissue's order is its order of birth.
+/* Which thread works on which polygons. Every phase that works polygon by polygon and the
+ * contact strips give each thread the same horizontal band of the ensemble, so that its data stay
+ * in its core's cache from phase to phase. Bands follow space, not the polygon order, which in a
+ * grown tissue is the order of birth.
  *
- * Scheduling only: no result depends on it. Each polygon is worked on by one thread whichever it
- * is, the strips' sums keep their fixed order (contact.h), and the phases' reductions are exact
- * (counts, maxima). The bands are chosen at the start of a step; when polygons are added or
- * removed later in it, or the number of threads differs, the loops fall back to blocks of
- * polygon indices. */
+ * Scheduling only: no result depends on it. Each polygon is worked on by one thread, the strips'
+ * sums keep their fixed order (contact.h), and the reductions are exact (counts, maxima). When
+ * polygons are added or removed after the bands were chosen, or the thread count differs, the
+ * loops fall back to blocks of polygon indices. */
 #ifndef PH_BANDS_H
 #define PH_BANDS_H
 #include "ensemble.h"
@@ -20,10 +18,8 @@
  * counts, for parallel regions of nt threads. */
 void bands_update(Ensemble *e, int nt);
 
-/* Whether a parallel region would have one thread. The phases then call their band's work
- * directly instead of opening a region, which libgomp sets up (allocates, clears and frees a
- * team) even for one thread. The work is the same: a lone thread's band is every polygon, and
- * the regions' reductions are exact. */
+/* Whether a parallel region would have one thread: the phases then call their band's work
+ * directly, as libgomp sets up a team even for one thread. */
 static inline int bands_serial(void)
 {
 #ifdef _OPENMP

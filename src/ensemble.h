@@ -1,23 +1,19 @@
 /* The state of a simulation: polygons ("hoops") and their vertices.
  *
- * Layout: vertex data live in flat arrays (structure of arrays). Polygon p owns the slots
- * [start[p], start[p] + count[p]) in counter-clockwise order; edge i runs from vertex i to the
- * next vertex of the same polygon and l0[i] is its rest length. Slots between polygons may be
- * unused (`gaps` is then set): topological changes leave them, new polygons are appended at the
- * end, and remodeling keeps them as room to grow (remodel.h). The slots always stay in polygon
- * order (start[p] + count[p] <= start[p + 1]) and nv_used is at or after the last polygon's last
- * slot. So loops go polygon by polygon, never over the slots 0 .. nv_used, whose gaps hold stale
- * data. Nothing keeps a pointer into these arrays across a step: they move when they grow.
+ * Vertex data live in flat arrays (structure of arrays). Polygon p owns the slots
+ * [start[p], start[p] + count[p]), counter-clockwise; edge i runs from vertex i to the next of the
+ * same polygon, l0[i] its rest length. The slots stay in polygon order (start[p] + count[p] <=
+ * start[p + 1]) but may have gaps between polygons (`gaps`): topological changes leave them, new
+ * polygons are appended, remodeling keeps them as room to grow. So loops go polygon by polygon,
+ * never over the slots 0 .. nv_used, whose gaps hold stale data. Nothing keeps a pointer into
+ * these arrays across a step: they move when they grow.
  *
- * Polygons carry a stable id (never reused), the id of their parent and their birth time.
- *
- * The per-polygon arrays are listed once, one line each, X(type, name, type in checkpoints, value
- * of a new polygon): the struct members, their allocation, growth and release, the compaction of
- * ensemble_keep, the values ensemble_push_polygon gives (its locals n, area and perimeter are
- * those of the new polygon's vertices) and the checkpoint's per-polygon record all come from
- * these lists, so adding a polygon datum is one line here (and, where a division or fusion
- * should pass it on, a line there). ENSEMBLE_POLYGON_STORED is the checkpoint's record, in file
- * order: append, never reorder. ENSEMBLE_POLYGON_DERIVED is rebuilt from the vertices. */
+ * The per-polygon arrays are listed once, X(type, name, type in checkpoints, value of a new
+ * polygon): the members, their allocation, ensemble_keep, ensemble_push_polygon (its locals n,
+ * area and perimeter are the new polygon's) and the checkpoint's record all come from these
+ * lists, so a new polygon datum is one line here. ENSEMBLE_POLYGON_STORED is the checkpoint's
+ * record in file order: append, never reorder. ENSEMBLE_POLYGON_DERIVED is rebuilt from the
+ * vertices. */
 #ifndef PH_ENSEMBLE_H
 #define PH_ENSEMBLE_H
 #include <stdint.h>
@@ -74,9 +70,8 @@ typedef struct Ensemble {
 #undef ENSEMBLE_MEMBER
 
     int gaps;          /* 1 when the vertex slots are not contiguous in polygon order */
-    uint64_t layout;   /* changes whenever slots are reassigned (polygons added, removed,
-                        * remodeled): a polygon whose vertex list changes gets a new id or
-                        * edits + 1; whoever keeps slot numbers across steps compares it */
+    uint64_t layout;   /* changes whenever slots are reassigned (a polygon whose vertex list
+                        * changes gets a new id or edits + 1): for whoever keeps slot numbers */
     int64_t next_id;   /* next polygon id to hand out */
     double t;          /* simulated time */
     int64_t step;      /* steps done */
@@ -98,10 +93,9 @@ typedef struct Ensemble {
     } bands;
 } Ensemble;
 
-/* The data a vertex carries, in this order: remodeling, division, fusion and the spatial sort
- * move them together, and a checkpoint stores them so; fx, fy (the step's forces) and pid (the
- * owner) are rebuilt, not carried. V_x .. V_l0 index arrays of ENSEMBLE_NFIELDS of them; l0 comes
- * last (the fields before it are what a new vertex interpolates). */
+/* The data a vertex carries (fx, fy and pid are rebuilt, not carried), in the order remodeling,
+ * division, fusion, the spatial sort and the checkpoint move them; l0 last, after the fields a
+ * new vertex interpolates. */
 #define ENSEMBLE_VERTEX_FIELDS(X) X(x) X(y) X(vx) X(vy) X(l0)
 #define ENSEMBLE_FIELD_INDEX(name) V_##name,
 enum { ENSEMBLE_VERTEX_FIELDS(ENSEMBLE_FIELD_INDEX) ENSEMBLE_NFIELDS };
@@ -118,9 +112,8 @@ static inline void ensemble_fields(const Ensemble *e, int s, double *d[ENSEMBLE_
 /* realloc that ends the program (status 1) when memory runs out: there is no sensible way on. */
 void *ph_realloc(void *p, size_t size);
 
-/* How a work array grows (the ensemble's own arrays double: ensemble_reserve): room for n
- * elements of buf, of capacity cap; when it must grow, to n + n / 4 + 64 (amortised O(1)
- * appends, and a large array at most a quarter larger than it needs). */
+/* Room for n elements of the work array buf of capacity cap: it grows to n + n / 4 + 64
+ * (amortised O(1) appends, a large array at most a quarter too large). */
 #define PH_RESERVE(buf, cap, n) do { if ((size_t)(n) > (size_t)(cap)) { \
     (cap) = (n) + (n) / 4 + 64; \
     (buf) = ph_realloc((buf), (size_t)(cap) * sizeof *(buf)); } } while (0)
@@ -136,9 +129,8 @@ void ensemble_reserve(Ensemble *e, int nv, int np);
 int ensemble_add_polygon(Ensemble *e, int n, const double *x, const double *y, int phase,
                          int rigid);
 
-/* Appends a polygon with the given vertex data (velocities and rest lengths included) and
- * returns its index; its polygon data are the list's values for a new polygon (A0 = its area, a
- * new id, no parent, born now). */
+/* Appends a polygon with the given vertex data and returns its index; its polygon data are the
+ * list's values for a new polygon (A0 = its area, a new id, no parent, born now). */
 int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, const double *vx,
                           const double *vy, const double *l0);
 
@@ -162,9 +154,8 @@ static inline int ens_prev(const Ensemble *e, int i)
 }
 
 /* Checks every polygon: at least 3 vertices, slots in polygon order and owned by it, finite
- * positions, counter-clockwise with positive area, no two non-adjacent edges crossing (a sweep:
- * O(n log n) per polygon plus the edge pairs that overlap along its longer side). Returns 0, or
- * -1 with the first problem in msg. For tests and checked runs. */
+ * positions, counter-clockwise with positive area, no two non-adjacent edges crossing. Returns 0,
+ * or -1 with the first problem in msg. For tests and checked runs. */
 int ensemble_validate(const Ensemble *e, char *msg, size_t len);
 
 /* Total number of vertices in polygons (excludes gaps). */

@@ -24,14 +24,13 @@ void grid_free(Grid *g)
 }
 
 /* ---- the sorts ----
- * Items (the vertices by walk cell, or the edges' items by search cell) are sorted stably by
- * cell in two passes, without a key per item. First by strip of GRID_STRIP rows (the buckets):
- * each thread counts the items of a contiguous range of polygons per strip, then places their
- * payloads, so item order is kept within a strip. Then each strip by cell, in a buffer of the
- * thread's own, the keys computed again from the positions. Where the strips are many more than
- * the items (a tall, sparse extent), the items' strip numbers are radix sorted instead, and the
- * buckets are the occupied strips only. An item's payload is its slot (a vertex, or an edge's
- * first end), or with pieces its number (g->item, g->piece). */
+ * Items (vertices by walk cell, or edges' items by search cell) are sorted stably by cell in two
+ * passes, without a key per item. First by strip (the buckets): each thread counts the items of
+ * a contiguous range of polygons per strip, then places them, so item order is kept within a
+ * strip. Then each strip by cell, in a buffer of the thread's own, the keys computed again from
+ * the positions. Where the strips far outnumber the items (a tall, sparse extent), the items'
+ * strip numbers are radix sorted instead, and the buckets are the occupied strips. An item's
+ * payload is its slot, or with pieces its number (g->item, g->piece). */
 
 /* What a sort orders. */
 typedef struct Order {
@@ -112,10 +111,9 @@ static void polygon_range(const Order *o, int np, int t, int nt, int *p0, int *p
     }
 }
 
-/* Pass 1: the payloads by strip into out[stride * position], in item order within a strip; the
- * buckets into g->bat[0 .. nb] (bucket u holds the positions bat[u] .. bat[u + 1]) and their
- * strips into g->bid (every strip a bucket when the counts are kept: bid[u] = u). Returns nb.
- * all: every strip a bucket (a dense grid's cells all get their start). */
+/* Pass 1: the payloads by strip into out[stride * position]; bucket u holds the positions
+ * bat[u] .. bat[u + 1] of strip bid[u]. Returns the buckets. all: every strip a bucket (a dense
+ * grid's cells all get their start). */
 static int by_strip(Grid *g, const Order *o, int *out, int stride, int all)
 {
     const Ensemble *e = o->e;
@@ -192,10 +190,8 @@ static inline uint32_t pack_scan(const Grid *g, double mx, double my, double r, 
     return ux | uy << 11 | ur << 22;
 }
 
-/* Pass 2: each of the nb buckets by cell, from the payloads at out[stride * position]: the
- * vertices into vitems; the edges' items into gs, with the entries (a dense grid: start of every
- * cell; a sparse one: the keys and starts of bucket u's occupied cells at ckey, start + bat[u],
- * their count in nocc[u]). */
+/* Pass 2: each bucket by cell: the vertices into vitems; the edges' items into gs, with the
+ * entries (a sparse grid's for bucket u at ckey, start + bat[u], nocc[u] of them). */
 static void by_cell(Grid *g, const Order *o, int nb, int *out, int stride)
 {
     const int64_t nx = o->cells.nx, per = (int64_t)GRID_STRIP * nx, ncell = nx * o->cells.ny;
@@ -250,9 +246,8 @@ static void by_cell(Grid *g, const Order *o, int nb, int *out, int stride)
     }
 }
 
-/* The strip table (grid.h): appends real strip id (above the last) whose vertices start at
- * vitems[first], after a filler when the parity asks for one (an empty strip: the one after the
- * last, or before the first). */
+/* Appends real strip id (above the last) to the strip table (grid.h), its vertices from
+ * vitems[first], after an empty filler when the parity asks for one. */
 static void strip_push(Grid *g, int id, int first)
 {
     if ((size_t)g->nstrips + 3 > g->strip_cap) {
@@ -270,8 +265,7 @@ static void strip_push(Grid *g, int id, int first)
     g->nstrips = n;
 }
 
-/* Real strip id holds vitems[first .. end): it and its neighbours (where a vertex may later be,
- * for the patches of the contact list) join the table. */
+/* Real strip id holds vitems[first .. end): it and its neighbours join the table. */
 static void strip_occupied(Grid *g, int id, int first, int end, int nreal)
 {
     int last = g->nstrips ? g->strip_id[g->nstrips - 1] : -1;
@@ -296,9 +290,8 @@ static double bounded_cells(double cs, double limit, double a, double b, double 
     return cs;
 }
 
-/* Room for the n items in gs (with pieces, their slots and pieces) and nv vertices in vitems,
- * with room to grow where the grid is kept (grid_release). No realloc: the old contents are not
- * wanted, and a copy would hold both at once. */
+/* Room for n items and nv vertices, with room to grow where the grid is kept (grid_release).
+ * No realloc: the old contents are not wanted, and a copy would hold both at once. */
 static void reserve(Grid *g, int n, int nv, int pieces)
 {
     if (n > g->item_cap || !g->gs) {   /* (at least one item, even for no vertex) */
@@ -336,8 +329,8 @@ static void reserve_entries(Grid *g, size_t n, int keys, int wide)
     }
 }
 
-/* A sparse grid's occupancy bits and the entries below each word (grid.h), where its ncell cells
- * are at most GRID_OCC_CELLS per item; else none (occ_words 0: grid_lower searches). */
+/* A sparse grid's occupancy bits and the entries below each word, where its cells are at most
+ * GRID_OCC_CELLS per item; else none (grid_lower searches). */
 static void occupancy(Grid *g, int64_t ncell)
 {
     g->occ_words = 0;
@@ -403,18 +396,16 @@ void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int
         (nv < GRID_LARGE ? GRID_CELLS_PER_VERTEX : GRID_CELLS_PER_VERTEX / 2) * (double)nv + 16;
     const double dense_limit = nv < GRID_LARGE ? 4 * limit : limit;
     /* The search cells: cs0, unless the box is more than GRID_MAX_CELLS of them across. A cell
-     * index (x - x0) / cs is rounded by up to 3 ulps of itself, which the callers' margin on the
-     * cell size (1e-9 of it) covers up to 10^6 cells across; beyond, the cells grow by as much
-     * (2^-50 of the cells across: 1e-6 at 2^30). */
+     * index (x - x0) / cs is rounded by up to 3 ulps, which the callers' margin on the cell size
+     * (1e-9 of it) covers up to 10^6 cells across; beyond, the cells grow by as much. */
     double cs = fmax(cs0, ext / (GRID_MAX_CELLS - 2));
     if (ext / cs > 1048576) cs *= 1 + ext / cs * 0x1p-50;
     double wx = a / cs + 1, wy = b / cs + 1;
     g->x0 = xmin; g->y0 = ymin; g->cs = cs; g->inv = 1 / cs;
     g->nx = (int)wx; g->ny = (int)wy;
     g->dense = wx * wy <= dense_limit;
-    /* covers the rounding of the single-precision first test (coordinates relative to a cell's
-     * corner, lengths and distances up to a few cells, the corner's rounding far from the
-     * origin) and gs's steps */
+    /* the single-precision first test's rounding (of coordinates in a cell, of lengths of a few
+     * cells, of the corner far from the origin), and gs's steps */
     g->scan_margin = 1e-5 * cs + 64 * ldexp(4 * cs, -24) + ldexp(ext + cs, -48) + cs / 2048;
     g->qxy = cs / 2048;
     g->qr = l2max > 0 ? 0.5 * sqrt(l2max) / 1023 : 1;   /* (no piece is longer than the edges) */

@@ -1,31 +1,26 @@
 /* The contact grid (paper 3.4, docs/model.md 2): edges binned into square cells and sorted by
- * cell, so that a search for nearby edges scans a 3x3 stencil of cells in contiguous memory.
- * Built anew for each use; owned by the contact module, and used alone by the input's overlap
- * check and the frame check (grid_crossing). Only occupied cells are stored, so its cost is linear
- * in the vertices whatever the extent.
+ * cell, so that a search scans a 3x3 stencil of cells in contiguous memory. Built anew for each
+ * use: by the contact module, the input's overlap check and the frame check (grid_crossing). Only
+ * occupied cells are stored, so it costs O(vertices) whatever the extent.
  *
- * Search cells: side cs from (x0, y0), nx * ny of them; cell (ix, iy) has the 64-bit key
- * iy nx + ix (indices below 2^30). The edges (edge k: slot k -> next(k)) are sorted by the key of
- * their midpoint's cell, in slot order within a cell, into gs. Entry m holds the edges
- * gs[start[m] .. start[m + 1]). A dense grid has an entry per cell (entry = key); a sparse one an
- * entry per occupied cell, its key in ckey, found by occupancy bits or a galloping search
- * (grid_lower). Either way the occupied cells of one stencil row are consecutive entries, one
- * contiguous range of edges (grid_rows).
+ * Search cells: side cs from (x0, y0); cell (ix, iy) has the key iy nx + ix. The edges (edge k:
+ * slot k -> next(k)) are sorted into gs by the key of their midpoint's cell, in slot order within
+ * a cell; entry m holds gs[start[m] .. start[m + 1]). A dense grid has an entry per cell (entry =
+ * key), a sparse one per occupied cell (its key in ckey; grid_lower). Either way the occupied
+ * cells of a stencil row are consecutive entries: one range of edges (grid_rows).
  *
- * Walk cells (grid_build's walk): the vertex slots sorted by walk cell, in slot order within a
- * cell, into vitems; the walk rows cut into strips of GRID_STRIP rows, the contact module's unit
- * of parallel work (contact.h). The walk cells are the requested cells enlarged until they number
- * at most GRID_CELLS_PER_VERTEX per vertex, where that takes at most GRID_WALK_ENLARGE times their
- * side; else the search cells. The walk fixes the order in which pair forces are summed, so this
- * rule is part of the results.
- * Strip s of the table holds vitems[vstrip[s] .. vstrip[s + 1]) and is real strip strip_id[s]. A
- * dense walk lists every strip; a sparse one the occupied strips, their neighbours (where a vertex
- * may be at a later patch of the contact list) and fillers that give strip_id[s] the parity of s,
- * so that strips two apart in the table are at least two real strips apart.
+ * Walk cells: the vertex slots sorted by walk cell into vitems, the walk rows cut into strips of
+ * GRID_STRIP rows, the contact module's unit of parallel work. The walk cells are the requested
+ * cells enlarged to at most GRID_CELLS_PER_VERTEX per vertex if that takes at most
+ * GRID_WALK_ENLARGE times their side, else the search cells; the walk fixes the order in which
+ * pair forces are summed, so this rule is part of the results. Strip s of the table holds
+ * vitems[vstrip[s] .. vstrip[s + 1]) and is real strip strip_id[s]: every strip of a dense walk;
+ * of a sparse one the occupied strips, their neighbours (where a vertex may be at a later patch of
+ * the contact list) and fillers that give strip_id[s] the parity of s, so that strips two apart in
+ * the table are at least two real strips apart.
  *
- * Memory: 8 bytes per edge (gs), 4 per vertex (vitems), 4 per entry (start), 4 or 8 more per
- * sparse entry (ckey32 or ckey) and 12 per 64 cells for its bits. The sorts keep no key per item
- * (grid.c). */
+ * Memory: 8 bytes per edge, 4 per vertex, 4 per entry (8 or 12 if sparse); the sorts keep no key
+ * per item. */
 #ifndef PH_GRID_H
 #define PH_GRID_H
 #include "ensemble.h"
@@ -35,27 +30,24 @@
 enum { GRID_STRIP = 4 };
 
 /* From this many vertex slots on, memory counts more than a little time: the grid sorts in
- * parallel, keeps fewer dense cells per vertex and is released while the contact list serves
- * (grid_release), and a patch of the list renews at most an eighth of the vertices. */
+ * parallel, keeps fewer dense cells and is released while the contact list serves, and a patch
+ * of the list renews at most an eighth of the vertices. */
 enum { GRID_LARGE = 1 << 16 };
 
-/* GRID_CELLS_PER_VERTEX cells per vertex (+16; half that in a large ensemble) bound the walk
- * cells (above), and 4 times that below GRID_LARGE is where a dense grid is cheaper than a sparse
- * one. */
+/* Cells per vertex that bound the walk cells (+16; half that in a large ensemble); a grid of up
+ * to 4 times as many cells (below GRID_LARGE) is dense. */
 enum { GRID_CELLS_PER_VERTEX = 4 };
 #define GRID_WALK_ENLARGE 2.0
 
-/* A sparse grid of at most this many cells per item keeps occupancy bits (at most 3 bytes an
- * item) and finds a cell's entry without a search (grid_lower). */
+/* A sparse grid of at most this many cells per item finds an entry by occupancy bits. */
 enum { GRID_OCC_CELLS = 16 };
 
 /* Cells across and up stay below this; beyond it the cells grow. */
 #define GRID_MAX_CELLS 1073741824.0
 
-/* An edge (or a piece of one) in the grid, 8 bytes, for a cheap first test: packed into xyr, its
- * midpoint relative to its cell's lower left corner in steps of qxy = cs / 2048 (11 bits each;
- * the step's centre stands for it) and its half length in steps of qr = the longest half length
- * / 1023, rounded up (10 bits); and k, the slot of its first end. */
+/* An edge (or a piece of one) in 8 bytes, for a cheap first test: in xyr its midpoint in its cell
+ * in steps of qxy = cs / 2048 (11 bits each) and its half length in steps of qr = the longest /
+ * 1023, rounded up (10 bits); k, the slot of its first end. */
 typedef struct GridScan { uint32_t xyr; int k; } GridScan;
 
 typedef struct Grid {
@@ -94,12 +86,11 @@ typedef struct Grid {
 void grid_init(Grid *g);
 void grid_free(Grid *g);
 
-/* Bins all edges by their midpoints into square cells of side cell_size (larger only beyond
- * GRID_MAX_CELLS across, or by rounding far from the origin), and with walk, the vertices into
- * walk cells and strips. An edge longer than lpiece is binned as pieces of at most lpiece
- * (grid_piece), so that one long edge (a division's cut before remodeling) does not make every
- * cell as large; unless that makes more than 8 pieces per vertex (a vertex escaped far away):
- * then the cells grow by the longest edge's excess over lpiece instead. */
+/* Bins all edges by their midpoints into cells of side cell_size, and with walk, the vertices
+ * into walk cells and strips. An edge longer than lpiece is binned in pieces (grid_piece), so that
+ * one long edge (a division's cut before remodeling) does not make every cell as large; unless
+ * that makes more than 8 pieces per vertex (a vertex escaped far away): then the cells grow by
+ * the longest edge's excess over lpiece instead. */
 void grid_build(Grid *g, const Ensemble *e, double cell_size, double lpiece, int walk);
 
 /* The pieces edge (ex, ey) is binned as: 1, or enough to make each at most lpiece long. */
@@ -134,8 +125,8 @@ static inline int grid_row(const Grid *g, double y)
     return fy < 0 ? 0 : fy >= g->ny ? g->ny - 1 : (int)fy;
 }
 
-/* The search cell (*ix, *iy) of point (x, y) and its key. The sort and the scans both use this
- * one expression, so they agree; clamped against rounding at the edges. */
+/* The search cell (*ix, *iy) of point (x, y) and its key: the one expression that the sort and
+ * the scans share, so they agree (clamped against rounding at the edges). */
 static inline int64_t grid_cell(const Grid *g, double x, double y, int *ix, int *iy)
 {
     double fx = (x - g->x0) * g->inv;
@@ -150,9 +141,9 @@ static inline int64_t grid_key(const Grid *g, int m)
     return g->dense ? m : g->ckey32 ? (int64_t)g->ckey32[m] : g->ckey[m];
 }
 
-/* The first entry whose key is >= key: a dense grid's key itself; a sparse grid's count of
- * occupied cells below key, from its occupancy bits where it has them, else by a search that
- * gallops from entry `from` (an earlier answer), so that a nearby key costs a few comparisons. */
+/* The first entry whose key is >= key: a sparse grid counts the occupied cells below key in its
+ * occupancy bits, or else gallops from entry `from` (an earlier answer: a nearby key costs a few
+ * comparisons). */
 static inline int grid_lower(const Grid *g, int64_t key, int from)
 {
     if (g->dense) return (int)key;
@@ -203,19 +194,17 @@ static inline int grid_rows(const Grid *g, int ix, int iy, int *hint, GridRows *
     return items;
 }
 
-/* Appends to cand[nc..] the items among the n cells [jb[c], je[c]) of a stencil whose edge's
- * midpoint lies within half its length plus a reach of the vertex, which lies at (ox - cx[c],
- * oy - cy[c]) from cell c's lower left corner; the reach is h for the edges of the vertex's own
- * polygon (slots s0 .. s0 + n0 - 1) and `reach` for the others. Leaves out the two edges that end
- * at vertex i (iprev -> i, i -> next). Returns the new count. A cheap first test in single
- * precision, widened by scan_margin: the caller projects exactly. */
+/* Appends to cand[nc..] the items of the n cells [jb[c], je[c]) whose midpoint lies within half
+ * their length plus a reach of the vertex at (ox - cx[c], oy - cy[c]) from cell c's corner: h
+ * for the vertex's own polygon (slots s0 .. s0 + n0 - 1), else `reach`; not the two edges at
+ * vertex i. Returns the new count. A first test in single precision, widened by scan_margin: the
+ * caller projects exactly. */
 int grid_scan_cells(const Grid *g, int n, const int *jb, const int *je, const double *cx,
                     const double *cy, double ox, double oy, int i, int iprev, int s0, int n0,
                     double h, double reach, int *restrict cand, int nc);
 
-/* Frees the sorts' work space and, with all, the rest of the grid. Large ensembles only
- * (GRID_LARGE): for small ones, allocating anew and malloc_trim cost more than the memory is
- * worth. */
+/* Frees the sorts' work space and, with all, the rest. Large grids only: for small ones,
+ * allocating anew and malloc_trim cost more than the memory is worth. */
 void grid_release(Grid *g, int all);
 
 /* The midpoint (relative to its cell's corner) and half length that gs[q]'s first test uses. */
@@ -231,10 +220,9 @@ static inline void grid_unpack(const Grid *g, int q, double *x, double *y, doubl
 static inline int grid_allocated(const Grid *g) { return g->gs != NULL; }
 size_t grid_bytes(const Grid *g);
 
-/* Finds two different polygons whose edges cross, or with self a polygon that crosses itself
- * (two of its edges that share no vertex), with a grid of its own of cells lcut wide and edges
- * longer than lcut in pieces. Returns 1 and the polygons *a <= *b of the first such pair in slot
- * order (with self, *a == *b), or 0. */
+/* Whether two polygons' edges cross (or with self, two edges of one polygon that share no
+ * vertex), by a grid of its own of cells lcut wide: 1 and the first such pair *a <= *b in slot
+ * order, or 0. */
 int grid_crossing(const Ensemble *e, double lcut, int self, int *a, int *b);
 
 #endif

@@ -18,9 +18,9 @@ int off_read(const char *path, OffData *out, char *err, size_t errlen);
 void off_free(OffData *d);
 
 /* Reads the velocity file of an input of np polygons (docs/model.md 7): lines "polygon vx vy"
-   (0-based, in the OFF file's order), comments as in OFF; vx, vy 0 for the polygons it does not
-   list. A polygon listed twice, an index out of range, a non-number, a velocity for a rigid
-   polygon (p < nrigid) or a speed of vmax or more is rejected like an OFF error. */
+ * (0-based, in the OFF file's order), comments as in OFF; vx, vy 0 for the polygons it does not
+ * list. A polygon listed twice, an index out of range, a non-number, a velocity for a rigid
+ * polygon (p < nrigid) or a speed of vmax or more is rejected like an OFF error. */
 int off_read_velocities(const char *path, int np, int nrigid, double vmax, double *vx, double *vy,
                         char *err, size_t errlen);
 

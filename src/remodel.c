@@ -1,21 +1,19 @@
 /* Remodeling of one polygon is a pure function of its vertex list. First twisted edges are cut
- * out (below). Then a greedy sweep marks short edges to collapse (no vertex in two collapses, at
- * least 3 vertices left): the two ends of each merge at the midpoint with the mean velocity, and
- * the collapsed edge's rest length goes half to each neighbouring edge, so sum l0 is conserved.
- * Then every edge longer than lmax is bisected, and its halves again while they are longer
- * (bisect). The sweeps repeat until no edge is shorter than lmin, and halves are
- * > lmax / 2 > lmin, so afterwards every edge is in [lmin, lmax] (a triangle cannot be coarsened,
- * and rigid polygons are only refined).
+ * out (below). Then sweeps mark short edges to collapse (no vertex in two collapses, at least 3
+ * vertices left): the two ends of each merge at the midpoint with the mean velocity, and its
+ * rest length goes half to each neighbouring edge, so sum l0 is conserved. Then every edge longer
+ * than lmax is bisected, and its halves again while they are longer (bisect). The sweeps repeat
+ * until no edge is shorter than lmin, and halves are > lmax / 2 > lmin, so afterwards every edge
+ * is in [lmin, lmax] (a triangle cannot be coarsened, and rigid polygons are only refined).
  *
  * Twists (docs/model.md 4): a vertex that meets an edge of its own hoop faster than the
- * repulsion can stop it (a relative speed above sqrt(kr) h, when the barrier kr h^2 / 2 per unit
- * mass is spent) passes through it in a step. When that folds an edge m back, so that the edges
- * m - 1 and m + 1 on either side of it cross, the hoop has a tiny inverted loop (m - 1 -> m ->
- * m + 1 and the crossing) that its own repulsion then holds in place. Such a twist is cut out:
- * vertices m and m + 1 are removed and m - 1 joined to m + 2 by one edge whose rest length gives
- * it the hoop's mean stretch L / sum l0, as a division's seal. Polygons of more than 5 vertices,
- * not rigid. The check is cheap: the crossing cuts off a triangle whose angles at m and m + 1
- * are 180 degrees less the hoop's turn there, and they sum to less than 180, so the hoop turns
+ * repulsion can stop it (faster than sqrt(kr) h, the barrier kr h^2 / 2 per unit mass) passes
+ * through it in a step. When that folds an edge m back, so that the edges m - 1 and m + 1 on
+ * either side of it cross, the hoop has a tiny inverted loop that its own repulsion then holds in
+ * place. Such a twist is cut out: vertices m and m + 1 are removed and m - 1 joined to m + 2 by
+ * one edge with the hoop's mean stretch L / sum l0, as a division's seal (non-rigid polygons of
+ * more than 5 vertices). The check is cheap: the crossing cuts off a triangle whose angles at m
+ * and m + 1 are 180 degrees less the hoop's turn there and sum to less than 180, so the hoop turns
  * by more than 90 degrees at m or m + 1; only there are the edges tested. */
 #include "remodel.h"
 #include "bands.h"
@@ -82,12 +80,11 @@ static int needs_remodel(const Ensemble *e, const Params *P, int p)
     return 0;
 }
 
-/* Refinement of the edge from the vertex state u to w (x, y, vx, vy) of rest length l0: an edge
- * longer than lmax is bisected, the new vertex at the midpoint with the mean velocity, each half
- * with half the rest length, and each half again while it is longer than lmax (paper 3.1), so
- * an edge of length l becomes 2^k equal pieces, 2^(k-1) lmax < l <= 2^k lmax. Writes u and the
- * new vertices, each with the rest length of the piece after it, at slot `at` of out[V_x ..
- * V_l0] unless out is NULL; returns how many (1 + the new vertices). */
+/* Refinement of the edge from vertex state u to w (x, y, vx, vy), rest length l0 (paper 3.1):
+ * bisected while longer than lmax, each new vertex at the midpoint with the mean velocity, each
+ * half with half the rest length, so it becomes 2^k equal pieces. Writes u and the new vertices,
+ * each with the rest length of the piece after it, at slot `at` of out unless out is NULL;
+ * returns how many. */
 static int bisect(const double u[V_l0], const double w[V_l0], double l0, double lmax2,
                   double *const *out, size_t at)
 {
@@ -103,9 +100,8 @@ static int bisect(const double u[V_l0], const double w[V_l0], double l0, double 
     return m + bisect(mid, w, 0.5 * l0, lmax2, out, at + (size_t)m);
 }
 
-/* Remodels polygon p of e; writes the new vertex fields at slot `at` of out[V_x .. V_l0] unless
- * out is NULL, and adds the twists it cut out to *twists unless that is NULL. Returns the new
- * vertex count. Uses the calling thread's scratch of r. */
+/* Remodels polygon p into slot `at` of out (unless NULL), counting the twists cut out (unless
+ * NULL). Returns the new vertex count. Uses the calling thread's scratch of r. */
 static int remodel_polygon(const Ensemble *e, const Params *P, int p, Remodel *r,
                            double *const *out, size_t at, int *twists)
 {
@@ -206,9 +202,8 @@ static void move_polygon(Ensemble *e, const Remodel *r, int p)
     for (int f = 0; f < ENSEMBLE_NFIELDS; f++) memmove(d[f] + to, d[f] + from, n);
 }
 
-/* Decides which polygons of this thread's band are remodeled and writes their new vertex lists
- * to the thread's scratch: counts the changed polygons, the vertices after remodeling and the
- * twists cut out into *changed, *nv and *twists. */
+/* Finds the polygons of this thread's band that change, their new vertex counts, and adds the
+ * changed polygons, the vertices after remodeling and the twists to *changed, *nv, *twists. */
 static void remodel_band(const Ensemble *e, const Params *P, Remodel *r, int *changed, long *nv,
                          int *twists)
 {
@@ -225,9 +220,8 @@ static void remodel_band(const Ensemble *e, const Params *P, Remodel *r, int *ch
     }
 }
 
-/* Ends the run: the slots of polygon `over` would end at slot `end`, past r->max_slots (slot
- * indices are int); names the polygon that remodeling grows most (an edge far longer than lmax
- * makes many vertices) and the vertices nv there would be. */
+/* Ends the run: polygon `over` would end at slot `end`, past r->max_slots; names the polygon
+ * that grows most (an edge far longer than lmax makes many vertices). */
 static _Noreturn void too_many_slots(const Ensemble *e, const Remodel *r, int over, long end,
                                      long nv)
 {
@@ -318,10 +312,9 @@ int remodel_apply(Ensemble *e, const Params *P, Remodel *r)
         }
     }
 
-    /* Unchanged polygons that move are moved in place. Slots are in polygon order before and
-     * after (start[p] + count[p] <= start[p + 1]), so those moving down can go in ascending order
-     * and those moving up in descending order without overwriting one another; a changed
-     * polygon's old slots may be overwritten, since its new list is aside. */
+    /* Unchanged polygons that move are moved in place: slots are in polygon order before and
+     * after, so those moving down go in ascending order and those moving up in descending order
+     * without overwriting one another (a changed polygon's new list is aside). */
     if (total > e->nv_cap) ensemble_reserve(e, (int)total - e->nv_used, 0);
     for (int p = 0; p < e->np; p++)
         if (r->newcount[p] < 0 && r->newstart[p] < e->start[p]) move_polygon(e, r, p);

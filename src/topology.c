@@ -1,19 +1,17 @@
 /* Division (paper 3.2, Fig. 1C; docs/model.md 5), the rule of the paper's program:
- * 1. The cut is the line through the centroid c along the short axis a (random if the polygon
- *    is isotropic). Each edge whose ends lie on opposite sides crosses it; of the crossings, the
- *    nearest to c on either side along a bound the chord through c.
+ * 1. The cut is the line through the centroid c along the short axis a (random if the polygon is
+ *    isotropic); of the edges that cross it, the nearest to c on either side bound the chord.
  * 2. No vertex is created and, as a rule, none is removed: each daughter is the chain of the
- *    mother's vertices on one side, from the end vertex of one crossing edge to that of the other,
- *    closed by a straight seal edge. Where the two ends of a crossing edge are closer than h to
- *    each other, both are walked outward along the hoop, one vertex at a time each, until they
- *    are h apart (the vertices passed over are dropped), so that the daughters do not overlap.
- * 3. Safeguard: the cut is postponed (tried again next step, and counted) only where this would
+ *    mother's vertices on one side, closed by a straight seal edge. Where the two ends of a
+ *    crossing edge are closer than h, both walk outward along the hoop, dropping the vertices
+ *    they pass, until they are h apart, so that the daughters do not overlap.
+ * 3. Safeguard: the cut is postponed (tried again next step, and counted) only where it would
  *    give an invalid polygon: a daughter of fewer than 3 vertices or no area, or a seal crossing
  *    an edge of either daughter (which a non-convex mother can give).
- * 4. The seal's rest length gives it the mother's mean stretch L / sum l0; the other edges keep
- *    theirs; the next remodeling pass refines the long seals. The target area is shared in
- *    proportion to the daughters' areas, summing exactly to the mother's; both draw new traits.
- *    Daughter 1 keeps the mother's slot and age, daughter 2 is appended and starts at age 0. */
+ * 4. The seal gets the mother's mean stretch L / sum l0 (remodeling then refines it); the other
+ *    edges keep their rest lengths. The target area is shared in proportion to the daughters'
+ *    areas, summing exactly to the mother's; both draw new traits. Daughter 1 keeps the mother's
+ *    slot and age, daughter 2 is appended and starts at age 0. */
 #include "topology.h"
 #include "bands.h"
 #include "geometry.h"

@@ -21,10 +21,9 @@ typedef struct TopologyWork {
 } TopologyWork;
 void topology_free(TopologyWork *w);
 
-/* Divides polygon p through its centroid along its short axis (topology.c). Daughter 1 takes
- * slot range and index p and keeps p's age, daughter 2 is appended and starts at age 0; both get
- * new ids with parent = p's id. Returns the index of daughter 2, or -1 if p cannot be divided
- * now (too few vertices, a centroid outside it, or a daughter that would be invalid). */
+/* Divides polygon p along its short axis (topology.c); both daughters get new ids with parent =
+ * p's id. Returns the index of daughter 2, or -1 if p cannot be divided now (too few vertices, a
+ * centroid outside it, or a daughter that would be invalid). */
 int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p);
 
 /* Divides the polygons above Amax (or, with k_div > 0, those whose division hazard passed its

@@ -16,15 +16,13 @@ typedef struct VtpOptions {
     int types;              /* 1: write the cell array "type" (a build of several cell types) */
 } VtpOptions;
 
-/* Writes the ensemble to path, atomically (atomic.h: a killed run never leaves a truncated
- * frame). Cell arrays: those of VTP_CELL_ARRAY_LIST; point array velocity; field TIME. Returns 0,
- * or -1 with "path: reason (strerror)" in err (path is then left as it was). */
+/* Writes the ensemble to path, atomically (atomic.h): the cell arrays of VTP_CELL_ARRAY_LIST, the
+ * point array velocity, the field TIME. 0, or -1 with "path: reason (strerror)" in err. */
 int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *err, size_t errlen);
 
-/* The cell arrays of the frames, one line each, in the order of the file: X(name, VTK type,
- * value of polygon p), where the value may use e, opt, p and the polygon's vertices x[0..n-1],
- * y[0..n-1]. The frame writer, vtp_cell_values (--png-color), vtp_cell_arrays and
- * vtp_cell_array_list all come from it: adding a cell array is one line here. */
+/* The cell arrays of the frames in file order, X(name, VTK type, value of polygon p), the value
+ * from e, opt, p and the polygon's vertices x[0..n-1], y[0..n-1]. The writer, vtp_cell_values
+ * (--png-color) and the name lists all come from it: a new cell array is one line here. */
 #define VTP_CELL_ARRAY_LIST(X) \
     X(id,          Int64,   e->id[p]) \
     X(parent,      Int64,   e->parent[p]) \
@@ -53,8 +51,7 @@ int vtp_cell_array_integer(const char *name);
 /* The same names as one string, "id, parent, ...", for messages and help texts. */
 const char *vtp_cell_array_list(void);
 
-/* Fills out[p] with cell array `name` of every polygon (as written into a frame). Returns 0, or
- * -1 if there is no cell array of that name. */
+/* Fills out[p] with cell array `name` of every polygon, as in a frame; -1 if there is none. */
 int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, double *out);
 
 /* A frame of fields on a grid (VTK XML ImageData, .vti): narrays point arrays of nx * ny doubles
@@ -79,11 +76,9 @@ enum { VTP_FRAMES, VTP_FIELDS };
 int vtp_write_collection(const char *dir, int which, int n, const int *frame, const double *t,
                          char *err, size_t errlen);
 
-/* Adds frame k at time t to collection `which` as written by vtp_write_collection (the entry goes
- * over the file's closing lines, which are written again after it): O(1) per frame. Not atomic:
- * a run killed within these few bytes may leave the list cut, and the next run or restart writes
- * it whole again. Returns 0, or -1 with the reason in err (the file does not end as expected, or
- * cannot be written). */
+/* Adds frame k at time t to collection `which` over the file's closing lines, written again
+ * after it: O(1) per frame. Not atomic: a run killed within these few bytes may leave the list
+ * cut, and the next run or restart writes it whole. 0, or -1 with the reason in err. */
 int vtp_append_collection(const char *dir, int which, int k, double t, char *err, size_t errlen);
 
 #endif
