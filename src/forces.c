@@ -234,25 +234,3 @@ static inline double polygon_forces(Ensemble *e, const Params *P, int p, double 
     }
     return U;
 }
-
-/* The internal forces of this thread's band of polygons. */
-static void forces_band(Ensemble *e, const Params *P)
-{
-    int m0, m1;
-    const int *order = bands_mine(e, &m0, &m1);
-    for (int m = m0; m < m1; m++) forces_polygon(e, P, order ? order[m] : m, NULL);
-}
-
-void forces_internal(Ensemble *e, const Params *P, double *energy)
-{
-    if (energy) { /* serial, so that the sum is taken in polygon order */
-        *energy = 0;
-        for (int p = 0; p < e->np; p++) *energy += forces_polygon(e, P, p, NULL);
-        return;
-    }
-    if (bands_serial()) forces_band(e, P);
-    else {
-        #pragma omp parallel
-        forces_band(e, P);
-    }
-}

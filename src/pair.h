@@ -158,9 +158,4 @@ static inline int pair_force(const Ensemble *e, const Params *P, int i, int k, i
     return pair_force_typed(e, P, i, k, k1, w, same, gx, gy, fx, fy, u, 1);
 }
 
-/* The model's definition, pair by pair, for tests: evaluates the pair (vertex i, the closer of
- * the two edges incident on vertex q); if they interact, returns 1, stores the edge in r (ends =
- * the bit of q), the force on i in (*fx, *fy) and adds the pair energy to *u (if u). */
-int pair_eval(const Ensemble *e, const Params *P, int i, int q, PairRec *r, double *fx, double *fy, double *u);
-
 #endif
