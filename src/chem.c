@@ -569,6 +569,18 @@ static double outflow(const Chem *ch, int i, int j, const double *c, const doubl
     return gx / wx + gy / wy;
 }
 
+/* The conservative five-point stencil at a node of concentration ci (docs/model.md 11): dc/dt
+ * from the net diffusive inflows fx and fy along x and y (sums of fick over the node's faces),
+ * each divided by the node's share of its cell (wx, wy: 1, or 1/2 on a side), times 1 / dx^2
+ * (idx2); minus degradation k ci, plus the reaction rate r. One definition for advance_node and
+ * advance_row's inner rows (where wx = wy = 1 divides nothing). */
+static inline double fick(double d, double cn, double ci) { return d * (cn - ci); }
+static inline double stencil_rate(double fx, double fy, double wx, double wy, double idx2, double k,
+                                  double ci, double r)
+{
+    return (fx / wx + fy / wy) * idx2 - k * ci + r;
+}
+
 /* Row j of species s, as advance_row reads it */
 typedef struct Row {
     const ChemSpecies *sp;
@@ -598,10 +610,10 @@ static inline void advance_node(const Chem *ch, const Row *w, int s, int j, int 
     const double *c = w->c, ci = c[i];
     double D = kind[i] >= 0 ? sp->D_in : sp->D_out, fx = 0, fy = 0;
 #define FACE(kk) (w->uniform ? D : face(D, (kk) >= 0 ? sp->D_in : sp->D_out))
-    if (i > 0) fx += FACE(kind[i - 1]) * (c[i - 1] - ci);
-    if (i + 1 < nx) fx += FACE(kind[i + 1]) * (c[i + 1] - ci);
-    if (w->below) fy += FACE(w->kb[i]) * (w->below[i] - ci);
-    if (w->above) fy += FACE(w->ka[i]) * (w->above[i] - ci);
+    if (i > 0) fx += fick(FACE(kind[i - 1]), c[i - 1], ci);
+    if (i + 1 < nx) fx += fick(FACE(kind[i + 1]), c[i + 1], ci);
+    if (w->below) fy += fick(FACE(w->kb[i]), w->below[i], ci);
+    if (w->above) fy += fick(FACE(w->ka[i]), w->above[i], ci);
 #undef FACE
     double wx = i == 0 || i == nx - 1 ? 0.5 : 1, r = 0;
     if (ch->m.reaction) {
@@ -613,7 +625,7 @@ static inline void advance_node(const Chem *ch, const Row *w, int s, int j, int 
         r = ch->m.reaction(s, at, kind[i]);
         if (w->rate && -r > ci * w->lim) uptake_rate(w->rate, r, ci);
     }
-    double flux = (fx / wx + fy / w->wy) * w->idx2 - sp->k * ci + r;
+    double flux = stencil_rate(fx, fy, wx, w->wy, w->idx2, sp->k, ci, r);
     if (w->moved) flux -= outflow(ch, i, j, c, w->below, w->above, wx, w->wy) / ch->m.dx;
     w->out[i] = ci + h * flux;
 }
@@ -644,8 +656,7 @@ static int advance_row(const Chem *ch, int s, int j, double h, double *call, dou
               1 / (ch->m.dx * ch->m.dx), rate, lim, sp->D_in == sp->D_out, ch->moving && sp->advect };
     if (w.uniform && !w.moved && w.below && w.above && nx > 2) {
         /* The common case, an inner row of a species that diffuses alike everywhere and is not
-         * carried: advance_node's arithmetic, term for term in the same order (a share w = 1
-         * divides nothing), without its per-node tests, over the inner nodes. */
+         * carried: advance_node's stencil without its per-node tests, over the inner nodes. */
         const double D = sp->D_in, k = sp->k, *c = w.c, *below = w.below, *above = w.above, idx2 = w.idx2;
         double *restrict out = w.out;
         /* the reaction rates of the row first (in one call where params.c made reaction_row),
@@ -670,8 +681,10 @@ static int advance_row(const Chem *ch, int s, int j, double h, double *call, dou
         advance_node(ch, &w, s, j, 0, h, call);
         for (int i = 1; i < nx - 1; i++) {
             const double ci = c[i];
-            const double fx = D * (c[i - 1] - ci) + D * (c[i + 1] - ci), fy = D * (below[i] - ci) + D * (above[i] - ci);
-            const double o = ci + h * ((fx + fy) * idx2 - k * ci + rrow[i]), q = ci * lim + rrow[i];
+            const double fx = fick(D, c[i - 1], ci) + fick(D, c[i + 1], ci);
+            const double fy = fick(D, below[i], ci) + fick(D, above[i], ci);
+            const double o = ci + h * stencil_rate(fx, fy, 1, 1, idx2, k, ci, rrow[i]);
+            const double q = ci * lim + rrow[i];
             uint64_t bo, bq;
             memcpy(&bo, &o, sizeof bo);
             memcpy(&bq, &q, sizeof bq);

@@ -295,13 +295,17 @@ static inline __attribute__((always_inline)) void strip_list_walk(Contact *c, co
  * pair's division, square root and division wait for each other. */
 typedef double vdbl __attribute__((vector_size(8 * BATCH_VL)));
 typedef long long vmask __attribute__((vector_size(8 * BATCH_VL)));   /* (-1: true, 0: false) */
-static inline vdbl v_sel(vmask m, vdbl a, vdbl b) { return (vdbl)(((vmask)a & m) | ((vmask)b & ~m)); }
+static inline vdbl vdbl_sel(vmask m, vdbl a, vdbl b)
+{
+    return (vdbl)(((vmask)a & m) | ((vmask)b & ~m));
+}
 static inline vdbl v_at(const double *p, const int *ix) { vdbl r; for (int l = 0; l < BATCH_VL; l++) r[l] = p[ix[l]]; return r; }
 static inline vdbl v_load(const double *p) { vdbl r; memcpy(&r, p, sizeof r); return r; }
 static inline void v_store(double *p, vdbl v) { memcpy(p, &v, sizeof v); }
 typedef int vint __attribute__((vector_size(4 * BATCH_VL)));
 static inline vmask v_own(const int *p) { vint r; memcpy(&r, p, sizeof r); return __builtin_convertvector(r, vmask) != 0; }
-static inline vdbl v_sqrt(vdbl v)   /* (the instruction itself: sqrt() would test each lane for errno) */
+/* (the instruction itself: sqrt() would test each lane for errno) */
+static inline vdbl vdbl_sqrt(vdbl v)
 {
 #if defined(__AVX512F__)
     return (vdbl)_mm512_sqrt_pd((__m512d)v);
@@ -314,6 +318,9 @@ static inline vdbl v_sqrt(vdbl v)   /* (the instruction itself: sqrt() would tes
     return v;
 #endif
 }
+/* (its sign bit cleared) */
+static inline vdbl vdbl_abs(vdbl v) { return (vdbl)((vmask)v & ~(vmask)(-(vdbl){ 0 })); }
+PAIR_LAW(vdbl, vmask)
 
 /* The picking ends of edge a of batch b (picking_ends' count of them): within the reach, its
  * end k unless the edge before it is closer or i is k's previous vertex, its end k1 unless the
@@ -346,8 +353,7 @@ static inline int batch_after(const struct ContactBatch *b, int a, int n)
 static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch *b, int n, double *restrict efx, double *restrict efy,
                          int typed, int rigid)
 {
-    const double reach = params_reach(P), reach2 = reach * reach, h = P->h, kr = P->kr, sh = P->sh, ss = P->ss, shss = P->sh + P->ss,
-                 cc = P->cc, mu = P->mu;
+    const double reach = params_reach(P), reach2 = reach * reach, h = P->h, mu = P->mu;
     const int nt = e->ntypes_kh;
     const double *restrict X = e->x, *restrict Y = e->y, *restrict VX = e->vx, *restrict VY = e->vy;
     const int *I = b->i + 1, *K = b->k + 1, *K1 = b->k1 + 1;
@@ -357,9 +363,11 @@ static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch 
     /* the projections (list_near: w clamped to [0, 1], within the reach or not) */
     for (int a = 0; a < n; a += BATCH_VL) {
         vdbl xk = v_at(X, K + a), yk = v_at(Y, K + a), dx = v_at(X, I + a) - xk, dy = v_at(Y, I + a) - yk, ex = v_at(X, K1 + a) - xk, ey = v_at(Y, K1 + a) - yk;
-        vdbl dot = dx * ex + dy * ey, l2 = ex * ex + ey * ey, w = v_sel(dot > zero, v_sel(dot < l2, dot / l2, one), zero);
+        vdbl dot = dx * ex + dy * ey, l2 = ex * ex + ey * ey;
+        vdbl w = vdbl_sel(dot > zero, vdbl_sel(dot < l2, dot / l2, one), zero);
         vdbl rx = dx - w * ex, ry = dy - w * ey, d2 = rx * rx + ry * ry;
-        vmask in = ~(d2 >= (b->anyown ? v_sel(v_own(b->own + 1 + a), zero + h * h, zero + reach2) : zero + reach2));   /* (h within one polygon) */
+        vdbl r2 = b->anyown ? vdbl_sel(v_own(b->own + 1 + a), zero + h * h, zero + reach2) : zero + reach2;
+        vmask in = ~(d2 >= r2);   /* (h within one polygon) */
         v_store(b->d2 + 1 + a, d2); v_store(b->w + 1 + a, w); v_store(b->gx + 1 + a, -rx); v_store(b->gy + 1 + a, -ry);
         memcpy(b->in + 1 + a, &in, sizeof in);
     }
@@ -380,39 +388,31 @@ static int batch_forces(const Ensemble *e, const Params *P, struct ContactBatch 
         b->ends[l] = batch_ends(b, l, batch_before(b, l), batch_after(b, l, n) | ((b->in[f] != 0) & (b->d2[f] <= b->d2[l])));
         b->ends[f] = batch_ends(b, f, batch_before(b, f) | ((b->in[l] != 0) & (b->d2[l] < b->d2[f])), batch_after(b, f, n));
     }
-    /* the pair law (pair_force_typed of two polygons: repulsion, adhesion and its softening,
-     * contact damping, Coulomb friction), times the picking ends; 0 where there is no pair */
+    /* the pair law (pair.h), times the picking ends; 0 where there is no pair */
+    const PairLaw law = pair_law_of(P);
+    const int friction = mu > 0 || (typed && e->type_mu);
     for (int a = 0; a < n; a += BATCH_VL) {
         vmask ends;
         memcpy(&ends, b->ends + 1 + a, sizeof ends);
-        vdbl d2 = v_load(b->d2 + 1 + a), w = v_load(b->w + 1 + a), dist = v_sqrt(d2), ne;
+        vdbl w = v_load(b->w + 1 + a), dist = vdbl_sqrt(v_load(b->d2 + 1 + a)), ne, fx, fy;
         for (int l = 0; l < BATCH_VL; l++) ne[l] = (double)ends[l];
-        vdbl s = dist - h, inv = one / dist, nx = v_load(b->gx + 1 + a) * inv, ny = v_load(b->gy + 1 + a) * inv, w1 = one - w;
-        vdbl vrx = w1 * v_at(VX, K + a) + w * v_at(VX, K1 + a) - v_at(VX, I + a);
-        vdbl vry = w1 * v_at(VY, K + a) + w * v_at(VY, K1 + a) - v_at(VY, I + a);
-        vdbl vn = vrx * nx + vry * ny, kh = zero + P->kh, muv = zero + mu;
+        vdbl kh = zero + P->kh, muv = zero + mu;
         if (typed)   /* (pair_kh, pair_mu) */
             for (int l = 0; l < BATCH_VL; l++) {
                 int ab = e->type[e->pid[I[a + l]]] * nt + e->type[e->pid[K[a + l]]];
                 if (e->type_kh) kh[l] = e->type_kh[ab];
                 if (e->type_mu) muv[l] = e->type_mu[ab];
             }
-        vdbl du = v_sel(s <= zero, kr * s, v_sel(s <= sh, kh * s, v_sel(s < shss, kh * sh / ss * (shss - s), zero)));
-        vdbl fn = du + cc * vn, fx = fn * nx, fy = fn * ny;
-        vmask same = b->anyown ? v_own(b->own + 1 + a) : none, pair = (dist < reach) & (dist != zero) & (ends != none) & (~same | (s < zero));
-        muv = v_sel(same, zero, muv);   /* (within one polygon: repulsion and damping only) */
-        if (mu > 0 || (typed && e->type_mu)) {
-            vdbl tx = vrx - vn * nx, ty = vry - vn * ny, vt = v_sqrt(tx * tx + ty * ty);
-            vdbl afn = (vdbl)((vmask)fn & ~(vmask)(-zero));   /* |fn|: its sign bit cleared */
-            vmask slides = (muv > zero) & (vt > zero);
-            fx = v_sel(slides, fx + muv * afn * tx / vt, fx);
-            fy = v_sel(slides, fy + muv * afn * ty / vt, fy);
-        }
+        vmask same = b->anyown ? v_own(b->own + 1 + a) : none;
+        vmask pair = pair_acts_vdbl(&law, dist, same) & (ends != 0);
+        pair_law_vdbl(&law, dist, v_load(b->gx + 1 + a), v_load(b->gy + 1 + a), w, v_at(VX, K + a),
+                      v_at(VY, K + a), v_at(VX, K1 + a), v_at(VY, K1 + a), v_at(VX, I + a),
+                      v_at(VY, I + a), kh, muv, same, friction, &fx, &fy);
         if (b->anyown)   /* (self-contact exclusion: rare, walked along the hoop) */
             for (int l = 0; l < BATCH_VL; l++)
                 if (pair[l] & same[l] && pair_along_hoop_within(e, I[a + l], K[a + l], K1[a + l], w[l], h)) pair[l] = 0;
-        v_store(b->fx + 1 + a, v_sel(pair, fx * ne, zero));
-        v_store(b->fy + 1 + a, v_sel(pair, fy * ne, zero));
+        v_store(b->fx + 1 + a, vdbl_sel(pair, fx * ne, zero));
+        v_store(b->fy + 1 + a, vdbl_sel(pair, fy * ne, zero));
     }
     /* the sums, in the records' order (a force of +0 leaves every sum as it was: none is -0);
      * none on a rigid polygon's vertices */

@@ -164,15 +164,6 @@ int64_t contact_walked(const Contact *c);
 /* Whether the grid's memory is held (tests of memory use: a serving list frees it). */
 int contact_holds_grid(const Contact *c);
 
-/* The bytes contact detection holds (tests of memory use): the list's strips with their room, the
- * snapshot and the patches' work space, the threads' work lists and the grid (grid_bytes). Not
- * the pair energies of contact_forces' energy (8 bytes per slot, tests only). */
-size_t contact_bytes(const Contact *c);
-
-/* Checkpoints carry the neighbour list, so that a continued run takes the same path: whether
- * there is one (0 or 1). */
-int contact_saved_state(const Contact *c);
-
 /* Writes the list section of a checkpoint of the ensemble e: int32 state (0: no list; 1: a list;
  * 2: a list whose slots are e's as they are, no polygon changed since its last build or patch,
  * which a restart takes as it is, as the run never interrupted does), and for a list its skin, reach,

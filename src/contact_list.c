@@ -37,24 +37,6 @@ void contact_reserve_threads(Contact *c, int what)
 
 void contact_invalidate(Contact *c) { c->list_ok = 0; }
 
-size_t contact_bytes(const Contact *c)
-{
-    size_t b = (size_t)c->strips_cap * (sizeof *c->strip + sizeof *c->strip_id) + (size_t)c->done_cap * sizeof *c->done +
-               (size_t)c->nthreads * sizeof *c->work + (size_t)c->wander_cap * sizeof *c->wander + grid_bytes(&c->grid);
-    for (int k = 0; k < c->strips_cap; k++) b += c->strip[k].cap * (sizeof *c->strip[k].i + sizeof *c->strip[k].k);
-    for (int t = 0; t < c->nthreads; t++) {
-        const struct ContactWork *w = &c->work[t];
-        b += (size_t)w->rec_cap * sizeof *w->rec + (size_t)w->near_cap * sizeof *w->near + (size_t)w->cand_cap * sizeof *w->cand +
-             (size_t)w->nb_cap * sizeof *w->nb + (size_t)(w->dv_cap + w->sel_cap) * sizeof(Sel) + (w->batch ? sizeof *w->batch : 0);
-    }
-    const struct ContactSnap *sn = c->snap;
-    b += sizeof *sn + (size_t)sn->cap * (sizeof *sn->id + sizeof *sn->start + sizeof *sn->count + sizeof *sn->edits + sizeof *sn->newstart) +
-         (size_t)(sn->smap_cap + sn->changed_cap + sn->dv_at_cap) * sizeof(int) + (size_t)sn->mark_cap + (size_t)sn->hcap * (sizeof *sn->hkey + 1) +
-         (size_t)sn->marked_cap * sizeof *sn->marked + (size_t)sn->coarse_cap + (size_t)sn->dirty_cap + (size_t)(sn->dv_cap + sn->sel_cap) * sizeof(Sel) +
-         (size_t)(sn->mean_cap + sn->wander_cap) * sizeof(double);
-    return b;
-}
-
 void contact_trim(Contact *c)
 {
     struct ContactSnap *sn = c->snap;
@@ -608,8 +590,6 @@ static int snap_owner(const struct ContactSnap *sn, int k)
     while (lo < hi) { int m = (lo + hi) / 2; if (sn->start[m] <= k) lo = m + 1; else hi = m; }
     return lo > 0 && k < sn->start[lo - 1] + sn->count[lo - 1] ? lo - 1 : -1;
 }
-
-int contact_saved_state(const Contact *c) { return c->list_ok; }
 
 void contact_save(const Contact *c, const Ensemble *e, void (*put)(void *out, const void *d, size_t n), void *out)
 {

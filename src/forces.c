@@ -26,16 +26,15 @@ static inline double polygon_geometry(Ensemble *e, int p, double *len)
 {
     int s = e->start[p], n = e->count[p];
     const double *x = e->x + s, *y = e->y + s;
-    double a = 0, L = 0, lmax = 0, ox = x[0], oy = y[0];   /* area relative to vertex 0: see geometry.c */
+    double L = 0, lmax = 0;
     for (int k = 0; k < n; k++) {
         int k1 = k + 1 == n ? 0 : k + 1;
         double dx = x[k1] - x[k], dy = y[k1] - y[k], l = sqrt(dx * dx + dy * dy);
-        a += (x[k] - ox) * (y[k1] - oy) - (x[k1] - ox) * (y[k] - oy);
         L += l;
         if (l > lmax) lmax = l;
         if (len) len[k] = l;
     }
-    e->A[p] = 0.5 * a;
+    e->A[p] = geom_area(x, y, n);
     e->L[p] = L;
     return lmax;
 }
@@ -234,26 +233,4 @@ static inline double polygon_forces(Ensemble *e, const Params *P, int p, double 
         if (u) u[t] += Ut[t];
     }
     return U;
-}
-
-/* The internal forces of this thread's band of polygons. */
-static void forces_band(Ensemble *e, const Params *P)
-{
-    int m0, m1;
-    const int *order = bands_mine(e, &m0, &m1);
-    for (int m = m0; m < m1; m++) forces_polygon(e, P, order ? order[m] : m, NULL);
-}
-
-void forces_internal(Ensemble *e, const Params *P, double *energy)
-{
-    if (energy) { /* serial, so that the sum is taken in polygon order */
-        *energy = 0;
-        for (int p = 0; p < e->np; p++) *energy += forces_polygon(e, P, p, NULL);
-        return;
-    }
-    if (bands_serial()) forces_band(e, P);
-    else {
-        #pragma omp parallel
-        forces_band(e, P);
-    }
 }

@@ -25,11 +25,9 @@ extern const char *const forces_terms[U_TERMS];
  * to u[U_...]. Needs A of p from forces_update_geometry. */
 double forces_polygon(Ensemble *e, const Params *P, int p, double *u);
 
-/* All polygons, in parallel; with energy != NULL (tests), serially, storing the total energy. */
-void forces_internal(Ensemble *e, const Params *P, double *energy);
-
 /* What a step needs, in one pass over each polygon's vertices while they are in cache (and one
- * parallel region): forces_update_geometry, then forces_internal. Returns the longest edge. */
+ * parallel region): forces_update_geometry, then forces_polygon of each polygon. Returns the
+ * longest edge. */
 double forces_step(Ensemble *e, const Params *P);
 
 #endif

@@ -20,11 +20,6 @@ double geom_perimeter(const double *x, const double *y, int n)
     return s;
 }
 
-double geom_first_moment_x(const double *x, const double *y, int n)
-{
-    return geom_area(x, y, n) * geom_centroid(x, y, n).y;
-}
-
 Vec2 geom_centroid(const double *x, const double *y, int n)
 {
     double a = 0, sx = 0, sy = 0, ox = x[0], oy = y[0];

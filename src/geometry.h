@@ -9,7 +9,6 @@ typedef struct { double x, y; } Vec2;
 
 double geom_area(const double *x, const double *y, int n);          /* signed, > 0 if CCW (eq. 6) */
 double geom_perimeter(const double *x, const double *y, int n);     /* eq. 8 */
-double geom_first_moment_x(const double *x, const double *y, int n); /* S_x = int y dA (eq. 14) */
 Vec2 geom_centroid(const double *x, const double *y, int n);        /* eq. 31 */
 
 /* Second moments of area about the centroid: cxx = int (x-cx)^2 dA, cyy = int (y-cy)^2 dA,

@@ -14,6 +14,10 @@ int fx_add_ngon(Ensemble *e, int n, double R, double cx, double cy, double phi);
 /* fx_add_ngon, all its vertices moving with one velocity drawn uniformly from [-v, v)^2. */
 int fx_add_moving_ngon(Ensemble *e, int n, double R, double cx, double cy, double phi, uint64_t *rng, double v);
 
+/* The internal forces of every polygon (forces_polygon), serially; with energy, their total
+ * energy there, summed in polygon order. Needs A from forces_update_geometry. */
+void fx_internal_forces(Ensemble *e, const Params *P, double *energy);
+
 /* A small deterministic generator for test inputs: uniform in [a, b). */
 double fx_uniform(uint64_t *state, double a, double b);
 

@@ -12,6 +12,38 @@
 /* the (P, Q) pairs found through the grid, as a sorted list of P * nv + Q */
 static int cmp_long(const void *a, const void *b) { long x = *(const long *)a, y = *(const long *)b; return (x > y) - (x < y); }
 
+/* The model's definition of a pair taken literally (docs/model.md 2): the pair (vertex i, the
+ * closer of the two edges incident on vertex q); if they interact, returns 1, stores the edge in
+ * r (ends = the bit of q), the force on i in (*fx, *fy) and adds the pair energy to *u (if u). */
+static int pair_eval(const Ensemble *e, const Params *P, int i, int q, PairRec *r, double *fx,
+                     double *fy, double *u)
+{
+    int pi = e->pid[i], pq = e->pid[q];
+    if (e->rigid[pi] && e->rigid[pq]) return 0;
+    int qn = ens_next(e, q), qp = ens_prev(e, q);
+    if (i == q || i == qn || i == qp) return 0;
+    double px = e->x[i], py = e->y[i], qx = e->x[q], qy = e->y[q];
+    /* project P on q->qn and q->qp; t in [0,1] is measured from q */
+    double ax = e->x[qn] - qx, ay = e->y[qn] - qy, bx = e->x[qp] - qx, by = e->y[qp] - qy;
+    double dx = px - qx, dy = py - qy;
+    double aa = ax * ax + ay * ay, bb = bx * bx + by * by;
+    double ta = (dx * ax + dy * ay) / aa, tb = (dx * bx + dy * by) / bb;
+    ta = ta > 0 ? (ta < 1 ? ta : 1) : 0;   /* (a zero-length edge gives NaN: then 0) */
+    tb = tb > 0 ? (tb < 1 ? tb : 1) : 0;
+    double ra2 = (dx - ta * ax) * (dx - ta * ax) + (dy - ta * ay) * (dy - ta * ay);
+    double rb2 = (dx - tb * bx) * (dx - tb * bx) + (dy - tb * by) * (dy - tb * by);
+    double t = ra2 <= rb2 ? ta : tb;     /* tie: the edge after q */
+    if (t >= 1) return 0;   /* P lies beyond the far end: that vertex's pair covers it */
+    if (ra2 <= rb2) *r = (PairRec){ i, q, qn, 1, ta };
+    else *r = (PairRec){ i, qp, q, 2, 1 - tb };
+    double uu;
+    double nx, ny;
+    pair_gap(e, i, r->k, r->k1, r->w, &nx, &ny);
+    if (!pair_force(e, P, i, r->k, r->k1, r->w, pi == pq, nx, ny, fx, fy, u ? &uu : NULL)) return 0;
+    if (u) *u += uu;
+    return 1;
+}
+
 /* The grid's per-edge evaluation against the model's definition taken literally: every (P, Q)
  * pair of vertices through pair_eval. Same pairs, and the same forces and energy up to
  * rounding. */

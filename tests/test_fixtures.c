@@ -1,6 +1,7 @@
 /* The shared test helpers (fixtures.h); this file holds no tests itself. */
 #define _POSIX_C_SOURCE 200809L
 #include "fixtures.h"
+#include "forces.h"
 #include "geometry.h"
 #include <math.h>
 #include <stdio.h>
@@ -41,6 +42,13 @@ int fx_add_moving_ngon(Ensemble *e, int n, double R, double cx, double cy, doubl
     double vx = fx_uniform(rng, -v, v), vy = fx_uniform(rng, -v, v);
     for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) { e->vx[i] = vx; e->vy[i] = vy; }
     return p;
+}
+
+void fx_internal_forces(Ensemble *e, const Params *P, double *energy)
+{
+    double U = 0;
+    for (int p = 0; p < e->np; p++) U += forces_polygon(e, P, p, NULL);
+    if (energy) *energy = U;
 }
 
 double fx_uniform(uint64_t *state, double a, double b)

@@ -12,7 +12,7 @@ static double energy(Ensemble *e, const Params *P)
 {
     double U;
     forces_update_geometry(e);
-    forces_internal(e, P, &U);
+    fx_internal_forces(e, P, &U);
     return U;
 }
 
@@ -143,7 +143,7 @@ void test_forces_dissipation(void)
 }
 
 /* The step's one-pass forces_step gives, bit for bit, what forces_update_geometry and then
- * forces_internal give: areas, perimeters, the longest edge and every force (all terms on,
+ * fx_internal_forces give: areas, perimeters, the longest edge and every force (all terms on,
  * several polygons with their vertices moving, on the threads of the run; one polygon larger
  * than the step's buffer of edge lengths). */
 void test_forces_step_matches_phases(void)
@@ -168,7 +168,7 @@ void test_forces_step_matches_phases(void)
         b.x[i] += dx; b.y[i] += dy; b.vx[i] = vx; b.vy[i] = vy;
     }
     double la = forces_update_geometry(&a);
-    forces_internal(&a, &P, NULL);
+    fx_internal_forces(&a, &P, NULL);
     double lb = forces_step(&b, &P);
     ENSURE(la == lb && la > 0);
     for (int p = 0; p < a.np; p++) {

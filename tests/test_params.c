@@ -159,7 +159,7 @@ static double mode_stiffness(Ensemble *e, const Params *P, const double *dx, con
     for (int sign = 1; sign >= -1; sign -= 2) {
         for (int k = 0; k < n; k++) { e->x[s0 + k] = x[k] + sign * eps * dx[k]; e->y[s0 + k] = y[k] + sign * eps * dy[k]; }
         forces_update_geometry(e);
-        forces_internal(e, P, NULL);
+        fx_internal_forces(e, P, NULL);
         for (int k = 0; k < n; k++) num -= sign * (e->fx[s0 + k] * dx[k] + e->fy[s0 + k] * dy[k]) / (2 * eps);
     }
     for (int k = 0; k < n; k++) { den += dx[k] * dx[k] + dy[k] * dy[k]; e->x[s0 + k] = x[k]; e->y[s0 + k] = y[k]; }

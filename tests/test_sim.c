@@ -24,7 +24,7 @@
 static double total_energy(Sim *s)
 {
     double Ui, Up, K = 0, lmax = forces_update_geometry(&s->e);
-    forces_internal(&s->e, &s->P, &Ui);
+    fx_internal_forces(&s->e, &s->P, &Ui);
     contact_forces(&s->contact, &s->e, &s->P, lmax, &Up);
     for (int i = 0; i < s->e.nv_used; i++) K += 0.5 * (s->e.vx[i] * s->e.vx[i] + s->e.vy[i] * s->e.vy[i]);
     return K + Ui + Up;
