@@ -67,7 +67,7 @@ test_layout_top_level_and_outputs_readme() {
     cp outputs/README.md "$D/outputs/README.md"
     echo "mine" > "$D/outputs/notes.txt"
     for run in 1 2; do
-        ./polyhoop -q --overwrite -o "$D/outputs" -n 1 -s 10 > "$D/log$run" 2>&1 || fail "run $run failed: $(tail -n 3 "$D/log$run")"
+        tests/polyhoop -q --overwrite -o "$D/outputs" -n 1 -s 10 > "$D/log$run" 2>&1 || fail "run $run failed: $(tail -n 3 "$D/log$run")"
         [ -s "$D/outputs/frame000001.vtp" ] || fail "run $run wrote no frame000001.vtp"
         cmp -s outputs/README.md "$D/outputs/README.md" || fail "run $run changed or removed outputs/README.md"
         [ "$(cat "$D/outputs/notes.txt")" = mine ] || fail "run $run changed or removed a file of the user's"
