@@ -26,16 +26,8 @@ static inline double polygon_geometry(Ensemble *e, int p, double *len)
 {
     int s = e->start[p], n = e->count[p];
     const double *x = e->x + s, *y = e->y + s;
-    double a = 0, L = 0, lmax = 0, ox = x[0], oy = y[0];   /* area relative to vertex 0: see geometry.c */
-    for (int k = 0; k < n; k++) {
-        int k1 = k + 1 == n ? 0 : k + 1;
-        double dx = x[k1] - x[k], dy = y[k1] - y[k], l = sqrt(dx * dx + dy * dy);
-        a += (x[k] - ox) * (y[k1] - oy) - (x[k1] - ox) * (y[k] - oy);
-        L += l;
-        if (l > lmax) lmax = l;
-        if (len) len[k] = l;
-    }
-    e->A[p] = 0.5 * a;
+    double L, lmax;
+    e->A[p] = geom_area_edges(x, y, n, &L, &lmax, len);
     e->L[p] = L;
     return lmax;
 }

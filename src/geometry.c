@@ -4,13 +4,9 @@
 #include <math.h>
 #include <stddef.h>
 
-/* Sums are taken relative to the first vertex: the result is the same, but a polygon far from
- * the origin keeps its precision (absolute coordinates of 1e9 would cancel to zero area). */
 double geom_area(const double *x, const double *y, int n)
 {
-    double s = 0, ox = x[0], oy = y[0];
-    for (int k = 0, j = n - 1; k < n; j = k++) s += (x[j] - ox) * (y[k] - oy) - (x[k] - ox) * (y[j] - oy);
-    return 0.5 * s;
+    return geom_area_edges(x, y, n, NULL, NULL, NULL);
 }
 
 double geom_perimeter(const double *x, const double *y, int n)

@@ -2,12 +2,45 @@
  * for positive area: the shoelace family of paper eqs. 6, 8, 14, 31-36. Pure functions. */
 #ifndef PH_GEOMETRY_H
 #define PH_GEOMETRY_H
+#include <math.h>
+#include <stddef.h>
 
 #define PH_PI 3.14159265358979323846
 
 typedef struct { double x, y; } Vec2;
 
-double geom_area(const double *x, const double *y, int n);          /* signed, > 0 if CCW (eq. 6) */
+/* The length of edge k -> k1, added to *sum, the longest in *top, and stored in len[k] if len
+ * (geom_area_edges). */
+static inline void geom_edge(const double *x, const double *y, int k, int k1, double *sum, double *top,
+                             double *len)
+{
+    double dx = x[k1] - x[k], dy = y[k1] - y[k], l = sqrt(dx * dx + dy * dy);
+    *sum += l;
+    if (l > *top) *top = l;
+    if (len) len[k] = l;
+}
+
+/* The signed area (eq. 6, > 0 if CCW) by the shoelace formula, in one pass with the edges'
+ * lengths l_k = |r_{k+1} - r_k| where L is given: their sum, in the order of k, in *L, the
+ * longest in *lmax (L and lmax: both or neither) and, with len, each in len[k]. The area is
+ * summed relative to the first vertex: the same result, but a polygon far from the origin keeps
+ * its precision (absolute coordinates of 1e9 would cancel to zero area); the two edges at that
+ * vertex span no area about it. Inline, for the step's one pass over each polygon (forces.c). */
+static inline double geom_area_edges(const double *x, const double *y, int n, double *L, double *lmax,
+                                     double *len)
+{
+    double a = 0, sum = 0, top = 0, ox = x[0], oy = y[0];
+    if (L && n > 0) geom_edge(x, y, 0, n > 1 ? 1 : 0, &sum, &top, len);
+    for (int k = 1; k + 1 < n; k++) {
+        if (L) geom_edge(x, y, k, k + 1, &sum, &top, len);
+        a += (x[k] - ox) * (y[k + 1] - oy) - (x[k + 1] - ox) * (y[k] - oy);
+    }
+    if (L && n > 1) geom_edge(x, y, n - 1, 0, &sum, &top, len);
+    if (L) { *L = sum; *lmax = top; }
+    return 0.5 * a;
+}
+
+double geom_area(const double *x, const double *y, int n);          /* geom_area_edges' area */
 double geom_perimeter(const double *x, const double *y, int n);     /* eq. 8 */
 Vec2 geom_centroid(const double *x, const double *y, int n);        /* eq. 31 */
 
