@@ -183,11 +183,18 @@ int output_open(Output *out, const Options *o, const Sim *s, const char *input,
     return 0;
 }
 
+/* What a checkpoint keeps of the run besides its state: its options and the pictures' camera */
+static RunRecord run_record(const Output *out)
+{
+    RunRecord run = { "", out->camera };
+    options_record(out->o, run.options, sizeof run.options);
+    return run;
+}
+
 int output_checkpoint(Output *out, Sim *s, int frame)
 {
     char path[4200], err[4400];
-    RunRecord run = { "", out->camera };
-    options_record(out->o, run.options, sizeof run.options);
+    RunRecord run = run_record(out);
     if (runlog_events(out->o->dir, s, err, sizeof err))   /* (every event up to the checkpoint) */
         return failed(out, PH_EXIT_OUTPUT, "cannot write the event log: %s", TEXT_ESC(err));
     snprintf(path, sizeof path, "%s/checkpoint.bin", out->o->dir);
@@ -206,8 +213,7 @@ int output_hold(Output *out, Sim *s, int frame, const volatile sig_atomic_t *sto
         return 0;
     double t0 = omp_get_wtime();
     char err[4400];
-    RunRecord run = { "", out->camera };
-    options_record(out->o, run.options, sizeof run.options);
+    RunRecord run = run_record(out);
     if (runlog_events(out->o->dir, s, err, sizeof err))   /* (every event up to the state held) */
         return failed(out, PH_EXIT_OUTPUT, "cannot write the event log: %s", TEXT_ESC(err));
     if (checkpoint_snapshot(&out->held, s, frame, out->input, &run, err, sizeof err)) {
