@@ -13,7 +13,7 @@ source "$(dirname "$0")/lib.sh"
 # ..., 128 cells within 2 frames of 17, 32, 48, 65, 81, 98 in every run.
 test_topology_default_tissue_structure() {
     [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
-    /usr/bin/python3 scripts/compare_reference.py --seeds 1-4 --jobs 2 --keep "$D" --json > "$D/stats" 2> "$D/err" ||
+    /usr/bin/python3 scripts/compare_reference.py --program tests/polyhoop --seeds 1-4 --jobs 2 --keep "$D" --json > "$D/stats" 2> "$D/err" ||
         fail "compare_reference.py failed: $D/err"
     for seed in 1 2 3 4; do
         /usr/bin/python3 scripts/tissue_stats.py --json --growth "$D/seed$seed" > "$D/growth$seed"
