@@ -17,7 +17,9 @@
  * nodes per row and column, uint64 chem_model_hash of its settings, then the concentrations as
  * doubles, species by species, row by row, and the response's forces held until the next
  * chemical step: int32 count, then per polygon int64 id and double fx, fy; a file that ends
- * before the count holds none), the count of passages as an int64 (absent: none counted), the
+ * before the count holds none), the count of passages as an int64 (absent: none counted), in a
+ * build with cell variables (cells.h) their int32 count and per polygon in order its values as
+ * doubles, the
  * build's section (Build: a tag, the parameter header's name and the digest of its rules, which
  * the Makefile makes with scripts/rules_digest.sh; absent: the rules cannot be checked), and last
  * the CRC-32 (zlib's crc32) of every byte before it, as a uint32.
@@ -34,6 +36,7 @@
 #define _POSIX_C_SOURCE 200809L   /* fileno, fstat, open_memstream */
 #include "checkpoint.h"
 #include "atomic.h"
+#include "cells.h"
 #include "grid.h"
 #include "text.h"
 #include <errno.h>
@@ -224,7 +227,7 @@ static int write_to(FILE *mem, const char *path, const Sim *s, int frame, const 
     uint64_t model = chem_model_hash(&ch->m);
     put(&b, grid, sizeof grid);
     put(&b, &model, sizeof model);
-    if (ch->m.ns > 0) {   /* the concentrations, then the response's held forces */
+    if (chem_on(&ch->m)) {   /* the concentrations, then the response's held forces */
         put(&b, ch->c, (size_t)ch->m.ns * ch->nx * ch->ny * sizeof *ch->c);
         int32_t held = chem_held_forces(ch);
         put(&b, &held, sizeof held);
@@ -235,6 +238,12 @@ static int write_to(FILE *mem, const char *path, const Sim *s, int frame, const 
         }
     }
     put(&b, &s->passages, sizeof s->passages);
+    if (e->nvar) {   /* the cells' variables: int32 count, then polygon by polygon */
+        int32_t nvar = e->nvar;
+        put(&b, &nvar, sizeof nvar);
+        for (int p = 0; p < e->np && !b.bad; p++)
+            put(&b, e->var + (size_t)p * e->nvar, (size_t)e->nvar * sizeof *e->var);
+    }
     Build build;
     memset(&build, 0, sizeof build);
     memcpy(build.tag, BUILD_TAG, sizeof BUILD_TAG);
@@ -685,7 +694,7 @@ static int fields_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *why, s
     if (model != chem_model_hash(&ch->m))
         return refuse(why, len, "it was run with other cell types or species settings than this "
                       "build's (see the banner's chemistry lines)");
-    if (ch->m.ns == 0) return 1;
+    if (!chem_on(&ch->m)) return 1;
     size_t n = (size_t)ch->m.ns * ch->nx * ch->ny;
     off_t here = ftello(f);
     if (here < 0 || (uint64_t)(end - here) < n * sizeof(double))
@@ -710,6 +719,29 @@ static int fields_ok(Chem *ch, FILE *f, off_t end, int64_t next_id, char *why, s
                       ch->m.x0 + i * ch->m.dx, ch->m.y0 + j * ch->m.dx, CHEM_C_ROUND, CHEM_C_MAX);
     }
     return held_forces_ok(ch, f, end, next_id, why, len);
+}
+
+/* The cells' variables (after the count of passages), into e (bound to this build's model): as
+ * many per polygon as this build's P_CELL_VARS names, every one finite. 1, or 0 with why. */
+static int vars_ok(Ensemble *e, FILE *f, off_t end, char *why, size_t len)
+{
+    if (!e->nvar) return 1;
+    int32_t n;
+    off_t here = ftello(f);
+    if (here < 0 || end - here < (off_t)sizeof n || fread(&n, sizeof n, 1, f) != 1)
+        return refuse(why, len, "the cells' variables are missing (this build has %d)", e->nvar);
+    if (n != e->nvar)
+        return refuse(why, len, "its cells have %d variables, this build's %d", (int)n, e->nvar);
+    const size_t count = (size_t)e->np * e->nvar;
+    if ((uint64_t)(end - here - (off_t)sizeof n) < count * sizeof(double) ||
+        fread(e->var, sizeof *e->var, count, f) != count)
+        return refuse(why, len, "the cells' variables are cut short");
+    for (size_t k = 0; k < count; k++)
+        if (!isfinite(e->var[k]))
+            return refuse(why, len, "variable %d (%s) of polygon %zu is not finite",
+                          (int)(k % e->nvar), TEXT_ESC(e->model->var[k % e->nvar].name),
+                          k / e->nvar);
+    return 1;
 }
 
 /* The parameter section, from f's place and within room bytes, into h->P and h->set: every name
@@ -831,6 +863,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
     contact_invalidate(&s->contact);   /* (the new ensemble's layout counter starts again) */
     ensemble_free(e);
     ensemble_init(e, h.seed);
+    cells_bind(e, &s->chem.m);
     s->P = h.P;
     /* the polygon records, into the polygon arrays of `in` (after a check that the file can hold
      * that many, so that a corrupt count cannot ask for all memory) */
@@ -897,9 +930,10 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
             ok = refuse(why, sizeof why, "its count of passages %lld is out of range",
                         (long long)passages);
     }
+    ok = ok && vars_ok(e, f, end, why, sizeof why);
     if (ok && ftello(f) != end)
-        ok = refuse(why, sizeof why, "%lld bytes follow the count of passages",
-                    (long long)(end - ftello(f)));
+        ok = refuse(why, sizeof why, "%lld bytes follow the %s", (long long)(end - ftello(f)),
+                    e->nvar ? "cells' variables" : "count of passages");
     ok = ok && simple_ok(s, &h, why, sizeof why);
     fclose(f);
     ensemble_free(&in);
@@ -908,6 +942,7 @@ int checkpoint_read(const char *path, Sim *s, int *frame, char *input, size_t in
         contact_invalidate(&s->contact);
         ensemble_free(e);
         ensemble_init(e, h.seed);
+        cells_bind(e, &s->chem.m);
         return bad_file(err, len, path, why[0] ? why : "truncated or corrupt");
     }
     e->draws = h.draws; e->step = h.step; e->next_id = h.next_id; e->t = h.t;

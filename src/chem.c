@@ -1,6 +1,7 @@
 /* Chemical species on a grid, coupled to the polygons (chem.h, docs/model.md 11). */
 #define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include "chem.h"
+#include "rng.h"
 #include "geometry.h"
 #include "text.h"
 #include <float.h>
@@ -59,12 +60,54 @@ static int names_ok(const ChemModel *m, char *err, size_t len)
     return 0;
 }
 
+/* The cells' variables: at most CHEM_MAX_VARS, each with a name like a species' (its cell array
+ * in the frames, columns sum_NAME and mean_NAME of observables.csv), none a built-in cell array's
+ * and none twice, and a finite init. 0 or -1 with err. */
+static int vars_ok(const ChemModel *m, char *err, size_t len)
+{
+    static const char *const builtin[] = { "id", "parent", "generation", "age", "area", "target_area", "perimeter",
+                                           "pressure", "neighbors", "phase", "rigid", "attracted", "type" };
+    if (m->nvar < 0 || m->nvar > CHEM_MAX_VARS)
+        return refuse(err, len, "cells: %d variables (P_CELL_VARS); 0 to %d are possible", m->nvar, CHEM_MAX_VARS);
+    for (int k = 0; k < m->nvar; k++) {
+        const char *name = m->var[k].name;
+        if (!name || !name[0] || strlen(name) > CHEM_NAME_MAX)
+            return refuse(err, len, "cells: variable %d of P_CELL_VARS needs a .name of 1 to %d bytes, { .name = \"...\", "
+                          ".init = ... }", k, CHEM_NAME_MAX);
+        for (const unsigned char *c = (const unsigned char *)name; *c;) {
+            int n = text_char_length(c, 0);
+            if (n == 0 || *c == ',' || *c == '"' || *c == '<' || *c == '&')
+                return refuse(err, len, "cells: variable %d of P_CELL_VARS has the .name '%s': a name is printable UTF-8 "
+                              "without ',', '\\', '\"', '<' or '&' (it names a cell array and heads columns of "
+                              "observables.csv)", k, TEXT_ESC(name));
+            c += n;
+        }
+        for (size_t b = 0; b < sizeof builtin / sizeof *builtin; b++)
+            if (!strcmp(name, builtin[b]))
+                return refuse(err, len, "cells: variable %d of P_CELL_VARS is named '%s', like a cell array every frame has: "
+                              "give it another name", k, name);
+        for (int q = 0; q < k; q++)
+            if (!strcmp(name, m->var[q].name))
+                return refuse(err, len, "cells: variables %d and %d of P_CELL_VARS are both named '%s'", q, k, name);
+        if (!isfinite(m->var[k].init))
+            return refuse(err, len, "cells: variable %d (%s) has the .init %g, which must be finite", k, name, m->var[k].init);
+        if (m->var[k].split != 0 && m->var[k].split != 1)
+            return refuse(err, len, "cells: variable %d (%s) has .split = %d: 1 (an amount) or 0 (a level)", k, name,
+                          m->var[k].split);
+    }
+    if (m->contacts != 0 && m->contacts != 1)
+        return refuse(err, len, "cells: P_CELL_CONTACTS = %d must be 0 or 1", m->contacts);
+    return 0;
+}
+
 /* the model's values in range; 0 or -1 with err */
 static int model_ok(const ChemModel *m, char *err, size_t len)
 {
     if (m->ns < 0 || m->ns > CHEM_MAX_SPECIES) return refuse(err, len, "chemistry: %d species; 0 to %d are possible", m->ns, CHEM_MAX_SPECIES);
     if (m->ntypes < 1 || m->ntypes > 1 << 20) return refuse(err, len, "chemistry: %d cell types; 1 to %d are possible", m->ntypes, 1 << 20);
-    if (names_ok(m, err, len)) return -1;
+    if (names_ok(m, err, len) || vars_ok(m, err, len)) return -1;
+    if (chem_on(m) && m->every < 1)
+        return refuse(err, len, "chemistry: chem_every = %d time steps per chemical step must be >= 1", m->every);
     if (m->ns == 0) return 0;
     if (!(m->dx > 0) || !isfinite(m->dx)) return refuse(err, len, "chemistry: the grid spacing dx = %g must be > 0", m->dx);
     if (!(m->x1 - m->x0 >= m->dx) || !(m->y1 - m->y0 >= m->dx) || !isfinite(m->x1 - m->x0) || !isfinite(m->y1 - m->y0))
@@ -178,6 +221,7 @@ void chem_free(Chem *ch)
 {
     free(ch->c); free(ch->next); free(ch->owner); free(ch->fx); free(ch->fy); free(ch->fid); free(ch->byid); free(ch->sum); free(ch->cross);
     free(ch->fit); free(ch->fu); free(ch->fv); free(ch->rrow);
+    free(ch->pairs); free(ch->nb); free(ch->nb_at); free(ch->newvar);
     memset(ch, 0, sizeof *ch);
 }
 
@@ -276,17 +320,76 @@ static void hold(Chem *ch, int n)
     for (int p = 0; p < n && !ch->forces; p++) ch->forces = ch->fx[p] != 0 || ch->fy[p] != 0;
 }
 
-int chem_respond(Chem *ch, Ensemble *e)
+double chem_random(const ChemCell *cell, int k)
 {
-    if (ch->m.ns == 0) return 0;
-    if (ch->bad) return -1;   /* (the last advance failed: see chem_advance) */
-    cover(ch, e);
+    return rng_keyed_uniform(cell->seed, cell->step, cell->id, k, RNG_CELL);
+}
+
+void chem_cell_view(const Ensemble *e, const ChemModel *m, int p, double ka, double dt,
+                    int fresh, ChemCell *cell)
+{
+    const double *x = e->x + e->start[p], *y = e->y + e->start[p];
+    const int n = e->count[p];
+    const double area = fresh ? e->A[p] : geom_area(x, y, n);
+    const Vec2 g = geom_centroid(x, y, n);
+    if (m->type_value[CHEM_TYPE_ka]) ka = m->type_value[CHEM_TYPE_ka][e->type[p]];
+    *cell = (ChemCell){
+        .p = p, .type = e->type[p], .area = area, .A0 = e->A0[p], .alpha = e->alpha[p],
+        .t = e->t, .dt = dt, .id = e->id[p], .parent = e->parent[p], .step = e->step,
+        .gen = e->gen[p], .age = e->t - e->birth[p], .x = g.x, .y = g.y,
+        .perimeter = fresh ? e->L[p] : geom_perimeter(x, y, n), .pressure = -ka * (area - e->A0[p]),
+        .v = e->nvar ? e->var + (size_t)p * e->nvar : NULL,
+        .neighbors = -1, .contact = NAN, .seed = e->seed,
+    };
+}
+
+/* The neighbour fields of every polygon from the contact lengths ch->pairs (sorted by p): per
+ * polygon its neighbour count, its contact length, by cell type the contact with cells of that
+ * type, and per variable the contact-weighted mean over its neighbouring cells (its own value
+ * where it has none); at nb + p * (2 + ntypes + nvar). */
+static void neighbor_fields(Chem *ch, const Ensemble *e)
+{
+    const int nt = ch->m.ntypes, nvar = ch->m.nvar, w = 2 + nt + nvar;
+    PH_RESERVE(ch->nb, ch->nb_cap, (size_t)e->np * w + 1);
+    PH_RESERVE(ch->nb_at, ch->nb_at_cap, (size_t)e->np + 1);
+    for (int p = 0, k = 0; p <= e->np; p++) {
+        while (k < ch->npairs && ch->pairs[k].p < p) k++;
+        ch->nb_at[p] = k;
+    }
+    #pragma omp parallel for schedule(static)
+    for (int p = 0; p < e->np; p++) {
+        double *f = ch->nb + (size_t)p * w, *ct = f + 2, *vn = ct + nt, cells = 0;
+        for (int k = 0; k < w; k++) f[k] = 0;
+        for (int k = ch->nb_at[p]; k < ch->nb_at[p + 1]; k++) {
+            const int q = ch->pairs[k].q;
+            const double l = ch->pairs[k].len;
+            f[0] += 1;
+            f[1] += l;
+            if (e->rigid[q]) continue;
+            ct[e->type[q]] += l;
+            cells += l;
+            for (int j = 0; j < nvar; j++) vn[j] += l * e->var[(size_t)q * nvar + j];
+        }
+        for (int j = 0; j < nvar; j++)
+            vn[j] = cells > 0 ? vn[j] / cells : e->var[(size_t)p * nvar + j];
+    }
+}
+
+/* whether the response's result is in range: a type of the model, finite values */
+static int act_ok(const ChemModel *m, const ChemAct *a)
+{
+    int ok = a->type >= 0 && a->type < m->ntypes && isfinite(a->alpha) && isfinite(a->fx) &&
+             isfinite(a->fy);
+    for (int k = 0; k < m->nvar; k++) ok &= isfinite(a->v[k]) != 0;
+    return ok;
+}
+
+/* the sums over each polygon's nodes, in node order (one thread: the same sums at any count);
+ * the gradient by central differences, one-sided on the domain's sides */
+static void sample(Chem *ch)
+{
     const int ns = ch->m.ns, stride = 3 * ns + 1;
     const size_t nodes = (size_t)ch->nx * ch->ny;
-    reserve_polygons(ch, (size_t)e->np, (size_t)e->np_cap);
-    memset(ch->sum, 0, (size_t)e->np * stride * sizeof *ch->sum);
-    /* the sums over each polygon's nodes, in node order (one thread: the same sums at any count);
-     * the gradient by central differences, one-sided on the domain's sides */
     const double inv2 = 0.5 / ch->m.dx, inv1 = 1 / ch->m.dx;
     for (int j = 0; j < ch->ny; j++) {
         const int *owner = ch->owner + (size_t)j * ch->nx;
@@ -307,23 +410,48 @@ int chem_respond(Chem *ch, Ensemble *e)
             sum[3 * ns] += 1;
         }
     }
+}
+
+int chem_respond(Chem *ch, Ensemble *e, double dt)
+{
+    if (!chem_on(&ch->m)) return 0;
+    if (ch->bad) return -1;   /* (the last advance failed: see chem_advance) */
+    const int ns = ch->m.ns, stride = 3 * ns + 1, nvar = ch->m.nvar, nt = ch->m.ntypes;
+    reserve_polygons(ch, (size_t)e->np, (size_t)e->np_cap);
+    memset(ch->sum, 0, (size_t)e->np * stride * sizeof *ch->sum);
+    if (ns > 0) {
+        cover(ch, e);
+        sample(ch);
+    }
+    if (ch->m.contacts) neighbor_fields(ch, e);
+    PH_RESERVE(ch->newvar, ch->newvar_cap, (size_t)e->np * nvar + 1);
     int bad = 0;
     ch->bad_response = 0;
     #pragma omp parallel for schedule(static) reduction(|:bad)
     for (int p = 0; p < e->np; p++) {
         double *sum = ch->sum + (size_t)p * stride, n = sum[3 * ns];
+        double *v = ch->newvar + (size_t)p * nvar;
         ch->fx[p] = ch->fy[p] = 0;
+        for (int k = 0; k < nvar; k++) v[k] = e->var[(size_t)p * nvar + k];
         if (n > 0)
             for (int k = 0; k < 3 * ns; k++) sum[k] /= n;
-        else {   /* (smaller than a grid cell: the field at its centroid) */
+        else if (ns > 0) {   /* (smaller than a grid cell: the field at its centroid) */
             Vec2 g = geom_centroid(e->x + e->start[p], e->y + e->start[p], e->count[p]);
             for (int s = 0; s < ns; s++) sample_at(ch, s, g.x, g.y, &sum[s], &sum[ns + s], &sum[2 * ns + s]);
         }
         if (e->rigid[p] || !ch->m.response) continue;
-        ChemCell cell = { p, e->type[p], e->A[p], e->A0[p], e->alpha[p], sum, sum + ns, sum + 2 * ns };
-        ChemAct act = { e->type[p], e->alpha[p], 0, 0 };
+        ChemCell cell;
+        chem_cell_view(e, &ch->m, p, ch->ka, dt, 1, &cell);
+        cell.c = sum, cell.gx = sum + ns, cell.gy = sum + 2 * ns;
+        if (ch->m.contacts) {
+            const double *f = ch->nb + (size_t)p * (2 + nt + nvar);
+            cell.neighbors = (int)f[0], cell.contact = f[1];
+            cell.contact_type = f + 2, cell.vn = f + 2 + nt;
+        }
+        ChemAct act = { e->type[p], e->alpha[p], 0, 0, { 0 } };
+        for (int k = 0; k < nvar; k++) act.v[k] = v[k];
         ch->m.response(&cell, &act);
-        if (act.type < 0 || act.type >= ch->m.ntypes || !isfinite(act.alpha) || !isfinite(act.fx) || !isfinite(act.fy)) {
+        if (!act_ok(&ch->m, &act)) {
             bad |= 1;
             #pragma omp critical
             if (!ch->bad_response || p < ch->bad_p) {   /* (the first such polygon: the same at any thread count) */
@@ -335,8 +463,10 @@ int chem_respond(Chem *ch, Ensemble *e)
             e->alpha[p] = act.alpha;
             ch->fx[p] = act.fx;
             ch->fy[p] = act.fy;
+            for (int k = 0; k < nvar; k++) v[k] = act.v[k];
         }
     }
+    if (nvar) memcpy(e->var, ch->newvar, (size_t)e->np * nvar * sizeof *e->var);
     for (int p = 0; p < e->np; p++) ch->fid[p] = e->id[p];
     hold(ch, e->np);
     return bad ? -2 : 0;
@@ -373,13 +503,20 @@ void chem_bad_response(const Chem *ch, char *buf, size_t len)
                  ch->m.ntypes);
     else if (!isfinite(a->alpha))
         snprintf(buf + n, len - n, "the growth rate alpha = %g, which must be finite", a->alpha);
-    else
+    else if (!isfinite(a->fx) || !isfinite(a->fy))
         snprintf(buf + n, len - n, "the force (fx, fy) = (%g, %g) on each vertex, which must be finite", a->fx, a->fy);
+    else
+        for (int k = 0; k < ch->m.nvar; k++)
+            if (!isfinite(a->v[k])) {
+                snprintf(buf + n, len - n, "the variable %s = %g, which must be finite",
+                         TEXT_ESC(ch->m.var[k].name), a->v[k]);
+                break;
+            }
 }
 
 int chem_held_forces(const Chem *ch)
 {
-    return ch->m.ns > 0 && ch->m.response && ch->forces ? ch->held : 0;
+    return ch->m.response && ch->forces ? ch->held : 0;
 }
 
 void chem_set_held_forces(Chem *ch, int n, const int64_t *id, const double *fx, const double *fy)
@@ -405,7 +542,7 @@ static int held_index(const Chem *ch, int p, int64_t id)
 
 void chem_add_forces(const Chem *ch, Ensemble *e)
 {
-    if (ch->m.ns == 0 || !ch->m.response || !ch->forces) return;
+    if (!ch->m.response || !ch->forces) return;
     #pragma omp parallel for schedule(static)
     for (int p = 0; p < e->np; p++) {
         int q = e->rigid[p] ? -1 : held_index(ch, p, e->id[p]);
@@ -772,13 +909,14 @@ int chem_step(Chem *ch, Ensemble *e, double dt, double t, int64_t step, char *er
 {
     char at[64], what[1024];
     snprintf(at, sizeof at, "at t = %.6g (step %lld)", t, (long long)step);
-    int r = chem_respond(ch, e);
+    int r = chem_respond(ch, e, dt);
     if (r == -1)   /* (the last chem_advance failed, and the run went on) */
         return refuse(err, len, "chemistry %s: a concentration is non-finite or negative", at);
     if (r) {
         chem_bad_response(ch, what, sizeof what);
         return refuse(err, len, "%s, %s", at, what);
     }
+    if (ch->m.ns == 0) return 0;
     if (chem_transport(ch, e, dt, what, sizeof what)) return refuse(err, len, "chemistry %s: %s", at, what);
     r = chem_advance(ch, dt);
     if (r >= 0) return r;
@@ -859,7 +997,8 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
 {
     int own = m->type_kh != NULL || m->type_mu != NULL;
     for (int k = 0; k < CHEM_TYPE_NPARAMS; k++) own |= m->type_value[k] != NULL;
-    if (m->ns == 0 && m->ntypes <= 1 && !own) return;   /* (off: also a Sim that never set a model up) */
+    if (m->ns == 0 && m->ntypes <= 1 && !own && !m->nvar && !m->response)
+        return;   /* (off: also a Sim that never set a model up) */
     char b1[32], b2[32], b3[32], b4[32], b5[32];
     fprintf(f, "%s%-9s = %d\n", prefix, "ntypes", m->ntypes);
     static const char *const tname[CHEM_TYPE_NPARAMS] = {
@@ -875,6 +1014,13 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
     }
     if (m->type_kh) print_matrix(f, m, prefix, "kh", m->type_kh);
     if (m->type_mu) print_matrix(f, m, prefix, "mu", m->type_mu);
+    for (int k = 0; k < m->nvar; k++)   /* (only with them: the text and hash of other models stay) */
+        fprintf(f, "%scell variable %d (%s): init = %s, %s\n", prefix, k, m->var[k].name,
+                text_number(m->var[k].init, b1), m->var[k].split ? "an amount (split at division)" : "a level (copied)");
+    if (m->nvar)
+        fprintf(f, "%s%-9s = %s%s%s%s%s\n", prefix, "rules", m->response ? " response" : "",
+                m->cell_init ? " P_CELL_INIT" : "", m->divide ? " P_CELL_DIVIDE" : "", m->fuse ? " P_CELL_FUSE" : "",
+                m->contacts ? "; contacts measured" : "");
     fprintf(f, "%s%-9s = %d\n", prefix, "species", m->ns);
     if (m->ns == 0) return;
     fprintf(f, "%s%-9s = %s %s %s %s (x0 y0 x1 y1), dx = %s, max_substeps = %d", prefix, "domain", text_number(m->x0, b1),

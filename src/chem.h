@@ -20,8 +20,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* the most species, and the longest name of one in bytes */
-enum { CHEM_MAX_SPECIES = 8, CHEM_NAME_MAX = 31 };
+/* the most species, and the longest name of one (or of a cell variable) in bytes; the most
+ * cell variables */
+enum { CHEM_MAX_SPECIES = 8, CHEM_NAME_MAX = 31, CHEM_MAX_VARS = ENSEMBLE_MAX_VARS };
 
 /* the sides of the domain, and their boundary conditions */
 enum { CHEM_LEFT, CHEM_RIGHT, CHEM_BOTTOM, CHEM_TOP };
@@ -38,17 +39,44 @@ typedef struct ChemSpecies {
     int advect;            /* 1: carried and diluted by the cells' motion; 0: at rest */
 } ChemSpecies;
 
-/* What the response rule sees of a polygon; c, gx, gy: per species, the sampled concentration
- * and gradient. */
+/* A variable each cell carries (the header's P_CELL_VARS; docs/model.md 11): its cell array in
+ * the frames and its initial value; split = 1 makes it an amount (divided between the daughters
+ * in proportion to their areas, summed at fusion), 0 a level (copied to the daughters, the
+ * area-weighted mean at fusion). */
+typedef struct ChemVar { const char *name; double init; int split; } ChemVar;
+
+/* What a rule sees of a cell (docs/usage.md "Writing a model"). c, gx, gy: per species, the
+ * concentration and gradient sampled over the nodes it covers; v: its variables. The neighbour
+ * fields are measured only with P_CELL_CONTACTS 1 (else neighbors = -1 and the lengths and means
+ * NaN): contact, the length of its outline within reach of other polygons' (by type, of cells of
+ * each type, contact_type[t]); vn[k], the mean of variable k over its neighbouring cells weighted
+ * by those lengths (its own value where it has none). chem_random(cell, k) gives it uniform
+ * numbers of its own. */
 typedef struct ChemCell {
     int p, type;
     double area, A0, alpha;
     const double *c, *gx, *gy;
+    double t, dt;              /* [T] the time, and the time until the next chemical step */
+    int64_t id, parent, step;  /* its id and its parent's (-1: none); the step */
+    int gen;                   /* generation: 0 in the input, the mother's + 1 */
+    double age;                /* [T] since its birth (a division's larger daughter keeps it) */
+    double x, y, perimeter;    /* [L] centroid, outline length */
+    double pressure;           /* [1/T^2] -ka (A - A0), with its type's ka */
+    const double *v;           /* its variables, nvar (P_CELL_VARS) */
+    int neighbors;             /* polygons in contact (-1: not measured) */
+    double contact;            /* [L] outline in contact with other polygons (NaN: not measured) */
+    const double *contact_type, *vn;
+    uint64_t seed;             /* (for chem_random) */
 } ChemCell;
 
-/* What the response rule may set: the type, the growth rate and a force on each vertex [L/T^2]
- * (it starts as the polygon's type and growth rate, and no force). */
-typedef struct ChemAct { int type; double alpha, fx, fy; } ChemAct;
+/* What the response rule may set: the type, the growth rate, a force on each vertex [L/T^2] and
+ * the cell's variables after this chemical step (it starts as the polygon's type, growth rate
+ * and variables, and no force). */
+typedef struct ChemAct { int type; double alpha, fx, fy; double v[CHEM_MAX_VARS]; } ChemAct;
+
+/* A uniform number in (0, 1) for cell and k: a function of the run's seed, the step, the cell's
+ * id and k alone, so the same at any thread count and after a restart. */
+double chem_random(const ChemCell *cell, int k);
 
 /* The mechanical parameters a cell type may have of its own: the header's P_TYPE_<name> { type 0,
  * type 1, ... }. cv is its vertices' viscous damping, with the noise that balances it and the push
@@ -83,7 +111,32 @@ typedef struct ChemModel {
      * inlined (params.c); NULL: reaction node by node */
     void (*reaction_row)(int s, int ns, const double *c, size_t stride, const int *kind, int n,
                          double *r);
+    /* the cells' variables (cells.h); contacts: 1 to measure the neighbour fields of ChemCell */
+    int nvar, contacts;
+    ChemVar var[CHEM_MAX_VARS];
+    /* rules, NULL: none. cell_init: the variables v of a cell of the input (v starts at the
+     * inits); divide: of a daughter (v starts as copied or split; share: its part of the
+     * mother's area, mother: the mother's values); fuse: of the cell that two became (v starts
+     * as their mean or sum; a, b: theirs, Aa, Ab: their areas) */
+    void (*cell_init)(const ChemCell *cell, double *v);
+    void (*divide)(const ChemCell *cell, const double *mother, double share, double *v);
+    void (*fuse)(const ChemCell *cell, const double *a, double Aa, const double *b, double Ab,
+                 double *v);
 } ChemModel;
+
+/* The rules' view of polygon p at the current step, without the neighbour fields (the caller
+ * fills them) or the species': time, identity, geometry, pressure with its type's ka (m's, else
+ * ka), its variables. dt: the time until the next chemical step; fresh: e's areas and perimeters
+ * are the vertices' (just after the geometry pass), else they are computed. */
+void chem_cell_view(const Ensemble *e, const ChemModel *m, int p, double ka, double dt,
+                    int fresh, ChemCell *cell);
+
+/* Whether the model has anything to run at a chemical step: species, cell variables or a
+ * response rule. */
+static inline int chem_on(const ChemModel *m)
+{
+    return m->ns > 0 || m->nvar > 0 || m->response != NULL;
+}
 
 typedef struct Chem {
     ChemModel m;
@@ -118,6 +171,14 @@ typedef struct Chem {
     ChemAct bad_act;
     /* chem_advance gives up its step once *stop is non-zero (sim.h's Sim.stop); may be NULL */
     const volatile sig_atomic_t *stop;
+    double ka;                 /* the area stiffness, for the rules' pressure (set by Sim) */
+    /* with m.contacts: the contact lengths of this step (set by Sim, contact_lengths), and per
+     * polygon the neighbour fields made of them; the response's new variables */
+    ContactLength *pairs;
+    int npairs;
+    double *nb, *newvar;
+    int *nb_at;
+    size_t nb_cap, nb_at_cap, newvar_cap;
 } Chem;
 
 /* Sets up the grid of model m for time step dt, the fields at c0 (or m->init's), the Dirichlet
@@ -135,13 +196,13 @@ void chem_free(Chem *ch);
  * rate and force its response gave (docs/model.md 11). */
 static inline int chem_due(const Chem *ch, int64_t step)
 {
-    return ch->m.ns > 0 && step % ch->m.every == 0;
+    return chem_on(&ch->m) && step % ch->m.every == 0;
 }
 
 /* Steps 1-2: the cover, the samples and the response (types and growth rates of e set, forces
  * kept for chem_add_forces). Returns 0; -1 when a concentration is not finite; -2 when the
  * response was out of range (a type outside 0 .. ntypes - 1, a value not finite). */
-int chem_respond(Chem *ch, Ensemble *e);
+int chem_respond(Chem *ch, Ensemble *e, double dt);
 
 /* The movable polygons with a vertex outside the grid (0 without species), and in *vertices
  * (unless NULL) how many such vertices: these cells sense only the nodes they cover, or the

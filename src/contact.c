@@ -116,11 +116,11 @@ static void vertex_neighbors(Contact *c, const Ensemble *e, const Params *P, int
     int p = e->pid[i];
     for (int a = 0; a < nn; a++) {
         if (nr[a].same) continue;
-        int q = e->pid[nr[a].k];
-        if (wk->nb_n && wk->nb[wk->nb_n - 2] == p && wk->nb[wk->nb_n - 1] == q) continue;   /* (counted already) */
+        int q = e->pid[nr[a].k], from = c->nb_vertex ? i : p;
+        if (wk->nb_n && wk->nb[wk->nb_n - 2] == from && wk->nb[wk->nb_n - 1] == q) continue;   /* (counted already) */
         if (!picking_ends(e, nr, nn, a, i, wrap) || !pair_in_reach(P, sqrt(nr[a].d2))) continue;
         PH_RESERVE(wk->nb, wk->nb_cap, wk->nb_n + 2);
-        wk->nb[wk->nb_n++] = p;
+        wk->nb[wk->nb_n++] = from;
         wk->nb[wk->nb_n++] = q;
     }
 }
@@ -822,7 +822,8 @@ static void grid_pairs(Contact *c, const Ensemble *e, const Params *P)
             int n = (wk->nb_n - from) / 2, (*pq)[2] = (int (*)[2])(wk->nb + from), kept = 0;
             if (n > 1) qsort(pq, (size_t)n, sizeof *pq, cmp_pair);   /* (qsort of NULL is undefined, even for 0) */
             for (int k = 0; k < n; k++)
-                if (k == 0 || pq[k][1] != pq[k - 1][1]) pq[kept][0] = pq[k][0], pq[kept][1] = pq[k][1], kept++;
+                if (k == 0 || pq[k][1] != pq[k - 1][1] || pq[k][0] != pq[k - 1][0])
+                    pq[kept][0] = pq[k][0], pq[kept][1] = pq[k][1], kept++;
             wk->nb_n = from + 2 * kept;
         }
     }
@@ -837,6 +838,100 @@ void contact_count_neighbor_types(Contact *c, const Ensemble *e, const Params *P
         frame_grid_done(c);
     }
     count_pairs(c, e, nb, same);
+}
+
+static int cmp_length(const void *a, const void *b)
+{
+    const ContactLength *u = a, *v = b;
+    return u->p != v->p ? (u->p > v->p) - (u->p < v->p) : (u->q > v->q) - (u->q < v->q);
+}
+
+int contact_lengths(Contact *c, const Ensemble *e, const Params *P, double lmax,
+                    ContactLength **pq)
+{
+    c->nb_vertex = 1;   /* ((vertex, polygon) pairs) */
+    if (list_usable(c, e, P)) from_list(c, e, P, NULL, NULL, WANT_NEIGHBORS);
+    else {
+        frame_grid(c, e, P, lmax);
+        grid_pairs(c, e, P);
+        frame_grid_done(c);
+    }
+    c->nb_vertex = 0;
+    /* the other polygons of each vertex slot, bucketed by slot (a counting sort): at[i] .. */
+    const size_t ns = (size_t)e->nv_used;
+    int *at = ph_realloc(NULL, (ns + 1) * sizeof *at), *q = NULL;
+    for (size_t i = 0; i <= ns; i++) at[i] = 0;
+    size_t n = 0;
+    for (int t = 0; t < c->nthreads; t++) {
+        const struct ContactWork *w = &c->work[t];
+        for (int k = 0; k + 1 < w->nb_n; k += 2) at[w->nb[k] + 1]++;
+        n += (size_t)w->nb_n / 2;
+    }
+    for (size_t i = 0; i < ns; i++) at[i + 1] += at[i];
+    q = ph_realloc(NULL, (n + 1) * sizeof *q);
+    for (int t = 0; t < c->nthreads; t++) {
+        struct ContactWork *w = &c->work[t];
+        for (int k = 0; k + 1 < w->nb_n; k += 2) q[at[w->nb[k]]++] = w->nb[k + 1];
+        free(w->nb);
+        w->nb = NULL;
+        w->nb_n = w->nb_cap = 0;
+    }
+    for (size_t i = ns; i > 0; i--) at[i] = at[i - 1];   /* (back to the buckets' starts) */
+    at[0] = 0;
+    /* polygon by polygon, vertex by vertex in slot order: half of each vertex's two edges to
+     * L(p -> q) for each other polygon q it meets (once each), so the sums have one order */
+    ContactLength *out = ph_realloc(*pq, (2 * n + 1) * sizeof *out);
+    size_t m = 0;
+    for (int p = 0; p < e->np; p++) {
+        const size_t from = m;
+        for (int i = e->start[p]; i < e->start[p] + e->count[p]; i++) {
+            if (at[i] == at[i + 1]) continue;
+            int a = ens_prev(e, i), b = ens_next(e, i);
+            double ax = e->x[i] - e->x[a], ay = e->y[i] - e->y[a], bx = e->x[b] - e->x[i],
+                   by = e->y[b] - e->y[i], share = 0.5 * (sqrt(ax * ax + ay * ay) + sqrt(bx * bx + by * by));
+            for (int k = at[i]; k < at[i + 1]; k++) {
+                int dup = 0;
+                for (int j = at[i]; j < k && !dup; j++) dup = q[j] == q[k];
+                if (dup) continue;
+                size_t u = from;
+                while (u < m && out[u].q != q[k]) u++;
+                if (u == m) out[m++] = (ContactLength){ p, q[k], 0 };
+                out[u].len += share;
+            }
+        }
+    }
+    free(at);
+    free(q);
+    /* each pair both ways, half of either's length; by p (a counting sort), then by q within
+     * (a few each), the two halves summed (a + b = b + a: one result whichever comes first) */
+    size_t one = m;
+    ContactLength *both = ph_realloc(NULL, (2 * one + 1) * sizeof *both);
+    int *start = ph_realloc(NULL, ((size_t)e->np + 1) * sizeof *start);
+    for (int p = 0; p <= e->np; p++) start[p] = 0;
+    for (size_t k = 0; k < one; k++) start[out[k].p + 1]++, start[out[k].q + 1]++;
+    for (int p = 0; p < e->np; p++) start[p + 1] += start[p];
+    for (size_t k = 0; k < one; k++) {
+        const double half = 0.5 * out[k].len;
+        both[start[out[k].p]++] = (ContactLength){ out[k].p, out[k].q, half };
+        both[start[out[k].q]++] = (ContactLength){ out[k].q, out[k].p, half };
+    }
+    free(start);
+    m = 2 * one;
+    for (size_t k = 1; k < m; k++) {   /* (insertion sort: in order between polygons already) */
+        ContactLength x = both[k];
+        size_t j = k;
+        for (; j > 0 && cmp_length(&both[j - 1], &x) > 0; j--) both[j] = both[j - 1];
+        both[j] = x;
+    }
+    memcpy(out, both, m * sizeof *out);
+    free(both);
+    size_t u = 0;
+    for (size_t k = 0; k < m; k++) {
+        if (u && out[u - 1].p == out[k].p && out[u - 1].q == out[k].q) out[u - 1].len += out[k].len;
+        else out[u++] = out[k];
+    }
+    *pq = out;
+    return (int)u;
 }
 
 double contact_frame(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb, int *same)

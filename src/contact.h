@@ -69,6 +69,7 @@ typedef struct Contact {
     struct ContactWork *work; /* per thread: work lists, pair records */
     int nthreads;
     int keep_records;         /* keep the pairs of the next evaluation (contact_keep_records) */
+    int nb_vertex;            /* the neighbour pairs are (vertex, polygon), not (polygon, polygon) */
     int walk_plain;           /* this walk: no rigid polygon, no pairs kept, no types' matrix (vertex_forces' plain) */
     int walk_rigid;           /* this walk: some polygon is rigid */
     int walk_batched;         /* this walk over the list: in batches (strip_batch_walk) */
@@ -145,6 +146,14 @@ void contact_count_neighbor_types(Contact *c, const Ensemble *e, const Params *P
  * contact_count_neighbor_types does. c is a Contact of its own (contact_init), not the step's,
  * whose list stays as it is. */
 double contact_frame(Contact *c, const Ensemble *e, const Params *P, double lmax, int *nb, int *same);
+
+/* The contact lengths between polygons: for each vertex of p that interacts with an edge of q (as
+ * contact_count_neighbors finds them), half of its two edges' lengths counts to L(p, q); the
+ * length of a pair is the mean of L(p, q) and L(q, p). Into *pq (ph_realloc'd) as n triples
+ * (p, q, length), each pair both ways, sorted by p then q; returns n. Sums in a fixed order: the
+ * same at any thread count. From the list if usable, else a grid, as contact_count_neighbors. */
+int contact_lengths(Contact *c, const Ensemble *e, const Params *P, double lmax,
+                    ContactLength **pq);
 
 /* Whether the next evaluations keep their pairs as records (fusion looks at a step's pairs). */
 void contact_keep_records(Contact *c, int on);

@@ -22,12 +22,13 @@ void ensemble_init(Ensemble *e, uint64_t seed)
 {
     memset(e, 0, sizeof *e);
     e->seed = seed;
+    e->var_bad = -1;
 }
 
 void ensemble_free(Ensemble *e)
 {
     free(e->x); free(e->y); free(e->vx); free(e->vy); free(e->fx); free(e->fy);
-    free(e->l0); free(e->pid); free(e->events);
+    free(e->l0); free(e->pid); free(e->events); free(e->var);
     free(e->bands.order); free(e->bands.at); free(e->bands.y);
 #define FREE(type, name, file_type, init) free(e->name);
     ENSEMBLE_POLYGON_FIELDS(FREE)
@@ -57,6 +58,7 @@ void ensemble_reserve(Ensemble *e, int nv, int np)
         e->name = grow(e->name, (size_t)cap, sizeof *e->name);
         ENSEMBLE_POLYGON_FIELDS(GROW_FIELD)
 #undef GROW_FIELD
+        if (e->nvar) e->var = grow(e->var, (size_t)cap * e->nvar, sizeof *e->var);
         e->np_cap = cap;
     }
 }
@@ -70,6 +72,7 @@ int ensemble_push_polygon(Ensemble *e, int n, const double *x, const double *y, 
 #define INIT(type, name, file_type, init) e->name[p] = (type)(init);
     ENSEMBLE_POLYGON_FIELDS(INIT)
 #undef INIT
+    if (e->nvar) memcpy(e->var + (size_t)p * e->nvar, e->var_new, (size_t)e->nvar * sizeof *e->var);
     int s = e->start[p];
     e->layout++;
     e->bands.np = -1;   /* (polygons added) */
@@ -111,6 +114,8 @@ void ensemble_keep(Ensemble *e, const unsigned char *keep)
 #define MOVE(type, name, file_type, init) e->name[q] = e->name[p];
             ENSEMBLE_POLYGON_FIELDS(MOVE)
 #undef MOVE
+            if (e->nvar) memcpy(e->var + (size_t)q * e->nvar, e->var + (size_t)p * e->nvar,
+                                (size_t)e->nvar * sizeof *e->var);
             for (int i = e->start[q]; i < e->start[q] + e->count[q]; i++) e->pid[i] = q;
         }
         q++;

@@ -19,6 +19,9 @@
 #include <stdint.h>
 #include <stddef.h>
 
+/* the most per-cell variables (cells.h) */
+enum { ENSEMBLE_MAX_VARS = 16 };
+
 #define ENSEMBLE_POLYGON_STORED(X) \
     X(int,           count,  int32_t, n)           /* vertices: slots [start, start + count) */ \
     X(int,           gen,    int32_t, 0)           /* generation: 0 in the input, mother's + 1 */ \
@@ -41,6 +44,9 @@
     X(double,        A,      void,    area)        /* current area (geometry pass) */ \
     X(double,        L,      void,    perimeter)   /* current perimeter (geometry pass) */
 #define ENSEMBLE_POLYGON_FIELDS(X) ENSEMBLE_POLYGON_STORED(X) ENSEMBLE_POLYGON_DERIVED(X)
+
+/* Two polygons p and q in contact, and the length of it (contact_lengths). */
+typedef struct ContactLength { int p, q; double len; } ContactLength;
 
 /* An event of the run, for its log (events.csv): the polygons before and after it, by id (-1:
  * none), and the step it happened in. */
@@ -85,6 +91,14 @@ typedef struct Ensemble {
     const double *type_kh;
     const double *type_mu;
     int ntypes_kh;
+    /* per-cell variables (cells.h): nvar per polygon, polygon p's at var[p * nvar]; a new
+     * polygon's are var_new until the caller sets them; the model's rules (NULL: none) */
+    int nvar;
+    double *var;
+    double var_new[ENSEMBLE_MAX_VARS];
+    const struct ChemModel *model;
+    int64_t var_bad;             /* a polygon's id whose variables a rule made non-finite, or -1 */
+    const char *var_bad_rule;
     struct EnsembleBands {   /* which thread works on which polygons (bands.h): scheduling, never
                                 a result; adding or removing polygons marks them stale */
         int n, np, cap, ncap;  /* bands, the polygon count they were made for (-1: stale) */

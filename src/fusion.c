@@ -10,6 +10,7 @@
  * A bridge gets the mean stretch of its mother(s), sum l / sum l0. Events that would leave a
  * polygon with fewer than 5 vertices or an area below max(Amin, (h + lmax)^2) are not done. */
 #include "fusion.h"
+#include "cells.h"
 #include "geometry.h"
 #include <math.h>
 #include <stdio.h>
@@ -151,6 +152,10 @@ static int fuse_two(Ensemble *e, const Params *P, const Candidate *c, unsigned c
         e->parent[q] = parent; e->gen[q] = gen;
         e->phase[q] = (signed char)phase;
         e->type[q] = e->type[outer];
+        if (!nested) cells_fuse(e, x, y, q, e->A[x], e->A[y], P->ka);
+        else if (e->nvar)   /* (a hole closing: the cell keeps its values) */
+            memcpy(e->var + (size_t)q * e->nvar, e->var + (size_t)outer * e->nvar,
+                   (size_t)e->nvar * sizeof *e->var);
         keep[x] = keep[y] = 0;
         ensemble_event(e, EVENT_FUSION, e->id[x], e->id[y], e->id[q], -1);
     }
@@ -208,6 +213,8 @@ static int split_one(Ensemble *e, const Params *P, const Candidate *c, unsigned 
             e->polarity[q] = polarity;
             made[h] = e->id[q];
         }
+        int q0 = e->np - 2, q1 = e->np - 1;
+        cells_divide(e, x, q0, q1, e->A0[q0], e->A0[q1], P->ka);
         keep[x] = 0;
         ensemble_event(e, EVENT_SPLIT, e->id[x], -1, made[0], made[1]);
     }

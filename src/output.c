@@ -344,7 +344,9 @@ int output_frame(Output *out, Sim *s, int frame)
     }
     int *same = s->chem.m.ntypes > 1 ? out->same : NULL;   /* (the log's homotypic neighbours) */
     double contact_u = sim_neighbors(s, out->nb, same);   /* (and binds the cell types) */
-    VtpOptions opt = { o->ascii, s->P.ka, out->nb, out->meta, s->chem.m.ntypes > 1 };
+    VtpOptions opt = { .ascii = o->ascii, .ka = s->P.ka, .neighbors = out->nb, .meta = out->meta,
+                       .types = s->chem.m.ntypes > 1 };
+    for (int k = 0; k < s->chem.m.nvar; k++) opt.var_name[k] = s->chem.m.var[k].name;
     snprintf(path, sizeof path, "%s/frame%06d.vtp", o->dir, frame);
     errno = 0;   /* (frame_failure reads what a failure leaves) */
     if (vtp_write(path, &s->e, &opt, err, sizeof err) ||
@@ -450,7 +452,7 @@ void output_summary(const Output *out, const Sim *s, const char *what, int frame
            (long long)builds, (long long)patches, (long long)reuses, (long long)walked,
            peak / 1e6, per_vertex);
     for (int k = 0; k < T_COUNT; k++)
-        if (k != T_CHEM || s->chem.m.ns > 0)
+        if (k != T_CHEM || chem_on(&s->chem.m))
             printf("  %-16s %8.2f s  %5.1f %%\n", timer_names[k], s->timer[k],
                    100 * s->timer[k] / (loop > 0 ? loop : 1));
     fflush(stdout);

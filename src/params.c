@@ -103,6 +103,35 @@ static void reaction_row(int s, int ns, const double *c, size_t stride, const in
 #else
 #define CHEM_INIT NULL
 #endif
+/* the cells' variables (cells.h): P_CELL_VARS { { .name = "...", .init = ..., .split = 0 or 1 },
+ * ... }, at most CHEM_MAX_VARS, with the rules P_CELL_INIT, P_CELL_DIVIDE, P_CELL_FUSE and
+ * P_CELL_CONTACTS 1 for the neighbour fields (docs/usage.md "Writing a model") */
+#ifdef P_CELL_VARS
+#define CELL_NVAR ((int)(sizeof (ChemVar[])P_CELL_VARS / sizeof (ChemVar)))
+_Static_assert(sizeof (ChemVar[])P_CELL_VARS / sizeof (ChemVar) <= CHEM_MAX_VARS,
+               PH_PARAMS_FILE ": P_CELL_VARS lists more than 16 variables");
+#else
+#define CELL_NVAR 0
+#define P_CELL_VARS { { 0 } }
+#endif
+#ifndef P_CELL_CONTACTS
+#define P_CELL_CONTACTS 0
+#endif
+#ifdef P_CELL_INIT
+#define CELL_INIT P_CELL_INIT
+#else
+#define CELL_INIT NULL
+#endif
+#ifdef P_CELL_DIVIDE
+#define CELL_DIVIDE P_CELL_DIVIDE
+#else
+#define CELL_DIVIDE NULL
+#endif
+#ifdef P_CELL_FUSE
+#define CELL_FUSE P_CELL_FUSE
+#else
+#define CELL_FUSE NULL
+#endif
 PH_CHECK(P_ntypes >= 1 && P_ntypes <= 1 << 20, "ntypes must be 1 to 2^20")
 PH_CHECK(P_NS >= 0 && P_NS <= CHEM_MAX_SPECIES, "NS must be 0 to 8")
 PH_CHECK(P_chem_every >= 1 && P_Ns % P_chem_every == 0, "chem_every must be >= 1 and divide Ns (frames fall on chemical steps)")
@@ -193,7 +222,8 @@ PH_CHECK(sizeof type_mu / sizeof type_mu[0] == P_ntypes, "P_TYPE_mu must give nt
 const ChemModel chem_compiled = { P_NS, P_ntypes, P_chem_x0, P_chem_y0, P_chem_x1, P_chem_y1, P_chem_dx,
                                   P_chem_max_substeps, P_chem_every, P_CHEM_SPECIES, CHEM_REACTION, CHEM_RESPONSE, CHEM_INIT,
                                   { TYPE_ka, TYPE_gamma, TYPE_kl, TYPE_kb, TYPE_Q, TYPE_alpha_mu, TYPE_Amax_mu, TYPE_v0, TYPE_cv },
-                                  TYPE_KH, TYPE_MU, CHEM_REACTION_ROW };
+                                  TYPE_KH, TYPE_MU, CHEM_REACTION_ROW, CELL_NVAR, P_CELL_CONTACTS, P_CELL_VARS,
+                                  CELL_INIT, CELL_DIVIDE, CELL_FUSE };
 
 const char params_file[] = PH_PARAMS_FILE;
 const Params params_compiled = {

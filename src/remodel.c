@@ -430,6 +430,13 @@ int remodel_sort(Ensemble *e)
     ENSEMBLE_POLYGON_FIELDS(PERMUTE)
 #undef PERMUTE
     free(tmp);
+    if (e->nvar) {   /* (and the cells' variables, nvar per polygon) */
+        const size_t nv = (size_t)e->nvar;
+        double *var = ph_realloc(NULL, (size_t)e->np_cap * nv * sizeof *var);
+        for (int k = 0; k < np; k++) memcpy(var + k * nv, e->var + key[k].p * nv, nv * sizeof *var);
+        free(e->var);
+        e->var = var;
+    }
     long nv = 0;
     for (int p = 0; p < np; p++) {
         e->start[p] = newstart[p];

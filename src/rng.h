@@ -46,7 +46,8 @@ static inline uint64_t rng_mix(uint64_t z)
 }
 
 /* what a keyed number is for: one stream each */
-enum { RNG_VERTEX_NOISE = 1, RNG_POLARITY = 2, RNG_POLARITY0 = 3, RNG_DIVISION = 4, RNG_DEATH = 5 };
+enum { RNG_VERTEX_NOISE = 1, RNG_POLARITY = 2, RNG_POLARITY0 = 3, RNG_DIVISION = 4, RNG_DEATH = 5,
+       RNG_CELL = 6 };
 
 /* The keyed word of (seed, step, polygon id, index k, purpose), and a uniform in (0, 1) from it. */
 static inline uint64_t rng_keyed(uint64_t seed, int64_t step, int64_t id, int k, int purpose)

@@ -36,6 +36,9 @@ static void observables_header(const Sim *s, char *buf, size_t len)
     if (s->chem.m.ntypes > 1 && n < len) n += (size_t)snprintf(buf + n, len - n, ",homotypic");
     for (int k = 0; k < s->chem.m.ns && n < len; k++)
         n += (size_t)snprintf(buf + n, len - n, ",amount_%s", s->chem.m.sp[k].name);
+    for (int k = 0; k < s->chem.m.nvar && n < len; k++)
+        n += (size_t)snprintf(buf + n, len - n, ",sum_%s,mean_%s", s->chem.m.var[k].name,
+                              s->chem.m.var[k].name);
     if (n < len) snprintf(buf + n, len - n, "\n");
 }
 
@@ -98,7 +101,7 @@ static int cut(const char *path, const char *header, int64_t last, char *err, si
 int runlog_open(const char *dir, Sim *s, int restart, int64_t step, int frame, char *err,
                 size_t len)
 {
-    char path[4200], header[1024];
+    char path[4200], header[2048];
     observables_header(s, header, sizeof header);
     s->e.log_events = 1;
     s->e.nevents = 0;
@@ -246,7 +249,7 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *s
     for (int p = 0; p < e->np; p++)
         if (!e->rigid[p]) a2 += (e->A[p] - mean) * (e->A[p] - mean);
     double sd = movable ? sqrt(a2 / movable) : 0;
-    char line[1024];
+    char line[2048];
     n = (size_t)snprintf(line, sizeof line, "%d,%lld,%.12g,%d,%d,%.12g,%.12g,%.12g,%.12g", frame,
                          (long long)e->step, (double)frame * P->Ns * P->dt, e->np,
                          ensemble_vertex_count(e), mean, sd, movable ? nbs / movable : 0, kin);
@@ -258,6 +261,13 @@ int runlog_frame(const char *dir, Sim *s, int frame, const int *nb, const int *s
     if (s->chem.m.ntypes > 1) n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g", homotypic);
     for (int k = 0; k < s->chem.m.ns; k++)
         n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g", chem_amount(&s->chem, k));
+    for (int k = 0; k < e->nvar; k++) {   /* (the cells' variables over the movable polygons) */
+        double sum = 0;
+        for (int p = 0; p < e->np; p++)
+            if (!e->rigid[p]) sum += e->var[(size_t)p * e->nvar + k];
+        n += (size_t)snprintf(line + n, sizeof line - n, ",%.12g,%.12g", sum,
+                              movable ? sum / movable : 0);
+    }
     n += (size_t)snprintf(line + n, sizeof line - n, "\n");
     snprintf(path, sizeof path, "%s/observables.csv", dir);
     return append(path, line, n, err, len);

@@ -23,6 +23,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sim.h"
 #include "bands.h"
+#include "cells.h"
 #include "forces.h"
 #include "fusion.h"
 #include "geometry.h"
@@ -96,6 +97,7 @@ int sim_chemistry(Sim *s, const ChemModel *m)
     free(s->type_params);
     s->type_params = NULL;
     if (chem_init(&s->chem, m, s->P.dt, s->error, sizeof s->error)) return -1;
+    cells_bind(&s->e, &s->chem.m);
     char bound[128];
     snprintf(bound, sizeof bound, "at most kh = %g (which sets the reach of adhesion: raise kh)",
              s->P.kh);
@@ -199,13 +201,14 @@ static void order(Sim *s)
     bands_update(e, omp_get_max_threads());
 }
 
-/* The chemistry of a step: on a chemical step the fields' one (chem_step: 1 when s->stop gave it
- * up), then every step the response's forces. 0, 1, or -1 with s->error. */
-static int chemistry(Sim *s)
+/* The chemistry of a step: on a chemical step the cells' contacts (when the rules see them) and
+ * the fields' step (chem_step: 1 when s->stop gave it up), then every step the response's forces.
+ * 0, 1, or -1 with s->error. */
+static int chemistry(Sim *s, double lmax)
 {
     Ensemble *e = &s->e;
     Chem *ch = &s->chem;
-    if (ch->m.ns == 0) return 0;
+    if (!chem_on(&ch->m)) return 0;
     if (chem_due(ch, e->step)) {
         double t0 = omp_get_wtime();
         if (s->grid_outside >= 0) {   /* (until said: more cells outside the grid than at start) */
@@ -221,6 +224,9 @@ static int chemistry(Sim *s)
             }
         }
         ch->stop = s->stop;
+        ch->ka = s->P.ka;
+        if (ch->m.contacts)   /* (from the step's list where it serves; it stays as it is) */
+            ch->npairs = contact_lengths(&s->contact, e, &s->P, lmax, &ch->pairs);
         int r = chem_step(ch, e, ch->m.every * s->P.dt, e->t, e->step, s->error, sizeof s->error);
         s->chem_wall = omp_get_wtime() - t0;
         if (r) return r;
@@ -278,7 +284,7 @@ int sim_step(Sim *s)
     order(s);
     remodel_apply(e, P, &s->remodel);                   lap(s, T_REMODEL, &t0);    /* 1 */
     double lmax = forces_step(e, P);                    lap(s, T_INTERNAL, &t0);   /* 2 */
-    int r = chemistry(s);                               lap(s, T_CHEM, &t0);       /* 3 */
+    int r = chemistry(s, lmax);                         lap(s, T_CHEM, &t0);       /* 3 */
     if (r) return r;
     contact_keep_records(&s->contact, P->theta > 0 || P->v_pass > 0);   /* (phase 6 reads them) */
     contact_forces_step(&s->contact, e, P, lmax);       lap(s, T_CONTACT, &t0);    /* 4 */
@@ -288,9 +294,12 @@ int sim_step(Sim *s)
     if (bad >= 0) return blown_up(s, bad);
     fuse(s);                                            lap(s, T_FUSION, &t0);     /* 6 */
     divide_and_remove(s);                               lap(s, T_TOPOLOGY, &t0);   /* 7 */
+    char msg[256];
+    if ((s->bad_rule = cells_bad(e, msg, sizeof msg)))
+        return snprintf(s->error, sizeof s->error, "at t = %g (step %lld): %s", e->t,
+                        (long long)e->step, msg), -1;
     e->step++;
     e->t = (double)e->step * P->dt;
-    char msg[256];
     if (s->validate && ensemble_validate(e, msg, sizeof msg))
         return snprintf(s->error, sizeof s->error, "invalid state after step %lld (t = %g): %s",
                         (long long)e->step, e->t, msg), -1;
@@ -571,6 +580,14 @@ int sim_load_input(Sim *s, const char *input, const SimSetup *u)
     }
     sim_draw_traits(s);
     sim_pick_attracted(s);
+    for (int p = 0; p < s->e.np; p++)   /* (the cells' variables: the walls' stay at the inits) */
+        if (!s->e.rigid[p]) cells_born(&s->e, p, s->P.ka);
+    char why[256];
+    if (cells_bad(&s->e, why, sizeof why)) {
+        snprintf(s->error, sizeof s->error, "%s: %s", TEXT_ESC(input), why);
+        free(line);
+        return -1;
+    }
     int rc = check_input(s, input, line, u);
     free(line);
 #ifdef __GLIBC__
@@ -595,7 +612,7 @@ int sim_setup(Sim *s, const SimSetup *u)
         return -1;
     }
     if (u->steps >= 0) s->P.Ns = u->steps;
-    if (s->chem.m.ns > 0 && s->P.Ns % s->chem.m.every) {
+    if (chem_on(&s->chem.m) && s->P.Ns % s->chem.m.every) {
         snprintf(s->error, sizeof s->error, "%d steps per frame is not a multiple of "
                  "chem_every = %d (time steps per chemical step): frames must fall on chemical "
                  "steps", s->P.Ns, s->chem.m.every);
@@ -609,7 +626,7 @@ int sim_setup(Sim *s, const SimSetup *u)
 
 int sim_failure_status(const Sim *s)
 {
-    return s->chem.bad_response ? PH_EXIT_USAGE : PH_EXIT_BLOWUP;
+    return s->chem.bad_response || s->bad_rule ? PH_EXIT_USAGE : PH_EXIT_BLOWUP;
 }
 
 void sim_likely_cause(const Sim *s, char *buf, size_t len)
@@ -624,8 +641,11 @@ void sim_likely_cause(const Sim *s, char *buf, size_t len)
     if (type >= 0) snprintf(whose, sizeof whose, "cell type %d: ", type);
     if (s->chem.bad_response)
         snprintf(buf, len, "the header's response rule (P_CHEM_RESPONSE of %s), which must give "
-                 "every polygon a cell type in 0 .. %d and a finite growth rate and force",
-                 params_file, s->chem.m.ntypes - 1);
+                 "every polygon a cell type in 0 .. %d and a finite growth rate and force%s",
+                 params_file, s->chem.m.ntypes - 1, s->chem.m.nvar ? " and variables" : "");
+    else if (s->bad_rule)
+        snprintf(buf, len, "the header's rule named above (of %s), whose values must be finite",
+                 params_file);
     else if (s->chem.bad == 3 && isfinite(s->chem.need))
         snprintf(buf, len, "the chemistry's reaction rule, faster than P_chem_max_substeps = %d "
                  "sub-steps follow: raise it, or lower dt%s", s->chem.m.max_substeps,

@@ -50,6 +50,7 @@ typedef struct Sim {
     double dt_max;
     const char *dt_stiff;
     int dt_type;
+    int bad_rule;              /* the last step failed on a cell rule's value (cells_bad) */
     double chem_wall;          /* wall seconds of the last chemical step (-1: none yet) */
     const volatile sig_atomic_t *stop;   /* set: the chemical step gives up once *stop != 0 */
     char error[8192];          /* why the last step, check or set-up failed */

@@ -13,6 +13,7 @@
  *    areas, summing exactly to the mother's; both draw new traits. Daughter 1 keeps the mother's
  *    slot and age, daughter 2 is appended and starts at age 0. */
 #include "topology.h"
+#include "cells.h"
 #include "bands.h"
 #include "geometry.h"
 #include "rng.h"
@@ -145,6 +146,7 @@ int topology_divide(Ensemble *e, const Params *P, TopologyWork *w, int p)
     e->type[q] = e->type[p];
     e->attracted[q] = e->attracted[p];
     e->polarity[q] = e->polarity[p];
+    cells_divide(e, p, p, q, e->A0[p], e->A0[q], P->ka);
     e->h_div[p] = e->h_death[p] = 0;   /* (new ids: new thresholds, hazards from zero) */
     e->id[p] = e->next_id++;
     e->parent[p] = e->parent[q] = mother;

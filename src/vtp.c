@@ -381,12 +381,18 @@ int vtp_cell_values(const Ensemble *e, const VtpOptions *opt, const char *name, 
             for (int p = 0; p < e->np; p++) out[p] = cell_value(e, opt, p, k);
             return 0;
         }
+    for (int k = 0; k < e->nvar; k++)   /* (a cell variable) */
+        if (opt->var_name[k] && !strcmp(name, opt->var_name[k])) {
+            for (int p = 0; p < e->np; p++) out[p] = e->var[(size_t)p * e->nvar + k];
+            return 0;
+        }
     return -1;
 }
 
-/* the arrays of a frame, in file order: TIME, the cell arrays, velocity, points, connectivity,
- * offsets */
-enum { CELLS = 1, VELOCITY = CELLS + VTP_CELL_ARRAYS, POINTS, CONNECTIVITY, OFFSETS, NA };
+/* the arrays of a frame, in file order: TIME, the cell arrays, the cells' variables (as many as
+ * the ensemble has), velocity, points, connectivity, offsets */
+enum { CELLS = 1, VARS = CELLS + VTP_CELL_ARRAYS, VELOCITY = VARS + ENSEMBLE_MAX_VARS, POINTS,
+       CONNECTIVITY, OFFSETS, NA };
 
 /* The XML of a frame: with the numbers inline (ascii: at[] unused), or up to the start of the
  * appended data, the arrays at offsets at[] of it. */
@@ -431,11 +437,16 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     size_t at_col[VTP_CELL_ARRAYS + 1] = { 0 };
     for (int k = 0; k < VTP_CELL_ARRAYS; k++)
         at_col[k + 1] = at_col[k] + (np * type_size[cell_type[k]] + 7) / 8 * 8;
-    unsigned char *cells = malloc(at_col[VTP_CELL_ARRAYS] + (np + 1) * sizeof(int64_t));
+    const size_t nvar = (size_t)e->nvar;
+    unsigned char *cells = malloc(at_col[VTP_CELL_ARRAYS] + (np + 1) * sizeof(int64_t) +
+                                  np * nvar * sizeof(double));
     if (!cells) return fail(err, errlen, path, "out of memory", ENOMEM);
     void *col[VTP_CELL_ARRAYS];
     for (int k = 0; k < VTP_CELL_ARRAYS; k++) col[k] = cells + at_col[k];
     int64_t *offs = (int64_t *)(void *)(cells + at_col[VTP_CELL_ARRAYS]);
+    double *vars = (double *)(void *)(offs + np + 1);   /* (variable by variable) */
+    for (size_t p = 0; p < np; p++)
+        for (size_t k = 0; k < nvar; k++) vars[k * np + p] = e->var[p * nvar + k];
     size_t k = 0;
     for (int p = 0; p < e->np; p++) {
         cell_store(e, opt, p, col);
@@ -454,6 +465,9 @@ int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *
     for (int c = 0; c < VTP_CELL_ARRAYS; c++)
         arr[CELLS + c] = (Array){ vtp_cell_arrays[c], cell_type[c], 1, np, col[c], 0, 0 };
     arr[CELLS + CELL_type].omit = !opt->types;
+    for (int k = 0; k < ENSEMBLE_MAX_VARS; k++)
+        arr[VARS + k] = (size_t)k < nvar ? (Array){ opt->var_name[k], Float64, 1, np, vars + k * np, 0, 0 }
+                                         : (Array){ "", Float64, 1, 0, NULL, 0, 1 };
     if (opt->ascii) {   /* (the whole file in memory: ascii is for small cases and debugging) */
         Buf b = { 0 };
         size_t unused[NA] = { 0 };

@@ -14,10 +14,12 @@ typedef struct VtpOptions {
     const int *neighbors;   /* cell array "neighbors" (NULL: all 0) */
     const char *meta;       /* free text for an XML comment at the top (version, parameters) */
     int types;              /* 1: write the cell array "type" (a build of several cell types) */
+    const char *var_name[ENSEMBLE_MAX_VARS];   /* the cells' variables' arrays (e->nvar) */
 } VtpOptions;
 
-/* Writes the ensemble to path, atomically (atomic.h): the cell arrays of VTP_CELL_ARRAY_LIST, the
- * point array velocity, the field TIME. 0, or -1 with "path: reason (strerror)" in err. */
+/* Writes the ensemble to path, atomically (atomic.h): the cell arrays of VTP_CELL_ARRAY_LIST and
+ * one per cell variable (Float64, after them), the point array velocity, the field TIME. 0, or
+ * -1 with "path: reason (strerror)" in err. */
 int vtp_write(const char *path, const Ensemble *e, const VtpOptions *opt, char *err, size_t errlen);
 
 /* The cell arrays of the frames in file order, X(name, VTK type, value of polygon p), the value

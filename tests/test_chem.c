@@ -92,7 +92,7 @@ void test_chem_amount_conserved(void)
     uint64_t rng = 7;
     for (size_t k = 0; k < (size_t)ch.nx * ch.ny; k++) ch.c[k] = fx_uniform(&rng, 0, 1);
     double before = chem_amount(&ch, 0), spread0 = 0, spread1 = 0;
-    ENSURE(chem_respond(&ch, &e) == 0);
+    ENSURE(chem_respond(&ch, &e, 0.0) == 0);
     int inside = 0;
     for (int j = 0; j < ch.ny; j++)
         for (int i = 0; i < ch.nx; i++) {
@@ -134,7 +134,7 @@ void test_chem_cover_star(void)
         ensemble_init(&e, 1);
         ensemble_add_polygon(&e, 28, x, y, 1, 0);
         forces_update_geometry(&e);
-        ENSURE(chem_respond(&ch, &e) == 0);
+        ENSURE(chem_respond(&ch, &e, 0.0) == 0);
         for (int j = 0; j < ch.ny; j++)
             for (int i = 0; i < ch.nx; i++) {
                 double px = -2 + i * 0.05, py = -2 + j * 0.05, near = INFINITY;
@@ -473,7 +473,7 @@ void test_chem_negative_rounding(void)
         Ensemble e;
         ensemble_init(&e, 1);
         fx_add_ngon(&e, 64, 12, 20, 20, 0);
-        chem_respond(&ch, &e);
+        chem_respond(&ch, &e, 0.0);
         uint64_t z = 12345;
         int round = 0, below = 0;
         for (; round < 200; round++) {

@@ -17,7 +17,7 @@ static void carried_step(Chem *ch, Ensemble *e, double dt)
 {
     char err[1024];
     forces_update_geometry(e);
-    ENSURE(chem_respond(ch, e) == 0);
+    ENSURE(chem_respond(ch, e, 0.0) == 0);
     ENSURE_MSG(chem_transport(ch, e, dt, err, sizeof err) == 0, "%s", err);
     chem_advance(ch, dt);
 }
@@ -122,7 +122,7 @@ void test_chem_advect_dilution(void)
     memcpy(X0, e.x, sizeof X0);
     memcpy(Y0, e.y, sizeof Y0);
     forces_update_geometry(&e);
-    ENSURE(chem_respond(&ch, &e) == 0);
+    ENSURE(chem_respond(&ch, &e, 0.0) == 0);
     for (size_t k = 0; k < (size_t)ch.nx * ch.ny; k++) ch.c[k] = ch.owner[k] >= 0;
     double before = chem_amount(&ch, 0), expect = 1;
     int omp = omp_get_max_threads();
@@ -232,7 +232,7 @@ void test_chem_advect_refuses_fast_cells(void)
     fx_add_ngon(&e, 32, 0.8, 0, 0, 0);
     for (int i = 0; i < 32; i++) e.vx[i] = 64, e.vy[i] = 0;
     forces_update_geometry(&e);
-    ENSURE(chem_respond(&ch, &e) == 0);
+    ENSURE(chem_respond(&ch, &e, 0.0) == 0);
     ENSURE(chem_transport(&ch, &e, 0.015625, err, sizeof err) == -1 && ch.too_fast);
     ENSURE_MSG(strstr(err, "species 0 (a) at speeds up to 64,") && strstr(err, "at rates up to 1024") && strstr(err, "D = 0 ") &&
                strstr(err, "dx = 0.0625") && strstr(err, "dt = 0.015625 takes 16 sub-steps, more than max_substeps = 15") &&
@@ -240,14 +240,14 @@ void test_chem_advect_refuses_fast_cells(void)
     chem_free(&ch);
     m.every = 4;   /* (the same chemical step, 4 time steps: the message says which it is) */
     ENSURE_MSG(chem_init(&ch, &m, 0.015625 / 4, err, sizeof err) == 0, "%s", err);
-    ENSURE(chem_respond(&ch, &e) == 0);
+    ENSURE(chem_respond(&ch, &e, 0.0) == 0);
     ENSURE(chem_transport(&ch, &e, 0.015625, err, sizeof err) == -1);
     ENSURE_MSG(strstr(err, "so a chemical step of 0.015625 (chem_every = 4 time steps of 0.00390625) takes 16 sub-steps"), "%s", err);
     chem_free(&ch);
     m.every = 1;
     m.max_substeps = 16;
     ENSURE_MSG(chem_init(&ch, &m, 0.015625, err, sizeof err) == 0, "%s", err);
-    ENSURE(chem_respond(&ch, &e) == 0);
+    ENSURE(chem_respond(&ch, &e, 0.0) == 0);
     ENSURE_MSG(chem_transport(&ch, &e, 0.015625, err, sizeof err) == 0, "%s", err);
     ENSURE(ch.nstep == 16 && ch.moving && !ch.too_fast);
     chem_advance(&ch, 0.015625);
