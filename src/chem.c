@@ -129,9 +129,10 @@ static int model_ok(const ChemModel *m, char *err, size_t len)
         if (!finite_nonneg(sp->D_in) || !finite_nonneg(sp->D_out) || !finite_nonneg(sp->k) || !finite_nonneg(sp->c0))
             return refuse(err, len, "chemistry: species %d (%s): D_in, D_out, k and c0 must be finite and >= 0", s, sp->name ? sp->name : "?");
         for (int side = 0; side < 4; side++)
-            if ((sp->bc[side] != CHEM_ZERO_FLUX && sp->bc[side] != CHEM_FIXED) || !finite_nonneg(sp->c_bc[side]))
-                return refuse(err, len, "chemistry: species %d (%s): side %d: the condition must be zero-flux or fixed, at a value >= 0",
-                              s, sp->name ? sp->name : "?", side);
+            if ((sp->bc[side] != CHEM_ZERO_FLUX && sp->bc[side] != CHEM_FIXED && sp->bc[side] != CHEM_FLUX) ||
+                !(sp->bc[side] == CHEM_FLUX ? isfinite(sp->c_bc[side]) : finite_nonneg(sp->c_bc[side])))
+                return refuse(err, len, "chemistry: species %d (%s): side %d: the condition must be zero-flux, fixed at a "
+                              "value >= 0 or a finite flux", s, sp->name ? sp->name : "?", side);
     }
     return 0;
 }
@@ -752,6 +753,13 @@ static inline void advance_node(const Chem *ch, const Row *w, int s, int j, int 
     if (w->below) fy += fick(FACE(w->kb[i]), w->below[i], ci);
     if (w->above) fy += fick(FACE(w->ka[i]), w->above[i], ci);
 #undef FACE
+    /* a side's prescribed inflow q through the boundary node's outer face: q dx here, so q / (wx
+     * dx) in dc/dt (sides of one condition each: the test is one compare for the others) */
+    const double q = ch->m.dx;
+    if (i == 0 && sp->bc[CHEM_LEFT] == CHEM_FLUX) fx += sp->c_bc[CHEM_LEFT] * q;
+    if (i == nx - 1 && sp->bc[CHEM_RIGHT] == CHEM_FLUX) fx += sp->c_bc[CHEM_RIGHT] * q;
+    if (!w->below && sp->bc[CHEM_BOTTOM] == CHEM_FLUX) fy += sp->c_bc[CHEM_BOTTOM] * q;
+    if (!w->above && sp->bc[CHEM_TOP] == CHEM_FLUX) fy += sp->c_bc[CHEM_TOP] * q;
     double wx = i == 0 || i == nx - 1 ? 0.5 : 1, r = 0;
     if (ch->m.reaction) {
         const double *at = c + i;   /* (one species: its own value; several: gathered) */
@@ -1035,6 +1043,7 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
                 text_number(sp->D_in, b1), text_number(sp->D_out, b2), text_number(sp->k, b3), text_number(sp->c0, b4));
         for (int k = 0; k < 4; k++)
             if (sp->bc[k] == CHEM_FIXED) fprintf(f, " %s fixed at %s", side[k], text_number(sp->c_bc[k], b1));
+            else if (sp->bc[k] == CHEM_FLUX) fprintf(f, " %s inflow %s", side[k], text_number(sp->c_bc[k], b1));
             else fprintf(f, " %s zero-flux", side[k]);
         if (sp->advect) fprintf(f, "; advected by the cells");   /* (only then: the text and hash of other models stay) */
         fputc('\n', f);

@@ -26,7 +26,7 @@ enum { CHEM_MAX_SPECIES = 8, CHEM_NAME_MAX = 31, CHEM_MAX_VARS = ENSEMBLE_MAX_VA
 
 /* the sides of the domain, and their boundary conditions */
 enum { CHEM_LEFT, CHEM_RIGHT, CHEM_BOTTOM, CHEM_TOP };
-enum { CHEM_ZERO_FLUX, CHEM_FIXED };
+enum { CHEM_ZERO_FLUX, CHEM_FIXED, CHEM_FLUX };
 
 typedef struct ChemSpecies {
     const char *name;      /* its array in the field frames: printable UTF-8 without ',' or '\',
@@ -34,8 +34,9 @@ typedef struct ChemSpecies {
     double D_in, D_out;    /* [L^2/T] diffusivity at nodes inside a cell, outside */
     double k;              /* [1/T]   linear degradation rate */
     double c0;             /* [1/L^2] initial concentration everywhere (unless ChemModel.init) */
-    int bc[4];             /* per side (CHEM_LEFT ..): CHEM_ZERO_FLUX or CHEM_FIXED */
-    double c_bc[4];        /* [1/L^2] the concentration held on a CHEM_FIXED side */
+    int bc[4];             /* per side (CHEM_LEFT ..): CHEM_ZERO_FLUX, CHEM_FIXED or CHEM_FLUX */
+    double c_bc[4];        /* [1/L^2] the concentration held on a CHEM_FIXED side; [1/(L T)] the
+                            * inflow per length of a CHEM_FLUX side (< 0: outflow) */
     int advect;            /* 1: carried and diluted by the cells' motion; 0: at rest */
 } ChemSpecies;
 

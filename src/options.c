@@ -383,9 +383,14 @@ int options_parse(Options *o, int argc, char **argv)
     }
     int known = 0;
     for (int k = 0; k < VTP_CELL_ARRAYS; k++) known |= !strcmp(o->png_color, vtp_cell_arrays[k]);
+    char vars[CHEM_MAX_VARS * (CHEM_NAME_MAX + 2) + 1] = "";   /* (the cells' variables too) */
+    for (int k = 0; k < chem_compiled.nvar; k++) {
+        known |= !strcmp(o->png_color, chem_compiled.var[k].name);
+        snprintf(vars + strlen(vars), sizeof vars - strlen(vars), ", %s", chem_compiled.var[k].name);
+    }
     if (!known && strcmp(o->png_color, "velocity")) {
-        fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (%s, or velocity)\n",
-                TEXT_ESC(o->png_color), vtp_cell_array_list());
+        fprintf(stderr, "polyhoop: --png-color: no cell array '%s' (%s%s, or velocity)\n",
+                TEXT_ESC(o->png_color), vtp_cell_array_list(), vars);
         return -1;
     }
     if (check_field(o)) return -1;

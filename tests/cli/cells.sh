@@ -54,6 +54,20 @@ PY
     done
     cmp -s "$D/one/checkpoint.bin" "$D/cut/checkpoint.bin" || fail "the checkpoints differ after the restart"
     cmp -s "$D/one/observables.csv" "$D/cut/observables.csv" || fail "observables.csv differs after the restart"
+    # a checkpoint whose last variable is NaN (the checksum made anew) is refused, naming it
+    /usr/bin/python3 - "$D/cut/checkpoint.bin" << 'PY'
+import struct, sys, zlib
+b = bytearray(open(sys.argv[1], "rb").read())
+at = len(b) - 4 - 304 - 8   # (before the build's section and the checksum: the last value)
+b[at:at + 8] = struct.pack("<d", float("nan"))
+b[-4:] = struct.pack("<I", zlib.crc32(bytes(b[:-4])))
+open(sys.argv[1], "wb").write(bytes(b))
+PY
+    status 2 errs "$D/err" "$P" -q -n 21 --restart "$D/cut"
+    matches "$D/err" "checkpoint.bin: variable 2 (u) of polygon [0-9][0-9]* is not finite"
+    # --png-color takes a variable's name
+    "$P" -q -n 0 --png-color mass -o "$D/png" inputs/ensemble.off > /dev/null 2>&1 || fail "--png-color mass refused"
+    [ -s "$D/png/frame000000.png" ] || fail "no picture coloured by mass"
 }
 
 # Two unit squares 0.01 apart (the left of type 0 at level 1, the right of type 1 at level 2):
