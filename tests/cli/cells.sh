@@ -154,7 +154,8 @@ test_cells_bad_rules_and_names_refused() {
 # on a static hexagonal packing of 100 cells, with a chemical step every 10 steps: Notch-Delta
 # lateral inhibition (Collier et al. 1996) from Delta levels within 5 % of each other makes a
 # salt-and-pepper pattern by t = 4: every cell's Delta near 0 or 1 (none in [0.1, 0.9]), a fifth
-# to a half of the cells high, and fewer than 5 % of the high cells' neighbours high.
+# to a half of the cells high, and fewer than 5 % of the high cells' neighbours high; the same
+# bits at 2 threads and through a restart.
 test_cells_docs_example_lateral_inhibition() {
     mkdir -p "$D/p"
     /usr/bin/python3 scripts/make_hex.py 100 "$D/hex.off" > /dev/null || fail "make_hex.py failed"
@@ -192,5 +193,12 @@ ok = not middle and 0.2 <= len(high) / len(d) <= 0.5 and share < 0.05
 ok = ok and all(t == (x > 0.5) for t, x in zip(typ, d))
 sys.exit(0 if ok else 1)
 PY
+    # the neighbour fields the same at 2 threads and through a restart
+    "$D/build/polyhoop" -j 2 -q -o "$D/two" "$D/hex.off" > /dev/null 2>&1 || fail "the 2-thread run failed"
+    "$D/build/polyhoop" -j 1 -q -n 10 -o "$D/cut" "$D/hex.off" > /dev/null 2>&1 || fail "the cut run failed"
+    "$D/build/polyhoop" -j 2 -q -n 20 --restart "$D/cut" > /dev/null 2>&1 || fail "the restart failed"
+    cmp -s "$D/run/frame000020.vtp" "$D/two/frame000020.vtp" || fail "the last frame differs between 1 and 2 threads"
+    cmp -s "$D/run/frame000020.vtp" "$D/cut/frame000020.vtp" || fail "the last frame differs after the restart"
+    cmp -s "$D/run/checkpoint.bin" "$D/cut/checkpoint.bin" || fail "the checkpoints differ after the restart"
 }
 run_file "$@"
