@@ -7,6 +7,9 @@ so that the tissue stays confluent without adhesion (params/migration.h). Cell a
 spread around MEAN (default 0.75 pi: a default-physics tissue divides at pi, so a tissue made
 with the defaults divides steadily from the first steps on). The growing-tissue benchmark.
     scripts/make_tissue.py N out.off [--seed S] [--mean A] [--jitter J] [--gap G] [--lmax L] [--wall]
+                           [--types SPEC]
+--types gives the cells types (z = 2 type + 1; the ring stays type 0): random:F1,F2,... (from
+--seed), stripes:W or disc:R (see scripts/cell_types.py); the comment counts them.
 Bad arguments (N outside 1 to 10^6, sizes that are not finite or out of range, a gap that leaves
 no cell, more than 5 10^7 vertices, a folder that does not exist) are refused with one line on
 stderr and exit status 2; nothing is written then."""
@@ -15,6 +18,10 @@ import math
 import os
 import random
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True   # (no scripts/__pycache__/ left in the repository)
+import cell_types  # noqa: E402
 
 MAX_CELLS = 10 ** 6
 MAX_VERTICES = 5 * 10 ** 7
@@ -85,7 +92,12 @@ def main():
     p.add_argument("--lmax", type=float, default=0.2, help="longest edge (default %(default)s)")
     p.add_argument("--wall", action="store_true", help="clip the cells to the disc and enclose them in a rigid ring "
                    "(the first polygon, phase -1: Nr = 1)")
+    p.add_argument("--types", metavar="SPEC", help="cell types: random:F1,F2,..., stripes:W or disc:R")
     a = p.parse_args()
+    try:
+        spec = cell_types.parse(a.types) if a.types is not None else None
+    except ValueError as e:
+        p.error(str(e))
     if not 1 <= a.n <= MAX_CELLS:
         p.error("N must be 1 to %d, got %d" % (MAX_CELLS, a.n))
     for name in ("mean", "jitter", "gap", "lmax"):
@@ -143,24 +155,26 @@ def main():
     if not cells:
         p.error("--gap %g leaves no cell (cells of area %g are about %.3g across)" % (a.gap, a.mean, s))
     areas = [area(c) for c in cells]
-    polys = [(c, 1) for c in cells]
+    types = cell_types.assign(cells, spec, a.seed) if spec else None
+    polys = [(c, 2 * t + 1) for c, t in zip(cells, types)] if types else [(c, 1) for c in cells]
     if a.wall:   # a ring through the 512-gon's corners pushed out by half a gap: g from the cells
         R = radius + 0.5 * a.gap / math.cos(math.pi / 512)
         ring = refine([(R * math.cos(2 * math.pi * j / 512), R * math.sin(2 * math.pi * j / 512)) for j in range(512)], a.lmax)
         polys.insert(0, (ring, 0))
     try:
-        write_off(a.path, a, s, cells, areas, polys)
+        write_off(a.path, a, s, cells, areas, polys, types)
     except OSError as e:
         p.error("cannot write %s: %s" % (a.path, e.strerror or e))
 
 
-def write_off(path, a, s, cells, areas, polys):
+def write_off(path, a, s, cells, areas, polys, types=None):
     nv = sum(len(c) for c, _ in polys)
     with open(path, "w") as f:
         f.write("# %d Voronoi cells of a jittered hexagonal lattice (spacing %.6g, jitter %g, seed %d), gap %g,\n"
-                "# areas %.4g to %.4g (mean %.4g)%s\nOFF\n%d %d 0\n"
+                "# areas %.4g to %.4g (mean %.4g)%s%s\nOFF\n%d %d 0\n"
                 % (len(cells), s, a.jitter, a.seed, a.gap, min(areas), max(areas), sum(areas) / len(areas),
-                   "; the first polygon is a rigid ring around them (Nr = 1)" if a.wall else "", nv, len(polys)))
+                   "; the first polygon is a rigid ring around them (Nr = 1)" if a.wall else "",
+                   "; " + cell_types.summary(types) if types else "", nv, len(polys)))
         for c, z in polys:
             for x, y in c:
                 f.write("%.12g %.12g %d\n" % (x, y, z))
