@@ -90,6 +90,12 @@
  *                   response to what it senses (default: none)
  *   P_CHEM_INIT     the name of a function double f(int s, double x, double y): the initial
  *                   concentration of species s at the node (x, y) (default: c0 everywhere)
+ *   P_CHEM_REACTION_CELL  in place of P_CHEM_REACTION, double f(int s, const double *c, int type,
+ *                   const double *v): v, the covering cell's variables (NULL: no cell there)
+ * and for variables that each cell carries (docs/usage.md "Writing a model"):
+ *   P_CELL_VARS     { { .name = "delta", .init = 0.0, .split = 0 }, ... }: up to 16
+ *   P_CELL_INIT, P_CELL_DIVIDE, P_CELL_FUSE  rules for a cell's variables at birth, division, fusion
+ *   P_CELL_CONTACTS 1: rules see their neighbours (counts, contact lengths, neighbours' means)
  * and with P_ntypes > 1, per cell type (docs/model.md 11; the values above for all types otherwise):
  *   P_TYPE_ka, P_TYPE_gamma, P_TYPE_kl, P_TYPE_kb, P_TYPE_Q, P_TYPE_alpha_mu, P_TYPE_Amax_mu,
  *   P_TYPE_v0, P_TYPE_cv   { value of type 0, of type 1, ... } (cv: the type's viscous damping,

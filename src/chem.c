@@ -468,6 +468,7 @@ int chem_respond(Chem *ch, Ensemble *e, double dt)
         }
     }
     if (nvar) memcpy(e->var, ch->newvar, (size_t)e->np * nvar * sizeof *e->var);
+    ch->var = e->var;
     for (int p = 0; p < e->np; p++) ch->fid[p] = e->id[p];
     hold(ch, e->np);
     return bad ? -2 : 0;
@@ -719,6 +720,19 @@ static inline double stencil_rate(double fx, double fy, double wx, double wy, do
     return (fx / wx + fy / wy) * idx2 - k * ci + r;
 }
 
+/* whether the model has a reaction rule, of either form */
+static inline int reacts(const ChemModel *m) { return m->reaction || m->reaction_cell; }
+
+/* The reaction rate of species s at node q (of a field), c the concentrations there: the rule of
+ * the node's type, or of the covering cell's variables too (reaction_cell). */
+static inline double rate_of(const Chem *ch, int s, const double *c, size_t q)
+{
+    const size_t nodes = (size_t)ch->nx * ch->ny;
+    if (!ch->m.reaction_cell) return ch->m.reaction(s, c, ch->owner[nodes + q]);
+    const int p = ch->owner[q];
+    return ch->m.reaction_cell(s, c, ch->owner[nodes + q], p >= 0 ? ch->var + (size_t)p * ch->m.nvar : NULL);
+}
+
 /* Row j of species s, as advance_row reads it */
 typedef struct Row {
     const ChemSpecies *sp;
@@ -761,13 +775,13 @@ static inline void advance_node(const Chem *ch, const Row *w, int s, int j, int 
     if (!w->below && sp->bc[CHEM_BOTTOM] == CHEM_FLUX) fy += sp->c_bc[CHEM_BOTTOM] * q;
     if (!w->above && sp->bc[CHEM_TOP] == CHEM_FLUX) fy += sp->c_bc[CHEM_TOP] * q;
     double wx = i == 0 || i == nx - 1 ? 0.5 : 1, r = 0;
-    if (ch->m.reaction) {
+    if (reacts(&ch->m)) {
         const double *at = c + i;   /* (one species: its own value; several: gathered) */
         if (ns > 1) {
             for (int q = 0; q < ns; q++) call[q] = ch->c[((size_t)q * ch->ny + j) * nx + i];
             at = call;
         }
-        r = ch->m.reaction(s, at, kind[i]);
+        r = rate_of(ch, s, at, (size_t)j * nx + i);
         if (w->rate && -r > ci * w->lim) uptake_rate(w->rate, r, ci);
     }
     double flux = stencil_rate(fx, fy, wx, w->wy, w->idx2, sp->k, ci, r);
@@ -807,14 +821,14 @@ static int advance_row(const Chem *ch, int s, int j, double h, double *call, dou
         /* the reaction rates of the row first (in one call where params.c made reaction_row),
          * so that the stencil below is one loop the compiler vectorises */
         if (ch->m.reaction_row) ch->m.reaction_row(s, ns, ch->c + (size_t)j * nx, nodes, kind, nx, rrow);
-        else if (ch->m.reaction)
+        else if (reacts(&ch->m))
             for (int i = 0; i < nx; i++) {
                 const double *cs = c + i;
                 if (ns > 1) {
                     for (int q = 0; q < ns; q++) call[q] = ch->c[((size_t)q * ny + j) * nx + i];
                     cs = call;
                 }
-                rrow[i] = ch->m.reaction(s, cs, kind[i]);
+                rrow[i] = rate_of(ch, s, cs, (size_t)j * nx + i);
             }
         else
             for (int i = 0; i < nx; i++) rrow[i] = 0;
@@ -874,7 +888,7 @@ int chem_advance(Chem *ch, double dt)
     for (int sub = 0; sub < n; sub++) {
         if (ch->stop && *ch->stop) return ch->moving = 0, 1;
         const double h = ch->h = dt / n;
-        const int track = sub == 0 && ch->m.reaction;   /* (the reaction's uptake rates, in the first sub-step) */
+        const int track = sub == 0 && reacts(&ch->m);   /* (the reaction's uptake rates, in the first sub-step) */
         double rate[CHEM_MAX_SPECIES] = { 0 }, lim[CHEM_MAX_SPECIES] = { 0 };   /* (uptake rates up to lim need no more sub-steps) */
         for (int s = 0; track && s < ns; s++) lim[s] = fmax(n / dt - base_rate(&ch->m, s, ch->moving ? ch->outrate : 0), 0);
         int bad = 0;
@@ -942,7 +956,7 @@ static double reaction_at(const Chem *ch, int s, size_t q, double *call)
 {
     const size_t nodes = (size_t)ch->nx * ch->ny;
     for (int r = 0; r < ch->m.ns; r++) call[r] = ch->c[(size_t)r * nodes + q];
-    return ch->m.reaction(s, call, ch->owner[nodes + q]);
+    return rate_of(ch, s, call, q);
 }
 
 void chem_bad_node(const Chem *ch, char *buf, size_t len)
@@ -1026,8 +1040,8 @@ void chem_print(FILE *f, const ChemModel *m, const char *prefix)
         fprintf(f, "%scell variable %d (%s): init = %s, %s\n", prefix, k, m->var[k].name,
                 text_number(m->var[k].init, b1), m->var[k].split ? "an amount (split at division)" : "a level (copied)");
     if (m->nvar)
-        fprintf(f, "%s%-9s = %s%s%s%s%s\n", prefix, "rules", m->response ? " response" : "",
-                m->cell_init ? " P_CELL_INIT" : "", m->divide ? " P_CELL_DIVIDE" : "", m->fuse ? " P_CELL_FUSE" : "",
+        fprintf(f, "%s%-9s = %s%s%s%s%s%s\n", prefix, "rules", m->response ? " response" : "",
+                m->reaction_cell ? " P_CHEM_REACTION_CELL" : "", m->cell_init ? " P_CELL_INIT" : "", m->divide ? " P_CELL_DIVIDE" : "", m->fuse ? " P_CELL_FUSE" : "",
                 m->contacts ? "; contacts measured" : "");
     fprintf(f, "%s%-9s = %d\n", prefix, "species", m->ns);
     if (m->ns == 0) return;

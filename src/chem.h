@@ -123,6 +123,9 @@ typedef struct ChemModel {
     void (*divide)(const ChemCell *cell, const double *mother, double share, double *v);
     void (*fuse)(const ChemCell *cell, const double *a, double Aa, const double *b, double Ab,
                  double *v);
+    /* in place of reaction: the rate that also sees v, the variables of the cell that covers the
+     * node as the response left them (NULL: none covers it) */
+    double (*reaction_cell)(int s, const double *c, int type, const double *v);
 } ChemModel;
 
 /* The rules' view of polygon p at the current step, without the neighbour fields (the caller
@@ -173,6 +176,7 @@ typedef struct Chem {
     /* chem_advance gives up its step once *stop is non-zero (sim.h's Sim.stop); may be NULL */
     const volatile sig_atomic_t *stop;
     double ka;                 /* the area stiffness, for the rules' pressure (set by Sim) */
+    const double *var;         /* the cells' variables at the last chem_respond (reaction_cell) */
     /* with m.contacts: the contact lengths of this step (set by Sim, contact_lengths), and per
      * polygon the neighbour fields made of them; the response's new variables */
     ContactLength *pairs;

@@ -93,6 +93,14 @@ static void reaction_row(int s, int ns, const double *c, size_t stride, const in
 #define CHEM_REACTION NULL
 #define CHEM_REACTION_ROW NULL
 #endif
+#ifdef P_CHEM_REACTION_CELL
+#ifdef P_CHEM_REACTION
+#error "define P_CHEM_REACTION or P_CHEM_REACTION_CELL (which also sees the covering cell's variables), not both"
+#endif
+#define CHEM_REACTION_CELL P_CHEM_REACTION_CELL
+#else
+#define CHEM_REACTION_CELL NULL
+#endif
 #ifdef P_CHEM_RESPONSE
 #define CHEM_RESPONSE P_CHEM_RESPONSE
 #else
@@ -223,7 +231,7 @@ const ChemModel chem_compiled = { P_NS, P_ntypes, P_chem_x0, P_chem_y0, P_chem_x
                                   P_chem_max_substeps, P_chem_every, P_CHEM_SPECIES, CHEM_REACTION, CHEM_RESPONSE, CHEM_INIT,
                                   { TYPE_ka, TYPE_gamma, TYPE_kl, TYPE_kb, TYPE_Q, TYPE_alpha_mu, TYPE_Amax_mu, TYPE_v0, TYPE_cv },
                                   TYPE_KH, TYPE_MU, CHEM_REACTION_ROW, CELL_NVAR, P_CELL_CONTACTS, P_CELL_VARS,
-                                  CELL_INIT, CELL_DIVIDE, CELL_FUSE };
+                                  CELL_INIT, CELL_DIVIDE, CELL_FUSE, CHEM_REACTION_CELL };
 
 const char params_file[] = PH_PARAMS_FILE;
 const Params params_compiled = {

@@ -3,7 +3,8 @@
 # in every frame, in observables.csv and in the checkpoint, passed on at division (copied, or
 # split by area for an amount), changed by the response rule, the same at 1 and 2 threads and
 # through a restart; the neighbour fields a rule sees (contact lengths, the contact-weighted mean
-# of the neighbours' variables, contact by type) on two squares side by side; rules that give
+# of the neighbours' variables, contact by type) on two squares side by side; a reaction rule that
+# sees the covering cell's variables; rules that give
 # values that are not finite and variables with bad names refused, naming them.
 source "$(dirname "$0")/lib.sh"
 
@@ -117,6 +118,56 @@ for p, (level, heard) in enumerate([(1, 2), (2, 1)]):
 if c["contact"][0] != c["contact"][1]: bad.append("the contact lengths differ")
 if c["with1"][0] != c["contact"][0] or c["with1"][1] != 0: bad.append(f"contact with type 1: {list(c['with1'])}")
 print("\n".join("  " + b for b in bad), file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+}
+
+# P_CHEM_REACTION_CELL sees the covering cell's variables: the two squares of the test above make
+# species m at the rate of their variable rate (1 on the left, 3 on the right) and nothing moves
+# it (D = k = 0): after t = 0.01 the nodes well inside the left cell hold 0.01 and those inside
+# the right 0.03 (to rounding; the squares' corners round off, so their rims' nodes are partly
+# covered), and none more than 0.03.
+test_cells_reaction_sees_the_cell() {
+    mkdir -p "$D/p"
+    /usr/bin/python3 - "$D/two.off" << 'PY'
+import sys
+def square(x0, n=40):
+    return ([(x0 + k / n, 0) for k in range(n)] + [(x0 + 1, k / n) for k in range(n)] +
+            [(x0 + 1 - k / n, 1) for k in range(n)] + [(x0, 1 - k / n) for k in range(n)])
+a, b = square(-1.005), square(0.005)
+with open(sys.argv[1], "w") as f:
+    f.write("OFF\n%d 2 0\n" % (len(a) + len(b)))
+    f.writelines("%.6f %.6f 1\n" % p for p in a + b)
+    f.write("%d %s\n" % (len(a), " ".join(map(str, range(len(a))))))
+    f.write("%d %s\n" % (len(b), " ".join(map(str, range(len(a), len(a) + len(b))))))
+PY
+    {
+        echo "#include \"$PWD/params/default.h\""
+        for kv in "alpha_mu 0.0" "NS 1" "chem_x0 -1.5" "chem_x1 1.5" "chem_y0 -0.5" "chem_y1 1.5"; do
+            set -- $kv
+            echo "#undef P_$1"
+            echo "#define P_$1 $2"
+        done
+        echo '#define P_CHEM_SPECIES { { .name = "m", .D_in = 0, .D_out = 0, .k = 0 } }'
+        echo '#define P_CELL_VARS { { .name = "rate" } }'
+        echo '#define P_CELL_INIT r_init'
+        echo '#define P_CHEM_REACTION_CELL r_react'
+        echo 'static void r_init(const ChemCell *c, double *v) { v[0] = c->x > 0 ? 3 : 1; }'
+        echo 'static double r_react(int s, const double *c, int type, const double *v) { (void)s; (void)c; (void)type; return v ? v[0] : 0; }'
+    } > "$D/p/react.h"
+    make -s B="$D/build" PARAMS="$D/p/react.h" "$D/build/polyhoop" > "$D/make.log" 2>&1 || fail "cannot build: $(tail -n 3 "$D/make.log")"
+    "$D/build/polyhoop" -j 1 --ascii -n 1 -s 100 -o "$D/run" "$D/two.off" > "$D/out" 2>&1 || fail "the run failed: $(tail -n 3 "$D/out")"
+    has "$D/out" "P_CHEM_REACTION_CELL"
+    /usr/bin/python3 - "$D/run/frame000001.vti" << 'PY' || fail "the reaction did not follow the cells' variables"
+import re, sys
+c = [float(v) for v in re.search(r'Name="m"[^>]*>([^<]*)<', open(sys.argv[1]).read()).group(1).split()]
+bad = 0
+for k, val in enumerate(c):   # (31 x 21 nodes from (-1.5, -0.5), dx 0.1)
+    x, y = -1.5 + 0.1 * (k % 31), -0.5 + 0.1 * (k // 31)
+    if 0.15 < y < 0.85 and (-0.85 < x < -0.15 or 0.15 < x < 0.85):
+        bad += abs(val - (0.03 if x > 0 else 0.01)) > 1e-15
+    bad += not 0 <= val <= 0.03 + 1e-15
+print(f"  {sum(abs(v - 0.03) < 1e-15 for v in c)} nodes at 0.03, {sum(abs(v - 0.01) < 1e-15 for v in c)} at 0.01, {bad} wrong", file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
 }
